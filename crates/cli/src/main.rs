@@ -1,0 +1,2 @@
+//! The `hsg` command line.
+fn main() {}

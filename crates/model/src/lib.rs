@@ -1,0 +1,156 @@
+//! The vocabulary every layer of hyperstate shares: the [`Game`] trait, state
+//! encodings, actions, players, chance and outcomes.
+//!
+//! A game is seen only through this trait. The explorer, the store and the
+//! analysis never know which game they handle: a state is an opaque byte
+//! string produced by [`Game::initial_states`] and [`Game::successors`], an
+//! action is a small integer with a label, and a terminal state carries an
+//! outcome id. This crate does no I/O.
+
+mod successors;
+
+pub use successors::{Move, Successors};
+
+/// Index of an action in [`Game::action_labels`].
+pub type ActionId = u16;
+/// Index of a player, `0..Game::players()`.
+pub type PlayerId = u8;
+/// Index of an outcome in [`Game::outcome_names`].
+pub type OutcomeId = u16;
+
+/// The conventional name of the winning outcome; analyses target it by default.
+pub const WIN: &str = "win";
+/// The conventional name of the losing outcome.
+pub const FAIL: &str = "fail";
+
+/// An exact probability `num / den` of a chance outcome.
+///
+/// Probabilities are kept as rationals so that a sum over outcomes can be
+/// checked exactly and written to a store without rounding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Prob {
+    /// Numerator.
+    pub num: u32,
+    /// Denominator, never zero.
+    pub den: u32,
+}
+
+impl Prob {
+    /// Certainty: the action has exactly one outcome.
+    pub const ONE: Prob = Prob { num: 1, den: 1 };
+
+    /// `num / den`; `None` when `den` is zero or the fraction exceeds one.
+    pub fn new(num: u32, den: u32) -> Option<Prob> {
+        (den != 0 && num <= den).then_some(Prob { num, den })
+    }
+
+    /// True when the outcome is certain (a deterministic action).
+    pub fn is_one(self) -> bool {
+        self.num == self.den
+    }
+
+    /// The probability as a float, for display and metrics.
+    pub fn as_f64(self) -> f64 {
+        f64::from(self.num) / f64::from(self.den)
+    }
+}
+
+/// How many bytes a state of a level takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StateWidth {
+    /// Every state of the level encodes to exactly this many bytes.
+    Fixed(usize),
+    /// States vary in length, up to `max` bytes.
+    Variable {
+        /// The longest encoding the level can produce.
+        max: usize,
+    },
+}
+
+impl StateWidth {
+    /// The longest encoding of a state.
+    pub fn max_len(self) -> usize {
+        match self {
+            StateWidth::Fixed(n) | StateWidth::Variable { max: n } => n,
+        }
+    }
+
+    /// The fixed width, if the level has one.
+    pub fn fixed(self) -> Option<usize> {
+        match self {
+            StateWidth::Fixed(n) => Some(n),
+            StateWidth::Variable { .. } => None,
+        }
+    }
+}
+
+/// A game on one level: the rules, bound to a concrete starting position.
+///
+/// Implementations must be deterministic: the same state always yields the
+/// same successors in the same order. The explorer relies on this to give
+/// the same state ids whatever the thread count or the interruptions.
+pub trait Game: Send + Sync {
+    /// The game family, e.g. `"sokoban"`; stored in a run's manifest.
+    fn kind(&self) -> &'static str;
+
+    /// How many players take decisions; one for puzzles.
+    fn players(&self) -> u8 {
+        1
+    }
+
+    /// How states of this level are encoded.
+    fn state_width(&self) -> StateWidth;
+
+    /// The initial state or states (several for games that start at random).
+    fn initial_states(&self) -> Vec<Vec<u8>>;
+
+    /// Labels of every action the level can use, indexed by [`ActionId`].
+    fn action_labels(&self) -> Vec<String>;
+
+    /// Names of every outcome, indexed by [`OutcomeId`]; `"win"` and `"fail"`
+    /// by convention, others (a score, a player's victory) as the game needs.
+    fn outcome_names(&self) -> Vec<String>;
+
+    /// The outcome of `state` if it is terminal; terminal states are never
+    /// expanded.
+    fn terminal(&self, state: &[u8]) -> Option<OutcomeId>;
+
+    /// Appends the successors of a non-terminal `state` to `out`, in a fixed
+    /// order. Chance is a group of moves sharing one action label whose
+    /// probabilities sum to one; the player of a move is who decided it.
+    fn successors(&self, state: &[u8], out: &mut Successors);
+
+    /// A human-readable picture of `state`, one or more lines of text.
+    fn render(&self, state: &[u8]) -> String;
+
+    /// True when some action has several outcomes with probabilities; the
+    /// store then keeps a probability per transition.
+    fn has_chance(&self) -> bool {
+        false
+    }
+
+    /// The player to move in `state`, when one player decides alone.
+    fn to_move(&self, _state: &[u8]) -> Option<PlayerId> {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prob_rejects_impossible_fractions() {
+        assert_eq!(Prob::new(1, 0), None);
+        assert_eq!(Prob::new(3, 2), None);
+        assert!(Prob::new(2, 2).unwrap().is_one());
+        assert!((Prob::new(1, 4).unwrap().as_f64() - 0.25).abs() < 1e-12);
+    }
+
+    #[test]
+    fn width_reports_longest_encoding() {
+        assert_eq!(StateWidth::Fixed(5).max_len(), 5);
+        assert_eq!(StateWidth::Variable { max: 9 }.max_len(), 9);
+        assert_eq!(StateWidth::Variable { max: 9 }.fixed(), None);
+    }
+}
