@@ -1,0 +1,133 @@
+//! The narrow view of a state space graph that every algorithm of this crate reads:
+//! compressed out-rows (CSR), an expanded prefix, and outcomes of terminal states.
+//!
+//! A state whose id is at least [`StateGraph::expanded_count`] was never expanded: it has
+//! no out-edges, and unless it is terminal the analysis treats what lies beyond it as
+//! unknown. [`validate`] checks the contract once, so the algorithms can trust every
+//! range and target afterwards.
+
+use crate::error::HsgError;
+use std::ops::Range;
+
+/// Index of a state, dense from 0.
+pub type StateId = u64;
+/// Index of an action label.
+pub type ActionId = u16;
+/// Index of an outcome name.
+pub type OutcomeId = u16;
+
+/// A directed, action-labelled state graph stored as compressed rows.
+///
+/// Contract (checked by [`validate`]): rows are consecutive (`edge_range(s).end ==
+/// edge_range(s + 1).start` for expanded states), lie within `0..edge_count()`, states
+/// at or past `expanded_count()` have empty rows, every target is below `state_count()`,
+/// and terminals are reported in increasing id order.
+pub trait StateGraph {
+    /// Number of states; ids are `0..state_count()`.
+    fn state_count(&self) -> u64;
+    /// States with an id below this were expanded (terminal ones may have no edges).
+    fn expanded_count(&self) -> u64;
+    /// Number of transitions.
+    fn edge_count(&self) -> u64;
+    /// Indices of `state`'s out-edges; empty for states never expanded.
+    fn edge_range(&self, state: StateId) -> Range<u64>;
+    /// The action and the target of edge `index`.
+    fn edge(&self, index: u64) -> (ActionId, StateId);
+    /// The outcome of `state` if it is terminal.
+    fn outcome(&self, state: StateId) -> Option<OutcomeId>;
+    /// Calls `f` for every terminal state and its outcome, in increasing id order.
+    fn for_each_terminal(&self, f: &mut dyn FnMut(StateId, OutcomeId));
+
+    /// True when `state` was never expanded and is not terminal: its future is unknown.
+    fn is_open(&self, state: StateId) -> bool {
+        state >= self.expanded_count() && self.outcome(state).is_none()
+    }
+}
+
+/// Checks the [`StateGraph`] contract in one sequential pass over rows and edges.
+pub fn validate<G: StateGraph + ?Sized>(g: &G) -> Result<(), HsgError> {
+    let n = g.state_count();
+    let expanded = g.expanded_count();
+    if expanded > n {
+        return Err(malformed(format!(
+            "{expanded} states expanded but only {n} states exist"
+        )));
+    }
+    check_rows(g, n, expanded)?;
+    check_terminals(g, n)
+}
+
+fn malformed(message: String) -> HsgError {
+    HsgError::MalformedGraph(message)
+}
+
+fn check_rows<G: StateGraph + ?Sized>(g: &G, n: u64, expanded: u64) -> Result<(), HsgError> {
+    let mut next_start = 0;
+    for state in 0..n {
+        let row = g.edge_range(state);
+        if state >= expanded {
+            if !row.is_empty() {
+                return Err(malformed(format!(
+                    "state {state} was never expanded (expanded count {expanded}) but has edges"
+                )));
+            }
+            continue;
+        }
+        if row.start != next_start || row.end < row.start || row.end > g.edge_count() {
+            return Err(malformed(format!(
+                "out-row of state {state} is {}..{}, expected to start at {next_start} and end by {}",
+                row.start,
+                row.end,
+                g.edge_count()
+            )));
+        }
+        if row.end - row.start > u64::from(u32::MAX) {
+            return Err(malformed(format!(
+                "state {state} has {} out-edges, more than 2^32 - 1",
+                row.end - row.start
+            )));
+        }
+        for index in row.clone() {
+            let (_, target) = g.edge(index);
+            if target >= n {
+                return Err(malformed(format!(
+                    "edge {index} from state {state} targets state {target}, but only {n} states exist"
+                )));
+            }
+        }
+        next_start = row.end;
+    }
+    if next_start != g.edge_count() {
+        return Err(malformed(format!(
+            "rows cover {next_start} edges but the graph has {}",
+            g.edge_count()
+        )));
+    }
+    Ok(())
+}
+
+fn check_terminals<G: StateGraph + ?Sized>(g: &G, n: u64) -> Result<(), HsgError> {
+    let mut problem = None;
+    let mut previous: Option<StateId> = None;
+    g.for_each_terminal(&mut |state, _| {
+        if problem.is_some() {
+            return;
+        }
+        if state >= n {
+            problem = Some(format!(
+                "terminal state {state} is past the {n} states of the graph"
+            ));
+        } else if previous.is_some_and(|p| p >= state) {
+            problem = Some(format!("terminal states are not in increasing order at {state}"));
+        }
+        previous = Some(state);
+    });
+    problem.map_or(Ok(()), |m| Err(malformed(m)))
+}
+
+/// Out-degree of `state`.
+#[inline]
+pub fn out_degree<G: StateGraph + ?Sized>(g: &G, state: StateId) -> u64 {
+    let row = g.edge_range(state);
+    row.end - row.start
+}

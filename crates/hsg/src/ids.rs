@@ -1,0 +1,140 @@
+//! Compact id arrays: `u32` words while every id fits, `u64` beyond, so that per-state
+//! arrays cost four bytes a state on all but gigantic graphs.
+
+/// An unsigned integer type used to store ids in large arrays.
+pub trait Word: Copy + Default + Eq + Ord + Send + Sync + std::fmt::Debug + 'static {
+    /// The largest value the word can hold.
+    const MAX_VALUE: u64;
+    /// Narrows `value`, which the caller guarantees is at most [`Word::MAX_VALUE`].
+    fn from_u64(value: u64) -> Self;
+    /// Widens the word.
+    fn to_u64(self) -> u64;
+}
+
+impl Word for u32 {
+    const MAX_VALUE: u64 = u32::MAX as u64;
+    #[inline]
+    fn from_u64(value: u64) -> Self {
+        debug_assert!(value <= Self::MAX_VALUE);
+        value as u32
+    }
+    #[inline]
+    fn to_u64(self) -> u64 {
+        u64::from(self)
+    }
+}
+
+impl Word for u64 {
+    const MAX_VALUE: u64 = u64::MAX;
+    #[inline]
+    fn from_u64(value: u64) -> Self {
+        value
+    }
+    #[inline]
+    fn to_u64(self) -> u64 {
+        self
+    }
+}
+
+/// A vector of ids stored in the narrowest word that holds them all.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IdVec {
+    /// Every id is below 2^32.
+    U32(Vec<u32>),
+    /// Some id needs 64 bits.
+    U64(Vec<u64>),
+}
+
+impl IdVec {
+    /// A vector of `len` zeros able to hold values up to `max_value`.
+    pub fn zeros(len: usize, max_value: u64) -> IdVec {
+        if max_value <= u32::MAX_VALUE {
+            IdVec::U32(vec![0; len])
+        } else {
+            IdVec::U64(vec![0; len])
+        }
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        match self {
+            IdVec::U32(v) => v.len(),
+            IdVec::U64(v) => v.len(),
+        }
+    }
+
+    /// True when there are no entries.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Bytes per entry (4 or 8).
+    pub fn width(&self) -> usize {
+        match self {
+            IdVec::U32(_) => 4,
+            IdVec::U64(_) => 8,
+        }
+    }
+
+    /// The entry at `index`, or `None` past the end.
+    #[inline]
+    pub fn get(&self, index: u64) -> Option<u64> {
+        let i = usize::try_from(index).ok()?;
+        match self {
+            IdVec::U32(v) => v.get(i).map(|&x| u64::from(x)),
+            IdVec::U64(v) => v.get(i).copied(),
+        }
+    }
+
+    /// The entry at `index`; the caller guarantees it is in range (ids validated upstream).
+    #[inline]
+    pub(crate) fn at(&self, index: u64) -> u64 {
+        match self {
+            IdVec::U32(v) => u64::from(v[index as usize]),
+            IdVec::U64(v) => v[index as usize],
+        }
+    }
+
+    /// Stores `value`, which must fit the word; the caller guarantees `index` is in range.
+    #[inline]
+    pub(crate) fn set(&mut self, index: u64, value: u64) {
+        match self {
+            IdVec::U32(v) => v[index as usize] = value as u32,
+            IdVec::U64(v) => v[index as usize] = value,
+        }
+    }
+
+    /// The entries `range` as a fresh `Vec<u64>` (for small slices such as member lists).
+    pub fn slice_u64(&self, range: std::ops::Range<u64>) -> Vec<u64> {
+        let r = range.start as usize..range.end as usize;
+        match self {
+            IdVec::U32(v) => v.get(r).unwrap_or(&[]).iter().map(|&x| u64::from(x)).collect(),
+            IdVec::U64(v) => v.get(r).unwrap_or(&[]).to_vec(),
+        }
+    }
+
+    /// Every entry widened to `u64`.
+    pub fn iter(&self) -> Box<dyn Iterator<Item = u64> + '_> {
+        match self {
+            IdVec::U32(v) => Box::new(v.iter().map(|&x| u64::from(x))),
+            IdVec::U64(v) => Box::new(v.iter().copied()),
+        }
+    }
+
+    /// Heap bytes used.
+    pub fn heap_bytes(&self) -> u64 {
+        (self.len() * self.width()) as u64
+    }
+}
+
+impl From<Vec<u32>> for IdVec {
+    fn from(v: Vec<u32>) -> Self {
+        IdVec::U32(v)
+    }
+}
+
+impl From<Vec<u64>> for IdVec {
+    fn from(v: Vec<u64>) -> Self {
+        IdVec::U64(v)
+    }
+}

@@ -1,0 +1,18 @@
+//! Hyperstate space graph analysis (Cook and Raad): condenses a state space graph into
+//! its strongly connected components ("hyperstates"), tags them, classifies actions by
+//! reversibility and computes the metrics of `docs/metrics.md`.
+//!
+//! The algorithms read any [`StateGraph`]; [`MemGraph`] is the in-memory implementation
+//! used by tests and small graphs.
+
+pub mod error;
+pub mod graph;
+pub mod ids;
+pub mod mem;
+pub mod scc;
+
+pub use error::HsgError;
+pub use graph::{validate, ActionId, OutcomeId, StateGraph, StateId};
+pub use ids::IdVec;
+pub use mem::MemGraph;
+pub use scc::{strongly_connected_components, Components};
