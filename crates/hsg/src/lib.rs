@@ -5,14 +5,18 @@
 //! The algorithms read any [`StateGraph`]; [`MemGraph`] is the in-memory implementation
 //! used by tests and small graphs.
 
+pub mod condense;
 pub mod error;
 pub mod graph;
 pub mod ids;
 pub mod mem;
 pub mod scc;
+pub mod tags;
 
+pub use condense::{condense, Condensation, HsgEdges};
 pub use error::HsgError;
 pub use graph::{validate, ActionId, OutcomeId, StateGraph, StateId};
 pub use ids::IdVec;
 pub use mem::MemGraph;
 pub use scc::{strongly_connected_components, Components};
+pub use tags::{tag_hyperstates, Tag, Tagging};

@@ -1,0 +1,292 @@
+//! Condensation of a state graph into its hyperstate space graph (paper section II-C):
+//! member lists of every hyperstate and the critical actions between hyperstates.
+//!
+//! Hyperstate numbers are the SCC numbers of [`crate::scc`]: a reverse topological
+//! order, so every HSG edge goes from a higher number to a lower one and a single pass
+//! in increasing order sees every successor before its predecessors.
+//!
+//! Memory: member lists are a CSR (`8 (H + 1)` bytes of offsets plus one id word per
+//! state), built by a counting sort. HSG edges are built one hyperstate at a time from
+//! its members' rows, so the only scratch is one hyperstate's critical actions. Time
+//! `O(V + E + C log C)` with `C` the critical actions of the largest hyperstate.
+
+use crate::graph::{ActionId, StateGraph};
+use crate::ids::IdVec;
+use crate::scc::{strongly_connected_components, Components};
+use std::ops::Range;
+
+/// Labelled HSG edges in CSR form: row `h` lists `(target, action, multiplicity)` for
+/// every distinct critical action label from `h` to another hyperstate, sorted by
+/// target then action.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HsgEdges {
+    /// `offsets[h]..offsets[h + 1]` is row `h`; `count + 1` entries.
+    pub offsets: Vec<u64>,
+    /// Target hyperstate of each labelled edge.
+    pub targets: IdVec,
+    /// Action label of each labelled edge.
+    pub actions: Vec<ActionId>,
+    /// Number of SSG transitions (critical actions) the labelled edge stands for.
+    pub multiplicity: Vec<u64>,
+    /// Number of distinct `(source, target)` hyperstate pairs.
+    pub pair_count: u64,
+}
+
+impl HsgEdges {
+    /// The labelled edges of hyperstate `h`.
+    #[inline]
+    pub fn row(&self, h: u64) -> Range<u64> {
+        let h = h as usize;
+        match (self.offsets.get(h), self.offsets.get(h + 1)) {
+            (Some(&a), Some(&b)) => a..b,
+            _ => 0..0,
+        }
+    }
+
+    /// Number of labelled edges.
+    pub fn len(&self) -> u64 {
+        self.actions.len() as u64
+    }
+
+    /// True when the HSG has no edge.
+    pub fn is_empty(&self) -> bool {
+        self.actions.is_empty()
+    }
+
+    /// True when `h` has no outgoing critical action (a leaf hyperstate).
+    #[inline]
+    pub fn is_leaf(&self, h: u64) -> bool {
+        self.row(h).is_empty()
+    }
+
+    /// Calls `f` once for every distinct successor of `h`, in increasing order.
+    #[inline]
+    pub fn for_each_successor(&self, h: u64, mut f: impl FnMut(u64)) {
+        let mut previous = None;
+        for i in self.row(h) {
+            let t = self.targets.at(i);
+            if previous != Some(t) {
+                f(t);
+                previous = Some(t);
+            }
+        }
+    }
+
+    /// Number of distinct successors of `h`.
+    pub fn successor_count(&self, h: u64) -> u64 {
+        let mut n = 0;
+        self.for_each_successor(h, |_| n += 1);
+        n
+    }
+}
+
+/// A state graph condensed into hyperstates.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Condensation {
+    /// Hyperstate of every state.
+    pub components: Components,
+    /// `member_offsets[h]..member_offsets[h + 1]` indexes `members` for hyperstate `h`.
+    pub member_offsets: Vec<u64>,
+    /// States of each hyperstate, sorted by id within a hyperstate.
+    pub members: IdVec,
+    /// Critical actions between hyperstates.
+    pub edges: HsgEdges,
+    /// SSG transitions whose source and target lie in different hyperstates.
+    pub critical_actions: u64,
+}
+
+impl Condensation {
+    /// Number of hyperstates.
+    pub fn hyperstate_count(&self) -> u64 {
+        self.components.count
+    }
+
+    /// Hyperstate of `state`.
+    #[inline]
+    pub fn hyperstate_of(&self, state: u64) -> u64 {
+        self.components.of_state.at(state)
+    }
+
+    /// Index range of `h`'s members in [`Condensation::members`].
+    #[inline]
+    pub fn member_range(&self, h: u64) -> Range<u64> {
+        let h = h as usize;
+        match (self.member_offsets.get(h), self.member_offsets.get(h + 1)) {
+            (Some(&a), Some(&b)) => a..b,
+            _ => 0..0,
+        }
+    }
+
+    /// Number of states in hyperstate `h`.
+    #[inline]
+    pub fn size(&self, h: u64) -> u64 {
+        let r = self.member_range(h);
+        r.end - r.start
+    }
+
+    /// The member states of `h`, in increasing id order.
+    pub fn members_of(&self, h: u64) -> Vec<u64> {
+        self.members.slice_u64(self.member_range(h))
+    }
+}
+
+/// Computes hyperstates, member lists and HSG edges of a validated graph.
+pub fn condense<G: StateGraph + ?Sized>(g: &G) -> Condensation {
+    let components = strongly_connected_components(g);
+    let (member_offsets, members) = member_lists(&components);
+    let (edges, critical_actions) = hsg_edges(g, &components, &member_offsets, &members);
+    Condensation {
+        components,
+        member_offsets,
+        members,
+        edges,
+        critical_actions,
+    }
+}
+
+/// Counting sort of states by hyperstate; ids come out sorted within each hyperstate.
+fn member_lists(c: &Components) -> (Vec<u64>, IdVec) {
+    let n = c.of_state.len();
+    let mut offsets = vec![0u64; c.count as usize + 1];
+    for h in c.of_state.iter() {
+        offsets[h as usize + 1] += 1;
+    }
+    for h in 0..c.count as usize {
+        offsets[h + 1] += offsets[h];
+    }
+    let mut members = IdVec::zeros(n, n.saturating_sub(1) as u64);
+    let mut cursor = offsets.clone();
+    for (state, h) in c.of_state.iter().enumerate() {
+        let slot = &mut cursor[h as usize];
+        members.set(*slot, state as u64);
+        *slot += 1;
+    }
+    (offsets, members)
+}
+
+fn hsg_edges<G: StateGraph + ?Sized>(
+    g: &G,
+    c: &Components,
+    member_offsets: &[u64],
+    members: &IdVec,
+) -> (HsgEdges, u64) {
+    let count = c.count;
+    let mut offsets = Vec::with_capacity(count as usize + 1);
+    offsets.push(0u64);
+    let mut targets = Vec::new();
+    let mut actions = Vec::new();
+    let mut multiplicity = Vec::new();
+    let mut pair_count = 0;
+    let mut critical = 0;
+    let mut scratch: Vec<(u64, ActionId)> = Vec::new();
+    for h in 0..count {
+        scratch.clear();
+        let range = member_offsets[h as usize]..member_offsets[h as usize + 1];
+        for i in range {
+            let state = members.at(i);
+            for e in g.edge_range(state) {
+                let (action, target) = g.edge(e);
+                let th = c.of_state.at(target);
+                if th != h {
+                    scratch.push((th, action));
+                }
+            }
+        }
+        critical += scratch.len() as u64;
+        scratch.sort_unstable();
+        let row_start = actions.len();
+        let mut previous_target = None;
+        for &(t, a) in &scratch {
+            let repeats_last = actions.len() > row_start
+                && targets.last() == Some(&t)
+                && actions.last() == Some(&a);
+            if let (true, Some(m)) = (repeats_last, multiplicity.last_mut()) {
+                *m += 1;
+                continue;
+            }
+            if previous_target != Some(t) {
+                pair_count += 1;
+                previous_target = Some(t);
+            }
+            targets.push(t);
+            actions.push(a);
+            multiplicity.push(1u64);
+        }
+        offsets.push(actions.len() as u64);
+    }
+    let targets = if count <= u64::from(u32::MAX) {
+        IdVec::U32(targets.iter().map(|&t| t as u32).collect())
+    } else {
+        IdVec::U64(targets)
+    };
+    let edges = HsgEdges {
+        offsets,
+        targets,
+        actions,
+        multiplicity,
+        pair_count,
+    };
+    (edges, critical)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mem::MemGraph;
+
+    /// The SSG of the paper's Fig. 3a, 0-based (g1 = 0, ..., g11 = 10) as we read it.
+    fn two_rings_and_a_chain() -> MemGraph {
+        let edges = [
+            (0, 0, 1),
+            (1, 1, 0),
+            (1, 2, 2),
+            (1, 2, 2),
+            (1, 3, 2),
+            (2, 0, 3),
+            (3, 0, 4),
+            (4, 0, 3),
+            (2, 1, 0),
+        ];
+        MemGraph::new(5, &edges, &[]).unwrap()
+    }
+
+    #[test]
+    fn members_are_sorted_and_cover_every_state() {
+        let c = condense(&two_rings_and_a_chain());
+        assert_eq!(c.hyperstate_count(), 2);
+        let top = c.hyperstate_of(0);
+        assert_eq!(c.members_of(top), vec![0, 1, 2]);
+        assert_eq!(c.members_of(c.hyperstate_of(3)), vec![3, 4]);
+        assert_eq!(c.size(top), 3);
+    }
+
+    #[test]
+    fn parallel_critical_actions_become_one_labelled_edge_with_multiplicity() {
+        let edges = [(0, 2, 1), (0, 2, 1), (0, 3, 1), (0, 1, 2), (1, 0, 1)];
+        let g = MemGraph::new(3, &edges, &[]).unwrap();
+        let c = condense(&g);
+        assert_eq!(c.hyperstate_count(), 3);
+        assert_eq!(c.critical_actions, 4);
+        let root = c.hyperstate_of(0);
+        let row: Vec<_> = c
+            .edges
+            .row(root)
+            .map(|i| (c.edges.targets.at(i), c.edges.actions[i as usize], c.edges.multiplicity[i as usize]))
+            .collect();
+        let (h1, h2) = (c.hyperstate_of(1), c.hyperstate_of(2));
+        let mut expected = vec![(h1, 2, 2), (h1, 3, 1), (h2, 1, 1)];
+        expected.sort();
+        assert_eq!(row, expected);
+        assert_eq!(c.edges.pair_count, 2);
+        assert_eq!(c.edges.successor_count(root), 2);
+        assert!(c.edges.is_leaf(h1));
+    }
+
+    #[test]
+    fn self_loops_and_internal_actions_are_not_critical() {
+        let g = two_rings_and_a_chain();
+        let c = condense(&g);
+        assert_eq!(c.critical_actions, 1);
+        assert_eq!(c.edges.len(), 1);
+    }
+}
