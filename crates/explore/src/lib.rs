@@ -1,1 +1,28 @@
-//! Placeholder; being written.
+//! Streaming breadth-first exploration of a game's state space into a store.
+//!
+//! The explorer expands states layer by layer in id order, writes every new
+//! state and every transition to a [`store::RunWriter`] as it goes, and
+//! checkpoints every few seconds so that a killed run resumes where it was.
+//! States get dense ids in discovery order: the order in which a sequential
+//! breadth-first search, expanding parents in id order and their moves in
+//! the game's order, first meets them. Threads only expand parents and look
+//! them up; a sequential merge in parent order assigns ids, so ids do not
+//! depend on the thread count, the memory budget or the interruptions.
+//!
+//! While the visited index fits the memory budget it is an in-memory hash
+//! table ([`table`]). Beyond that the explorer switches to delayed duplicate
+//! detection on disk ([`disk`]): unresolved successors of a layer are sorted
+//! and merged against sorted runs of the visited states once per layer, with
+//! sequential I/O only.
+
+mod bfs;
+mod disk;
+mod error;
+mod expand;
+mod keys;
+mod slot;
+mod table;
+
+pub use bfs::{explore, Ending, ExploreOptions, ProgressSink, Summary};
+pub use error::ExploreError;
+pub use slot::Slot;

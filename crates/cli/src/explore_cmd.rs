@@ -1,0 +1,206 @@
+//! `hsg explore`: load a level, open (or resume) a store, run the explorer
+//! with a progress display, and stop cleanly on SIGINT or SIGTERM.
+
+use crate::sizes::{default_budget, human, parse_size};
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use explore::{Ending, ExploreOptions, ProgressSink, Slot};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use store::{OpenMode, Progress, RunIdentity, RunWriter};
+
+/// Arguments of `hsg explore`.
+#[derive(Args, Debug)]
+pub struct ExploreArgs {
+    /// The level file (Sokoban: .xsb/.sok/.txt, several levels per file allowed).
+    pub level_file: PathBuf,
+    /// Which level of the file, 1-based (default: the first).
+    #[arg(long, conflicts_with = "title")]
+    pub level: Option<usize>,
+    /// Which level of the file, by title.
+    #[arg(long)]
+    pub title: Option<String>,
+    /// The run directory to write (created if missing; resumed if it holds this run).
+    #[arg(long)]
+    pub store: PathBuf,
+    /// Memory budget for the visited index and buffers, e.g. 800M or 4G
+    /// (default: half the machine's RAM). Beyond it duplicates are detected on disk.
+    #[arg(long, value_parser = parse_size)]
+    pub mem: Option<u64>,
+    /// Worker threads (default: every core). Ids do not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Stop at the first parent boundary with at least this many states (partial run).
+    #[arg(long)]
+    pub max_states: Option<u64>,
+    /// Store states at this BFS depth but do not expand them (partial run).
+    #[arg(long)]
+    pub max_depth: Option<u32>,
+    /// Delete the store's previous run, even one of another level or options.
+    #[arg(long)]
+    pub force_new: bool,
+    /// Seconds between checkpoints.
+    #[arg(long, default_value_t = 2.0)]
+    pub checkpoint_secs: f64,
+}
+
+/// Runs `hsg explore`.
+pub fn run(args: ExploreArgs) -> Result<ExitCode> {
+    let level = load_level(&args.level_file, args.level, args.title.as_deref())?;
+    let game = level.game.as_ref();
+    let identity = identity(&level, &args);
+    let mode = if args.force_new {
+        OpenMode::ForceNew
+    } else {
+        OpenMode::ResumeOrCreate
+    };
+    let (writer, checkpoint) = RunWriter::open(&args.store, identity, mode)?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed))
+        .context("cannot install the SIGINT/SIGTERM handler")?;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if threads == 0 {
+        bail!("--threads must be at least 1");
+    }
+    let opts = ExploreOptions {
+        mem_budget: args.mem.unwrap_or_else(default_budget),
+        threads,
+        max_states: args.max_states,
+        max_depth: args.max_depth,
+        checkpoint_every: Duration::from_secs_f64(args.checkpoint_secs.max(0.05)),
+        progress_every: Duration::from_millis(if std::io::stderr().is_terminal() { 200 } else { 5000 }),
+        stop,
+        scratch_dir: args.store.join("scratch"),
+    };
+    let mut sink = Display::new();
+    let summary = explore::explore(game, writer, checkpoint, &opts, &mut sink)?;
+    sink.done();
+    let rate = summary.states as f64 / summary.elapsed.as_secs_f64().max(1e-9);
+    match summary.ending {
+        Ending::Interrupted => {
+            eprintln!(
+                "interrupted at {} states (checkpoint saved); to resume, run the same command again:\n  {}",
+                summary.states,
+                resume_command()
+            );
+            Ok(ExitCode::from(130))
+        }
+        ending => {
+            eprintln!(
+                "{}: {} states, {} transitions, depth {}, in {:.1} s ({:.0} states/s){}",
+                if ending == Ending::Complete { "complete" } else { "partial" },
+                summary.states,
+                summary.transitions,
+                summary.max_depth,
+                summary.elapsed.as_secs_f64(),
+                rate,
+                if summary.used_disk { ", duplicates detected on disk" } else { "" }
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// Reads and parses the selected level of a level file.
+pub fn load_level(path: &Path, index: Option<usize>, title: Option<&str>) -> Result<games::Level> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read level file {}", path.display()))?;
+    let selector = match (index, title) {
+        (Some(n), _) => games::LevelSelector::Index(n),
+        (None, Some(t)) => games::LevelSelector::Title(t.to_string()),
+        (None, None) => games::LevelSelector::First,
+    };
+    Ok(games::load(&path.display().to_string(), &text, &selector)?)
+}
+
+/// What makes two runs the same run: the level and the options that change
+/// the result (not threads, memory or checkpoint interval).
+fn identity(level: &games::Level, args: &ExploreArgs) -> RunIdentity {
+    let game = level.game.as_ref();
+    let slot = Slot::for_width(game.state_width());
+    let mut options = BTreeMap::new();
+    if let Some(d) = args.max_depth {
+        options.insert("max_depth".to_string(), d.to_string());
+    }
+    if let Some(n) = args.max_states {
+        options.insert("max_states".to_string(), n.to_string());
+    }
+    RunIdentity::new(
+        game.kind().to_string(),
+        level.title.clone(),
+        level.text.clone(),
+        options,
+        slot.width() as u32,
+        slot.is_variable(),
+        game.action_labels(),
+        game.outcome_names(),
+        game.players(),
+        game.has_chance(),
+    )
+}
+
+fn resume_command() -> String {
+    std::env::args().collect::<Vec<_>>().join(" ")
+}
+
+/// Progress on a terminal as a live line, elsewhere as plain log lines.
+struct Display {
+    bar: Option<ProgressBar>,
+}
+
+impl Display {
+    fn new() -> Display {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = ProgressBar::new_spinner();
+            bar.set_style(
+                ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
+                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+            );
+            bar.enable_steady_tick(Duration::from_millis(200));
+            bar
+        });
+        Display { bar }
+    }
+
+    fn done(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+fn line(p: &Progress) -> String {
+    format!(
+        "{} states, {} transitions, depth {}, {:.0} states/s, {} on disk",
+        p.states,
+        p.transitions,
+        p.depth,
+        p.states_per_sec,
+        human(p.disk_bytes)
+    )
+}
+
+impl ProgressSink for Display {
+    fn progress(&mut self, p: &Progress) {
+        match &self.bar {
+            Some(bar) => bar.set_message(line(p)),
+            None => eprintln!("[{:>7.1}s] {}", p.elapsed_secs, line(p)),
+        }
+    }
+
+    fn note(&mut self, message: &str) {
+        match &self.bar {
+            Some(bar) => bar.println(message),
+            None => eprintln!("{message}"),
+        }
+    }
+}

@@ -1,0 +1,624 @@
+//! The layered breadth-first search: seeding, chunked parallel expansion, the
+//! sequential merge that assigns ids, checkpoints, limits and the ending.
+//!
+//! Invariants the rest of hyperstate relies on:
+//! - states are stored in id order and expanded in id order, so the store's
+//!   transition index doubles as an out-edge CSR;
+//! - layer `d` is the id range `layers[d]..layers[d + 1]`, so the BFS depth of
+//!   a state is never stored per state;
+//! - a parent's successors are merged in the game's order, parents in id
+//!   order, so the first meeting of a state (and hence its id) is the same
+//!   whatever the thread count, the memory budget or the interruptions;
+//! - a checkpoint is taken only at a parent boundary, where every expanded
+//!   parent has all its transitions written and no later parent has any.
+
+use crate::disk::DiskDedup;
+use crate::expand::{Expander, ParentInfo, Part, UNRESOLVED};
+use crate::keys::Keys;
+use crate::slot::Slot;
+use crate::table::Table;
+use crate::ExploreError;
+use model::{Game, Successors};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use store::{Checkpoint, Edge, Progress, RunStatus, RunWriter};
+
+/// Parents expanded per thread between two merges.
+const PARENTS_PER_PART: usize = 16 * 1024;
+/// Memory kept aside from the visited index for buffers of every kind.
+const RESERVE_BYTES: u64 = 48 << 20;
+
+/// How to explore.
+#[derive(Clone, Debug)]
+pub struct ExploreOptions {
+    /// Bytes of RAM the explorer may use for its index and buffers.
+    pub mem_budget: u64,
+    /// Worker threads for expansion; at least one.
+    pub threads: usize,
+    /// Stop at the first parent boundary with at least this many states.
+    pub max_states: Option<u64>,
+    /// States at this BFS depth are stored but not expanded.
+    pub max_depth: Option<u32>,
+    /// Time between two checkpoints.
+    pub checkpoint_every: Duration,
+    /// Time between two progress reports.
+    pub progress_every: Duration,
+    /// Set (by a signal handler) to stop at the next parent boundary.
+    pub stop: Arc<AtomicBool>,
+    /// Where disk-based duplicate detection keeps its scratch files.
+    pub scratch_dir: PathBuf,
+}
+
+/// Receives progress while an exploration runs.
+pub trait ProgressSink {
+    /// Called every [`ExploreOptions::progress_every`] and at the end.
+    fn progress(&mut self, progress: &Progress);
+    /// A one-line message worth telling the user (switching to disk, ...).
+    fn note(&mut self, message: &str);
+}
+
+/// How an exploration ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// Every reachable state was expanded.
+    Complete,
+    /// A limit stopped the search; the store is marked partial.
+    Partial,
+    /// A stop request ended the run after a checkpoint; it can be resumed.
+    Interrupted,
+}
+
+/// What an exploration did.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    /// How it ended.
+    pub ending: Ending,
+    /// States stored.
+    pub states: u64,
+    /// States expanded.
+    pub expanded: u64,
+    /// Transitions stored.
+    pub transitions: u64,
+    /// Deepest BFS layer holding a state.
+    pub max_depth: u32,
+    /// Wall time of this invocation.
+    pub elapsed: Duration,
+    /// True when the run resumed from a checkpoint.
+    pub resumed: bool,
+    /// True when the index outgrew the budget and duplicates went to disk.
+    pub used_disk: bool,
+}
+
+/// The explorer's part of a checkpoint, stored opaquely by the store.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct Resume {
+    version: u32,
+    next_parent: u64,
+    layers: Vec<u64>,
+    disk: Option<crate::disk::DiskResume>,
+}
+
+const RESUME_VERSION: u32 = 1;
+
+/// Explores `game` into `writer`, resuming from `checkpoint` when given.
+pub fn explore(
+    game: &dyn Game,
+    writer: RunWriter,
+    checkpoint: Option<Checkpoint>,
+    opts: &ExploreOptions,
+    sink: &mut dyn ProgressSink,
+) -> Result<Summary, ExploreError> {
+    let mut bfs = Bfs::new(game, writer, opts)?;
+    let resumed = checkpoint.is_some();
+    match checkpoint {
+        Some(cp) => bfs.resume(cp, sink)?,
+        None => bfs.seed()?,
+    }
+    let ending = bfs.run(sink)?;
+    bfs.end(ending, resumed, sink)
+}
+
+struct Bfs<'g> {
+    expander: Expander<'g>,
+    writer: RunWriter,
+    opts: &'g ExploreOptions,
+    keys: Keys,
+    table: Table,
+    table_limit: u64,
+    disk: Option<DiskDedup>,
+    layers: Vec<u64>,
+    next_parent: u64,
+    parts: Vec<(Part, Successors)>,
+    parents: Vec<u8>,
+    edges: Vec<Edge>,
+    probs: Vec<(u32, u32)>,
+    started: Instant,
+    last_checkpoint: Instant,
+    last_progress: Instant,
+    states_at_start: u64,
+}
+
+impl<'g> Bfs<'g> {
+    fn new(
+        game: &'g dyn Game,
+        writer: RunWriter,
+        opts: &'g ExploreOptions,
+    ) -> Result<Bfs<'g>, ExploreError> {
+        let slot = Slot::for_width(game.state_width());
+        let keys = Keys::new(slot.width());
+        let table_limit = opts.mem_budget.saturating_sub(RESERVE_BYTES);
+        let least = Table::bytes_for(1 << 16) + RESERVE_BYTES;
+        if opts.mem_budget < least {
+            return Err(ExploreError::BudgetTooSmall {
+                budget: opts.mem_budget,
+                needed: least,
+            });
+        }
+        let threads = opts.threads.max(1);
+        let now = Instant::now();
+        Ok(Bfs {
+            expander: Expander {
+                game,
+                slot,
+                chance: game.has_chance(),
+            },
+            writer,
+            opts,
+            keys,
+            table: Table::with_capacity(1 << 16),
+            table_limit,
+            disk: None,
+            layers: vec![0],
+            next_parent: 0,
+            parts: (0..threads).map(|_| Default::default()).collect(),
+            parents: Vec::new(),
+            edges: Vec::new(),
+            probs: Vec::new(),
+            started: now,
+            last_checkpoint: now,
+            last_progress: now,
+            states_at_start: 0,
+        })
+    }
+
+    fn slot(&self) -> Slot {
+        self.expander.slot
+    }
+
+    /// Stores the initial states as layer 0.
+    fn seed(&mut self) -> Result<(), ExploreError> {
+        let mut record = Vec::new();
+        for state in self.expander.game.initial_states() {
+            record.clear();
+            self.slot().encode(&state, &mut record)?;
+            let tag = self.keys.tag(&record);
+            let next = self.writer.state_count();
+            let keys = &self.keys;
+            if self
+                .table
+                .get_or_insert(tag, next, |id| keys.same(id, &record))
+                .is_err()
+            {
+                self.writer.append_state(&record)?;
+                self.keys.remember(&record);
+            }
+        }
+        self.layers = vec![0, self.writer.state_count()];
+        self.writer.set_layers(&self.layers);
+        Ok(())
+    }
+
+    /// Restores the search from a checkpoint and rebuilds the index from the
+    /// stored states, which is cheaper than keeping the index on disk.
+    fn resume(&mut self, cp: Checkpoint, sink: &mut dyn ProgressSink) -> Result<(), ExploreError> {
+        let resume: Resume = serde_json::from_value(cp.explorer.clone())
+            .map_err(|e| ExploreError::BadCheckpoint(e.to_string()))?;
+        if resume.version != RESUME_VERSION {
+            return Err(ExploreError::BadCheckpoint(format!(
+                "explorer checkpoint version {} (this build reads {RESUME_VERSION})",
+                resume.version
+            )));
+        }
+        self.layers = resume.layers;
+        self.next_parent = resume.next_parent;
+        self.states_at_start = self.writer.state_count();
+        let layer_ok = self.layers.last().is_some_and(|&l| l <= self.states_at_start);
+        if self.next_parent != self.writer.expanded_count() || !layer_ok {
+            return Err(ExploreError::BadCheckpoint(format!(
+                "checkpoint says {} parents expanded, the store {}",
+                self.next_parent,
+                self.writer.expanded_count()
+            )));
+        }
+        sink.note(&format!(
+            "resuming at {} states, {} expanded, depth {}",
+            self.states_at_start,
+            self.next_parent,
+            self.layers.len().saturating_sub(2)
+        ));
+        let count = self.writer.state_count();
+        match resume.disk {
+            Some(disk) => {
+                let mut dedup = DiskDedup::resume(disk, self.opts, self.slot().width())?;
+                let capacity = dedup.table_states();
+                let layer = self.layers[self.layers.len().saturating_sub(2)];
+                let from = layer.max(count.saturating_sub(capacity));
+                self.refill_table(from, capacity as usize)?;
+                dedup.set_table_end(count);
+                self.disk = Some(dedup);
+                Ok(())
+            }
+            None => self.refill_table(0, count as usize),
+        }
+    }
+
+    /// Fills an index sized for `capacity` states with the stored states `from..`.
+    fn refill_table(&mut self, from: u64, capacity: usize) -> Result<(), ExploreError> {
+        let count = self.writer.state_count();
+        self.table = Table::with_capacity(capacity.max(1 << 16));
+        self.keys.reset(from);
+        let width = self.slot().width();
+        let mut id = from;
+        while id < count {
+            let n = (count - id).min(1 << 20) as usize;
+            self.writer.read_states(id, n, &mut self.parents)?;
+            for record in self.parents.chunks_exact(width) {
+                self.table.insert_absent(self.keys.tag(record), id);
+                self.keys.remember(record);
+                id += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// Expands layer after layer until the space is exhausted, a limit is
+    /// reached or a stop is requested.
+    fn run(&mut self, sink: &mut dyn ProgressSink) -> Result<Ending, ExploreError> {
+        loop {
+            if self.opts.stop.load(Ordering::Relaxed) {
+                return Ok(Ending::Interrupted);
+            }
+            let depth = (self.layers.len() - 2) as u32;
+            let layer_end = self.layers[self.layers.len() - 1];
+            if self.next_parent == layer_end {
+                let chance = self.expander.chance;
+                if let Some(disk) = self.disk.as_mut() {
+                    disk.finish_layer(&mut self.writer, &mut self.table, &mut self.keys, chance)?;
+                }
+                if self.writer.state_count() == layer_end {
+                    return Ok(Ending::Complete);
+                }
+                self.layers.push(self.writer.state_count());
+                self.writer.set_layers(&self.layers);
+                if self.disk.is_some() {
+                    self.checkpoint()?;
+                }
+                continue;
+            }
+            if self.opts.max_depth.is_some_and(|max| depth >= max) {
+                return Ok(Ending::Partial);
+            }
+            if self.limit_reached() {
+                return Ok(Ending::Partial);
+            }
+            let count = (layer_end - self.next_parent).min(self.chunk_len());
+            self.step(count as usize, sink)?;
+            self.tick(sink)?;
+        }
+    }
+
+    fn chunk_len(&self) -> u64 {
+        (PARENTS_PER_PART * self.parts.len()) as u64
+    }
+
+    fn limit_reached(&self) -> bool {
+        self.opts
+            .max_states
+            .is_some_and(|max| self.writer.state_count() >= max)
+    }
+
+    /// Expands `count` parents from `next_parent` and merges them.
+    fn step(&mut self, count: usize, sink: &mut dyn ProgressSink) -> Result<(), ExploreError> {
+        let first = self.next_parent;
+        self.writer
+            .read_states(first, count, &mut self.parents)?;
+        self.expand_parallel(first, count)?;
+        self.make_room(sink)?;
+        for i in 0..self.parts.len() {
+            if !self.merge_part(i)? {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Expands the parents in `self.parents` over the worker threads.
+    fn expand_parallel(&mut self, first: u64, count: usize) -> Result<(), ExploreError> {
+        let width = self.slot().width();
+        let threads = self.parts.len();
+        let per = count.div_ceil(threads).max(1);
+        let expander = &self.expander;
+        let keys = &self.keys;
+        let parents = &self.parents;
+        if threads == 1 {
+            let (part, succ) = &mut self.parts[0];
+            return expander.expand(first, parents, keys, None, part, succ);
+        }
+        let table = &self.table;
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = self
+                .parts
+                .iter_mut()
+                .enumerate()
+                .map(|(t, (part, succ))| {
+                    let lo = (t * per).min(count);
+                    let hi = ((t + 1) * per).min(count);
+                    let slice = &parents[lo * width..hi * width];
+                    let at = first + lo as u64;
+                    scope.spawn(move || expander.expand(at, slice, keys, Some(table), part, succ))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("expansion thread panicked"))
+                .collect::<Result<(), ExploreError>>()
+        })
+    }
+
+    /// Grows the index for the coming merge, or moves to disk-based
+    /// duplicate detection when growing would break the budget.
+    fn make_room(&mut self, sink: &mut dyn ProgressSink) -> Result<(), ExploreError> {
+        let incoming: usize = self.parts.iter().map(|(p, _)| p.ids.len()).sum();
+        if self.disk.is_some() || self.table.len() + incoming <= self.table.capacity() {
+            return Ok(());
+        }
+        let mut wanted = self.table.capacity() * 2;
+        while wanted < self.table.len() + incoming {
+            wanted *= 2;
+        }
+        let arena = self.keys.arena_bytes_per_state() * wanted as u64;
+        // Growing briefly needs the old and the new table at once.
+        if self.table.bytes() + Table::bytes_for(wanted) + arena <= self.table_limit {
+            self.table = self.table.grown_to(wanted);
+            return Ok(());
+        }
+        sink.note(&format!(
+            "the visited index reached the memory budget at {} states: continuing with disk-based duplicate detection in {}",
+            self.writer.state_count(),
+            self.opts.scratch_dir.display()
+        ));
+        let dedup = DiskDedup::start(
+            self.opts,
+            self.slot().width(),
+            &mut self.writer,
+            self.table.bytes() + self.keys.arena_bytes_per_state() * self.table.capacity() as u64,
+            self.table.capacity(),
+        )?;
+        self.disk = Some(dedup);
+        // The current layer's new states (ids from its end) stay findable in
+        // the table; older ones are in the disk runs from here on.
+        Ok(())
+    }
+
+    /// Merges one expanded part in parent order. Returns false when a limit
+    /// stopped the merge before the part's end.
+    fn merge_part(&mut self, i: usize) -> Result<bool, ExploreError> {
+        let width = self.slot().width();
+        let (part, _) = &mut self.parts[i];
+        let mut begin = 0usize;
+        for (k, info) in part.infos.iter().enumerate() {
+            let parent = part.first + k as u64;
+            debug_assert_eq!(parent, self.next_parent);
+            self.edges.clear();
+            self.probs.clear();
+            match *info {
+                ParentInfo::Terminal(outcome) => {
+                    self.writer.mark_terminal(parent, outcome)?;
+                }
+                ParentInfo::Expanded(end) => {
+                    let end = end as usize;
+                    for s in begin..end {
+                        let record = &part.records[s * width..(s + 1) * width];
+                        let target = resolve(
+                            part.ids[s],
+                            part.tags[s],
+                            record,
+                            &mut self.table,
+                            &mut self.keys,
+                            &mut self.writer,
+                            &mut self.disk,
+                        )?;
+                        self.edges.push(Edge {
+                            action: part.actions[s],
+                            target,
+                        });
+                    }
+                    if self.expander.chance {
+                        self.probs.extend_from_slice(&part.probs[begin..end]);
+                    }
+                    begin = end;
+                }
+            }
+            let probs = self.expander.chance.then_some(&self.probs[..]);
+            match self.disk.as_mut() {
+                Some(disk) => disk.push_parent(parent, &self.edges, probs)?,
+                None => self.writer.append_edges(parent, &self.edges, probs)?,
+            }
+            self.next_parent += 1;
+            if self.limit_reached() {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Checkpoints and reports progress when their time has come.
+    fn tick(&mut self, sink: &mut dyn ProgressSink) -> Result<(), ExploreError> {
+        let now = Instant::now();
+        if self.disk.is_none() && now - self.last_checkpoint >= self.opts.checkpoint_every {
+            self.checkpoint()?;
+        }
+        if now - self.last_progress >= self.opts.progress_every {
+            self.last_progress = now;
+            let progress = self.progress("exploring");
+            self.writer.publish_progress(progress.clone())?;
+            sink.progress(&progress);
+        }
+        Ok(())
+    }
+
+    fn resume_blob(&self) -> serde_json::Value {
+        let resume = Resume {
+            version: RESUME_VERSION,
+            next_parent: self.next_parent,
+            layers: self.layers.clone(),
+            disk: self.disk.as_ref().map(DiskDedup::resume_point),
+        };
+        serde_json::to_value(resume).unwrap_or(serde_json::Value::Null)
+    }
+
+    fn checkpoint(&mut self) -> Result<(), ExploreError> {
+        let blob = self.resume_blob();
+        let progress = self.progress("exploring");
+        self.writer.checkpoint(blob, progress)?;
+        if let Some(disk) = self.disk.as_mut() {
+            disk.after_checkpoint();
+        }
+        self.last_checkpoint = Instant::now();
+        Ok(())
+    }
+
+    fn progress(&self, phase: &str) -> Progress {
+        let elapsed = self.started.elapsed().as_secs_f64();
+        let new_states = self.writer.state_count() - self.states_at_start;
+        Progress {
+            states: self.writer.state_count(),
+            expanded: self.next_parent,
+            transitions: self.writer.transition_count(),
+            depth: (self.layers.len() - 2) as u32,
+            states_per_sec: if elapsed > 0.0 {
+                new_states as f64 / elapsed
+            } else {
+                0.0
+            },
+            elapsed_secs: elapsed,
+            updated_unix_ms: unix_ms(),
+            pid: std::process::id(),
+            disk_bytes: self.writer.disk_bytes(),
+            phase: phase.to_string(),
+        }
+    }
+
+    /// Classifies the states left unexpanded and closes the store.
+    fn end(
+        mut self,
+        ending: Ending,
+        resumed: bool,
+        sink: &mut dyn ProgressSink,
+    ) -> Result<Summary, ExploreError> {
+        if ending == Ending::Interrupted {
+            let blob = self.resume_blob();
+            let progress = self.progress("interrupted");
+            sink.progress(&progress);
+            self.writer.interrupt(blob, progress)?;
+        } else {
+            if ending == Ending::Partial {
+                let chance = self.expander.chance;
+                if let Some(disk) = self.disk.as_mut() {
+                    disk.finish_layer(&mut self.writer, &mut self.table, &mut self.keys, chance)?;
+                }
+                self.mark_unexpanded_terminals()?;
+            }
+            let progress = self.progress("finishing");
+            sink.progress(&progress);
+            let status = match ending {
+                Ending::Complete => RunStatus::Complete,
+                _ => RunStatus::Partial,
+            };
+            self.writer.finish(status, progress)?;
+        }
+        let states = self.writer_states();
+        Ok(Summary {
+            ending,
+            states: states.0,
+            expanded: self.next_parent,
+            transitions: states.1,
+            max_depth: self.deepest_layer(),
+            elapsed: self.started.elapsed(),
+            resumed,
+            used_disk: self.disk.is_some(),
+        })
+    }
+
+    fn writer_states(&self) -> (u64, u64) {
+        (self.writer.state_count(), self.writer.transition_count())
+    }
+
+    /// The deepest layer that holds a state.
+    fn deepest_layer(&self) -> u32 {
+        let count = self.writer.state_count();
+        let starts = self.layers.iter().filter(|&&s| s < count).count();
+        starts.saturating_sub(1) as u32
+    }
+
+    /// Terminal states among those never expanded still carry their outcome.
+    fn mark_unexpanded_terminals(&mut self) -> Result<(), ExploreError> {
+        let count = self.writer.state_count();
+        let width = self.slot().width();
+        let mut id = self.next_parent;
+        while id < count {
+            let n = (count - id).min(1 << 16) as usize;
+            self.writer.read_states(id, n, &mut self.parents)?;
+            for (k, record) in self.parents.chunks_exact(width).enumerate() {
+                let state = self.expander.slot.decode(record);
+                if let Some(outcome) = self.expander.game.terminal(state) {
+                    self.writer.mark_terminal(id + k as u64, outcome)?;
+                }
+            }
+            id += n as u64;
+        }
+        Ok(())
+    }
+}
+
+/// The id of a successor: known from the read-only lookup, found or inserted
+/// in the index, or (on disk) a placeholder resolved at the end of the layer.
+#[inline]
+fn resolve(
+    known: u64,
+    tag: u64,
+    record: &[u8],
+    table: &mut Table,
+    keys: &mut Keys,
+    writer: &mut RunWriter,
+    disk: &mut Option<DiskDedup>,
+) -> Result<u64, ExploreError> {
+    if known != UNRESOLVED {
+        return Ok(known);
+    }
+    if let Some(disk) = disk.as_mut() {
+        return Ok(match table.get(tag, |id| keys.same(id, record)) {
+            Some(id) => id,
+            None => disk.candidate(record)?,
+        });
+    }
+    let next = writer.state_count();
+    match table.get_or_insert(tag, next, |id| keys.same(id, record)) {
+        Ok(id) => Ok(id),
+        Err(new) => {
+            writer.append_state(record)?;
+            keys.remember(record);
+            Ok(new)
+        }
+    }
+}
+
+fn unix_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}

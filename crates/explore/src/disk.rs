@@ -1,0 +1,256 @@
+//! Delayed duplicate detection on disk, for state spaces whose visited index
+//! outgrows the memory budget.
+//!
+//! Once the in-memory index is full it becomes a cache of the most recent
+//! layers. A successor it does not know becomes a *candidate*: its record and
+//! a sequence number go to a buffer (spilled as sorted runs when full), and
+//! its parent's edge gets a placeholder. At the end of the layer the
+//! candidates are sorted by record and merged, in one sequential pass each,
+//! against the sorted runs of every visited state ([`crate::disk`] keeps one
+//! run per layer and compacts them). Candidates found there take the old id;
+//! the others are new states, numbered in the order of their first
+//! occurrence (their smallest sequence number), which is exactly the order
+//! the in-memory search would have given them. Finally the layer's pending
+//! edges are streamed to the store with their placeholders replaced.
+//!
+//! Cost: each layer reads every visited run once (sequential I/O, O(visited)
+//! per layer, as in disk-based BFS) plus a sort of its candidates. Memory:
+//! the index, the candidate buffer, and 8 bytes per candidate of one layer.
+//! Checkpoints happen at layer ends; a killed run redoes the current layer.
+
+use crate::bfs::ExploreOptions;
+use crate::keys::Keys;
+use crate::table::Table;
+use crate::ExploreError;
+use serde::{Deserialize, Serialize};
+use std::fs::{self, File};
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use store::{Edge, RunWriter};
+
+/// Marks an edge target that is a candidate's sequence number.
+const PLACEHOLDER: u64 = 1 << 63;
+/// Marks a resolved candidate that is a new state (index into the fresh list).
+const FRESH: u64 = 1 << 62;
+/// Runs kept before they are merged into one.
+const MAX_RUNS: usize = 8;
+const IO_BUF: usize = 1 << 20;
+
+/// What a checkpoint must remember of the disk runs.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct DiskResume {
+    runs: Vec<(String, u64)>,
+    next_file: u64,
+    table_states: u64,
+    cand_limit: u64,
+}
+
+/// The disk side of duplicate detection.
+pub struct DiskDedup {
+    dir: PathBuf,
+    width: usize,
+    runs: Vec<(PathBuf, u64)>,
+    garbage: Vec<PathBuf>,
+    next_file: u64,
+    table_states: u64,
+    table_end: u64,
+    cands: Vec<u8>,
+    cand_limit: usize,
+    spills: Vec<(PathBuf, u64)>,
+    seq: u64,
+    pending: Option<(PathBuf, BufWriter<File>)>,
+    first_pending: Option<u64>,
+}
+
+fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ExploreError + '_ {
+    move |source| ExploreError::Scratch {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+impl DiskDedup {
+    /// Switches to disk mode: writes every stored state as sorted runs.
+    /// `index_bytes` is what the in-memory index keeps using.
+    pub fn start(
+        opts: &ExploreOptions,
+        width: usize,
+        writer: &mut RunWriter,
+        index_bytes: u64,
+        table_capacity: usize,
+    ) -> Result<DiskDedup, ExploreError> {
+        let dir = opts.scratch_dir.clone();
+        clear_dir(&dir)?;
+        let free = opts.mem_budget.saturating_sub(index_bytes + (48 << 20));
+        let entry = (width + 8) as u64;
+        let cand_limit = (free / (2 * entry + 24)).max(1 << 16) as usize;
+        let mut dedup = DiskDedup::empty(dir, width, cand_limit, 0);
+        dedup.table_states = table_capacity as u64;
+        dedup.table_end = writer.state_count();
+        dedup.write_base_runs(writer)?;
+        Ok(dedup)
+    }
+
+    fn empty(dir: PathBuf, width: usize, cand_limit: usize, next_file: u64) -> DiskDedup {
+        DiskDedup {
+            dir,
+            width,
+            runs: Vec::new(),
+            garbage: Vec::new(),
+            next_file,
+            table_states: 0,
+            table_end: 0,
+            cands: Vec::new(),
+            cand_limit,
+            spills: Vec::new(),
+            seq: 0,
+            pending: None,
+            first_pending: None,
+        }
+    }
+
+    /// Reopens the runs a checkpoint names and removes every other scratch file.
+    pub fn resume(
+        point: DiskResume,
+        opts: &ExploreOptions,
+        width: usize,
+    ) -> Result<DiskDedup, ExploreError> {
+        let dir = opts.scratch_dir.clone();
+        let mut dedup = DiskDedup::empty(dir.clone(), width, point.cand_limit as usize, point.next_file);
+        dedup.table_states = point.table_states;
+        for (name, entries) in &point.runs {
+            let path = dir.join(name);
+            let len = fs::metadata(&path).map_err(io_err(&path))?.len();
+            if len != entries * (width as u64 + 8) {
+                return Err(ExploreError::BadCheckpoint(format!(
+                    "{}: {len} bytes, the checkpoint says {entries} entries",
+                    path.display()
+                )));
+            }
+            dedup.runs.push((path, *entries));
+        }
+        let keep: Vec<PathBuf> = dedup.runs.iter().map(|(p, _)| p.clone()).collect();
+        for entry in fs::read_dir(&dir).map_err(io_err(&dir))? {
+            let path = entry.map_err(io_err(&dir))?.path();
+            if !keep.contains(&path) {
+                fs::remove_file(&path).map_err(io_err(&path))?;
+            }
+        }
+        Ok(dedup)
+    }
+
+    /// States the in-memory index holds in disk mode.
+    pub fn table_states(&self) -> u64 {
+        self.table_states
+    }
+
+    /// Records that the index (and the key arena) now ends before `id`.
+    pub fn set_table_end(&mut self, id: u64) {
+        self.table_end = id;
+    }
+
+    /// What a checkpoint taken now must record.
+    pub fn resume_point(&self) -> DiskResume {
+        let name = |p: &PathBuf| p.file_name().map(|n| n.to_string_lossy().into_owned());
+        DiskResume {
+            runs: self
+                .runs
+                .iter()
+                .filter_map(|(p, n)| Some((name(p)?, *n)))
+                .collect(),
+            next_file: self.next_file,
+            table_states: self.table_states,
+            cand_limit: self.cand_limit as u64,
+        }
+    }
+
+    /// Deletes files no checkpoint refers to any more.
+    pub fn after_checkpoint(&mut self) {
+        for path in self.garbage.drain(..) {
+            let _ = fs::remove_file(path);
+        }
+    }
+
+    fn new_path(&mut self, kind: &str) -> PathBuf {
+        self.next_file += 1;
+        self.dir.join(format!("{kind}-{:06}", self.next_file))
+    }
+
+    /// Sorted runs of every state stored so far, in chunks that fit memory.
+    fn write_base_runs(&mut self, writer: &mut RunWriter) -> Result<(), ExploreError> {
+        let count = writer.state_count();
+        let mut id = 0;
+        let mut records = Vec::new();
+        while id < count {
+            let n = (count - id).min(self.cand_limit as u64) as usize;
+            writer.read_states(id, n, &mut records)?;
+            let mut entries = Vec::with_capacity(n * (self.width + 8));
+            for (k, rec) in records.chunks_exact(self.width).enumerate() {
+                entries.extend_from_slice(rec);
+                entries.extend_from_slice(&(id + k as u64).to_le_bytes());
+            }
+            sort_entries(&mut entries, self.width + 8, self.width);
+            let path = self.new_path("run");
+            write_file(&path, &entries)?;
+            self.runs.push((path, n as u64));
+            id += n as u64;
+        }
+        Ok(())
+    }
+
+    /// Registers a successor the index did not know; returns its placeholder.
+    pub fn candidate(&mut self, record: &[u8]) -> Result<u64, ExploreError> {
+        let seq = self.seq;
+        self.seq += 1;
+        self.cands.extend_from_slice(record);
+        self.cands.extend_from_slice(&seq.to_be_bytes());
+        if self.cands.len() / (self.width + 8) >= self.cand_limit {
+            self.spill()?;
+        }
+        Ok(PLACEHOLDER | seq)
+    }
+
+    fn spill(&mut self) -> Result<(), ExploreError> {
+        let entry = self.width + 8;
+        sort_entries(&mut self.cands, entry, entry);
+        let path = self.new_path("cand");
+        write_file(&path, &self.cands)?;
+        self.spills.push((path, (self.cands.len() / entry) as u64));
+        self.cands.clear();
+        Ok(())
+    }
+
+    /// Queues a parent's edges until the layer's placeholders are resolved.
+    pub fn push_parent(
+        &mut self,
+        parent: u64,
+        edges: &[Edge],
+        probs: Option<&[(u32, u32)]>,
+    ) -> Result<(), ExploreError> {
+        if self.pending.is_none() {
+            let path = self.new_path("pending");
+            let file = File::create(&path).map_err(io_err(&path))?;
+            self.pending = Some((path, BufWriter::with_capacity(IO_BUF, file)));
+            self.first_pending = Some(parent);
+        }
+        let Some((path, out)) = self.pending.as_mut() else {
+            return Ok(());
+        };
+        let mut buf = Vec::with_capacity(4 + edges.len() * 18);
+        buf.extend_from_slice(&(edges.len() as u32).to_le_bytes());
+        for (i, e) in edges.iter().enumerate() {
+            buf.extend_from_slice(&e.action.to_le_bytes());
+            buf.extend_from_slice(&e.target.to_le_bytes());
+            if let Some(p) = probs.and_then(|p| p.get(i)) {
+                buf.extend_from_slice(&p.0.to_le_bytes());
+                buf.extend_from_slice(&p.1.to_le_bytes());
+            }
+        }
+        out.write_all(&buf).map_err(io_err(path))
+    }
+}
+
+mod layer;
+mod files;
+
+use files::{clear_dir, sort_entries, write_file};

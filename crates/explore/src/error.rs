@@ -1,0 +1,38 @@
+//! The explorer's one error type.
+
+use std::path::PathBuf;
+
+/// Everything that can stop an exploration.
+#[derive(Debug, thiserror::Error)]
+pub enum ExploreError {
+    /// The store refused a read or a write.
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+    /// A scratch file of the disk-based duplicate detection failed.
+    #[error("{path}: {source}")]
+    Scratch {
+        /// The scratch file.
+        path: PathBuf,
+        /// What the operating system said.
+        source: std::io::Error,
+    },
+    /// The game produced a state that does not fit the width it declared.
+    #[error("the game produced a {len}-byte state but declared at most {max} bytes")]
+    StateTooWide {
+        /// Length of the offending encoding.
+        len: usize,
+        /// The declared maximum.
+        max: usize,
+    },
+    /// The checkpoint in the store was written by an incompatible explorer.
+    #[error("the store's checkpoint cannot be resumed: {0}")]
+    BadCheckpoint(String),
+    /// The memory budget cannot hold even the smallest working set.
+    #[error("--mem {budget} bytes is too small: at least {needed} bytes are needed")]
+    BudgetTooSmall {
+        /// The budget given.
+        budget: u64,
+        /// The least that works.
+        needed: u64,
+    },
+}

@@ -1,0 +1,110 @@
+//! Expansion of a run of parent states into their successors, the part of
+//! the search that runs on every core.
+//!
+//! A [`Part`] is a contiguous range of parents. Expanding it calls the game,
+//! puts each successor into its slot, computes its tag, and looks it up in
+//! the visited table, which is only read here. Successors the table does not
+//! know stay unresolved; the sequential merge in [`crate::bfs`] gives them ids
+//! in parent order, which keeps ids independent of the thread count.
+
+use crate::keys::Keys;
+use crate::slot::Slot;
+use crate::table::Table;
+use crate::ExploreError;
+use model::{Game, Successors};
+
+/// Marks a successor whose id the read-only lookup did not find.
+pub const UNRESOLVED: u64 = u64::MAX;
+
+/// What became of one parent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParentInfo {
+    /// A terminal state with this outcome; it has no successors.
+    Terminal(u16),
+    /// An expanded state whose successors end at this index of the part.
+    Expanded(u32),
+}
+
+/// The expanded successors of a contiguous range of parents.
+#[derive(Default)]
+pub struct Part {
+    /// Id of the first parent.
+    pub first: u64,
+    /// Per parent.
+    pub infos: Vec<ParentInfo>,
+    /// Per successor: its tag in the visited table.
+    pub tags: Vec<u64>,
+    /// Per successor: its id, or [`UNRESOLVED`].
+    pub ids: Vec<u64>,
+    /// Per successor: the action that reaches it.
+    pub actions: Vec<u16>,
+    /// Per successor: its probability, for games with chance.
+    pub probs: Vec<(u32, u32)>,
+    /// Per successor: its slot, `slot` bytes each.
+    pub records: Vec<u8>,
+}
+
+impl Part {
+    fn clear(&mut self, first: u64) {
+        self.first = first;
+        self.infos.clear();
+        self.tags.clear();
+        self.ids.clear();
+        self.actions.clear();
+        self.probs.clear();
+        self.records.clear();
+    }
+}
+
+/// Expands parents for one run.
+pub struct Expander<'g> {
+    /// The game.
+    pub game: &'g dyn Game,
+    /// The slot layout.
+    pub slot: Slot,
+    /// Whether to keep probabilities.
+    pub chance: bool,
+}
+
+impl Expander<'_> {
+    /// Expands the parents whose slots are concatenated in `parents`, the
+    /// first having id `first`. With a table, successors it knows are
+    /// resolved now; without one (a single thread), all are left to the merge.
+    pub fn expand(
+        &self,
+        first: u64,
+        parents: &[u8],
+        keys: &Keys,
+        table: Option<&Table>,
+        part: &mut Part,
+        scratch: &mut Successors,
+    ) -> Result<(), ExploreError> {
+        part.clear(first);
+        let width = self.slot.width();
+        for parent in parents.chunks_exact(width) {
+            let state = self.slot.decode(parent);
+            if let Some(outcome) = self.game.terminal(state) {
+                part.infos.push(ParentInfo::Terminal(outcome));
+                continue;
+            }
+            scratch.clear();
+            self.game.successors(state, scratch);
+            for (mv, next) in scratch.iter() {
+                let at = part.records.len();
+                self.slot.encode(next, &mut part.records)?;
+                part.actions.push(mv.action);
+                if self.chance {
+                    part.probs.push((mv.prob.num, mv.prob.den));
+                }
+                let record = &part.records[at..];
+                let tag = keys.tag(record);
+                part.tags.push(tag);
+                let id = table.and_then(|t| t.get(tag, |id| keys.same(id, record)));
+                part.ids.push(id.unwrap_or(UNRESOLVED));
+            }
+            part.infos
+                .push(ParentInfo::Expanded(part.actions.len() as u32));
+        }
+        Ok(())
+    }
+}

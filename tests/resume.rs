@@ -1,0 +1,124 @@
+//! Resume: runs killed with SIGKILL at random moments, and stopped with
+//! SIGINT, finish into stores identical to an uninterrupted run's.
+
+use crate::util::{assert_same_content, explore, hsg, level, report};
+use rand::{Rng, SeedableRng};
+use std::path::Path;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+/// Levels with the flags that make each run last a fraction of a second.
+const CASES: [(&str, &[&str]); 3] = [
+    ("sokoban/room3.xsb", &["--max-states", "600000"]),
+    ("sokoban/room4.xsb", &["--max-states", "400000", "--threads", "2"]),
+    ("sokoban/room3.xsb", &["--max-depth", "40", "--mem", "70M"]),
+];
+
+const KILLS_PER_CASE: usize = 7;
+
+fn explore_args<'a>(level: &'a Path, store: &'a Path, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "explore",
+        level.to_str().unwrap_or_default(),
+        "--store",
+        store.to_str().unwrap_or_default(),
+        "--checkpoint-secs",
+        "0.05",
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
+/// Kills runs at random moments until one finishes; returns the kill count.
+fn kill_until_done(level: &Path, store: &Path, extra: &[&str], typical: Duration, rng: &mut impl Rng) -> usize {
+    let mut kills = 0;
+    loop {
+        let mut child = hsg()
+            .args(explore_args(level, store, extra))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("hsg starts");
+        // Early kills land in start-up and resume; later ones mid-search or
+        // while the store is being finished.
+        let wait = typical.mul_f64(rng.gen_range(0.02..0.9)) + Duration::from_millis(5);
+        std::thread::sleep(wait);
+        match child.try_wait().expect("child status") {
+            Some(status) => {
+                assert!(status.success(), "a resumed run failed: {status:?}");
+                return kills;
+            }
+            None => {
+                child.kill().expect("SIGKILL");
+                child.wait().expect("reaped");
+                kills += 1;
+            }
+        }
+        if kills >= KILLS_PER_CASE {
+            let status = hsg()
+                .args(explore_args(level, store, extra))
+                .stdout(Stdio::null())
+                .status()
+                .expect("hsg runs");
+            assert!(status.success(), "the final resume failed");
+            return kills;
+        }
+    }
+}
+
+#[test]
+fn sigkill_at_random_moments_then_resume_gives_the_same_store() {
+    let seed: u64 = std::env::var("HSG_TEST_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| Instant::now().elapsed().as_nanos() as u64 ^ std::process::id() as u64);
+    eprintln!("resume test seed {seed} (set HSG_TEST_SEED to replay)");
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut total = 0;
+    for (name, extra) in CASES {
+        let path = level(name);
+        let dir = tempfile::tempdir().expect("temp dir");
+        let reference = dir.path().join("reference");
+        let started = Instant::now();
+        explore(&path, &reference, extra);
+        let typical = started.elapsed();
+        let store = dir.path().join("killed");
+        total += kill_until_done(&path, &store, extra, typical, &mut rng);
+        assert_same_content(&reference, &store);
+        assert_eq!(report(&reference)["exploration"], report(&store)["exploration"]);
+    }
+    assert!(total >= 20, "only {total} kills landed");
+}
+
+#[test]
+fn sigint_checkpoints_and_says_how_to_resume() {
+    let path = level("sokoban/room3.xsb");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("run");
+    let reference = dir.path().join("reference");
+    let extra = ["--max-states", "1500000"];
+    explore(&path, &reference, &extra);
+    let child = hsg()
+        .args(explore_args(&path, &store, &extra))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("hsg starts");
+    std::thread::sleep(Duration::from_millis(300));
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    let out = child.wait_with_output().expect("hsg ends");
+    let err = String::from_utf8_lossy(&out.stderr);
+    if out.status.code() == Some(130) {
+        assert!(err.contains("resume"), "{err}");
+        assert_eq!(report(&store)["exploration"]["status"], "interrupted");
+    } else {
+        // The machine was fast enough to finish before the signal.
+        assert!(out.status.success(), "{err}");
+    }
+    explore(&path, &store, &extra);
+    assert_same_content(&reference, &store);
+}
