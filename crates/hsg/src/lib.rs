@@ -10,6 +10,7 @@ pub mod error;
 pub mod graph;
 pub mod ids;
 pub mod mem;
+pub mod reversibility;
 pub mod scc;
 pub mod tags;
 
@@ -18,5 +19,6 @@ pub use error::HsgError;
 pub use graph::{validate, ActionId, OutcomeId, StateGraph, StateId};
 pub use ids::IdVec;
 pub use mem::MemGraph;
+pub use reversibility::{classify, count_reversibility, Reversibility, ReversibilityCounts};
 pub use scc::{strongly_connected_components, Components};
 pub use tags::{tag_hyperstates, Tag, Tagging};
