@@ -10,6 +10,7 @@ pub mod error;
 pub mod graph;
 pub mod ids;
 pub mod mem;
+pub mod paths;
 pub mod reversibility;
 pub mod scc;
 pub mod tags;

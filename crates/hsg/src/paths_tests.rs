@@ -1,0 +1,87 @@
+//! Tests of HSG distances, path counts and SSG shortest wins.
+
+use super::*;
+use crate::condense::condense;
+use crate::mem::MemGraph;
+use crate::tags::tag_hyperstates;
+
+const WIN: u16 = 0;
+
+/// A ladder of `k` diamonds: 2^k winning paths of length 2k from state 0.
+fn diamonds(k: u64) -> MemGraph {
+    let mut edges = Vec::new();
+    for level in 0..k {
+        let a = 3 * level;
+        edges.extend([(a, 0, a + 1), (a, 1, a + 2), (a + 1, 0, a + 3), (a + 2, 0, a + 3)]);
+    }
+    MemGraph::new(3 * k + 1, &edges, &[(3 * k, WIN)]).unwrap()
+}
+
+fn analyse(g: &MemGraph) -> (crate::condense::Condensation, crate::tags::Tagging, u64) {
+    let c = condense(g);
+    let t = tag_hyperstates(g, &c, WIN);
+    let root = c.hyperstate_of(0);
+    (c, t, root)
+}
+
+#[test]
+fn diamond_ladder_counts_and_lengths() {
+    let g = diamonds(5);
+    let (c, t, root) = analyse(&g);
+    let count = count_winning_paths(&c, &t, root);
+    assert_eq!(count.exact, Some(32));
+    assert!((count.log2.unwrap() - 5.0).abs() < 1e-9);
+    let hist = winning_path_lengths(&c, &t, root, 1 << 20).unwrap();
+    assert_eq!((hist.min, hist.max), (10, 10));
+    assert_eq!(hist.counts, vec![32.0]);
+    assert!((hist.mean - 10.0).abs() < 1e-12);
+}
+
+#[test]
+fn path_count_falls_back_to_a_logarithm_past_128_bits() {
+    let (c, t, root) = analyse(&diamonds(130));
+    let count = count_winning_paths(&c, &t, root);
+    assert_eq!(count.exact, None);
+    assert!((count.log2.unwrap() - 130.0).abs() < 1e-6, "{count:?}");
+}
+
+#[test]
+fn lengths_spread_over_a_histogram() {
+    // 0 -> 3 (win) directly, or 0 -> 1 -> 3, or 0 -> 1 -> 2 -> 3.
+    let edges = [(0, 0, 3), (0, 1, 1), (1, 0, 3), (1, 1, 2), (2, 0, 3)];
+    let g = MemGraph::new(4, &edges, &[(3, WIN)]).unwrap();
+    let (c, t, root) = analyse(&g);
+    let hist = winning_path_lengths(&c, &t, root, 100).unwrap();
+    assert_eq!((hist.min, hist.max), (1, 3));
+    assert_eq!(hist.counts, vec![1.0, 1.0, 1.0]);
+    assert!((hist.mean - 2.0).abs() < 1e-12);
+    assert!(winning_path_lengths(&c, &t, root, 2).unwrap_err().contains("budget"));
+    assert_eq!(count_winning_paths(&c, &t, root).exact, Some(3));
+}
+
+#[test]
+fn depths_and_distances_count_critical_actions() {
+    // 0 <-> 1 one hyperstate, 1 -> 2 -> 3 win, 0 -> 3.
+    let edges = [(0, 0, 1), (1, 0, 0), (1, 1, 2), (2, 0, 3), (0, 1, 3)];
+    let g = MemGraph::new(4, &edges, &[(3, WIN)]).unwrap();
+    let (c, t, root) = analyse(&g);
+    let depth = depths_from(&c, root);
+    assert_eq!(depth[c.hyperstate_of(2) as usize], 1);
+    assert_eq!(depth[c.hyperstate_of(3) as usize], 1);
+    let win = distance_to(&c, |h| t.contains_target(h));
+    assert_eq!(win[root as usize], 1);
+    let longest = longest_to(&c, |h| t.contains_target(h));
+    assert_eq!(longest[root as usize], 2);
+    assert_eq!(shortest_win_actions(&g, 0, |s| s == 3), Some(1));
+    assert_eq!(shortest_win_actions(&g, 2, |s| s == 0), None);
+}
+
+#[test]
+fn no_win_means_no_paths() {
+    let g = MemGraph::new(2, &[(0, 0, 1)], &[]).unwrap();
+    let (c, t, root) = analyse(&g);
+    assert_eq!(count_winning_paths(&c, &t, root), PathCount { exact: Some(0), log2: None });
+    assert!(winning_path_lengths(&c, &t, root, 10).is_err());
+    let depth = depths_from(&c, c.hyperstate_of(1));
+    assert_eq!(depth[root as usize], UNREACHED);
+}
