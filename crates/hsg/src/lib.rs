@@ -8,6 +8,8 @@
 pub mod condense;
 pub mod error;
 pub mod graph;
+pub mod headroom;
+pub mod hll;
 pub mod ids;
 pub mod mem;
 pub mod paths;
