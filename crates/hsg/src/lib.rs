@@ -15,6 +15,7 @@ pub mod mem;
 pub mod paths;
 pub mod reversibility;
 pub mod scc;
+pub mod spectrum;
 pub mod tags;
 
 pub use condense::{condense, Condensation, HsgEdges};
