@@ -5,6 +5,7 @@
 //! The algorithms read any [`StateGraph`]; [`MemGraph`] is the in-memory implementation
 //! used by tests and small graphs.
 
+pub mod analysis;
 pub mod condense;
 pub mod error;
 pub mod graph;
@@ -13,11 +14,14 @@ pub mod hll;
 pub mod ids;
 pub mod mem;
 pub mod paths;
+pub mod metrics;
 pub mod reversibility;
 pub mod scc;
 pub mod spectrum;
+pub mod summary;
 pub mod tags;
 
+pub use analysis::{analyze_graph, resolve_target, AnalyzeOptions, Analysis, Labels};
 pub use condense::{condense, Condensation, HsgEdges};
 pub use error::HsgError;
 pub use graph::{validate, ActionId, OutcomeId, StateGraph, StateId};
@@ -26,3 +30,4 @@ pub use mem::MemGraph;
 pub use reversibility::{classify, count_reversibility, Reversibility, ReversibilityCounts};
 pub use scc::{strongly_connected_components, Components};
 pub use tags::{tag_hyperstates, Tag, Tagging};
+pub use summary::HsgSummary;

@@ -110,7 +110,7 @@ pub fn shortest_win_actions<G: StateGraph + ?Sized>(
 
 /// Number of distinct winning HSG paths: exact while it fits 128 bits, else only as a
 /// base-2 logarithm.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct PathCount {
     /// The exact count, when it fits in `u128` (serialised as a decimal string).
     #[serde(with = "opt_u128_string")]
@@ -249,6 +249,9 @@ pub fn winning_path_lengths(
             counts[0] += 1.0;
         }
         c.edges.for_each_successor(h, |s| {
+            if shortest[s as usize] == UNREACHED {
+                return;
+            }
             let offset = (shortest[s as usize] + 1 - base) as usize;
             for (i, x) in hist[s as usize].iter().enumerate() {
                 counts[offset + i] += x;

@@ -20,7 +20,9 @@ use crate::graph::{OutcomeId, StateGraph};
 use serde::{Deserialize, Serialize};
 
 /// The tag of a hyperstate.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 #[repr(u8)]
 pub enum Tag {
@@ -33,6 +35,7 @@ pub enum Tag {
     /// A fully explored non-leaf that cannot reach a target state.
     ImplicitlyFailed = 3,
     /// Cannot reach a target state in what was explored, but reaches unexplored states.
+    #[default]
     Unknown = 4,
 }
 

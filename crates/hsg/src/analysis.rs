@@ -1,0 +1,210 @@
+//! The whole analysis of one state graph: condensation, tags, reversibility, paths,
+//! headroom and failure spectrum, gathered into an [`Analysis`] with its summary.
+
+use crate::condense::{condense, Condensation};
+use crate::error::HsgError;
+use crate::graph::{validate, OutcomeId, StateGraph};
+use crate::headroom::{compute_headroom, Headroom};
+use crate::metrics;
+use crate::paths::{
+    count_winning_paths, depths_from, distance_to, longest_to, shortest_win_actions,
+    winning_path_lengths, UNREACHED,
+};
+use crate::reversibility::count_reversibility;
+use crate::spectrum::{failure_spectrum, FailureSpectrum};
+use crate::summary::{
+    ActionClasses, HsgSummary, ShortestWin, Source, TagCounts, WinningPaths, FORMAT_VERSION,
+};
+use crate::tags::{tag_hyperstates, Tagging};
+
+/// Names of actions and outcomes, indexed by id.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Labels {
+    /// Action labels.
+    pub actions: Vec<String>,
+    /// Outcome names.
+    pub outcomes: Vec<String>,
+}
+
+impl Labels {
+    /// The label of `action`, or `#id` when the run does not name it.
+    pub fn action(&self, action: u16) -> String {
+        self.actions
+            .get(usize::from(action))
+            .cloned()
+            .unwrap_or_else(|| format!("#{action}"))
+    }
+}
+
+/// Options of an analysis.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnalyzeOptions {
+    /// Name of the target outcome; `None` means `"win"`.
+    pub target: Option<String>,
+    /// Memory the optional parts (headroom, path-length histogram) may use, in bytes.
+    pub mem_budget_bytes: u64,
+    /// Compute headroom (the most expensive metric).
+    pub headroom: bool,
+}
+
+impl Default for AnalyzeOptions {
+    fn default() -> Self {
+        AnalyzeOptions {
+            target: None,
+            mem_budget_bytes: 1 << 30,
+            headroom: true,
+        }
+    }
+}
+
+/// The result of an analysis: per-hyperstate arrays and the summary.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis {
+    /// Hyperstates, members and HSG edges.
+    pub condensation: Condensation,
+    /// Tags and flags.
+    pub tagging: Tagging,
+    /// Hyperstate of state 0.
+    pub root: u64,
+    /// Shortest depth from the root ([`UNREACHED`] if unreachable).
+    pub depth: Vec<u32>,
+    /// Fewest critical actions to a target hyperstate ([`UNREACHED`] if none).
+    pub win_distance: Vec<u32>,
+    /// Loss distances and ideal path.
+    pub spectrum: FailureSpectrum,
+    /// Headroom, when computed.
+    pub headroom: Option<Headroom>,
+    /// Every summary metric.
+    pub summary: HsgSummary,
+}
+
+/// Finds the id of the outcome named `name`.
+pub fn resolve_target(labels: &Labels, name: Option<&str>) -> Result<OutcomeId, HsgError> {
+    let name = name.unwrap_or("win");
+    labels
+        .outcomes
+        .iter()
+        .position(|o| o == name)
+        .and_then(|i| OutcomeId::try_from(i).ok())
+        .ok_or_else(|| HsgError::UnknownOutcome {
+            name: name.to_string(),
+            available: labels.outcomes.clone(),
+        })
+}
+
+/// Analyses a graph; `source` identifies it in the summary.
+pub fn analyze_graph<G: StateGraph + ?Sized>(
+    g: &G,
+    labels: &Labels,
+    opts: &AnalyzeOptions,
+    source: Source,
+) -> Result<Analysis, HsgError> {
+    validate(g)?;
+    if g.state_count() == 0 {
+        return Err(HsgError::MalformedGraph("the graph has no state".into()));
+    }
+    let target = resolve_target(labels, opts.target.as_deref())?;
+    let condensation = condense(g);
+    let tagging = tag_hyperstates(g, &condensation, target);
+    let root = condensation.hyperstate_of(0);
+    let depth = depths_from(&condensation, root);
+    let win_distance = distance_to(&condensation, |h| tagging.contains_target(h));
+    let spectrum = failure_spectrum(&condensation, &tagging, &win_distance, root);
+    let (headroom, headroom_note) = if opts.headroom {
+        match compute_headroom(&condensation, &tagging, opts.mem_budget_bytes) {
+            Ok(h) => (Some(h), None),
+            Err(why) => (None, Some(why)),
+        }
+    } else {
+        (None, Some("not requested".to_string()))
+    };
+    let mut analysis = Analysis {
+        summary: HsgSummary::default(),
+        condensation,
+        tagging,
+        root,
+        depth,
+        win_distance,
+        spectrum,
+        headroom,
+    };
+    analysis.summary = summarize(g, labels, opts, &analysis, source, target, headroom_note);
+    Ok(analysis)
+}
+
+fn summarize<G: StateGraph + ?Sized>(
+    g: &G,
+    labels: &Labels,
+    opts: &AnalyzeOptions,
+    a: &Analysis,
+    source: Source,
+    target: OutcomeId,
+    headroom_note: Option<String>,
+) -> HsgSummary {
+    let c = &a.condensation;
+    let t = &a.tagging;
+    let rev = count_reversibility(g, c);
+    let open_states = (g.expanded_count()..g.state_count())
+        .filter(|&s| g.is_open(s))
+        .count() as u64;
+    let longest = longest_to(c, |h| t.contains_target(h))[a.root as usize];
+    let (lengths, lengths_note) =
+        match winning_path_lengths(c, t, a.root, opts.mem_budget_bytes / 8) {
+            Ok(h) => (Some(h), None),
+            Err(why) => (None, Some(why)),
+        };
+    let finite = |d: u32| (d != UNREACHED).then_some(d);
+    HsgSummary {
+        format_version: FORMAT_VERSION,
+        source,
+        target: labels.outcomes.get(usize::from(target)).cloned().unwrap_or_default(),
+        provisional: open_states > 0,
+        states: g.state_count(),
+        open_states,
+        transitions: g.edge_count(),
+        hyperstates: c.hyperstate_count(),
+        compression: 1.0 - c.hyperstate_count() as f64 / g.state_count() as f64,
+        critical_actions: c.critical_actions,
+        hsg_edges: c.edges.pair_count,
+        hsg_labelled_edges: c.edges.len(),
+        tags: TagCounts::from_codes(t.counts()),
+        root_hyperstate: a.root,
+        root_tag: t.tag(a.root),
+        immediately_reversible_actions: rev.total.immediate,
+        eventually_reversible_actions: rev.total.eventual,
+        self_loops: rev.self_loops,
+        reversibility_by_action: rev
+            .per_action
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| k.immediate + k.eventual + k.critical > 0)
+            .map(|(i, &counts)| ActionClasses {
+                action: labels.action(i as u16),
+                counts,
+            })
+            .collect(),
+        hyperstate_sizes: metrics::size_distribution(c),
+        branching: metrics::branching(g, c),
+        depth: metrics::depth_summary(&a.depth),
+        shortest_win: ShortestWin {
+            actions: shortest_win_actions(g, 0, |s| g.outcome(s) == Some(target)),
+            critical_actions: finite(a.win_distance[a.root as usize]),
+        },
+        winning_paths: WinningPaths {
+            count: count_winning_paths(c, t, a.root),
+            longest: finite(longest),
+            lengths,
+            lengths_note,
+        },
+        headroom: a
+            .headroom
+            .as_ref()
+            .map(|h| metrics::headroom_summary(c, t, h, &a.depth, a.root)),
+        headroom_note,
+        failure_spectrum: metrics::spectrum_summary(&a.spectrum, t, &a.depth),
+    }
+}
+
+#[cfg(test)]
+#[path = "analysis_tests.rs"]
+pub(crate) mod tests;

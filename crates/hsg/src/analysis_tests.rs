@@ -1,0 +1,104 @@
+//! End-to-end tests of [`analyze_graph`] and its JSON summary.
+
+use super::*;
+use crate::mem::MemGraph;
+use crate::tags::Tag;
+
+pub(crate) fn labels() -> Labels {
+    Labels {
+        actions: ["up", "down", "left", "right"].map(String::from).to_vec(),
+        outcomes: ["win", "fail"].map(String::from).to_vec(),
+    }
+}
+
+/// Root {0,1} (0 <-> 1), 1 -> 2 <-> 3 ring -> 4 win; 0 -> 5 loss terminal;
+/// 0 -> 6 <-> 7 sink cycle (fail leaf).
+pub(crate) fn sample() -> MemGraph {
+    let edges = [
+        (0, 0, 1),
+        (1, 1, 0),
+        (1, 2, 2),
+        (2, 0, 3),
+        (3, 1, 2),
+        (3, 3, 4),
+        (0, 2, 5),
+        (0, 3, 6),
+        (6, 0, 7),
+        (7, 1, 6),
+    ];
+    MemGraph::new(8, &edges, &[(4, 0), (5, 1)]).unwrap()
+}
+
+#[test]
+fn summary_of_a_small_game() {
+    let a = analyze_graph(&sample(), &labels(), &AnalyzeOptions::default(), Source::default())
+        .unwrap();
+    let s = &a.summary;
+    assert_eq!(s.hyperstates, 5);
+    assert!((s.compression - (1.0 - 5.0 / 8.0)).abs() < 1e-12);
+    assert_eq!(s.critical_actions, 4);
+    assert_eq!(s.hsg_edges, 4);
+    assert_eq!(s.tags.win, 1);
+    assert_eq!(s.tags.fail, 2);
+    assert_eq!(s.tags.eventually_winnable, 2);
+    assert_eq!(s.root_tag, Tag::EventuallyWinnable);
+    assert_eq!(s.immediately_reversible_actions, 6);
+    assert_eq!(s.eventually_reversible_actions, 0);
+    assert_eq!(s.shortest_win.actions, Some(4));
+    assert_eq!(s.shortest_win.critical_actions, Some(2));
+    assert_eq!(s.winning_paths.count.exact, Some(1));
+    assert_eq!(s.failure_spectrum.root_loss_distance, Some(1));
+    assert_eq!(s.failure_spectrum.ideal_path_profile, vec![Some(1), None, None]);
+    assert!(!s.provisional);
+    let hr = s.headroom.as_ref().unwrap();
+    assert!((hr.root_one_step.unwrap() - 1.0 / 3.0).abs() < 1e-6);
+}
+
+#[test]
+fn json_has_the_keys_the_report_promises() {
+    let a = analyze_graph(&sample(), &labels(), &AnalyzeOptions::default(), Source::default())
+        .unwrap();
+    let v = serde_json::to_value(&a.summary).unwrap();
+    for key in [
+        "hyperstates",
+        "critical_actions",
+        "hsg_edges",
+        "compression",
+        "tags",
+        "root_tag",
+        "immediately_reversible_actions",
+        "eventually_reversible_actions",
+        "headroom",
+        "failure_spectrum",
+        "shortest_win",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    for tag in ["win", "fail", "eventually_winnable", "implicitly_failed", "unknown"] {
+        assert!(v["tags"].get(tag).is_some(), "missing tags.{tag}");
+    }
+    assert_eq!(v["root_tag"], "eventually_winnable");
+    assert!(v["shortest_win"].get("critical_actions").is_some());
+    let back: HsgSummary = serde_json::from_value(v).unwrap();
+    assert_eq!(back, a.summary);
+}
+
+#[test]
+fn unknown_target_names_the_available_outcomes() {
+    let opts = AnalyzeOptions {
+        target: Some("draw".into()),
+        ..AnalyzeOptions::default()
+    };
+    let err = analyze_graph(&sample(), &labels(), &opts, Source::default()).unwrap_err();
+    assert!(err.to_string().contains("draw") && err.to_string().contains("fail"), "{err}");
+}
+
+#[test]
+fn partial_exploration_is_provisional() {
+    let g = MemGraph::partial(3, 1, &[(0, 0, 1), (0, 1, 2)], &[(2, 1)]).unwrap();
+    let a = analyze_graph(&g, &labels(), &AnalyzeOptions::default(), Source::default()).unwrap();
+    assert!(a.summary.provisional);
+    assert_eq!(a.summary.open_states, 1);
+    assert_eq!(a.summary.tags.unknown, 2);
+    assert_eq!(a.summary.root_tag, Tag::Unknown);
+}
