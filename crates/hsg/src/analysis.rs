@@ -157,7 +157,11 @@ fn summarize<G: StateGraph + ?Sized>(
     HsgSummary {
         format_version: FORMAT_VERSION,
         source,
-        target: labels.outcomes.get(usize::from(target)).cloned().unwrap_or_default(),
+        target: labels
+            .outcomes
+            .get(usize::from(target))
+            .cloned()
+            .unwrap_or_default(),
         provisional: open_states > 0,
         states: g.state_count(),
         open_states,

@@ -31,8 +31,13 @@ pub(crate) fn sample() -> MemGraph {
 
 #[test]
 fn summary_of_a_small_game() {
-    let a = analyze_graph(&sample(), &labels(), &AnalyzeOptions::default(), Source::default())
-        .unwrap();
+    let a = analyze_graph(
+        &sample(),
+        &labels(),
+        &AnalyzeOptions::default(),
+        Source::default(),
+    )
+    .unwrap();
     let s = &a.summary;
     assert_eq!(s.hyperstates, 5);
     assert!((s.compression - (1.0 - 5.0 / 8.0)).abs() < 1e-12);
@@ -48,7 +53,10 @@ fn summary_of_a_small_game() {
     assert_eq!(s.shortest_win.critical_actions, Some(2));
     assert_eq!(s.winning_paths.count.exact, Some(1));
     assert_eq!(s.failure_spectrum.root_loss_distance, Some(1));
-    assert_eq!(s.failure_spectrum.ideal_path_profile, vec![Some(1), None, None]);
+    assert_eq!(
+        s.failure_spectrum.ideal_path_profile,
+        vec![Some(1), None, None]
+    );
     assert!(!s.provisional);
     let hr = s.headroom.as_ref().unwrap();
     assert!((hr.root_one_step.unwrap() - 1.0 / 3.0).abs() < 1e-6);
@@ -56,8 +64,13 @@ fn summary_of_a_small_game() {
 
 #[test]
 fn json_has_the_keys_the_report_promises() {
-    let a = analyze_graph(&sample(), &labels(), &AnalyzeOptions::default(), Source::default())
-        .unwrap();
+    let a = analyze_graph(
+        &sample(),
+        &labels(),
+        &AnalyzeOptions::default(),
+        Source::default(),
+    )
+    .unwrap();
     let v = serde_json::to_value(&a.summary).unwrap();
     for key in [
         "hyperstates",
@@ -74,7 +87,13 @@ fn json_has_the_keys_the_report_promises() {
     ] {
         assert!(v.get(key).is_some(), "missing {key}");
     }
-    for tag in ["win", "fail", "eventually_winnable", "implicitly_failed", "unknown"] {
+    for tag in [
+        "win",
+        "fail",
+        "eventually_winnable",
+        "implicitly_failed",
+        "unknown",
+    ] {
         assert!(v["tags"].get(tag).is_some(), "missing tags.{tag}");
     }
     assert_eq!(v["root_tag"], "eventually_winnable");
@@ -90,7 +109,10 @@ fn unknown_target_names_the_available_outcomes() {
         ..AnalyzeOptions::default()
     };
     let err = analyze_graph(&sample(), &labels(), &opts, Source::default()).unwrap_err();
-    assert!(err.to_string().contains("draw") && err.to_string().contains("fail"), "{err}");
+    assert!(
+        err.to_string().contains("draw") && err.to_string().contains("fail"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -271,7 +271,13 @@ mod tests {
         let row: Vec<_> = c
             .edges
             .row(root)
-            .map(|i| (c.edges.targets.at(i), c.edges.actions[i as usize], c.edges.multiplicity[i as usize]))
+            .map(|i| {
+                (
+                    c.edges.targets.at(i),
+                    c.edges.actions[i as usize],
+                    c.edges.multiplicity[i as usize],
+                )
+            })
             .collect();
         let (h1, h2) = (c.hyperstate_of(1), c.hyperstate_of(2));
         let mut expected = vec![(h1, 2, 2), (h1, 3, 1), (h2, 1, 1)];

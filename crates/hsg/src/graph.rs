@@ -118,7 +118,9 @@ fn check_terminals<G: StateGraph + ?Sized>(g: &G, n: u64) -> Result<(), HsgError
                 "terminal state {state} is past the {n} states of the graph"
             ));
         } else if previous.is_some_and(|p| p >= state) {
-            problem = Some(format!("terminal states are not in increasing order at {state}"));
+            problem = Some(format!(
+                "terminal states are not in increasing order at {state}"
+            ));
         }
         previous = Some(state);
     });

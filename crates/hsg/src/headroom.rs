@@ -61,7 +61,12 @@ pub fn compute_headroom(
     let one_step = one_step_headroom(c, tagging);
     if exact_bytes <= budget_bytes {
         let (hyperstates, states) = exact_shares(c, tagging);
-        return Ok(Headroom { hyperstates, states, one_step, method: HeadroomMethod::Exact });
+        return Ok(Headroom {
+            hyperstates,
+            states,
+            one_step,
+            method: HeadroomMethod::Exact,
+        });
     }
     let precision = (hll::MIN_PRECISION..=hll::MAX_PRECISION)
         .rev()
@@ -88,7 +93,12 @@ fn sketched_headroom(c: &Condensation, tagging: &Tagging, p: u8, one_step: Vec<f
         precision: p,
         relative_standard_error: hll::relative_standard_error(p),
     };
-    Headroom { hyperstates, states, one_step, method }
+    Headroom {
+        hyperstates,
+        states,
+        one_step,
+        method,
+    }
 }
 
 /// Number of distinct predecessors of every hyperstate (saturating).
@@ -208,7 +218,10 @@ fn exact_shares(c: &Condensation, tagging: &Tagging) -> (Vec<f32>, Vec<f32>) {
                     }
                 }
             }
-            (share(win as f64, all as f64), share(win_states as f64, all_states as f64))
+            (
+                share(win as f64, all as f64),
+                share(win_states as f64, all_states as f64),
+            )
         },
     )
 }

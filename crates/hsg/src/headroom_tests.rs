@@ -41,7 +41,11 @@ fn sketches_agree_with_exact_sets_within_the_error_bound() {
     for l in 0..layers - 1 {
         for i in 0..width {
             for k in 0..3 {
-                edges.push((l * width + i, k as u16, (l + 1) * width + (i * 7 + k * 11) % width));
+                edges.push((
+                    l * width + i,
+                    k as u16,
+                    (l + 1) * width + (i * 7 + k * 11) % width,
+                ));
             }
         }
     }
@@ -51,14 +55,24 @@ fn sketches_agree_with_exact_sets_within_the_error_bound() {
     let (c, t) = setup(&g);
     let exact = compute_headroom(&c, &t, u64::MAX).unwrap();
     let sketched = compute_headroom_sketched(&c, &t, 12);
-    let HeadroomMethod::HyperLogLog { relative_standard_error, .. } = sketched.method else {
+    let HeadroomMethod::HyperLogLog {
+        relative_standard_error,
+        ..
+    } = sketched.method
+    else {
         panic!("expected sketches, got {:?}", sketched.method);
     };
     // A share is a ratio of two estimates: allow four standard errors on each.
     let bound = 8.0 * relative_standard_error as f32;
     for h in 0..c.hyperstate_count() as usize {
-        assert!((exact.hyperstates[h] - sketched.hyperstates[h]).abs() <= bound, "h = {h}");
-        assert!((exact.states[h] - sketched.states[h]).abs() <= bound, "h = {h}");
+        assert!(
+            (exact.hyperstates[h] - sketched.hyperstates[h]).abs() <= bound,
+            "h = {h}"
+        );
+        assert!(
+            (exact.states[h] - sketched.states[h]).abs() <= bound,
+            "h = {h}"
+        );
     }
 }
 

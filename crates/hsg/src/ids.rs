@@ -108,7 +108,12 @@ impl IdVec {
     pub fn slice_u64(&self, range: std::ops::Range<u64>) -> Vec<u64> {
         let r = range.start as usize..range.end as usize;
         match self {
-            IdVec::U32(v) => v.get(r).unwrap_or(&[]).iter().map(|&x| u64::from(x)).collect(),
+            IdVec::U32(v) => v
+                .get(r)
+                .unwrap_or(&[])
+                .iter()
+                .map(|&x| u64::from(x))
+                .collect(),
             IdVec::U64(v) => v.get(r).unwrap_or(&[]).to_vec(),
         }
     }

@@ -6,6 +6,7 @@
 //! used by tests and small graphs.
 
 pub mod analysis;
+pub mod binfile;
 pub mod condense;
 pub mod error;
 pub mod graph;
@@ -13,21 +14,23 @@ pub mod headroom;
 pub mod hll;
 pub mod ids;
 pub mod mem;
-pub mod paths;
 pub mod metrics;
+pub mod paths;
+pub mod persist;
 pub mod reversibility;
 pub mod scc;
 pub mod spectrum;
 pub mod summary;
 pub mod tags;
 
-pub use analysis::{analyze_graph, resolve_target, AnalyzeOptions, Analysis, Labels};
+pub use analysis::{analyze_graph, resolve_target, Analysis, AnalyzeOptions, Labels};
 pub use condense::{condense, Condensation, HsgEdges};
 pub use error::HsgError;
 pub use graph::{validate, ActionId, OutcomeId, StateGraph, StateId};
 pub use ids::IdVec;
 pub use mem::MemGraph;
+pub use persist::{load, load_summary, save, HyperstateInfo, SavedAnalysis};
 pub use reversibility::{classify, count_reversibility, Reversibility, ReversibilityCounts};
 pub use scc::{strongly_connected_components, Components};
-pub use tags::{tag_hyperstates, Tag, Tagging};
 pub use summary::HsgSummary;
+pub use tags::{tag_hyperstates, Tag, Tagging};

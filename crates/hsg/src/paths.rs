@@ -61,7 +61,11 @@ pub fn longest_to(c: &Condensation, goal: impl Fn(u64) -> bool) -> Vec<u32> {
             let via = longest[s as usize];
             if via != UNREACHED {
                 let len = via.saturating_add(1);
-                best = if best == UNREACHED { len } else { best.max(len) };
+                best = if best == UNREACHED {
+                    len
+                } else {
+                    best.max(len)
+                };
             }
         });
         longest.push(best);
@@ -161,10 +165,11 @@ fn count_exact(c: &Condensation, tagging: &Tagging, root: u64) -> Option<u128> {
     for h in 0..=root {
         let mut total = u128::from(tagging.contains_target(h));
         let mut overflow = false;
-        c.edges.for_each_successor(h, |s| match total.checked_add(paths[s as usize]) {
-            Some(t) => total = t,
-            None => overflow = true,
-        });
+        c.edges
+            .for_each_successor(h, |s| match total.checked_add(paths[s as usize]) {
+                Some(t) => total = t,
+                None => overflow = true,
+            });
         if overflow {
             return None;
         }
@@ -176,8 +181,13 @@ fn count_exact(c: &Condensation, tagging: &Tagging, root: u64) -> Option<u128> {
 fn count_log2(c: &Condensation, tagging: &Tagging, root: u64) -> Option<f64> {
     let mut log: Vec<f64> = Vec::with_capacity(c.hyperstate_count() as usize);
     for h in 0..=root {
-        let mut total = if tagging.contains_target(h) { 0.0 } else { f64::NEG_INFINITY };
-        c.edges.for_each_successor(h, |s| total = log2_add(total, log[s as usize]));
+        let mut total = if tagging.contains_target(h) {
+            0.0
+        } else {
+            f64::NEG_INFINITY
+        };
+        c.edges
+            .for_each_successor(h, |s| total = log2_add(total, log[s as usize]));
         log.push(total);
     }
     log.get(root as usize).copied().filter(|x| x.is_finite())
@@ -226,8 +236,7 @@ pub fn winning_path_lengths(
     let longest = longest_to(c, |h| tagging.contains_target(h));
     let depth = depths_from(c, root);
     let relevant = |h: u64| {
-        depth.get(h as usize).is_some_and(|&d| d != UNREACHED)
-            && shortest[h as usize] != UNREACHED
+        depth.get(h as usize).is_some_and(|&d| d != UNREACHED) && shortest[h as usize] != UNREACHED
     };
     if !relevant(root) {
         return Err("no winning path from the root".into());
@@ -262,7 +271,11 @@ pub fn winning_path_lengths(
     let counts = std::mem::take(&mut hist[root as usize]);
     let min = shortest[root as usize];
     let total: f64 = counts.iter().sum();
-    let weighted: f64 = counts.iter().enumerate().map(|(i, x)| (f64::from(min) + i as f64) * x).sum();
+    let weighted: f64 = counts
+        .iter()
+        .enumerate()
+        .map(|(i, x)| (f64::from(min) + i as f64) * x)
+        .sum();
     if !total.is_finite() || !weighted.is_finite() {
         return Err("path counts exceed the range of f64".into());
     }

@@ -12,7 +12,12 @@ fn diamonds(k: u64) -> MemGraph {
     let mut edges = Vec::new();
     for level in 0..k {
         let a = 3 * level;
-        edges.extend([(a, 0, a + 1), (a, 1, a + 2), (a + 1, 0, a + 3), (a + 2, 0, a + 3)]);
+        edges.extend([
+            (a, 0, a + 1),
+            (a, 1, a + 2),
+            (a + 1, 0, a + 3),
+            (a + 2, 0, a + 3),
+        ]);
     }
     MemGraph::new(3 * k + 1, &edges, &[(3 * k, WIN)]).unwrap()
 }
@@ -55,7 +60,9 @@ fn lengths_spread_over_a_histogram() {
     assert_eq!((hist.min, hist.max), (1, 3));
     assert_eq!(hist.counts, vec![1.0, 1.0, 1.0]);
     assert!((hist.mean - 2.0).abs() < 1e-12);
-    assert!(winning_path_lengths(&c, &t, root, 2).unwrap_err().contains("budget"));
+    assert!(winning_path_lengths(&c, &t, root, 2)
+        .unwrap_err()
+        .contains("budget"));
     assert_eq!(count_winning_paths(&c, &t, root).exact, Some(3));
 }
 
@@ -80,7 +87,13 @@ fn depths_and_distances_count_critical_actions() {
 fn no_win_means_no_paths() {
     let g = MemGraph::new(2, &[(0, 0, 1)], &[]).unwrap();
     let (c, t, root) = analyse(&g);
-    assert_eq!(count_winning_paths(&c, &t, root), PathCount { exact: Some(0), log2: None });
+    assert_eq!(
+        count_winning_paths(&c, &t, root),
+        PathCount {
+            exact: Some(0),
+            log2: None
+        }
+    );
     assert!(winning_path_lengths(&c, &t, root, 10).is_err());
     let depth = depths_from(&c, c.hyperstate_of(1));
     assert_eq!(depth[root as usize], UNREACHED);

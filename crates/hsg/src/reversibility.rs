@@ -96,10 +96,7 @@ fn leads_back<G: StateGraph + ?Sized>(g: &G, from: StateId, to: StateId) -> bool
 }
 
 /// Classifies every transition and counts the classes, in total and per action.
-pub fn count_reversibility<G: StateGraph + ?Sized>(
-    g: &G,
-    c: &Condensation,
-) -> ReversibilityCounts {
+pub fn count_reversibility<G: StateGraph + ?Sized>(g: &G, c: &Condensation) -> ReversibilityCounts {
     let mut counts = ReversibilityCounts::default();
     for source in 0..g.expanded_count() {
         for i in g.edge_range(source) {
@@ -147,7 +144,14 @@ mod tests {
         assert_eq!(counts.total.eventual, 3, "1->2, 2->3, 3->1");
         assert_eq!(counts.total.critical, 1);
         assert_eq!(counts.self_loops, 1);
-        assert_eq!(counts.per_action[3], ClassCounts { immediate: 1, eventual: 1, critical: 0 });
+        assert_eq!(
+            counts.per_action[3],
+            ClassCounts {
+                immediate: 1,
+                eventual: 1,
+                critical: 0
+            }
+        );
         assert_eq!(counts.total.critical, c.critical_actions);
         assert_eq!(classify(&g, &c, 3, 6), Reversibility::Critical);
         assert_eq!(classify(&g, &c, 0, 0), Reversibility::Immediate);
@@ -159,6 +163,13 @@ mod tests {
         let g = MemGraph::new(2, &[(0, 0, 1)], &[]).unwrap();
         let c = condense(&g);
         let counts = count_reversibility(&g, &c);
-        assert_eq!(counts.total, ClassCounts { immediate: 0, eventual: 0, critical: 1 });
+        assert_eq!(
+            counts.total,
+            ClassCounts {
+                immediate: 0,
+                eventual: 0,
+                critical: 1
+            }
+        );
     }
 }

@@ -201,7 +201,9 @@ fn pearce<W: Word, G: StateGraph + ?Sized>(g: &G) -> (Vec<W>, u64) {
         }
     }
     // Components got numbers n-1, n-2, ... in completion order; renumber them 0, 1, ...
-    let count = (n as u64).wrapping_sub(1).wrapping_sub(search.next_component);
+    let count = (n as u64)
+        .wrapping_sub(1)
+        .wrapping_sub(search.next_component);
     let mut rindex = search.rindex;
     let last = n as u64 - 1;
     for r in rindex.iter_mut() {

@@ -55,7 +55,10 @@ fn reachability(n: usize, edges: &[(u64, u64)]) -> Vec<Vec<bool>> {
 fn arbitrary_graph() -> impl Strategy<Value = (u64, Vec<(u64, u64)>)> {
     (1u64..40).prop_flat_map(|n| {
         let edge = (0..n, 0..n);
-        (Just(n), proptest::collection::vec(edge, 0..(3 * n as usize)))
+        (
+            Just(n),
+            proptest::collection::vec(edge, 0..(3 * n as usize)),
+        )
     })
 }
 

@@ -116,7 +116,15 @@ mod tests {
     #[test]
     fn ideal_path_keeps_away_from_loss() {
         // 0 -> 1 (fail leaf) ; 0 -> 2 -> 3 -> 4 (win), 3 -> 5 (fail), 2 -> 6 -> 4.
-        let edges = [(0, 0, 1), (0, 1, 2), (2, 0, 3), (3, 0, 4), (3, 1, 5), (2, 1, 6), (6, 0, 4)];
+        let edges = [
+            (0, 0, 1),
+            (0, 1, 2),
+            (2, 0, 3),
+            (3, 0, 4),
+            (3, 1, 5),
+            (2, 1, 6),
+            (6, 0, 4),
+        ];
         let g = MemGraph::new(7, &edges, &[(4, WIN)]).unwrap();
         let c = condense(&g);
         let t = tag_hyperstates(&g, &c, WIN);

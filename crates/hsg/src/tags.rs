@@ -128,11 +128,7 @@ pub fn tag_hyperstates<G: StateGraph + ?Sized>(
     Tagging { tags, flags }
 }
 
-fn hyperstate_flags<G: StateGraph + ?Sized>(
-    g: &G,
-    c: &Condensation,
-    target: OutcomeId,
-) -> Vec<u8> {
+fn hyperstate_flags<G: StateGraph + ?Sized>(g: &G, c: &Condensation, target: OutcomeId) -> Vec<u8> {
     let mut flags = vec![0u8; c.hyperstate_count() as usize];
     g.for_each_terminal(&mut |state, outcome| {
         if outcome == target {
@@ -151,10 +147,18 @@ fn hyperstate_flags<G: StateGraph + ?Sized>(
 fn tag_of(c: &Condensation, earlier: &[Tag], flags: u8, h: u64) -> Tag {
     let leaf = c.edges.is_leaf(h);
     if flags & CONTAINS_TARGET != 0 {
-        return if leaf { Tag::Win } else { Tag::EventuallyWinnable };
+        return if leaf {
+            Tag::Win
+        } else {
+            Tag::EventuallyWinnable
+        };
     }
     if leaf {
-        return if flags & OPEN != 0 { Tag::Unknown } else { Tag::Fail };
+        return if flags & OPEN != 0 {
+            Tag::Unknown
+        } else {
+            Tag::Fail
+        };
     }
     let (mut winnable, mut unknown) = (false, false);
     c.edges.for_each_successor(h, |s| {

@@ -40,7 +40,11 @@ fn paper_figure_three_tags() {
     assert_eq!(tags[2], Tag::Fail);
     assert_eq!(tags[3], Tag::EventuallyWinnable);
     assert_eq!(tags[5], Tag::Win);
-    assert_eq!(tags[6], Tag::Fail, "a sink cycle without a win is a fail leaf");
+    assert_eq!(
+        tags[6],
+        Tag::Fail,
+        "a sink cycle without a win is a fail leaf"
+    );
     assert_eq!(tags[7], Tag::Fail);
     assert_eq!(tags[8], Tag::ImplicitlyFailed);
 }
@@ -55,7 +59,10 @@ fn stuck_state_without_outcome_is_a_fail_leaf() {
 fn win_state_inside_a_non_trivial_component() {
     // A win that lets play go on: 1 is a target state on the cycle 1 <-> 2.
     let g = MemGraph::new(3, &[(0, 0, 1), (1, 0, 2), (2, 0, 1)], &[(1, WIN)]).unwrap();
-    assert_eq!(tags_of(&g), vec![Tag::EventuallyWinnable, Tag::Win, Tag::Win]);
+    assert_eq!(
+        tags_of(&g),
+        vec![Tag::EventuallyWinnable, Tag::Win, Tag::Win]
+    );
 }
 
 #[test]
@@ -67,7 +74,10 @@ fn non_leaf_holding_a_target_state_is_eventually_winnable() {
 #[test]
 fn other_outcomes_fail_against_the_target() {
     let g = MemGraph::new(3, &[(0, 0, 1), (0, 1, 2)], &[(1, LOSS), (2, 7)]).unwrap();
-    assert_eq!(tags_of(&g), vec![Tag::ImplicitlyFailed, Tag::Fail, Tag::Fail]);
+    assert_eq!(
+        tags_of(&g),
+        vec![Tag::ImplicitlyFailed, Tag::Fail, Tag::Fail]
+    );
     let c = condense(&g);
     let t = tag_hyperstates(&g, &c, 7);
     assert_eq!(t.tag(c.hyperstate_of(0)), Tag::EventuallyWinnable);

@@ -1,0 +1,150 @@
+//! The container of every binary file of a saved analysis: a 64-byte header followed by
+//! fixed-width little-endian records, with an xxh3-64 checksum of the data in the header.
+//!
+//! Header layout (all little endian): magic `b"HSGANLYS"` (8 bytes), file kind (8 ASCII
+//! bytes, space padded), format version `u32`, record width in bytes `u32`, record count
+//! `u64`, xxh3-64 of the data `u64`, then zeros up to byte 64.
+
+use crate::error::HsgError;
+use crate::summary::FORMAT_VERSION;
+use std::fs::File;
+use std::io::{BufWriter, Read, Write};
+use std::path::Path;
+use xxhash_rust::xxh3::{xxh3_64, Xxh3};
+
+/// Magic bytes opening every binary analysis file.
+pub const MAGIC: &[u8; 8] = b"HSGANLYS";
+/// Size of the header.
+pub const HEADER_LEN: usize = 64;
+
+/// Writes `count` records of `width` bytes produced by `fill` (which appends exactly
+/// `width` bytes for record `i`), then fsyncs the file.
+pub fn write_records(
+    path: &Path,
+    kind: &[u8; 8],
+    width: u32,
+    count: u64,
+    mut fill: impl FnMut(u64, &mut Vec<u8>),
+) -> Result<(), HsgError> {
+    let io = |e| HsgError::io(path, e);
+    let file = File::create(path).map_err(io)?;
+    let mut out = BufWriter::with_capacity(1 << 20, file);
+    out.write_all(&[0u8; HEADER_LEN]).map_err(io)?;
+    let mut hasher = Xxh3::new();
+    let mut chunk = Vec::with_capacity(1 << 16);
+    for i in 0..count {
+        fill(i, &mut chunk);
+        if chunk.len() >= 1 << 16 || i + 1 == count {
+            hasher.update(&chunk);
+            out.write_all(&chunk).map_err(io)?;
+            chunk.clear();
+        }
+    }
+    let header = header(kind, width, count, hasher.digest());
+    let mut file = out
+        .into_inner()
+        .map_err(|e| HsgError::io(path, e.into_error()))?;
+    use std::io::{Seek, SeekFrom};
+    file.seek(SeekFrom::Start(0)).map_err(io)?;
+    file.write_all(&header).map_err(io)?;
+    file.sync_all().map_err(io)
+}
+
+fn header(kind: &[u8; 8], width: u32, count: u64, checksum: u64) -> [u8; HEADER_LEN] {
+    let mut h = [0u8; HEADER_LEN];
+    h[0..8].copy_from_slice(MAGIC);
+    h[8..16].copy_from_slice(kind);
+    h[16..20].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    h[20..24].copy_from_slice(&width.to_le_bytes());
+    h[24..32].copy_from_slice(&count.to_le_bytes());
+    h[32..40].copy_from_slice(&checksum.to_le_bytes());
+    h
+}
+
+/// A verified file: its record width and the data bytes.
+pub struct Records {
+    /// Bytes per record.
+    pub width: usize,
+    /// `count * width` bytes of records.
+    pub data: Vec<u8>,
+}
+
+impl Records {
+    /// Number of records.
+    pub fn count(&self) -> usize {
+        self.data.len().checked_div(self.width).unwrap_or(0)
+    }
+
+    /// The bytes of record `i`.
+    pub fn record(&self, i: usize) -> &[u8] {
+        &self.data[i * self.width..(i + 1) * self.width]
+    }
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    let mut x = [0u8; 4];
+    x.copy_from_slice(&b[at..at + 4]);
+    u32::from_le_bytes(x)
+}
+
+/// Reads a little-endian `u64` at byte `at` of `b` (the caller checks the length).
+pub fn u64_at(b: &[u8], at: usize) -> u64 {
+    let mut x = [0u8; 8];
+    x.copy_from_slice(&b[at..at + 8]);
+    u64::from_le_bytes(x)
+}
+
+/// Reads and verifies a file of kind `kind` whose width is one of `widths`.
+pub fn read_records(path: &Path, kind: &[u8; 8], widths: &[u32]) -> Result<Records, HsgError> {
+    let mut bytes = Vec::new();
+    File::open(path)
+        .and_then(|mut f| f.read_to_end(&mut bytes))
+        .map_err(|e| HsgError::io(path, e))?;
+    let bad = |what: String| HsgError::corrupt(path, what);
+    if bytes.len() < HEADER_LEN {
+        return Err(bad(format!(
+            "{} bytes, shorter than the 64-byte header",
+            bytes.len()
+        )));
+    }
+    if &bytes[0..8] != MAGIC || &bytes[8..16] != kind {
+        return Err(bad(format!(
+            "bytes 0..16 should read {:?}{:?}",
+            String::from_utf8_lossy(MAGIC),
+            String::from_utf8_lossy(kind)
+        )));
+    }
+    let version = u32_at(&bytes, 16);
+    if version != FORMAT_VERSION {
+        return Err(bad(format!(
+            "format version {version}, expected {FORMAT_VERSION}"
+        )));
+    }
+    let width = u32_at(&bytes, 20);
+    if !widths.contains(&width) {
+        return Err(bad(format!(
+            "record width {width} at byte 20, expected one of {widths:?}"
+        )));
+    }
+    let count = u64_at(&bytes, 24);
+    let expected = count
+        .checked_mul(u64::from(width))
+        .and_then(|d| d.checked_add(HEADER_LEN as u64));
+    if expected != Some(bytes.len() as u64) {
+        return Err(bad(format!(
+            "{} bytes, but the header announces {count} records of {width} bytes",
+            bytes.len()
+        )));
+    }
+    let data = bytes.split_off(HEADER_LEN);
+    let checksum = u64_at(&bytes, 32);
+    if xxh3_64(&data) != checksum {
+        return Err(bad(
+            "checksum mismatch: the data after byte 64 is damaged".into()
+        ));
+    }
+    Ok(Records {
+        width: width as usize,
+        data,
+    })
+}

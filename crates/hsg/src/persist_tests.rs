@@ -1,0 +1,81 @@
+//! Round trips and damage detection of saved analyses.
+
+use super::*;
+use crate::analysis::tests::{labels, sample};
+use crate::analysis::{analyze_graph, AnalyzeOptions};
+use crate::summary::Source;
+
+fn analysed() -> Analysis {
+    analyze_graph(
+        &sample(),
+        &labels(),
+        &AnalyzeOptions::default(),
+        Source::default(),
+    )
+    .unwrap()
+}
+
+#[test]
+fn round_trip_and_idempotent_rewrite() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = analysed();
+    save(&a, dir.path()).unwrap();
+    let first = fs::read(dir.path().join("hsg/hyperstates.bin")).unwrap();
+    save(&a, dir.path()).unwrap();
+    assert_eq!(
+        fs::read(dir.path().join("hsg/hyperstates.bin")).unwrap(),
+        first
+    );
+    assert!(!dir.path().join("hsg.tmp").exists() && !dir.path().join("hsg.old").exists());
+
+    let s = load(dir.path()).unwrap();
+    assert_eq!(s.summary, a.summary);
+    assert_eq!(s.component, a.condensation.components.of_state);
+    assert_eq!(s.members, a.condensation.members);
+    assert_eq!(s.member_offsets, a.condensation.member_offsets);
+    assert_eq!(s.edges, a.condensation.edges);
+    assert_eq!(s.ideal_path, a.spectrum.ideal_path);
+    let root = &s.hyperstates[a.root as usize];
+    assert_eq!(root.tag, a.tagging.tag(a.root));
+    assert_eq!(root.depth, Some(0));
+    assert_eq!(root.loss_distance, Some(1));
+    assert!(root.headroom_hyperstates.is_some());
+    assert_eq!(load_summary(dir.path()).unwrap(), a.summary);
+}
+
+#[test]
+fn damage_is_detected_and_named() {
+    let dir = tempfile::tempdir().unwrap();
+    save(&analysed(), dir.path()).unwrap();
+    let path = dir.path().join("hsg/edges.bin");
+    let mut bytes = fs::read(&path).unwrap();
+    bytes[70] ^= 1;
+    fs::write(&path, bytes).unwrap();
+    let err = load(dir.path()).unwrap_err().to_string();
+    assert!(
+        err.contains("edges.bin") && err.contains("checksum"),
+        "{err}"
+    );
+
+    let path = dir.path().join("hsg/summary.json");
+    let text = fs::read_to_string(&path)
+        .unwrap()
+        .replace("\"hyperstates\": 5", "\"hyperstates\": 6");
+    fs::write(&path, text).unwrap();
+    let err = load_summary(dir.path()).unwrap_err().to_string();
+    assert!(err.contains("summary.json"), "{err}");
+}
+
+#[test]
+fn truncated_file_is_reported_with_its_length() {
+    let dir = tempfile::tempdir().unwrap();
+    save(&analysed(), dir.path()).unwrap();
+    let path = dir.path().join("hsg/component.bin");
+    let bytes = fs::read(&path).unwrap();
+    fs::write(&path, &bytes[..bytes.len() - 2]).unwrap();
+    let err = load(dir.path()).unwrap_err().to_string();
+    assert!(
+        err.contains("component.bin") && err.contains("records"),
+        "{err}"
+    );
+}
