@@ -73,6 +73,39 @@ pub struct SavedAnalysis {
     pub ideal_path: Vec<u64>,
 }
 
+impl SavedAnalysis {
+    /// The same view of a fresh analysis, without going through files (copies arrays).
+    pub fn from_analysis(a: &Analysis) -> SavedAnalysis {
+        let c = &a.condensation;
+        SavedAnalysis {
+            summary: a.summary.clone(),
+            component: c.components.of_state.clone(),
+            member_offsets: c.member_offsets.clone(),
+            members: c.members.clone(),
+            edges: c.edges.clone(),
+            hyperstates: (0..c.hyperstate_count() as usize)
+                .map(|h| info_of(a, h))
+                .collect(),
+            ideal_path: a.spectrum.ideal_path.clone(),
+        }
+    }
+}
+
+fn info_of(a: &Analysis, h: usize) -> HyperstateInfo {
+    let hr = a.headroom.as_ref();
+    let pick = |v: Option<f32>| v.filter(|x| !x.is_nan());
+    HyperstateInfo {
+        tag: a.tagging.tags[h],
+        flags: a.tagging.flags[h],
+        depth: optional(a.depth[h]),
+        win_distance: optional(a.win_distance[h]),
+        loss_distance: optional(a.spectrum.loss_distance[h]),
+        headroom_hyperstates: pick(hr.map(|r| r.hyperstates[h])),
+        headroom_states: pick(hr.map(|r| r.states[h])),
+        one_step_headroom: pick(hr.map(|r| r.one_step[h])),
+    }
+}
+
 fn put_u32(out: &mut Vec<u8>, x: u32) {
     out.extend_from_slice(&x.to_le_bytes());
 }

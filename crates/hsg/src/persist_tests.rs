@@ -41,6 +41,7 @@ fn round_trip_and_idempotent_rewrite() {
     assert_eq!(root.loss_distance, Some(1));
     assert!(root.headroom_hyperstates.is_some());
     assert_eq!(load_summary(dir.path()).unwrap(), a.summary);
+    assert_eq!(SavedAnalysis::from_analysis(&a), s);
 }
 
 #[test]

@@ -73,10 +73,10 @@ proptest! {
     fn same_component_iff_mutually_reachable((n, edges) in arbitrary_graph()) {
         let c = strongly_connected_components(&graph(n, &edges));
         let reach = reachability(n as usize, &edges);
-        for a in 0..n as usize {
-            for b in 0..n as usize {
+        for (a, row) in reach.iter().enumerate() {
+            for (b, &forward) in row.iter().enumerate() {
                 let same = c.of_state.at(a as u64) == c.of_state.at(b as u64);
-                prop_assert_eq!(same, reach[a][b] && reach[b][a]);
+                prop_assert_eq!(same, forward && reach[b][a]);
             }
         }
     }
