@@ -35,4 +35,7 @@ pub use persist::{load, load_summary, save, HyperstateInfo, SavedAnalysis};
 pub use reversibility::{classify, count_reversibility, Reversibility, ReversibilityCounts};
 pub use scc::{strongly_connected_components, Components};
 pub use summary::HsgSummary;
+
+#[cfg(test)]
+mod oracle_tests;
 pub use tags::{tag_hyperstates, Tag, Tagging};
