@@ -6,7 +6,7 @@
 //! used by tests and small graphs.
 
 pub mod analysis;
-pub mod binfile;
+mod binfile;
 pub mod condense;
 pub mod error;
 pub mod export;
@@ -18,6 +18,7 @@ pub mod mem;
 pub mod metrics;
 pub mod paths;
 pub mod persist;
+pub mod report;
 pub mod reversibility;
 pub mod scc;
 pub mod spectrum;
@@ -32,10 +33,11 @@ pub use graph::{validate, ActionId, OutcomeId, StateGraph, StateId};
 pub use ids::IdVec;
 pub use mem::MemGraph;
 pub use persist::{load, load_summary, save, HyperstateInfo, SavedAnalysis};
+pub use report::summary_markdown;
 pub use reversibility::{classify, count_reversibility, Reversibility, ReversibilityCounts};
 pub use scc::{strongly_connected_components, Components};
 pub use summary::HsgSummary;
+pub use tags::{tag_hyperstates, Tag, Tagging};
 
 #[cfg(test)]
 mod oracle_tests;
-pub use tags::{tag_hyperstates, Tag, Tagging};

@@ -1,0 +1,125 @@
+//! A Markdown rendering of an [`HsgSummary`] for people (`hsg report --format md`).
+
+use crate::summary::HsgSummary;
+use std::fmt::Write;
+
+fn opt<T: std::fmt::Display>(x: Option<T>) -> String {
+    x.map_or_else(|| "none".to_string(), |v| v.to_string())
+}
+
+fn percent(x: f64) -> String {
+    format!("{:.1} %", 100.0 * x)
+}
+
+/// Renders the summary as a Markdown section titled "Hyperstate analysis".
+pub fn summary_markdown(s: &HsgSummary) -> String {
+    let mut md = String::new();
+    // Writing to a String cannot fail.
+    let _ = write_all(&mut md, s);
+    md
+}
+
+fn write_all(md: &mut String, s: &HsgSummary) -> std::fmt::Result {
+    writeln!(md, "## Hyperstate analysis (target `{}`)\n", s.target)?;
+    if s.provisional {
+        writeln!(
+            md,
+            "*Provisional: {} states were never expanded.*\n",
+            s.open_states
+        )?;
+    }
+    writeln!(md, "| metric | value |\n| --- | --- |")?;
+    let rows: Vec<(&str, String)> = vec![
+        ("states", s.states.to_string()),
+        ("transitions", s.transitions.to_string()),
+        ("hyperstates", s.hyperstates.to_string()),
+        ("compression", percent(s.compression)),
+        ("critical actions", s.critical_actions.to_string()),
+        (
+            "HSG edges (labelled)",
+            format!("{} ({})", s.hsg_edges, s.hsg_labelled_edges),
+        ),
+        (
+            "immediately reversible actions",
+            s.immediately_reversible_actions.to_string(),
+        ),
+        (
+            "eventually reversible actions",
+            s.eventually_reversible_actions.to_string(),
+        ),
+        ("root tag", s.root_tag.name().to_string()),
+        (
+            "tags (win / fail / eventually winnable / implicitly failed / unknown)",
+            format!(
+                "{} / {} / {} / {} / {}",
+                s.tags.win,
+                s.tags.fail,
+                s.tags.eventually_winnable,
+                s.tags.implicitly_failed,
+                s.tags.unknown
+            ),
+        ),
+        ("largest hyperstate", s.hyperstate_sizes.max.to_string()),
+        (
+            "branching SSG / HSG",
+            format!("{:.2} / {:.2}", s.branching.ssg_mean, s.branching.hsg_mean),
+        ),
+        ("HSG depth (max)", s.depth.max.to_string()),
+        ("shortest win, actions", opt(s.shortest_win.actions)),
+        (
+            "shortest win, critical actions",
+            opt(s.shortest_win.critical_actions),
+        ),
+        ("winning HSG paths", path_count(s)),
+        (
+            "root loss distance",
+            opt(s.failure_spectrum.root_loss_distance),
+        ),
+        ("failure-spectrum breadth", opt(s.failure_spectrum.breadth)),
+    ];
+    for (name, value) in rows {
+        writeln!(md, "| {name} | {value} |")?;
+    }
+    match &s.headroom {
+        Some(h) => writeln!(
+            md,
+            "| root headroom (hyperstates / states) | {} / {} |\n| mean headroom | {} |",
+            percent(h.root_hyperstates),
+            percent(h.root_states),
+            percent(h.mean_hyperstates)
+        )?,
+        None => writeln!(md, "| headroom | {} |", opt(s.headroom_note.as_deref()))?,
+    }
+    Ok(())
+}
+
+fn path_count(s: &HsgSummary) -> String {
+    let c = &s.winning_paths.count;
+    match (c.exact, c.log2) {
+        (Some(x), _) => x.to_string(),
+        (None, Some(l)) => format!("about 2^{l:.1}"),
+        (None, None) => "0".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::analysis::tests::{labels, sample};
+    use crate::analysis::{analyze_graph, AnalyzeOptions};
+    use crate::summary::Source;
+
+    #[test]
+    fn markdown_lists_the_main_metrics() {
+        let a = analyze_graph(
+            &sample(),
+            &labels(),
+            &AnalyzeOptions::default(),
+            Source::default(),
+        )
+        .unwrap();
+        let md = super::summary_markdown(&a.summary);
+        assert!(md.contains("| hyperstates | 5 |"), "{md}");
+        assert!(md.contains("| root tag | eventually_winnable |"), "{md}");
+        assert!(md.contains("| winning HSG paths | 1 |"), "{md}");
+    }
+}
