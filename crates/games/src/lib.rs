@@ -1,1 +1,175 @@
-//! Placeholder; being written.
+//! Game rules and level parsers: turns the text of a level file into a
+//! [`model::Game`] ready to explore.
+//!
+//! This crate does no file I/O: callers pass the file's name (for error
+//! messages and format detection) and its text. Sokoban (XSB/SOK files) is
+//! the only game so far; [`load`] dispatches on the file so that other
+//! formats can plug in beside it.
+
+mod error;
+pub mod sokoban;
+
+pub use error::GamesError;
+pub use sokoban::Sokoban;
+
+use model::Game;
+
+/// Which level of a multi-level file to load.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum LevelSelector {
+    /// The first level of the file.
+    #[default]
+    First,
+    /// The level with this 1-based number.
+    Index(usize),
+    /// The first level with this title: exactly, else ignoring case, else
+    /// matching the part of the title before its first `:` (so `room4`
+    /// selects `room4: 10x10 room, 4 boxes`).
+    Title(String),
+}
+
+/// One level of a file, bound to its rules.
+pub struct Level {
+    /// The game on this level.
+    pub game: Box<dyn Game>,
+    /// The level's title, from the file or `level N` when it has none.
+    pub title: String,
+    /// The level's board in canonical form (see [`Sokoban::canonical_text`]),
+    /// the basis of the level's identity.
+    pub text: String,
+    /// The level's 1-based number in its file.
+    pub index: usize,
+    /// How many levels the file holds.
+    pub count: usize,
+}
+
+impl std::fmt::Debug for Level {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Level")
+            .field("game", &self.game.kind())
+            .field("title", &self.title)
+            .field("text", &self.text)
+            .field("index", &self.index)
+            .field("count", &self.count)
+            .finish()
+    }
+}
+
+/// The level file formats this crate reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Format {
+    /// XSB/SOK Sokoban text; also the choice for unknown extensions.
+    Sokoban,
+}
+
+/// Picks the format of a file from its name and, later, its content. The
+/// XSB family (`.xsb`, `.sok`, `.txt`) and unknown extensions are Sokoban;
+/// other games add their extensions (and content checks) here.
+fn detect_format(file_name: &str, _text: &str) -> Format {
+    let extension = file_name
+        .rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase());
+    match extension.as_deref() {
+        Some("xsb" | "sok" | "txt") | Some(_) | None => Format::Sokoban,
+    }
+}
+
+/// Loads the selected level of a level file; `file_name` only names the
+/// file in errors and picks the format.
+pub fn load(file_name: &str, text: &str, selector: &LevelSelector) -> Result<Level, GamesError> {
+    match detect_format(file_name, text) {
+        Format::Sokoban => load_sokoban(file_name, text, selector),
+    }
+}
+
+/// Lists every level of a file as (1-based number, title). Only the file's
+/// structure is checked (board rows, run lengths), not each level's rules.
+pub fn list_levels(file_name: &str, text: &str) -> Result<Vec<(usize, String)>, GamesError> {
+    match detect_format(file_name, text) {
+        Format::Sokoban => {
+            let levels = sokoban::split_levels(file_name, text)?;
+            Ok(levels
+                .into_iter()
+                .enumerate()
+                .map(|(i, l)| (i + 1, l.title))
+                .collect())
+        }
+    }
+}
+
+fn load_sokoban(
+    file_name: &str,
+    text: &str,
+    selector: &LevelSelector,
+) -> Result<Level, GamesError> {
+    let levels = sokoban::split_levels(file_name, text)?;
+    let titles: Vec<&str> = levels.iter().map(|l| l.title.as_str()).collect();
+    let index = select(file_name, &titles, selector)?;
+    let raw = &levels[index - 1];
+    let game = Sokoban::from_raw(file_name, raw)?;
+    Ok(Level {
+        text: game.canonical_text(),
+        game: Box::new(game),
+        title: raw.title.clone(),
+        index,
+        count: levels.len(),
+    })
+}
+
+/// The 1-based number of the selected level among levels titled `titles`.
+fn select(file_name: &str, titles: &[&str], selector: &LevelSelector) -> Result<usize, GamesError> {
+    let count = titles.len();
+    match selector {
+        LevelSelector::First if count > 0 => Ok(1),
+        LevelSelector::First => Err(GamesError::EmptyFile {
+            file: file_name.to_string(),
+        }),
+        LevelSelector::Index(n) if (1..=count).contains(n) => Ok(*n),
+        LevelSelector::Index(n) => Err(GamesError::NoSuchIndex {
+            file: file_name.to_string(),
+            index: *n,
+            count,
+        }),
+        LevelSelector::Title(wanted) => {
+            find_title(titles, wanted).map(|i| i + 1).ok_or_else(|| {
+                let mut known: Vec<String> =
+                    titles.iter().take(5).map(|t| format!("{t:?}")).collect();
+                if count > 5 {
+                    known.push("...".to_string());
+                }
+                GamesError::NoSuchTitle {
+                    file: file_name.to_string(),
+                    title: wanted.clone(),
+                    count,
+                    known: known.join(", "),
+                }
+            })
+        }
+    }
+}
+
+/// The 0-based position of the best match for `wanted`: an exact title,
+/// else one equal ignoring case, else one whose part before `:` matches.
+fn find_title(titles: &[&str], wanted: &str) -> Option<usize> {
+    let wanted = wanted.trim();
+    let short = |t: &str| {
+        t.split_once(':')
+            .map_or(t, |(head, _)| head)
+            .trim()
+            .to_string()
+    };
+    titles
+        .iter()
+        .position(|t| *t == wanted)
+        .or_else(|| titles.iter().position(|t| t.eq_ignore_ascii_case(wanted)))
+        .or_else(|| {
+            titles
+                .iter()
+                .position(|t| short(t).eq_ignore_ascii_case(wanted))
+        })
+}
+
+#[cfg(test)]
+mod test_support;
+#[cfg(test)]
+mod tests;
