@@ -1,0 +1,111 @@
+//! The analysis of a stored run: [`StateGraph`] over `store::Run`'s memory-mapped rows,
+//! and [`analyze`], which analyses a run and saves the result into its directory.
+
+use crate::analysis::{analyze_graph, Analysis, AnalyzeOptions, Labels};
+use crate::error::HsgError;
+use crate::graph::{ActionId, OutcomeId, StateGraph, StateId};
+use crate::persist::save;
+use crate::summary::{HsgSummary, Source};
+use std::ops::Range;
+
+/// Low 48 bits of a packed edge: the target state.
+const ID_MASK: u64 = (1 << 48) - 1;
+
+/// A stored run seen as a [`StateGraph`]: rows come straight from the mapped
+/// `trans.idx` (end offset per expanded state) and `trans.log` (packed edges).
+pub struct RunGraph<'a> {
+    run: &'a store::Run,
+    index: &'a [u64],
+    log: &'a [u64],
+}
+
+impl<'a> RunGraph<'a> {
+    /// Wraps `run`, checking that the row index covers exactly the expanded states.
+    pub fn new(run: &'a store::Run) -> Result<RunGraph<'a>, HsgError> {
+        let index = run.raw_out_index();
+        let log = run.raw_out_log();
+        if index.len() as u64 != run.expanded_count() {
+            return Err(HsgError::MalformedGraph(format!(
+                "{}: trans.idx has {} rows but the manifest says {} states were expanded",
+                run.dir().display(),
+                index.len(),
+                run.expanded_count()
+            )));
+        }
+        Ok(RunGraph { run, index, log })
+    }
+}
+
+impl StateGraph for RunGraph<'_> {
+    fn state_count(&self) -> u64 {
+        self.run.state_count()
+    }
+
+    fn expanded_count(&self) -> u64 {
+        self.index.len() as u64
+    }
+
+    fn edge_count(&self) -> u64 {
+        self.log.len() as u64
+    }
+
+    #[inline]
+    fn edge_range(&self, state: StateId) -> Range<u64> {
+        let s = state as usize;
+        let Some(&end) = self.index.get(s) else {
+            return 0..0;
+        };
+        let start = if s == 0 { 0 } else { self.index[s - 1] };
+        start..end
+    }
+
+    #[inline]
+    fn edge(&self, index: u64) -> (ActionId, StateId) {
+        // Out-of-range indices only occur on a graph that failed validation.
+        let word = self.log.get(index as usize).copied().unwrap_or(0);
+        ((word >> 48) as u16, word & ID_MASK)
+    }
+
+    fn outcome(&self, state: StateId) -> Option<OutcomeId> {
+        self.run.outcome(state)
+    }
+
+    fn for_each_terminal(&self, f: &mut dyn FnMut(StateId, OutcomeId)) {
+        for (state, outcome) in self.run.terminals() {
+            f(state, outcome);
+        }
+    }
+}
+
+/// Action labels and outcome names of a run.
+pub fn labels_of(run: &store::Run) -> Labels {
+    let identity = run.identity();
+    Labels {
+        actions: identity.action_labels.clone(),
+        outcomes: identity.outcome_names.clone(),
+    }
+}
+
+/// What a summary must record to match `run`.
+pub fn source_of(run: &store::Run) -> Source {
+    Source {
+        level_hash: run.identity().level_hash.clone(),
+        states: run.state_count(),
+        expanded: run.expanded_count(),
+        transitions: run.transition_count(),
+    }
+}
+
+/// True when `summary` was computed from `run` as it is now.
+pub fn is_current(summary: &HsgSummary, run: &store::Run) -> bool {
+    summary.source == source_of(run)
+}
+
+/// Analyses `run` and saves the result into `run.dir()/hsg/` (replacing any earlier
+/// analysis; re-running gives the same files).
+pub fn analyze(run: &store::Run, opts: &AnalyzeOptions) -> Result<Analysis, HsgError> {
+    let graph = RunGraph::new(run)?;
+    let analysis = analyze_graph(&graph, &labels_of(run), opts, source_of(run))?;
+    save(&analysis, run.dir())?;
+    Ok(analysis)
+}
