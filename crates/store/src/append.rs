@@ -1,0 +1,305 @@
+//! Buffered, checksummed append-only files: how the writer puts data on disk.
+//!
+//! Data goes through a large in-memory buffer and is written with plain
+//! `write` calls, never through a memory map: mapped pages would count
+//! against the explorer's memory budget. Every full block of `BLOCK` data
+//! bytes gets an xxh3 checksum in a sidecar file `<name>.sum`; the checksum
+//! of the partial last block travels in the checkpoint ([`Commit`]). A commit
+//! flushes and syncs both files, so that a manifest written afterwards never
+//! names data that is not on disk.
+
+use crate::error::{corrupt, io, StoreError};
+use crate::header::{kind, Header, BLOCK, HEADER_LEN};
+use serde::{Deserialize, Serialize};
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use xxhash_rust::xxh3::{xxh3_64, Xxh3};
+
+const BUFFER: usize = 4 << 20;
+
+/// What a checkpoint records of one file: its data length and the checksum
+/// of its partial last block.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Commit {
+    /// Data bytes (after the header) that the checkpoint covers.
+    pub len: u64,
+    /// xxh3-64 of the data bytes after the last full block.
+    pub tail: u64,
+}
+
+/// The sidecar path holding a file's block checksums.
+pub fn sum_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".sum");
+    PathBuf::from(name)
+}
+
+/// The header of a sidecar checksum file.
+pub fn sum_header() -> Header {
+    Header {
+        kind: kind("blocksum"),
+        width: 8,
+    }
+}
+
+/// An append-only data file with block checksums.
+pub struct AppendFile {
+    path: PathBuf,
+    sum_path: PathBuf,
+    file: File,
+    sums: File,
+    flushed: u64,
+    buf: Vec<u8>,
+    hasher: Xxh3,
+    block_fill: u64,
+    sum_buf: Vec<u8>,
+}
+
+fn open_rw(path: &Path, truncate: bool) -> Result<File, StoreError> {
+    OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(truncate)
+        .open(path)
+        .map_err(io(path))
+}
+
+impl AppendFile {
+    /// Creates (or empties) the file and its sidecar.
+    pub fn create(path: &Path, header: Header) -> Result<AppendFile, StoreError> {
+        let sum_path = sum_path(path);
+        let mut file = open_rw(path, true)?;
+        let mut sums = open_rw(&sum_path, true)?;
+        file.write_all(&header.encode()).map_err(io(path))?;
+        sums.write_all(&sum_header().encode())
+            .map_err(io(&sum_path))?;
+        Ok(AppendFile::with(path, sum_path, file, sums, 0))
+    }
+
+    fn with(path: &Path, sum_path: PathBuf, file: File, sums: File, len: u64) -> AppendFile {
+        AppendFile {
+            path: path.to_path_buf(),
+            sum_path,
+            file,
+            sums,
+            flushed: len,
+            buf: Vec::with_capacity(BUFFER),
+            hasher: Xxh3::new(),
+            block_fill: 0,
+            sum_buf: Vec::new(),
+        }
+    }
+
+    /// Reopens the file at a checkpoint: checks the header, cuts everything
+    /// written after the checkpoint, and verifies the partial last block.
+    pub fn resume(path: &Path, header: Header, commit: Commit) -> Result<AppendFile, StoreError> {
+        let sum_path = sum_path(path);
+        let file = open_rw(path, false)?;
+        let sums = open_rw(&sum_path, false)?;
+        check_header(&file, path, header)?;
+        check_header(&sums, &sum_path, sum_header())?;
+        let have = file.metadata().map_err(io(path))?.len();
+        let want = HEADER_LEN as u64 + commit.len;
+        if have < want {
+            return Err(corrupt(
+                path,
+                format!("{have} bytes, shorter than the {want} bytes of the last checkpoint"),
+            ));
+        }
+        file.set_len(want).map_err(io(path))?;
+        let full = commit.len / BLOCK;
+        let sums_want = HEADER_LEN as u64 + full * 8;
+        let sums_have = sums.metadata().map_err(io(&sum_path))?.len();
+        if sums_have < sums_want {
+            return Err(corrupt(
+                &sum_path,
+                format!("{sums_have} bytes, the checkpoint needs {sums_want}"),
+            ));
+        }
+        sums.set_len(sums_want).map_err(io(&sum_path))?;
+        let mut f = AppendFile::with(path, sum_path, file, sums, commit.len);
+        let tail_len = (commit.len - full * BLOCK) as usize;
+        let mut tail = vec![0u8; tail_len];
+        f.file
+            .read_exact_at(&mut tail, HEADER_LEN as u64 + full * BLOCK)
+            .map_err(io(path))?;
+        if xxh3_64(&tail) != commit.tail {
+            return Err(corrupt(
+                path,
+                format!(
+                    "checksum mismatch in the last block (data offset {})",
+                    full * BLOCK
+                ),
+            ));
+        }
+        f.hasher.update(&tail);
+        f.block_fill = tail_len as u64;
+        Ok(f)
+    }
+
+    /// Data bytes written so far (flushed or not).
+    #[inline]
+    pub fn len(&self) -> u64 {
+        self.flushed + self.buf.len() as u64
+    }
+
+    /// Appends bytes.
+    #[inline]
+    pub fn append(&mut self, bytes: &[u8]) -> Result<(), StoreError> {
+        self.buf.extend_from_slice(bytes);
+        if self.buf.len() >= BUFFER {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Appends one little-endian word.
+    #[inline]
+    pub fn append_u64(&mut self, word: u64) -> Result<(), StoreError> {
+        self.append(&word.to_le_bytes())
+    }
+
+    /// Writes the buffer out and checksums it, block by block.
+    pub fn flush(&mut self) -> Result<(), StoreError> {
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        let mut rest = &self.buf[..];
+        while !rest.is_empty() {
+            let room = (BLOCK - self.block_fill) as usize;
+            let (now, later) = rest.split_at(room.min(rest.len()));
+            self.hasher.update(now);
+            self.block_fill += now.len() as u64;
+            if self.block_fill == BLOCK {
+                self.sum_buf
+                    .extend_from_slice(&self.hasher.digest().to_le_bytes());
+                self.hasher = Xxh3::new();
+                self.block_fill = 0;
+            }
+            rest = later;
+        }
+        self.file
+            .write_all_at(&self.buf, HEADER_LEN as u64 + self.flushed)
+            .map_err(io(&self.path))?;
+        self.flushed += self.buf.len() as u64;
+        self.buf.clear();
+        if !self.sum_buf.is_empty() {
+            let at = self.sums.metadata().map_err(io(&self.sum_path))?.len();
+            self.sums
+                .write_all_at(&self.sum_buf, at)
+                .map_err(io(&self.sum_path))?;
+            self.sum_buf.clear();
+        }
+        Ok(())
+    }
+
+    /// Flushes, syncs data and checksums, and returns what a checkpoint records.
+    pub fn commit(&mut self) -> Result<Commit, StoreError> {
+        self.flush()?;
+        self.file.sync_data().map_err(io(&self.path))?;
+        self.sums.sync_data().map_err(io(&self.sum_path))?;
+        Ok(Commit {
+            len: self.flushed,
+            tail: self.hasher.digest(),
+        })
+    }
+
+    /// Reads `len` data bytes at `offset` into `out` (appending), whether
+    /// they are on disk or still buffered.
+    pub fn read_at(&self, offset: u64, len: usize, out: &mut Vec<u8>) -> Result<(), StoreError> {
+        let end = offset + len as u64;
+        if end > self.len() {
+            return Err(StoreError::Misuse(format!(
+                "{}: read of bytes {offset}..{end} past the end {}",
+                self.path.display(),
+                self.len()
+            )));
+        }
+        let on_disk = end.min(self.flushed).saturating_sub(offset) as usize;
+        if on_disk > 0 {
+            let at = out.len();
+            out.resize(at + on_disk, 0);
+            self.file
+                .read_exact_at(&mut out[at..], HEADER_LEN as u64 + offset)
+                .map_err(io(&self.path))?;
+        }
+        let from = offset.max(self.flushed) - self.flushed;
+        let to = end - self.flushed.min(end);
+        if to > from {
+            out.extend_from_slice(&self.buf[from as usize..to as usize]);
+        }
+        Ok(())
+    }
+}
+
+fn check_header(file: &File, path: &Path, header: Header) -> Result<(), StoreError> {
+    let mut bytes = [0u8; HEADER_LEN];
+    let have = file.metadata().map_err(io(path))?.len();
+    if have < HEADER_LEN as u64 {
+        return Err(corrupt(path, format!("truncated header ({have} bytes)")));
+    }
+    file.read_exact_at(&mut bytes, 0).map_err(io(path))?;
+    header.check(path, &bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header() -> Header {
+        Header {
+            kind: kind("test"),
+            width: 1,
+        }
+    }
+
+    #[test]
+    fn reads_span_disk_and_buffer_and_resume_cuts_the_tail() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        let mut f = AppendFile::create(&path, header()).unwrap();
+        let data: Vec<u8> = (0..3_000_000u32).map(|i| (i % 251) as u8).collect();
+        f.append(&data[..2_000_000]).unwrap();
+        let commit = f.commit().unwrap();
+        f.append(&data[2_000_000..]).unwrap();
+        let mut out = Vec::new();
+        f.read_at(1_999_990, 20, &mut out).unwrap();
+        assert_eq!(out, &data[1_999_990..2_000_010]);
+        f.flush().unwrap();
+        drop(f);
+        let mut g = AppendFile::resume(&path, header(), commit).unwrap();
+        assert_eq!(g.len(), 2_000_000);
+        g.append(&data[2_000_000..]).unwrap();
+        let c2 = g.commit().unwrap();
+        let mut again = AppendFile::create(&dir.path().join("g"), header()).unwrap();
+        again.append(&data).unwrap();
+        assert_eq!(again.commit().unwrap(), c2);
+        assert!(g.read_at(2_999_999, 2, &mut out).is_err());
+    }
+
+    #[test]
+    fn resume_refuses_a_short_or_damaged_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        let mut f = AppendFile::create(&path, header()).unwrap();
+        f.append(&[7u8; 100]).unwrap();
+        let commit = f.commit().unwrap();
+        drop(f);
+        let file = OpenOptions::new().write(true).open(&path).unwrap();
+        file.write_all_at(&[8], 70).unwrap();
+        let e = AppendFile::resume(&path, header(), commit)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("checksum"), "{e}");
+        file.set_len(90).unwrap();
+        let e = AppendFile::resume(&path, header(), commit)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("shorter"), "{e}");
+    }
+}

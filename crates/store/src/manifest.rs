@@ -1,0 +1,178 @@
+//! The `MANIFEST` file: the run's identity, status, counts, layer table, the
+//! last checkpoint (a [`Commit`] per data file plus the explorer's blob) and
+//! live progress. It is the only file a reader in another process needs to
+//! find everything else, so it is checksummed and replaced atomically.
+//!
+//! Layout: magic `HSGMANIF` (8 bytes), format version (u32 LE), 4 zero
+//! bytes, body length (u64 LE), xxh3-64 of the body (u64 LE), then the body,
+//! UTF-8 JSON.
+
+use crate::append::Commit;
+use crate::error::{corrupt, io, StoreError};
+use crate::header::FORMAT_VERSION;
+use crate::identity::RunIdentity;
+use serde::{Deserialize, Serialize};
+use std::fs::File;
+use std::io::Write;
+use std::path::Path;
+use xxhash_rust::xxh3::xxh3_64;
+
+const MAGIC: &[u8; 8] = b"HSGMANIF";
+const PREFIX: usize = 32;
+/// The manifest's file name in a run directory.
+pub const MANIFEST: &str = "MANIFEST";
+
+/// Where a run stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RunStatus {
+    /// A writer is (or was, until it was killed) exploring.
+    Running,
+    /// Stopped on request after a checkpoint; resumable.
+    Interrupted,
+    /// Every reachable state was expanded.
+    Complete,
+    /// Finished under a limit: some states were not expanded.
+    Partial,
+}
+
+/// Live progress published for readers in other processes.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Progress {
+    /// States stored.
+    pub states: u64,
+    /// States expanded.
+    pub expanded: u64,
+    /// Transitions stored.
+    pub transitions: u64,
+    /// Current BFS depth.
+    pub depth: u32,
+    /// Average rate of this invocation.
+    pub states_per_sec: f64,
+    /// Seconds since this invocation started.
+    pub elapsed_secs: f64,
+    /// Wall-clock time of the update, milliseconds since the Unix epoch.
+    pub updated_unix_ms: u64,
+    /// The writer's process id.
+    pub pid: u32,
+    /// Bytes the run occupies on disk.
+    pub disk_bytes: u64,
+    /// What the writer is doing.
+    pub phase: String,
+}
+
+/// The committed extent of every data file.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Files {
+    /// State segments, in order.
+    pub states: Vec<Commit>,
+    /// `trans.idx`.
+    pub trans_idx: Commit,
+    /// `trans.log`.
+    pub trans_log: Commit,
+    /// `trans.prob`, for games with chance.
+    pub trans_prob: Option<Commit>,
+    /// `terminals`.
+    pub terminals: Commit,
+    /// `in.idx`, once built.
+    pub in_idx: Option<Commit>,
+    /// `in.log`, once built.
+    pub in_log: Option<Commit>,
+    /// `fp.idx`, once built.
+    pub fp_idx: Option<Commit>,
+}
+
+/// The content of `MANIFEST`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// The store format version.
+    pub format_version: u32,
+    /// What was explored.
+    pub identity: RunIdentity,
+    /// Where the run stands.
+    pub status: RunStatus,
+    /// States stored at the checkpoint.
+    pub states: u64,
+    /// States expanded at the checkpoint (ids below it).
+    pub expanded: u64,
+    /// Transitions stored at the checkpoint.
+    pub transitions: u64,
+    /// Terminal states recorded at the checkpoint.
+    pub terminals: u64,
+    /// Start id of each BFS layer.
+    pub layers: Vec<u64>,
+    /// States per segment file.
+    pub segment_states: u64,
+    /// The committed extent of each file.
+    pub files: Files,
+    /// The explorer's own checkpoint data, opaque to the store.
+    pub explorer: serde_json::Value,
+    /// Number of checkpoints taken.
+    pub checkpoint_seq: u64,
+    /// Live progress.
+    pub progress: Progress,
+}
+
+impl Manifest {
+    /// The file's bytes.
+    pub fn encode(&self) -> Result<Vec<u8>, StoreError> {
+        let body = serde_json::to_vec(self)
+            .map_err(|e| StoreError::Misuse(format!("manifest does not serialise: {e}")))?;
+        let mut bytes = Vec::with_capacity(PREFIX + body.len());
+        bytes.extend_from_slice(MAGIC);
+        bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        bytes.extend_from_slice(&[0; 4]);
+        bytes.extend_from_slice(&(body.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(&xxh3_64(&body).to_le_bytes());
+        bytes.extend_from_slice(&body);
+        Ok(bytes)
+    }
+
+    /// Parses and checks the bytes of `path`.
+    pub fn decode(path: &Path, bytes: &[u8]) -> Result<Manifest, StoreError> {
+        if bytes.len() < PREFIX {
+            return Err(corrupt(path, format!("truncated ({} bytes)", bytes.len())));
+        }
+        if &bytes[..8] != MAGIC {
+            return Err(corrupt(path, "bad magic: not a hyperstate manifest"));
+        }
+        let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap_or_default());
+        let version = u32::from_le_bytes(bytes[8..12].try_into().unwrap_or_default());
+        if version != FORMAT_VERSION {
+            return Err(corrupt(
+                path,
+                format!("format version {version}, this build reads {FORMAT_VERSION}"),
+            ));
+        }
+        let len = word(16);
+        let body = &bytes[PREFIX..];
+        if body.len() as u64 != len {
+            return Err(corrupt(
+                path,
+                format!("body is {} bytes, the header says {len}", body.len()),
+            ));
+        }
+        if xxh3_64(body) != word(24) {
+            return Err(corrupt(path, "checksum mismatch in the body"));
+        }
+        serde_json::from_slice(body).map_err(|e| corrupt(path, format!("unreadable body: {e}")))
+    }
+
+    /// Reads the manifest of a run directory.
+    pub fn read(dir: &Path) -> Result<Manifest, StoreError> {
+        let path = dir.join(MANIFEST);
+        let bytes = std::fs::read(&path).map_err(io(&path))?;
+        Manifest::decode(&path, &bytes)
+    }
+
+    /// Replaces the manifest atomically: temporary file, sync, rename, sync
+    /// of the directory.
+    pub fn write(&self, dir: &Path) -> Result<(), StoreError> {
+        let tmp = dir.join("MANIFEST.tmp");
+        let path = dir.join(MANIFEST);
+        let mut file = File::create(&tmp).map_err(io(&tmp))?;
+        file.write_all(&self.encode()?).map_err(io(&tmp))?;
+        file.sync_data().map_err(io(&tmp))?;
+        std::fs::rename(&tmp, &path).map_err(io(&path))?;
+        File::open(dir).and_then(|d| d.sync_all()).map_err(io(dir))
+    }
+}

@@ -1,0 +1,217 @@
+//! Round trips of whole runs: write, reopen, resume after a simulated crash,
+//! identity and lock refusals, corruption of every file.
+
+use crate::*;
+use proptest::prelude::*;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+fn identity(slot: u32) -> RunIdentity {
+    RunIdentity::new(
+        "test".into(),
+        "t".into(),
+        "level".into(),
+        BTreeMap::new(),
+        slot,
+        false,
+        vec!["a".into(), "b".into()],
+        vec!["win".into(), "fail".into()],
+        1,
+        false,
+    )
+}
+
+/// Writes a graph: `edges[s]` are the targets of state s (all states expanded).
+fn write(dir: &Path, edges: &[Vec<u64>], crash_after: Option<usize>) -> Option<RunWriter> {
+    let (mut w, _) = RunWriter::open(dir, identity(3), OpenMode::ResumeOrCreate).unwrap();
+    let start = w.expanded_count() as usize;
+    while w.state_count() < edges.len() as u64 {
+        let id = w.state_count() as u32;
+        w.append_state(&id.to_le_bytes()[..3]).unwrap();
+    }
+    for (s, targets) in edges.iter().enumerate().skip(start) {
+        let row: Vec<Edge> = targets
+            .iter()
+            .enumerate()
+            .map(|(i, &t)| Edge {
+                action: (i % 2) as u16,
+                target: t,
+            })
+            .collect();
+        w.append_edges(s as u64, &row, None).unwrap();
+        if s % 3 == 0 {
+            w.mark_terminal(s as u64, 0).unwrap();
+        }
+        if crash_after == Some(s) {
+            w.checkpoint(serde_json::json!({"at": s}), Progress::default())
+                .unwrap();
+            return Some(w);
+        }
+    }
+    w.set_layers(&[0, 1]);
+    w.finish(RunStatus::Complete, Progress::default()).unwrap();
+    None
+}
+
+fn check_graph(dir: &Path, edges: &[Vec<u64>]) {
+    let run = Run::open(dir).unwrap();
+    assert_eq!(run.state_count(), edges.len() as u64);
+    let mut incoming = vec![Vec::new(); edges.len()];
+    for (s, targets) in edges.iter().enumerate() {
+        let got: Vec<u64> = run.out_edges(s as u64).map(|e| e.target).collect();
+        assert_eq!(&got, targets);
+        for &t in targets {
+            incoming[t as usize].push(s as u64);
+        }
+        assert_eq!(
+            run.find_state(&(s as u32).to_le_bytes()[..3]),
+            Some(s as u64)
+        );
+        assert_eq!(run.outcome(s as u64), (s % 3 == 0).then_some(0));
+    }
+    for (t, sources) in incoming.iter().enumerate() {
+        let got: Vec<u64> = run.in_edges(t as u64).map(|e| e.source).collect();
+        assert_eq!(&got, sources);
+    }
+}
+
+fn graph(n: usize) -> Vec<Vec<u64>> {
+    (0..n)
+        .map(|s| vec![(s as u64 * 7 + 1) % n as u64, (s as u64 * 3) % n as u64])
+        .collect()
+}
+
+#[test]
+fn a_written_run_reads_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = graph(5000);
+    write(dir.path(), &g, None);
+    check_graph(dir.path(), &g);
+    let run = Run::open(dir.path()).unwrap();
+    assert_eq!(run.depth(0), 0);
+    assert_eq!(run.depth(4999), 1);
+    assert_eq!(run.status(), RunStatus::Complete);
+}
+
+#[test]
+fn a_crash_after_a_checkpoint_resumes_to_the_same_files() {
+    let g = graph(3000);
+    let a = tempfile::tempdir().unwrap();
+    write(a.path(), &g, None);
+    let b = tempfile::tempdir().unwrap();
+    let mut w = write(b.path(), &g, Some(1200)).unwrap();
+    // Work after the checkpoint that the crash loses.
+    w.append_edges(
+        1201,
+        &[Edge {
+            action: 0,
+            target: 5,
+        }],
+        None,
+    )
+    .unwrap();
+    w.files.trans_log.flush().unwrap();
+    w.files.trans_idx.flush().unwrap();
+    drop(w);
+    let (w, cp) = RunWriter::open(b.path(), identity(3), OpenMode::ResumeOrCreate).unwrap();
+    let cp = cp.unwrap();
+    assert_eq!(cp.expanded, 1201);
+    assert_eq!(cp.explorer["at"], 1200);
+    drop(w);
+    write(b.path(), &g, None);
+    for name in [
+        "states-00000.seg",
+        "trans.idx",
+        "trans.log",
+        "terminals",
+        "in.idx",
+        "in.log",
+        "fp.idx",
+    ] {
+        let x = std::fs::read(a.path().join(name)).unwrap();
+        let y = std::fs::read(b.path().join(name)).unwrap();
+        assert!(x == y, "{name} differs");
+    }
+}
+
+#[test]
+fn another_identity_and_a_second_writer_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (w, _) = RunWriter::open(dir.path(), identity(3), OpenMode::ResumeOrCreate).unwrap();
+    let e = RunWriter::open(dir.path(), identity(3), OpenMode::ResumeOrCreate)
+        .err()
+        .unwrap();
+    assert!(matches!(e, StoreError::Locked { .. }), "{e}");
+    drop(w);
+    let e = RunWriter::open(dir.path(), identity(4), OpenMode::ResumeOrCreate)
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("--force-new"), "{e}");
+    RunWriter::open(dir.path(), identity(4), OpenMode::ForceNew).unwrap();
+}
+
+#[test]
+fn a_foreign_directory_is_never_written() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("thesis.tex"), "precious").unwrap();
+    for mode in [OpenMode::ResumeOrCreate, OpenMode::ForceNew] {
+        let e = RunWriter::open(dir.path(), identity(3), mode)
+            .err()
+            .unwrap();
+        assert!(e.to_string().contains("thesis.tex"), "{e}");
+    }
+    assert!(dir.path().join("thesis.tex").exists());
+}
+
+#[test]
+fn every_damaged_file_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = graph(2000);
+    write(dir.path(), &g, None);
+    let files: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "LOCK")
+        .collect();
+    assert!(files.len() >= 15, "{files:?}");
+    for name in files {
+        let path = dir.path().join(&name);
+        let good = std::fs::read(&path).unwrap();
+        for at in [3, good.len() / 2, good.len() - 1] {
+            let mut bad = good.clone();
+            bad[at] ^= 1;
+            std::fs::write(&path, &bad).unwrap();
+            let e = Run::open(dir.path())
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            assert!(e.contains(&name), "flip at {at} of {name}: {e}");
+        }
+        std::fs::write(&path, &good[..good.len() - 1]).unwrap();
+        let e = Run::open(dir.path())
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(e.contains(&name), "truncated {name}: {e}");
+        std::fs::write(&path, &good).unwrap();
+    }
+    Run::open(dir.path()).unwrap();
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    #[test]
+    fn random_graphs_round_trip(n in 1usize..300, seed in any::<u64>()) {
+        let g: Vec<Vec<u64>> = (0..n)
+            .map(|s| {
+                let k = (seed.wrapping_mul(s as u64 + 1) >> 60) as usize % 4;
+                (0..k).map(|j| seed.wrapping_add((s * 31 + j * 17) as u64) % n as u64).collect()
+            })
+            .collect();
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path(), &g, None);
+        check_graph(dir.path(), &g);
+    }
+}

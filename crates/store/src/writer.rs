@@ -1,0 +1,526 @@
+//! [`RunWriter`]: appends a run (states, transitions, outcomes, layers),
+//! checkpoints it, resumes it after a crash, and finishes it.
+
+use crate::append::{AppendFile, Commit};
+use crate::error::{io, StoreError};
+use crate::header::{kind, Header};
+use crate::identity::RunIdentity;
+use crate::layout::{foreign_entries, lock, segment, wipe, SEGMENT_STATES};
+use crate::manifest::{Files, Manifest, Progress, RunStatus, MANIFEST};
+use crate::meta::Meta;
+use crate::{pack_prob, pack_terminal, Edge, StateId, MAX_STATE_ID};
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+/// How [`RunWriter::open`] treats an existing run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpenMode {
+    /// Refuse if the directory already holds a run.
+    CreateNew,
+    /// Resume a run with the same identity, refuse another one.
+    ResumeOrCreate,
+    /// Delete whatever run the directory holds and start again.
+    ForceNew,
+}
+
+/// What the explorer gets back when a run resumes.
+#[derive(Clone, Debug)]
+pub struct Checkpoint {
+    /// The explorer's own data, as it gave it to [`RunWriter::checkpoint`].
+    pub explorer: serde_json::Value,
+    /// States stored.
+    pub states: u64,
+    /// States expanded.
+    pub expanded: u64,
+    /// Transitions stored.
+    pub transitions: u64,
+    /// Start id of each layer.
+    pub layers: Vec<u64>,
+}
+
+/// The data files of a run being written.
+pub(crate) struct DataFiles {
+    pub segments: Vec<AppendFile>,
+    pub trans_idx: AppendFile,
+    pub trans_log: AppendFile,
+    pub trans_prob: Option<AppendFile>,
+    pub terminals: AppendFile,
+}
+
+pub(crate) fn header(name: &str, width: u32) -> Header {
+    Header {
+        kind: kind(name),
+        width,
+    }
+}
+
+/// Writes one run directory. One writer per directory, enforced by a lock.
+pub struct RunWriter {
+    pub(crate) dir: PathBuf,
+    _lock: File,
+    meta: Meta,
+    pub(crate) manifest: Manifest,
+    pub(crate) files: DataFiles,
+    pub(crate) states: u64,
+    pub(crate) expanded: u64,
+    pub(crate) transitions: u64,
+    terminal_count: u64,
+    last_terminal: Option<u64>,
+    layers: Vec<u64>,
+    pub(crate) slot: usize,
+    pub(crate) mem_budget: u64,
+    scratch: Vec<u8>,
+    previous_status: RunStatus,
+}
+
+impl RunWriter {
+    /// Opens `dir` for writing the run `identity` (see [`OpenMode`]).
+    /// Returns the checkpoint to resume from, if any.
+    pub fn open(
+        dir: &Path,
+        identity: RunIdentity,
+        mode: OpenMode,
+    ) -> Result<(RunWriter, Option<Checkpoint>), StoreError> {
+        std::fs::create_dir_all(dir).map_err(io(dir))?;
+        let held = lock(dir)?;
+        let existing = if dir.join(MANIFEST).exists() {
+            match Manifest::read(dir) {
+                Ok(m) => Some(m),
+                Err(_) if mode == OpenMode::ForceNew => None,
+                Err(e) => return Err(e),
+            }
+        } else {
+            None
+        };
+        let foreign = foreign_entries(dir)?;
+        if existing.is_none() && !foreign.is_empty() {
+            return Err(StoreError::NotAStore {
+                path: dir.to_path_buf(),
+                why: format!(
+                    "it holds other files ({}); refusing to write there",
+                    foreign.join(", ")
+                ),
+            });
+        }
+        match existing {
+            Some(m) if mode != OpenMode::ForceNew => {
+                if mode == OpenMode::CreateNew {
+                    return Err(StoreError::IdentityMismatch {
+                        path: dir.to_path_buf(),
+                        differences: "a run already exists".into(),
+                    });
+                }
+                let diff = m.identity.differences(&identity);
+                if !diff.is_empty() {
+                    return Err(StoreError::IdentityMismatch {
+                        path: dir.to_path_buf(),
+                        differences: diff.join("; "),
+                    });
+                }
+                if m.states > 0 {
+                    return RunWriter::resume(dir, held, m);
+                }
+                wipe(dir)?;
+                RunWriter::create(dir, held, identity).map(|w| (w, None))
+            }
+            _ => {
+                wipe(dir)?;
+                RunWriter::create(dir, held, identity).map(|w| (w, None))
+            }
+        }
+    }
+
+    fn create(dir: &Path, held: File, identity: RunIdentity) -> Result<RunWriter, StoreError> {
+        let slot = identity.state_slot;
+        let files = DataFiles {
+            segments: Vec::new(),
+            trans_idx: AppendFile::create(&dir.join("trans.idx"), header("transidx", 8))?,
+            trans_log: AppendFile::create(&dir.join("trans.log"), header("translog", 8))?,
+            trans_prob: match identity.has_chance {
+                true => Some(AppendFile::create(
+                    &dir.join("trans.prob"),
+                    header("transprb", 8),
+                )?),
+                false => None,
+            },
+            terminals: AppendFile::create(&dir.join("terminals"), header("terminal", 8))?,
+        };
+        let manifest = Manifest {
+            format_version: crate::FORMAT_VERSION,
+            identity,
+            status: RunStatus::Running,
+            states: 0,
+            expanded: 0,
+            transitions: 0,
+            terminals: 0,
+            layers: vec![0],
+            segment_states: SEGMENT_STATES,
+            files: Files::default(),
+            explorer: serde_json::Value::Null,
+            checkpoint_seq: 0,
+            progress: Progress::default(),
+        };
+        let mut writer = RunWriter::assemble(dir, held, manifest, files, slot as usize)?;
+        writer.write_manifest()?;
+        Ok(writer)
+    }
+
+    fn assemble(
+        dir: &Path,
+        held: File,
+        manifest: Manifest,
+        files: DataFiles,
+        slot: usize,
+    ) -> Result<RunWriter, StoreError> {
+        let manifest_status = manifest.status;
+        Ok(RunWriter {
+            dir: dir.to_path_buf(),
+            _lock: held,
+            meta: Meta::open(dir)?,
+            states: manifest.states,
+            expanded: manifest.expanded,
+            transitions: manifest.transitions,
+            terminal_count: manifest.terminals,
+            last_terminal: None,
+            layers: manifest.layers.clone(),
+            manifest,
+            files,
+            slot,
+            mem_budget: 1 << 30,
+            scratch: Vec::new(),
+            previous_status: manifest_status,
+        })
+    }
+
+    fn resume(
+        dir: &Path,
+        held: File,
+        m: Manifest,
+    ) -> Result<(RunWriter, Option<Checkpoint>), StoreError> {
+        let slot = m.identity.state_slot;
+        let mut segments = Vec::new();
+        for (n, commit) in m.files.states.iter().enumerate() {
+            segments.push(AppendFile::resume(
+                &segment(dir, n),
+                header("states", slot),
+                *commit,
+            )?);
+        }
+        let prob = match (m.identity.has_chance, m.files.trans_prob) {
+            (true, Some(c)) => Some(AppendFile::resume(
+                &dir.join("trans.prob"),
+                header("transprb", 8),
+                c,
+            )?),
+            (true, None) => Some(AppendFile::create(
+                &dir.join("trans.prob"),
+                header("transprb", 8),
+            )?),
+            _ => None,
+        };
+        let files = DataFiles {
+            segments,
+            trans_idx: AppendFile::resume(
+                &dir.join("trans.idx"),
+                header("transidx", 8),
+                m.files.trans_idx,
+            )?,
+            trans_log: AppendFile::resume(
+                &dir.join("trans.log"),
+                header("translog", 8),
+                m.files.trans_log,
+            )?,
+            trans_prob: prob,
+            terminals: AppendFile::resume(
+                &dir.join("terminals"),
+                header("terminal", 8),
+                m.files.terminals,
+            )?,
+        };
+        let mut writer = RunWriter::assemble(dir, held, m, files, slot as usize)?;
+        writer.check_resumed_counts()?;
+        let checkpoint = Checkpoint {
+            explorer: writer.manifest.explorer.clone(),
+            states: writer.states,
+            expanded: writer.expanded,
+            transitions: writer.transitions,
+            layers: writer.layers.clone(),
+        };
+        writer.manifest.status = RunStatus::Running;
+        Ok((writer, Some(checkpoint)))
+    }
+
+    /// The manifest's counts must agree with the file lengths it commits.
+    fn check_resumed_counts(&mut self) -> Result<(), StoreError> {
+        let stored: u64 = self.files.segments.iter().map(|s| s.len()).sum();
+        let checks = [
+            (stored, self.states * self.slot as u64, "state segments"),
+            (self.files.trans_idx.len(), self.expanded * 8, "trans.idx"),
+            (
+                self.files.trans_log.len(),
+                self.transitions * 8,
+                "trans.log",
+            ),
+            (
+                self.files.terminals.len(),
+                self.terminal_count * 8,
+                "terminals",
+            ),
+        ];
+        for (have, want, what) in checks {
+            if have != want {
+                return Err(crate::error::corrupt(
+                    &self.dir.join(MANIFEST),
+                    format!(
+                        "{what}: the checkpoint commits {have} bytes but its counts need {want}"
+                    ),
+                ));
+            }
+        }
+        if self.terminal_count > 0 {
+            let mut last = Vec::new();
+            self.files
+                .terminals
+                .read_at((self.terminal_count - 1) * 8, 8, &mut last)?;
+            let word = u64::from_le_bytes(last.try_into().unwrap_or_default());
+            self.last_terminal = Some(crate::unpack_terminal(word).0);
+        }
+        Ok(())
+    }
+
+    /// Sets the memory `finish` may use to build its indexes.
+    pub fn set_mem_budget(&mut self, bytes: u64) {
+        self.mem_budget = bytes.max(16 << 20);
+    }
+
+    /// The run's identity.
+    pub fn identity(&self) -> &RunIdentity {
+        &self.manifest.identity
+    }
+
+    /// The status recorded by the last checkpoint (`Complete` or `Partial`
+    /// when the run had already finished before this writer opened it).
+    pub fn status(&self) -> RunStatus {
+        self.previous_status
+    }
+
+    /// The run directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Appends a state record of exactly the identity's slot size; returns its id.
+    #[inline]
+    pub fn append_state(&mut self, record: &[u8]) -> Result<StateId, StoreError> {
+        if record.len() != self.slot {
+            return Err(StoreError::Misuse(format!(
+                "a {}-byte record for {}-byte slots",
+                record.len(),
+                self.slot
+            )));
+        }
+        let seg = (self.states / SEGMENT_STATES) as usize;
+        if seg == self.files.segments.len() {
+            let path = segment(&self.dir, seg);
+            let file = AppendFile::create(&path, header("states", self.slot as u32))?;
+            self.files.segments.push(file);
+        }
+        self.files.segments[seg].append(record)?;
+        self.states += 1;
+        Ok(self.states - 1)
+    }
+
+    /// States stored.
+    pub fn state_count(&self) -> u64 {
+        self.states
+    }
+
+    /// States expanded (those with an entry in `trans.idx`).
+    pub fn expanded_count(&self) -> u64 {
+        self.expanded
+    }
+
+    /// Transitions stored.
+    pub fn transition_count(&self) -> u64 {
+        self.transitions
+    }
+
+    /// Reads the slots of states `first..first + count` into `out` (replacing
+    /// its content), including states not yet flushed.
+    pub fn read_states(
+        &mut self,
+        first: StateId,
+        count: usize,
+        out: &mut Vec<u8>,
+    ) -> Result<(), StoreError> {
+        out.clear();
+        if first + count as u64 > self.states {
+            return Err(StoreError::Misuse(format!(
+                "read of states {first}..{} of {}",
+                first + count as u64,
+                self.states
+            )));
+        }
+        let mut id = first;
+        let end = first + count as u64;
+        while id < end {
+            let seg = (id / SEGMENT_STATES) as usize;
+            let within = id % SEGMENT_STATES;
+            let n = (end - id).min(SEGMENT_STATES - within);
+            let slot = self.slot as u64;
+            self.files.segments[seg].read_at(within * slot, (n * slot) as usize, out)?;
+            id += n;
+        }
+        Ok(())
+    }
+
+    /// Records the transitions of the next expanded state, `source`, which
+    /// must equal [`RunWriter::expanded_count`]. A terminal state is recorded
+    /// with no edges.
+    pub fn append_edges(
+        &mut self,
+        source: StateId,
+        edges: &[Edge],
+        probs: Option<&[(u32, u32)]>,
+    ) -> Result<(), StoreError> {
+        if source != self.expanded || source >= self.states {
+            return Err(StoreError::Misuse(format!(
+                "edges of state {source}, expected state {} (of {})",
+                self.expanded, self.states
+            )));
+        }
+        self.scratch.clear();
+        for e in edges {
+            if e.target >= self.states || e.target > MAX_STATE_ID {
+                return Err(StoreError::Misuse(format!(
+                    "edge to unknown state {}",
+                    e.target
+                )));
+            }
+            self.scratch.extend_from_slice(&e.pack().to_le_bytes());
+        }
+        self.files.trans_log.append(&self.scratch)?;
+        if let Some(file) = self.files.trans_prob.as_mut() {
+            let probs = probs.unwrap_or(&[]);
+            if probs.len() != edges.len() {
+                return Err(StoreError::Misuse(
+                    "one probability per edge is needed".into(),
+                ));
+            }
+            self.scratch.clear();
+            for &(num, den) in probs {
+                self.scratch
+                    .extend_from_slice(&pack_prob(num, den).to_le_bytes());
+            }
+            file.append(&self.scratch)?;
+        }
+        self.transitions += edges.len() as u64;
+        self.files.trans_idx.append_u64(self.transitions)?;
+        self.expanded += 1;
+        Ok(())
+    }
+
+    /// Records that state `id` is terminal with `outcome`; ids must increase.
+    pub fn mark_terminal(&mut self, id: StateId, outcome: u16) -> Result<(), StoreError> {
+        if id >= self.states || self.last_terminal.is_some_and(|last| id <= last) {
+            return Err(StoreError::Misuse(format!("terminal {id} out of order")));
+        }
+        self.files
+            .terminals
+            .append_u64(pack_terminal(id, outcome))?;
+        self.last_terminal = Some(id);
+        self.terminal_count += 1;
+        Ok(())
+    }
+
+    /// Sets the start id of every BFS layer.
+    pub fn set_layers(&mut self, layers: &[u64]) {
+        self.layers = layers.to_vec();
+    }
+
+    /// Bytes the run's files occupy.
+    pub fn disk_bytes(&self) -> u64 {
+        let f = &self.files;
+        let data: u64 = f.segments.iter().map(|s| s.len()).sum::<u64>()
+            + f.trans_idx.len()
+            + f.trans_log.len()
+            + f.terminals.len()
+            + f.trans_prob.as_ref().map_or(0, |p| p.len());
+        data + data / (1 << 17)
+    }
+
+    /// Syncs every data file and records the checkpoint in the manifest.
+    pub fn checkpoint(
+        &mut self,
+        explorer: serde_json::Value,
+        progress: Progress,
+    ) -> Result<(), StoreError> {
+        self.commit_files()?;
+        self.manifest.explorer = explorer;
+        self.manifest.progress = progress;
+        self.manifest.checkpoint_seq += 1;
+        self.write_manifest()
+    }
+
+    pub(crate) fn commit_files(&mut self) -> Result<(), StoreError> {
+        let f = &mut self.files;
+        let states = f
+            .segments
+            .iter_mut()
+            .map(|s| s.commit())
+            .collect::<Result<Vec<Commit>, _>>()?;
+        let m = &mut self.manifest;
+        m.files.states = states;
+        m.files.trans_idx = f.trans_idx.commit()?;
+        m.files.trans_log = f.trans_log.commit()?;
+        m.files.trans_prob = f.trans_prob.as_mut().map(|p| p.commit()).transpose()?;
+        m.files.terminals = f.terminals.commit()?;
+        m.states = self.states;
+        m.expanded = self.expanded;
+        m.transitions = self.transitions;
+        m.terminals = self.terminal_count;
+        m.layers = self.layers.clone();
+        Ok(())
+    }
+
+    pub(crate) fn write_manifest(&mut self) -> Result<(), StoreError> {
+        self.manifest.write(&self.dir)?;
+        let bytes = self.manifest.encode()?;
+        self.meta.record(&self.manifest, &bytes)
+    }
+
+    /// Publishes progress for readers without syncing data: the manifest
+    /// still names only what the last checkpoint synced.
+    pub fn publish_progress(&mut self, progress: Progress) -> Result<(), StoreError> {
+        self.manifest.progress = progress;
+        self.manifest.write(&self.dir)
+    }
+
+    /// Checkpoints and marks the run interrupted (resumable).
+    pub fn interrupt(
+        mut self,
+        explorer: serde_json::Value,
+        progress: Progress,
+    ) -> Result<(), StoreError> {
+        self.manifest.status = RunStatus::Interrupted;
+        self.checkpoint(explorer, progress)?;
+        self.meta.flush()
+    }
+
+    /// Ends the run: builds the in-edge CSR and the fingerprint index, then
+    /// records the final status.
+    pub fn finish(mut self, status: RunStatus, progress: Progress) -> Result<(), StoreError> {
+        self.commit_files()?;
+        crate::finish::build_indexes(&mut self)?;
+        self.manifest.status = status;
+        self.manifest.progress = progress;
+        self.manifest.checkpoint_seq += 1;
+        self.write_manifest()?;
+        self.meta.flush()
+    }
+
+    /// Checkpoints recorded in the metadata database.
+    pub fn checkpoint_history(&self) -> usize {
+        self.meta.checkpoints()
+    }
+}
