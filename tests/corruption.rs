@@ -30,8 +30,15 @@ fn data_files(store: &Path) -> Vec<String> {
 fn assert_reported(store: &Path, name: &str, what: &str) {
     let out = run(&["info", store.to_str().unwrap_or_default()]);
     let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{what} {name} not detected: {err}");
-    assert!(err.contains(name.split('.').next().unwrap_or(name)), "{what} {name}: {err}");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{what} {name} not detected: {err}"
+    );
+    assert!(
+        err.contains(name.split('.').next().unwrap_or(name)),
+        "{what} {name}: {err}"
+    );
     assert!(!err.contains("panicked"), "{err}");
 }
 
@@ -44,7 +51,11 @@ fn flipped_bytes_and_truncation_in_every_file_are_reported() {
     assert!(files.len() >= 5, "{files:?}");
     for name in &files {
         let len = std::fs::metadata(good.join(name)).expect("stat").len();
-        for (what, at) in [("flip", len / 2), ("flip", len.saturating_sub(1)), ("flip", 3)] {
+        for (what, at) in [
+            ("flip", len / 2),
+            ("flip", len.saturating_sub(1)),
+            ("flip", 3),
+        ] {
             if len == 0 {
                 continue;
             }

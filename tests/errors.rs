@@ -19,7 +19,10 @@ fn explore_err(text: &str) -> (Option<i32>, String) {
         "--store",
         store.to_str().unwrap_or_default(),
     ]);
-    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 #[test]

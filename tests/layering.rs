@@ -18,7 +18,10 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
             "cli",
             &["model", "games", "store", "explore", "hsg", "tui"][..],
         ),
-        ("benches", &["model", "games", "store", "explore", "hsg"][..]),
+        (
+            "benches",
+            &["model", "games", "store", "explore", "hsg"][..],
+        ),
     ])
 }
 
@@ -84,7 +87,9 @@ fn only_the_store_uses_unsafe() {
         let src = root.join("crates").join(krate).join("src");
         let mut stack = vec![src];
         while let Some(dir) = stack.pop() {
-            let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
             for entry in entries.flatten() {
                 let path = entry.path();
                 if path.is_dir() {
@@ -101,5 +106,8 @@ fn only_the_store_uses_unsafe() {
             }
         }
     }
-    assert!(offenders.is_empty(), "unsafe outside the store: {offenders:?}");
+    assert!(
+        offenders.is_empty(),
+        "unsafe outside the store: {offenders:?}"
+    );
 }

@@ -49,7 +49,12 @@ pub fn sokoban(text: &str) -> Counts {
     let start = (player, boxes);
     let mut seen = HashMap::from([(start.clone(), 0u64)]);
     let mut queue = VecDeque::from([start]);
-    let mut counts = Counts { states: 1, transitions: 0, wins: 0, max_depth: 0 };
+    let mut counts = Counts {
+        states: 1,
+        transitions: 0,
+        wins: 0,
+        max_depth: 0,
+    };
     while let Some(state) = queue.pop_front() {
         let depth = seen[&state];
         counts.max_depth = counts.max_depth.max(depth);

@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-use store::{OpenMode, Progress, RunIdentity, RunWriter};
+use store::{OpenMode, Progress, RunIdentity, RunStatus, RunWriter};
 
 /// Arguments of `hsg explore`.
 #[derive(Args, Debug)]
@@ -48,6 +48,10 @@ pub struct ExploreArgs {
     /// Seconds between checkpoints.
     #[arg(long, default_value_t = 2.0)]
     pub checkpoint_secs: f64,
+    /// Testing aid: cap the in-memory index at this many states, so that
+    /// small levels exercise disk-based duplicate detection.
+    #[arg(long, hide = true)]
+    pub index_limit: Option<usize>,
 }
 
 /// Runs `hsg explore`.
@@ -61,6 +65,14 @@ pub fn run(args: ExploreArgs) -> Result<ExitCode> {
         OpenMode::ResumeOrCreate
     };
     let (writer, checkpoint) = RunWriter::open(&args.store, identity, mode)?;
+    if matches!(writer.status(), RunStatus::Complete | RunStatus::Partial) && checkpoint.is_some() {
+        eprintln!(
+            "{} already holds this finished run ({} states); nothing to do",
+            args.store.display(),
+            writer.state_count()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
     ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed))
@@ -77,9 +89,14 @@ pub fn run(args: ExploreArgs) -> Result<ExitCode> {
         max_states: args.max_states,
         max_depth: args.max_depth,
         checkpoint_every: Duration::from_secs_f64(args.checkpoint_secs.max(0.05)),
-        progress_every: Duration::from_millis(if std::io::stderr().is_terminal() { 200 } else { 5000 }),
+        progress_every: Duration::from_millis(if std::io::stderr().is_terminal() {
+            200
+        } else {
+            5000
+        }),
         stop,
         scratch_dir: args.store.join("scratch"),
+        index_limit: args.index_limit,
     };
     let mut sink = Display::new();
     let summary = explore::explore(game, writer, checkpoint, &opts, &mut sink)?;
@@ -97,13 +114,21 @@ pub fn run(args: ExploreArgs) -> Result<ExitCode> {
         ending => {
             eprintln!(
                 "{}: {} states, {} transitions, depth {}, in {:.1} s ({:.0} states/s){}",
-                if ending == Ending::Complete { "complete" } else { "partial" },
+                if ending == Ending::Complete {
+                    "complete"
+                } else {
+                    "partial"
+                },
                 summary.states,
                 summary.transitions,
                 summary.max_depth,
                 summary.elapsed.as_secs_f64(),
                 rate,
-                if summary.used_disk { ", duplicates detected on disk" } else { "" }
+                if summary.used_disk {
+                    ", duplicates detected on disk"
+                } else {
+                    ""
+                }
             );
             Ok(ExitCode::SUCCESS)
         }

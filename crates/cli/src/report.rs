@@ -65,7 +65,9 @@ fn exploration(run: &Run) -> Value {
     let sizes: Vec<u64> = layers
         .iter()
         .enumerate()
-        .map(|(d, &start)| layers.get(d + 1).copied().unwrap_or(count).min(count) - start.min(count))
+        .map(|(d, &start)| {
+            layers.get(d + 1).copied().unwrap_or(count).min(count) - start.min(count)
+        })
         .filter(|&n| n > 0)
         .collect();
     let id = run.identity();
@@ -106,7 +108,10 @@ pub fn info(args: InfoArgs) -> Result<ExitCode> {
     let id = run.identity();
     let e = exploration(&run);
     println!("store      {}", args.dir.display());
-    println!("game       {} / level \"{}\" ({})", id.game, id.level_title, id.level_hash);
+    println!(
+        "game       {} / level \"{}\" ({})",
+        id.game, id.level_title, id.level_hash
+    );
     println!("status     {}", e["status"].as_str().unwrap_or("?"));
     println!("states     {} ({} expanded)", e["states"], e["expanded"]);
     println!("transitions {}", e["transitions"]);

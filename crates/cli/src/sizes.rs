@@ -4,7 +4,10 @@
 /// Parses `1234`, `64K`, `512M`, `2G`, `1T` (binary multiples, `iB`/`B` suffix allowed).
 pub fn parse_size(text: &str) -> Result<u64, String> {
     let t = text.trim();
-    let t = t.strip_suffix("iB").or_else(|| t.strip_suffix('B')).unwrap_or(t);
+    let t = t
+        .strip_suffix("iB")
+        .or_else(|| t.strip_suffix('B'))
+        .unwrap_or(t);
     let (digits, shift) = match t.chars().last() {
         Some('K' | 'k') => (&t[..t.len() - 1], 10),
         Some('M' | 'm') => (&t[..t.len() - 1], 20),

@@ -50,6 +50,9 @@ pub struct ExploreOptions {
     pub stop: Arc<AtomicBool>,
     /// Where disk-based duplicate detection keeps its scratch files.
     pub scratch_dir: PathBuf,
+    /// Most states the in-memory index may hold whatever the budget (for
+    /// tests of the disk path on small levels); `None` for no such cap.
+    pub index_limit: Option<usize>,
 }
 
 /// Receives progress while an exploration runs.
@@ -168,7 +171,7 @@ impl<'g> Bfs<'g> {
             writer,
             opts,
             keys,
-            table: Table::with_capacity(1 << 16),
+            table: Table::with_capacity(opts.index_limit.unwrap_or(1 << 16).min(1 << 16)),
             table_limit,
             disk: None,
             layers: vec![0],
@@ -225,7 +228,10 @@ impl<'g> Bfs<'g> {
         self.layers = resume.layers;
         self.next_parent = resume.next_parent;
         self.states_at_start = self.writer.state_count();
-        let layer_ok = self.layers.last().is_some_and(|&l| l <= self.states_at_start);
+        let layer_ok = self
+            .layers
+            .last()
+            .is_some_and(|&l| l <= self.states_at_start);
         if self.next_parent != self.writer.expanded_count() || !layer_ok {
             return Err(ExploreError::BadCheckpoint(format!(
                 "checkpoint says {} parents expanded, the store {}",
@@ -323,8 +329,7 @@ impl<'g> Bfs<'g> {
     /// Expands `count` parents from `next_parent` and merges them.
     fn step(&mut self, count: usize, sink: &mut dyn ProgressSink) -> Result<(), ExploreError> {
         let first = self.next_parent;
-        self.writer
-            .read_states(first, count, &mut self.parents)?;
+        self.writer.read_states(first, count, &mut self.parents)?;
         self.expand_parallel(first, count)?;
         self.make_room(sink)?;
         for i in 0..self.parts.len() {
@@ -372,16 +377,19 @@ impl<'g> Bfs<'g> {
     /// duplicate detection when growing would break the budget.
     fn make_room(&mut self, sink: &mut dyn ProgressSink) -> Result<(), ExploreError> {
         let incoming: usize = self.parts.iter().map(|(p, _)| p.ids.len()).sum();
-        if self.disk.is_some() || self.table.len() + incoming <= self.table.capacity() {
+        let cap = self.opts.index_limit.unwrap_or(usize::MAX);
+        let needed = self.table.len() + incoming;
+        if self.disk.is_some() || needed <= self.table.capacity().min(cap) {
             return Ok(());
         }
         let mut wanted = self.table.capacity() * 2;
-        while wanted < self.table.len() + incoming {
+        while wanted < needed {
             wanted *= 2;
         }
         let arena = self.keys.arena_bytes_per_state() * wanted as u64;
         // Growing briefly needs the old and the new table at once.
-        if self.table.bytes() + Table::bytes_for(wanted) + arena <= self.table_limit {
+        let fits = self.table.bytes() + Table::bytes_for(wanted) + arena <= self.table_limit;
+        if fits && needed <= cap {
             self.table = self.table.grown_to(wanted);
             return Ok(());
         }
@@ -407,7 +415,13 @@ impl<'g> Bfs<'g> {
     /// stopped the merge before the part's end.
     fn merge_part(&mut self, i: usize) -> Result<bool, ExploreError> {
         let width = self.slot().width();
-        let (part, _) = &mut self.parts[i];
+        let (part, succ) = std::mem::take(&mut self.parts[i]);
+        let done = self.merge_taken(&part, width);
+        self.parts[i] = (part, succ);
+        done
+    }
+
+    fn merge_taken(&mut self, part: &Part, width: usize) -> Result<bool, ExploreError> {
         let mut begin = 0usize;
         for (k, info) in part.infos.iter().enumerate() {
             let parent = part.first + k as u64;
@@ -519,38 +533,47 @@ impl<'g> Bfs<'g> {
         resumed: bool,
         sink: &mut dyn ProgressSink,
     ) -> Result<Summary, ExploreError> {
+        if ending == Ending::Partial {
+            let chance = self.expander.chance;
+            if let Some(disk) = self.disk.as_mut() {
+                disk.finish_layer(&mut self.writer, &mut self.table, &mut self.keys, chance)?;
+            }
+            self.mark_unexpanded_terminals()?;
+        }
+        let (states, transitions) = self.writer_states();
+        let summary = Summary {
+            ending,
+            states,
+            expanded: self.next_parent,
+            transitions,
+            max_depth: self.deepest_layer(),
+            elapsed: self.started.elapsed(),
+            resumed,
+            used_disk: self.disk.is_some(),
+        };
         if ending == Ending::Interrupted {
             let blob = self.resume_blob();
             let progress = self.progress("interrupted");
             sink.progress(&progress);
             self.writer.interrupt(blob, progress)?;
         } else {
-            if ending == Ending::Partial {
-                let chance = self.expander.chance;
-                if let Some(disk) = self.disk.as_mut() {
-                    disk.finish_layer(&mut self.writer, &mut self.table, &mut self.keys, chance)?;
-                }
-                self.mark_unexpanded_terminals()?;
-            }
             let progress = self.progress("finishing");
             sink.progress(&progress);
             let status = match ending {
                 Ending::Complete => RunStatus::Complete,
                 _ => RunStatus::Partial,
             };
+            self.writer.set_mem_budget(self.opts.mem_budget);
             self.writer.finish(status, progress)?;
+            if self.disk.is_some() {
+                let dir = &self.opts.scratch_dir;
+                std::fs::remove_dir_all(dir).map_err(|source| ExploreError::Scratch {
+                    path: dir.clone(),
+                    source,
+                })?;
+            }
         }
-        let states = self.writer_states();
-        Ok(Summary {
-            ending,
-            states: states.0,
-            expanded: self.next_parent,
-            transitions: states.1,
-            max_depth: self.deepest_layer(),
-            elapsed: self.started.elapsed(),
-            resumed,
-            used_disk: self.disk.is_some(),
-        })
+        Ok(summary)
     }
 
     fn writer_states(&self) -> (u64, u64) {

@@ -19,8 +19,6 @@
 //! Checkpoints happen at layer ends; a killed run redoes the current layer.
 
 use crate::bfs::ExploreOptions;
-use crate::keys::Keys;
-use crate::table::Table;
 use crate::ExploreError;
 use serde::{Deserialize, Serialize};
 use std::fs::{self, File};
@@ -116,7 +114,12 @@ impl DiskDedup {
         width: usize,
     ) -> Result<DiskDedup, ExploreError> {
         let dir = opts.scratch_dir.clone();
-        let mut dedup = DiskDedup::empty(dir.clone(), width, point.cand_limit as usize, point.next_file);
+        let mut dedup = DiskDedup::empty(
+            dir.clone(),
+            width,
+            point.cand_limit as usize,
+            point.next_file,
+        );
         dedup.table_states = point.table_states;
         for (name, entries) in &point.runs {
             let path = dir.join(name);
@@ -250,7 +253,7 @@ impl DiskDedup {
     }
 }
 
-mod layer;
 mod files;
+mod layer;
 
 use files::{clear_dir, sort_entries, write_file};

@@ -27,11 +27,6 @@ impl Keys {
         }
     }
 
-    /// True when tags are the states themselves and need no arena.
-    pub fn is_narrow(&self) -> bool {
-        self.narrow
-    }
-
     /// Bytes the arena spends per state held in the table.
     pub fn arena_bytes_per_state(&self) -> u64 {
         if self.narrow {

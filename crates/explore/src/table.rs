@@ -59,11 +59,6 @@ impl Table {
         self.len
     }
 
-    /// True when the table holds nothing.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
     /// Entries the table can take before it must grow.
     pub fn capacity(&self) -> usize {
         self.slots.len() * MAX_LOAD_NUM / MAX_LOAD_DEN

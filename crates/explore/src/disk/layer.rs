@@ -129,7 +129,12 @@ impl DiskDedup {
     }
 
     /// The layer's new states as a sorted run: they are in record order.
-    fn write_layer_run(&mut self, fresh: &Fresh, rank: &[u64], base: u64) -> Result<(), ExploreError> {
+    fn write_layer_run(
+        &mut self,
+        fresh: &Fresh,
+        rank: &[u64],
+        base: u64,
+    ) -> Result<(), ExploreError> {
         if rank.is_empty() {
             return Ok(());
         }
@@ -146,7 +151,14 @@ impl DiskDedup {
 
     /// Keeps the newest layer in the index; clears it when it would overflow
     /// or when the wide-key arena would no longer be contiguous.
-    fn refresh_table(&mut self, fresh: &Fresh, rank: &[u64], base: u64, table: &mut Table, keys: &mut Keys) {
+    fn refresh_table(
+        &mut self,
+        fresh: &Fresh,
+        rank: &[u64],
+        base: u64,
+        table: &mut Table,
+        keys: &mut Keys,
+    ) {
         let n = rank.len();
         if table.len() + n > table.capacity() || self.table_end != base {
             table.clear();
@@ -177,7 +189,9 @@ impl DiskDedup {
         while let Some(e) = merge.next_entry()? {
             std::io::Write::write_all(&mut out, &e).map_err(io_err(&path))?;
         }
-        let file = out.into_inner().map_err(|e| io_err(&path)(e.into_error()))?;
+        let file = out
+            .into_inner()
+            .map_err(|e| io_err(&path)(e.into_error()))?;
         file.sync_data().map_err(io_err(&path))?;
         self.runs.push((path, total));
         self.garbage.extend(old.into_iter().map(|(p, _)| p));
@@ -187,7 +201,11 @@ impl DiskDedup {
 
 /// Appends the fresh states in order of first occurrence; returns each one's
 /// rank (its id minus the first new id), indexed in record order.
-fn append_fresh(fresh: &Fresh, width: usize, writer: &mut RunWriter) -> Result<Vec<u64>, ExploreError> {
+fn append_fresh(
+    fresh: &Fresh,
+    width: usize,
+    writer: &mut RunWriter,
+) -> Result<Vec<u64>, ExploreError> {
     let mut order: Vec<u32> = (0..fresh.first_seq.len() as u32).collect();
     order.sort_unstable_by_key(|&i| fresh.first_seq[i as usize]);
     let mut rank = vec![0u64; order.len()];
