@@ -28,6 +28,8 @@ use store::{Checkpoint, Edge, Progress, RunStatus, RunWriter};
 
 /// Parents expanded per thread between two merges.
 const PARENTS_PER_PART: usize = 16 * 1024;
+/// How many successors ahead the merge touches the index.
+const LOOKAHEAD: usize = 16;
 /// Memory kept aside from the visited index for buffers of every kind.
 const RESERVE_BYTES: u64 = 48 << 20;
 
@@ -171,7 +173,7 @@ impl<'g> Bfs<'g> {
             writer,
             opts,
             keys,
-            table: Table::with_capacity(opts.index_limit.unwrap_or(1 << 16).min(1 << 16)),
+            table: Table::with_capacity(opts.index_limit.unwrap_or(1 << 16).min(1 << 16))?,
             table_limit,
             disk: None,
             layers: vec![0],
@@ -264,7 +266,7 @@ impl<'g> Bfs<'g> {
     /// Fills an index sized for `capacity` states with the stored states `from..`.
     fn refill_table(&mut self, from: u64, capacity: usize) -> Result<(), ExploreError> {
         let count = self.writer.state_count();
-        self.table = Table::with_capacity(capacity.max(1 << 16));
+        self.table = Table::with_capacity(capacity.max(1 << 16))?;
         self.keys.reset(from);
         let width = self.slot().width();
         let mut id = from;
@@ -390,7 +392,7 @@ impl<'g> Bfs<'g> {
         // Growing briefly needs the old and the new table at once.
         let fits = self.table.bytes() + Table::bytes_for(wanted) + arena <= self.table_limit;
         if fits && needed <= cap {
-            self.table = self.table.grown_to(wanted);
+            self.table = self.table.grown_to(wanted)?;
             return Ok(());
         }
         sink.note(&format!(
@@ -435,6 +437,11 @@ impl<'g> Bfs<'g> {
                 ParentInfo::Expanded(end) => {
                     let end = end as usize;
                     for s in begin..end {
+                        // Prefetch the slot a few successors ahead so that
+                        // its cache miss overlaps with this one's work.
+                        if let Some(&ahead) = part.tags.get(s + LOOKAHEAD) {
+                            self.table.prefetch(ahead);
+                        }
                         let record = &part.records[s * width..(s + 1) * width];
                         let target = resolve(
                             part.ids[s],

@@ -14,12 +14,15 @@
 const MAX_LOAD_NUM: usize = 7;
 const MAX_LOAD_DEN: usize = 10;
 
+use store::{StoreError, Words};
+
 /// Bytes taken by one slot.
 pub const SLOT_BYTES: u64 = 16;
 
-/// An open-addressing map from tags to state ids.
+/// An open-addressing map from tags to state ids, in huge-page memory.
 pub struct Table {
-    slots: Vec<[u64; 2]>,
+    words: Words,
+    slots: usize,
     shift: u32,
     len: usize,
 }
@@ -38,14 +41,28 @@ pub fn mix(tag: u64) -> u64 {
 
 impl Table {
     /// A table with room for at least `states` entries below the load limit.
-    pub fn with_capacity(states: usize) -> Table {
+    pub fn with_capacity(states: usize) -> Result<Table, StoreError> {
         let wanted = (states.max(16) * MAX_LOAD_DEN).div_ceil(MAX_LOAD_NUM);
         let slots = wanted.next_power_of_two();
-        Table {
-            slots: vec![[0, 0]; slots],
+        Ok(Table {
+            words: Words::zeroed(2 * slots)?,
+            slots,
             shift: 64 - slots.trailing_zeros(),
             len: 0,
-        }
+        })
+    }
+
+    #[inline]
+    fn slot(&self, i: usize) -> (u64, u64) {
+        let w = self.words.as_slice();
+        (w[2 * i], w[2 * i + 1])
+    }
+
+    #[inline]
+    fn set(&mut self, i: usize, tag: u64, id1: u64) {
+        let w = self.words.as_mut_slice();
+        w[2 * i] = tag;
+        w[2 * i + 1] = id1;
     }
 
     /// Bytes a table sized for `states` entries allocates.
@@ -61,17 +78,17 @@ impl Table {
 
     /// Entries the table can take before it must grow.
     pub fn capacity(&self) -> usize {
-        self.slots.len() * MAX_LOAD_NUM / MAX_LOAD_DEN
+        self.slots * MAX_LOAD_NUM / MAX_LOAD_DEN
     }
 
     /// Bytes allocated.
     pub fn bytes(&self) -> u64 {
-        self.slots.len() as u64 * SLOT_BYTES
+        self.slots as u64 * SLOT_BYTES
     }
 
     /// Forgets every entry, keeping the allocation.
     pub fn clear(&mut self) {
-        self.slots.fill([0, 0]);
+        self.words.as_mut_slice().fill(0);
         self.len = 0;
     }
 
@@ -80,13 +97,20 @@ impl Table {
         (mix(tag) >> self.shift) as usize
     }
 
+    /// Starts loading the home slot of `tag`, so that a probe soon after
+    /// finds its cache line present.
+    #[inline]
+    pub fn prefetch(&self, tag: u64) {
+        self.words.prefetch(2 * self.home(tag));
+    }
+
     /// The id stored under `tag` for which `same(id)` holds.
     #[inline]
     pub fn get(&self, tag: u64, mut same: impl FnMut(u64) -> bool) -> Option<u64> {
-        let mask = self.slots.len() - 1;
+        let mask = self.slots - 1;
         let mut i = self.home(tag);
         loop {
-            let [t, id1] = self.slots[i];
+            let (t, id1) = self.slot(i);
             if id1 == 0 {
                 return None;
             }
@@ -106,12 +130,12 @@ impl Table {
         new_id: u64,
         mut same: impl FnMut(u64) -> bool,
     ) -> Result<u64, u64> {
-        let mask = self.slots.len() - 1;
+        let mask = self.slots - 1;
         let mut i = self.home(tag);
         loop {
-            let [t, id1] = self.slots[i];
+            let (t, id1) = self.slot(i);
             if id1 == 0 {
-                self.slots[i] = [tag, new_id + 1];
+                self.set(i, tag, new_id + 1);
                 self.len += 1;
                 return Err(new_id);
             }
@@ -125,24 +149,24 @@ impl Table {
     /// Inserts an entry known to be absent (rebuilding from the store).
     #[inline]
     pub fn insert_absent(&mut self, tag: u64, id: u64) {
-        let mask = self.slots.len() - 1;
+        let mask = self.slots - 1;
         let mut i = self.home(tag);
-        while self.slots[i][1] != 0 {
+        while self.slot(i).1 != 0 {
             i = (i + 1) & mask;
         }
-        self.slots[i] = [tag, id + 1];
+        self.set(i, tag, id + 1);
         self.len += 1;
     }
 
     /// A table with room for `states` entries holding the same entries.
-    pub fn grown_to(&self, states: usize) -> Table {
-        let mut bigger = Table::with_capacity(states.max(self.len));
-        for &[tag, id1] in &self.slots {
-            if id1 != 0 {
-                bigger.insert_absent(tag, id1 - 1);
+    pub fn grown_to(&self, states: usize) -> Result<Table, StoreError> {
+        let mut bigger = Table::with_capacity(states.max(self.len))?;
+        for pair in self.words.as_slice().chunks_exact(2) {
+            if pair[1] != 0 {
+                bigger.insert_absent(pair[0], pair[1] - 1);
             }
         }
-        bigger
+        Ok(bigger)
     }
 }
 
@@ -152,10 +176,10 @@ mod tests {
 
     #[test]
     fn finds_what_it_stored_and_grows() {
-        let mut t = Table::with_capacity(4);
+        let mut t = Table::with_capacity(4).unwrap();
         for k in 0..1000u64 {
             if t.len() >= t.capacity() {
-                t = t.grown_to(t.capacity() * 2);
+                t = t.grown_to(t.capacity() * 2).unwrap();
             }
             assert_eq!(t.get_or_insert(k * 7, k, |_| true), Err(k));
         }
@@ -171,7 +195,7 @@ mod tests {
     fn confirmation_separates_equal_tags() {
         // Two different states with one fingerprint: the confirmation callback
         // decides, so both get their own entry.
-        let mut t = Table::with_capacity(8);
+        let mut t = Table::with_capacity(8).unwrap();
         assert_eq!(t.get_or_insert(42, 0, |id| id == 99), Err(0));
         assert_eq!(t.get_or_insert(42, 1, |id| id == 1), Err(1));
         assert_eq!(t.get(42, |id| id == 1), Some(1));

@@ -25,6 +25,7 @@ mod mapped;
 mod meta;
 mod reader;
 mod structure;
+mod words;
 mod writer;
 
 #[cfg(test)]
@@ -36,6 +37,7 @@ pub use header::FORMAT_VERSION;
 pub use identity::RunIdentity;
 pub use manifest::{Files, Manifest, Progress, RunStatus};
 pub use reader::Run;
+pub use words::Words;
 pub use writer::{Checkpoint, OpenMode, RunWriter};
 
 /// Dense id of a state: its position in discovery (BFS) order.

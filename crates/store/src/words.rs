@@ -1,0 +1,85 @@
+//! Large zeroed arrays of words backed by anonymous memory with transparent
+//! huge pages requested: the explorer's hash table lives in one, because a
+//! table of gigabytes probed at random spends most of its time in TLB misses
+//! with 4 KiB pages. It sits in the store because it is an `mmap`, and the
+//! store is the one crate that may contain `unsafe`.
+
+use crate::error::StoreError;
+use memmap2::{Advice, MmapMut};
+
+/// A zero-initialised `[u64]` of fixed length.
+pub struct Words {
+    map: Option<MmapMut>,
+}
+
+impl Words {
+    /// `len` zero words; huge pages are requested (and silently not used
+    /// where the kernel refuses them).
+    pub fn zeroed(len: usize) -> Result<Words, StoreError> {
+        if len == 0 {
+            return Ok(Words { map: None });
+        }
+        let map = MmapMut::map_anon(len * 8).map_err(|e| {
+            StoreError::Io {
+                path: "anonymous memory".into(),
+                source: e,
+            }
+        })?;
+        let _ = map.advise(Advice::HugePage);
+        Ok(Words { map: Some(map) })
+    }
+
+    /// The words.
+    #[inline]
+    pub fn as_slice(&self) -> &[u64] {
+        match &self.map {
+            // SAFETY: the map is page aligned (so 8-aligned), its length is a
+            // multiple of 8, and every bit pattern is a valid u64.
+            Some(m) => unsafe { m.align_to::<u64>().1 },
+            None => &[],
+        }
+    }
+
+    /// Asks the processor to start loading the cache line of word `index`.
+    /// Unlike a load, a prefetch retires at once, so many misses overlap.
+    #[inline]
+    pub fn prefetch(&self, index: usize) {
+        let words = self.as_slice();
+        if let Some(word) = words.get(index) {
+            #[cfg(target_arch = "x86_64")]
+            {
+                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+                // SAFETY: a prefetch is only a hint; it never faults and
+                // reads nothing observable, and the address is in bounds.
+                unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(word).cast::<i8>()) };
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            let _ = word;
+        }
+    }
+
+    /// The words, writable.
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [u64] {
+        match &mut self.map {
+            // SAFETY: as in `as_slice`; the borrow is exclusive.
+            Some(m) => unsafe { m.align_to_mut::<u64>().1 },
+            None => &mut [],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_start_zeroed_and_keep_writes() {
+        let mut w = Words::zeroed(1 << 20).unwrap();
+        assert!(w.as_slice().iter().all(|&x| x == 0));
+        w.as_mut_slice()[12345] = 7;
+        assert_eq!(w.as_slice()[12345], 7);
+        assert_eq!(w.as_slice().len(), 1 << 20);
+        assert!(Words::zeroed(0).unwrap().as_slice().is_empty());
+    }
+}
