@@ -13,7 +13,7 @@
 //!   parent has all its transitions written and no later parent has any.
 
 use crate::disk::DiskDedup;
-use crate::expand::{Expander, ParentInfo, Part, UNRESOLVED};
+use crate::expand::{Expander, ParentInfo, Part, LOOKAHEAD, UNRESOLVED};
 use crate::keys::Keys;
 use crate::slot::Slot;
 use crate::table::Table;
@@ -28,8 +28,6 @@ use store::{Checkpoint, Edge, Progress, RunStatus, RunWriter};
 
 /// Parents expanded per thread between two merges.
 const PARENTS_PER_PART: usize = 16 * 1024;
-/// How many successors ahead the merge touches the index.
-const LOOKAHEAD: usize = 16;
 /// Memory kept aside from the visited index for buffers of every kind.
 const RESERVE_BYTES: u64 = 48 << 20;
 
@@ -439,8 +437,9 @@ impl<'g> Bfs<'g> {
                     for s in begin..end {
                         // Prefetch the slot a few successors ahead so that
                         // its cache miss overlaps with this one's work.
-                        if let Some(&ahead) = part.tags.get(s + LOOKAHEAD) {
-                            self.table.prefetch(ahead);
+                        let ahead = s + LOOKAHEAD;
+                        if part.ids.get(ahead) == Some(&UNRESOLVED) {
+                            self.table.prefetch(part.tags[ahead]);
                         }
                         let record = &part.records[s * width..(s + 1) * width];
                         let target = resolve(
@@ -570,7 +569,12 @@ impl<'g> Bfs<'g> {
                 Ending::Complete => RunStatus::Complete,
                 _ => RunStatus::Partial,
             };
-            self.writer.set_mem_budget(self.opts.mem_budget);
+            // The index is no longer needed: give its memory to `finish`.
+            self.table = Table::with_capacity(0)?;
+            self.keys.reset(0);
+            self.parts.clear();
+            self.writer
+                .set_mem_budget(self.opts.mem_budget.saturating_sub(RESERVE_BYTES));
             self.writer.finish(status, progress)?;
             if self.disk.is_some() {
                 let dir = &self.opts.scratch_dir;
@@ -630,10 +634,7 @@ fn resolve(
         return Ok(known);
     }
     if let Some(disk) = disk.as_mut() {
-        return Ok(match table.get(tag, |id| keys.same(id, record)) {
-            Some(id) => id,
-            None => disk.candidate(record)?,
-        });
+        return disk.lookup_or_candidate(table, keys, tag, record);
     }
     let next = writer.state_count();
     match table.get_or_insert(tag, next, |id| keys.same(id, record)) {

@@ -19,6 +19,8 @@
 //! Checkpoints happen at layer ends; a killed run redoes the current layer.
 
 use crate::bfs::ExploreOptions;
+use crate::keys::Keys;
+use crate::table::Table;
 use crate::ExploreError;
 use serde::{Deserialize, Serialize};
 use std::fs::{self, File};
@@ -52,6 +54,7 @@ pub struct DiskDedup {
     next_file: u64,
     table_states: u64,
     table_end: u64,
+    provisional: bool,
     cands: Vec<u8>,
     cand_limit: usize,
     spills: Vec<(PathBuf, u64)>,
@@ -98,6 +101,7 @@ impl DiskDedup {
             next_file,
             table_states: 0,
             table_end: 0,
+            provisional: false,
             cands: Vec::new(),
             cand_limit,
             spills: Vec::new(),
@@ -199,6 +203,29 @@ impl DiskDedup {
             id += n as u64;
         }
         Ok(())
+    }
+
+    /// The id (or placeholder) of a successor: from the index when it knows
+    /// the state, else a new candidate. With exact tags a candidate's
+    /// placeholder goes into the index too, so that the layer's later
+    /// meetings of the same state share it: the layer then sorts each
+    /// distinct candidate once, not once per meeting.
+    pub fn lookup_or_candidate(
+        &mut self,
+        table: &mut Table,
+        keys: &Keys,
+        tag: u64,
+        record: &[u8],
+    ) -> Result<u64, ExploreError> {
+        if let Some(id) = table.get(tag, |id| keys.same(id, record)) {
+            return Ok(id);
+        }
+        let placeholder = self.candidate(record)?;
+        if keys.exact() && table.len() < table.capacity() {
+            table.insert_absent(tag, placeholder);
+            self.provisional = true;
+        }
+        Ok(placeholder)
     }
 
     /// Registers a successor the index did not know; returns its placeholder.

@@ -13,6 +13,23 @@ use crate::table::Table;
 use crate::ExploreError;
 use model::{Game, Successors};
 
+/// How many successors ahead a lookup prefetches the index.
+pub const LOOKAHEAD: usize = 24;
+
+/// Resolves the successors the table knows, prefetching ahead so that the
+/// cache misses of many probes overlap.
+fn lookup(part: &mut Part, table: &Table, keys: &Keys, width: usize) {
+    for s in 0..part.tags.len() {
+        if let Some(&ahead) = part.tags.get(s + LOOKAHEAD) {
+            table.prefetch(ahead);
+        }
+        let record = &part.records[s * width..(s + 1) * width];
+        if let Some(id) = table.get(part.tags[s], |id| keys.same(id, record)) {
+            part.ids[s] = id;
+        }
+    }
+}
+
 /// Marks a successor whose id the read-only lookup did not find.
 pub const UNRESOLVED: u64 = u64::MAX;
 
@@ -97,13 +114,14 @@ impl Expander<'_> {
                     part.probs.push((mv.prob.num, mv.prob.den));
                 }
                 let record = &part.records[at..];
-                let tag = keys.tag(record);
-                part.tags.push(tag);
-                let id = table.and_then(|t| t.get(tag, |id| keys.same(id, record)));
-                part.ids.push(id.unwrap_or(UNRESOLVED));
+                part.tags.push(keys.tag(record));
+                part.ids.push(UNRESOLVED);
             }
             part.infos
                 .push(ParentInfo::Expanded(part.actions.len() as u32));
+        }
+        if let Some(table) = table {
+            lookup(part, table, keys, self.slot.width());
         }
         Ok(())
     }

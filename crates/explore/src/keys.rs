@@ -27,6 +27,11 @@ impl Keys {
         }
     }
 
+    /// True when a tag match is an exact match (states of at most 8 bytes).
+    pub fn exact(&self) -> bool {
+        self.narrow
+    }
+
     /// Bytes the arena spends per state held in the table.
     pub fn arena_bytes_per_state(&self) -> u64 {
         if self.narrow {

@@ -2,8 +2,6 @@
 //! entries, writing and reading them sequentially, merging sorted files.
 
 use crate::ExploreError;
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
 use std::fs::{self, File};
 use std::io::{BufReader, Read, Write};
 use std::path::Path;
@@ -58,12 +56,14 @@ pub fn sort_entries(buf: &mut Vec<u8>, entry: usize, key: usize) {
     *buf = sorted;
 }
 
-/// Reads fixed-size entries from a file, one at a time.
+/// Reads fixed-size entries from a file sequentially, a large chunk at a
+/// time, so that stepping to the next entry is an index increment.
 pub struct EntryReader {
     reader: BufReader<File>,
     left: u64,
-    /// The current entry; valid while [`EntryReader::next`] returned true.
-    pub entry: Vec<u8>,
+    size: usize,
+    chunk: Vec<u8>,
+    at: usize,
 }
 
 impl EntryReader {
@@ -71,57 +71,50 @@ impl EntryReader {
     pub fn open(path: &Path, entries: u64, size: usize) -> Result<EntryReader, ExploreError> {
         let file = File::open(path).map_err(io_err(path))?;
         Ok(EntryReader {
-            reader: BufReader::with_capacity(IO_BUF, file),
+            reader: BufReader::with_capacity(64 * 1024, file),
             left: entries,
-            entry: vec![0; size],
+            size,
+            chunk: Vec::new(),
+            at: 0,
         })
     }
 
+    /// The current entry; valid after [`EntryReader::next`] returned true.
+    #[inline]
+    pub fn entry(&self) -> &[u8] {
+        &self.chunk[self.at..self.at + self.size]
+    }
+
     /// Moves to the next entry; false at the end.
+    #[inline]
     pub fn next(&mut self, path: &Path) -> Result<bool, ExploreError> {
+        self.at += self.size;
+        if self.at < self.chunk.len() {
+            return Ok(true);
+        }
         if self.left == 0 {
             return Ok(false);
         }
-        self.left -= 1;
+        let n = self.left.min((IO_BUF / self.size) as u64);
+        self.left -= n;
+        self.chunk.resize(n as usize * self.size, 0);
         self.reader
-            .read_exact(&mut self.entry)
+            .read_exact(&mut self.chunk)
             .map_err(io_err(path))?;
+        self.at = 0;
         Ok(true)
     }
 }
 
-struct Head {
-    entry: Vec<u8>,
-    source: usize,
-}
-
-impl PartialEq for Head {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-impl Eq for Head {}
-impl PartialOrd for Head {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Head {
-    /// Reversed, so that the max-heap yields the smallest entry first.
-    fn cmp(&self, other: &Self) -> Ordering {
-        other
-            .entry
-            .cmp(&self.entry)
-            .then(other.source.cmp(&self.source))
-    }
-}
-
 /// A k-way merge of sorted entry files and one sorted in-memory buffer.
+/// The few inputs (a handful of runs) are compared directly at each step,
+/// which needs no allocation per entry.
 pub struct Merge<'a> {
-    files: Vec<(&'a Path, EntryReader)>,
+    files: Vec<(&'a Path, EntryReader, bool)>,
     memory: &'a [u8],
+    at: usize,
     size: usize,
-    heap: BinaryHeap<Head>,
+    current: Option<usize>,
 }
 
 impl<'a> Merge<'a> {
@@ -131,49 +124,53 @@ impl<'a> Merge<'a> {
         memory: &'a [u8],
         size: usize,
     ) -> Result<Merge<'a>, ExploreError> {
-        let mut merge = Merge {
-            files: Vec::new(),
-            memory,
-            size,
-            heap: BinaryHeap::new(),
-        };
+        let mut readers = Vec::new();
         for (path, n) in files {
-            merge
-                .files
-                .push((path.as_path(), EntryReader::open(path, *n, size)?));
+            let mut reader = EntryReader::open(path, *n, size)?;
+            let live = reader.next(path)?;
+            readers.push((path.as_path(), reader, live));
         }
-        for source in 0..=merge.files.len() {
-            merge.refill(source)?;
-        }
-        Ok(merge)
+        Ok(Merge {
+            files: readers,
+            memory,
+            at: 0,
+            size,
+            current: None,
+        })
     }
 
-    fn refill(&mut self, source: usize) -> Result<(), ExploreError> {
-        if source == self.files.len() {
-            if self.memory.len() >= self.size {
-                let (head, rest) = self.memory.split_at(self.size);
-                self.memory = rest;
-                self.heap.push(Head {
-                    entry: head.to_vec(),
-                    source,
-                });
-            }
-            return Ok(());
+    fn head(&self, source: usize) -> Option<&[u8]> {
+        match self.files.get(source) {
+            Some((_, reader, live)) => live.then(|| reader.entry()),
+            None => self.memory.get(self.at..self.at + self.size),
         }
-        let (path, reader) = &mut self.files[source];
-        if reader.next(path)? {
-            let entry = reader.entry.clone();
-            self.heap.push(Head { entry, source });
+    }
+
+    fn advance(&mut self, source: usize) -> Result<(), ExploreError> {
+        match self.files.get_mut(source) {
+            Some((path, reader, live)) => *live = reader.next(path)?,
+            None => self.at += self.size,
         }
         Ok(())
     }
 
     /// The next smallest entry, or `None` when every input is drained.
-    pub fn next_entry(&mut self) -> Result<Option<Vec<u8>>, ExploreError> {
-        let Some(head) = self.heap.pop() else {
+    pub fn next_entry(&mut self) -> Result<Option<&[u8]>, ExploreError> {
+        if let Some(source) = self.current.take() {
+            self.advance(source)?;
+        }
+        let mut best: Option<(usize, &[u8])> = None;
+        for source in 0..=self.files.len() {
+            if let Some(head) = self.head(source) {
+                if best.is_none_or(|(_, b)| head < b) {
+                    best = Some((source, head));
+                }
+            }
+        }
+        let Some((source, _)) = best else {
             return Ok(None);
         };
-        self.refill(head.source)?;
-        Ok(Some(head.entry))
+        self.current = Some(source);
+        Ok(self.head(source))
     }
 }

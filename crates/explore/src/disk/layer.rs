@@ -35,12 +35,12 @@ impl<'a> RunCursor<'a> {
     /// The id stored for `record`; records must be asked in increasing order.
     fn find(&mut self, record: &[u8]) -> Result<Option<u64>, ExploreError> {
         let width = record.len();
-        while self.live && self.reader.entry[..width] < *record {
+        while self.live && self.reader.entry()[..width] < *record {
             self.live = self.reader.next(self.path)?;
         }
-        if self.live && self.reader.entry[..width] == *record {
+        if self.live && self.reader.entry()[..width] == *record {
             let mut id = [0u8; 8];
-            id.copy_from_slice(&self.reader.entry[width..]);
+            id.copy_from_slice(&self.reader.entry()[width..]);
             return Ok(Some(u64::from_le_bytes(id)));
         }
         Ok(None)
@@ -62,8 +62,10 @@ impl DiskDedup {
         };
         std::io::Write::flush(&mut out).map_err(io_err(&pending_path))?;
         drop(out);
+        let t0 = std::time::Instant::now();
         let mut resolved = vec![0u64; self.seq as usize];
         let fresh = self.resolve(&mut resolved)?;
+        let t1 = t0.elapsed();
         let base = writer.state_count();
         let rank = append_fresh(&fresh, self.width, writer)?;
         for r in resolved.iter_mut() {
@@ -78,9 +80,14 @@ impl DiskDedup {
         self.garbage.extend(self.spills.drain(..).map(|(p, _)| p));
         self.seq = 0;
         self.cands.clear();
+        let t2 = t0.elapsed();
         self.refresh_table(&fresh, &rank, base, table, keys);
+        let t3 = t0.elapsed();
         if self.runs.len() > MAX_RUNS {
             self.compact()?;
+        }
+        if std::env::var_os("HSG_TIMING").is_some() {
+            eprintln!("layer: cands {} fresh {} runs {} resolve {:?} append+stream {:?} refresh {:?} compact {:?}", resolved.len(), rank.len(), self.runs.len(), t1, t2 - t1, t3 - t2, t0.elapsed() - t3);
         }
         Ok(())
     }
@@ -123,7 +130,14 @@ impl DiskDedup {
                 FRESH | (fresh.first_seq.len() as u64 - 1)
             });
             resolved[seq as usize] = value;
-            group = Some((record.to_vec(), value));
+            match group.as_mut() {
+                Some((rec, v)) => {
+                    rec.clear();
+                    rec.extend_from_slice(record);
+                    *v = value;
+                }
+                None => group = Some((record.to_vec(), value)),
+            }
         }
         Ok(fresh)
     }
@@ -160,9 +174,13 @@ impl DiskDedup {
         keys: &mut Keys,
     ) {
         let n = rank.len();
-        if table.len() + n > table.capacity() || self.table_end != base {
+        // Placeholders of this layer's candidates must go, and so must
+        // everything when the new layer would not fit or the arena would
+        // not stay contiguous.
+        if self.provisional || table.len() + n > table.capacity() || self.table_end != base {
             table.clear();
             keys.reset(base);
+            self.provisional = false;
         }
         let mut by_id = vec![0u32; n];
         for (i, &r) in rank.iter().enumerate() {
@@ -177,17 +195,20 @@ impl DiskDedup {
         self.table_end = base + n.min(room) as u64;
     }
 
-    /// Merges every run into one.
+    /// Merges the smaller half of the runs into one. Leaving the large runs
+    /// alone keeps the cost of a compaction proportional to what recent
+    /// layers added, not to everything visited (tiered merging).
     fn compact(&mut self) -> Result<(), ExploreError> {
         let entry = self.width + 8;
-        let old = std::mem::take(&mut self.runs);
+        self.runs.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
+        let old = self.runs.split_off(MAX_RUNS / 2);
         let total: u64 = old.iter().map(|(_, n)| n).sum();
         let path = self.new_path("run");
         let file = File::create(&path).map_err(io_err(&path))?;
         let mut out = std::io::BufWriter::with_capacity(IO_BUF, file);
         let mut merge = Merge::new(&old, &[], entry)?;
         while let Some(e) = merge.next_entry()? {
-            std::io::Write::write_all(&mut out, &e).map_err(io_err(&path))?;
+            std::io::Write::write_all(&mut out, e).map_err(io_err(&path))?;
         }
         let file = out
             .into_inner()
