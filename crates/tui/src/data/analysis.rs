@@ -1,0 +1,363 @@
+//! [`AnalysisBench`]: the [`Workbench`] over a saved analysis (`hsg::SavedAnalysis`)
+//! and a [`StateSource`] that knows the states themselves (records, moves, pictures).
+//! The fixture and the store backends differ only in their state source.
+
+use super::{
+    CriticalAction, Details, Listing, LiveProgress, Member, Move, Overview, Row, RunState, Tag,
+    Workbench,
+};
+use hsg::{HyperstateInfo, IdVec, SavedAnalysis};
+use std::path::Path;
+
+/// The states of the analysed graph, as one backend stores them.
+pub trait StateSource: Send + Sync {
+    /// The game's picture of state `s` (`None` past the end).
+    fn render(&self, s: u64) -> Option<String>;
+    /// The `(action, target)` moves out of `s`.
+    fn moves(&self, s: u64) -> Vec<(u16, u64)>;
+    /// BFS depth of `s`.
+    fn bfs_depth(&self, s: u64) -> u32;
+    /// States per BFS depth.
+    fn bfs_histogram(&self) -> Vec<u64>;
+    /// Outcome of `s` if it is terminal.
+    fn outcome(&self, s: u64) -> Option<u16>;
+    /// Re-reads published progress (stores that another process may be writing).
+    fn live_progress(&self) -> Option<LiveProgress> {
+        None
+    }
+    /// The run directory, if the states live in a store.
+    fn run_dir(&self) -> Option<&Path> {
+        None
+    }
+}
+
+/// What the overview says about the run besides the analysis summary.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunFacts {
+    /// Game family.
+    pub game: String,
+    /// Level title.
+    pub level_title: String,
+    /// Options of the exploration.
+    pub options: Vec<(String, String)>,
+    /// Where the exploration stood at open.
+    pub run_state: RunState,
+    /// Why the analysis may not match the run, if it may not.
+    pub stale_note: Option<String>,
+    /// Action labels, by id.
+    pub action_labels: Vec<String>,
+    /// Outcome names, by id.
+    pub outcome_names: Vec<String>,
+}
+
+/// Predecessor lists of the HSG: `offsets[h]..offsets[h + 1]` indexes `edge`, which
+/// holds the index of each incoming labelled edge in the forward CSR.
+struct Reverse {
+    offsets: Vec<u64>,
+    edge: Vec<u64>,
+    sources: IdVec,
+}
+
+/// A workbench over a saved analysis and a state source.
+pub struct AnalysisBench<S> {
+    saved: SavedAnalysis,
+    reverse: Reverse,
+    facts: RunFacts,
+    states: S,
+}
+
+impl<S: StateSource> AnalysisBench<S> {
+    /// Builds the workbench; `O(HSG edges)` to index predecessors.
+    pub fn new(saved: SavedAnalysis, facts: RunFacts, states: S) -> AnalysisBench<S> {
+        let reverse = reverse_edges(&saved);
+        AnalysisBench {
+            saved,
+            reverse,
+            facts,
+            states,
+        }
+    }
+
+    /// The saved analysis.
+    pub fn saved(&self) -> &SavedAnalysis {
+        &self.saved
+    }
+
+    fn info(&self, h: u64) -> Option<&HyperstateInfo> {
+        self.saved.hyperstates.get(usize::try_from(h).ok()?)
+    }
+
+    fn tag(&self, h: u64) -> Tag {
+        self.info(h).map_or(Tag::Unknown, |i| i.tag)
+    }
+
+    fn member_range(&self, h: u64) -> std::ops::Range<u64> {
+        let o = &self.saved.member_offsets;
+        match (o.get(h as usize), o.get(h as usize + 1)) {
+            (Some(&a), Some(&b)) => a..b,
+            _ => 0..0,
+        }
+    }
+
+    fn edge_range(&self, h: u64) -> std::ops::Range<u64> {
+        self.saved.edges.row(h)
+    }
+
+    fn in_range(&self, h: u64) -> std::ops::Range<u64> {
+        let o = &self.reverse.offsets;
+        match (o.get(h as usize), o.get(h as usize + 1)) {
+            (Some(&a), Some(&b)) => a..b,
+            _ => 0..0,
+        }
+    }
+
+    fn label(&self, action: u16) -> String {
+        self.facts
+            .action_labels
+            .get(usize::from(action))
+            .cloned()
+            .unwrap_or_else(|| format!("#{action}"))
+    }
+
+    fn critical(&self, edge: u64, other: u64) -> CriticalAction {
+        let e = &self.saved.edges;
+        let action = e.actions.get(edge as usize).copied().unwrap_or(0);
+        CriticalAction {
+            action: self.label(action),
+            other,
+            other_tag: self.tag(other),
+            multiplicity: e.multiplicity.get(edge as usize).copied().unwrap_or(0),
+        }
+    }
+}
+
+fn reverse_edges(saved: &SavedAnalysis) -> Reverse {
+    let h = saved.hyperstates.len();
+    let e = &saved.edges;
+    let mut offsets = vec![0u64; h + 1];
+    for t in e.targets.iter() {
+        if let Some(o) = offsets.get_mut(t as usize + 1) {
+            *o += 1;
+        }
+    }
+    for i in 0..h {
+        offsets[i + 1] += offsets[i];
+    }
+    let mut cursor = offsets.clone();
+    let mut edge = vec![0u64; e.len() as usize];
+    let mut sources = vec![0u64; e.len() as usize];
+    for source in 0..h as u64 {
+        for i in e.row(source) {
+            let t = e.targets.get(i).unwrap_or(0) as usize;
+            let slot = cursor[t] as usize;
+            cursor[t] += 1;
+            edge[slot] = i;
+            sources[slot] = source;
+        }
+    }
+    let sources = if (h as u64) <= u64::from(u32::MAX) {
+        IdVec::U32(sources.into_iter().map(|x| x as u32).collect())
+    } else {
+        IdVec::U64(sources)
+    };
+    Reverse {
+        offsets,
+        edge,
+        sources,
+    }
+}
+
+impl<S: StateSource> Workbench for AnalysisBench<S> {
+    fn overview(&self) -> Overview {
+        let s = &self.saved.summary;
+        let f = &self.facts;
+        let t = s.tags;
+        Overview {
+            game: f.game.clone(),
+            level_title: f.level_title.clone(),
+            level_hash: s.source.level_hash.clone(),
+            options: f.options.clone(),
+            run_state: f.run_state,
+            states: s.states,
+            expanded: s.source.expanded,
+            transitions: s.transitions,
+            hyperstates: s.hyperstates,
+            critical_actions: s.critical_actions,
+            compression: s.compression,
+            open_states: s.open_states,
+            stale_note: f.stale_note.clone(),
+            target: s.target.clone(),
+            tags: [
+                t.win,
+                t.fail,
+                t.eventually_winnable,
+                t.implicitly_failed,
+                t.unknown,
+            ],
+            bfs_depths: self.states.bfs_histogram(),
+            hsg_depths: s.depth.histogram.clone(),
+            headroom: s.headroom.as_ref().map(|h| h.histogram_hyperstates.clone()),
+            headroom_note: s.headroom_note.clone(),
+            root: s.root_hyperstate,
+            root_tag: s.root_tag,
+            shortest_win_actions: s.shortest_win.actions,
+            shortest_win_critical: s.shortest_win.critical_actions,
+            ideal_profile: s.failure_spectrum.ideal_path_profile.clone(),
+            breadth: s.failure_spectrum.breadth,
+        }
+    }
+
+    fn hyperstate_count(&self) -> u64 {
+        self.saved.hyperstates.len() as u64
+    }
+
+    fn state_count(&self) -> u64 {
+        self.saved.component.len() as u64
+    }
+
+    fn root(&self) -> u64 {
+        self.saved.summary.root_hyperstate
+    }
+
+    fn ideal_path(&self) -> Vec<u64> {
+        self.saved.ideal_path.clone()
+    }
+
+    fn row(&self, h: u64) -> Option<Row> {
+        let i = self.info(h)?;
+        let r = self.member_range(h);
+        Some(Row {
+            id: h,
+            tag: i.tag,
+            size: r.end - r.start,
+            depth: i.depth,
+            headroom: i.headroom_hyperstates,
+            loss_distance: i.loss_distance,
+            win_distance: i.win_distance,
+        })
+    }
+
+    fn details(&self, h: u64) -> Option<Details> {
+        let row = self.row(h)?;
+        let i = self.info(h)?;
+        let first_state = self.saved.members.get(self.member_range(h).start)?;
+        let (out, inc) = (self.edge_range(h), self.in_range(h));
+        Some(Details {
+            row,
+            first_state,
+            bfs_depth: self.states.bfs_depth(first_state),
+            headroom_states: i.headroom_states,
+            one_step_headroom: i.one_step_headroom,
+            out_actions: out.end - out.start,
+            in_actions: inc.end - inc.start,
+            contains_target: i.flags & hsg::tags::CONTAINS_TARGET != 0,
+            open: i.flags & hsg::tags::OPEN != 0,
+        })
+    }
+
+    fn for_each_successor(&self, h: u64, f: &mut dyn FnMut(u64)) {
+        self.saved.edges.for_each_successor(h, f);
+    }
+
+    fn for_each_predecessor(&self, h: u64, f: &mut dyn FnMut(u64)) {
+        let mut previous = None;
+        for i in self.in_range(h) {
+            let Some(p) = self.reverse.sources.get(i) else {
+                continue;
+            };
+            if previous != Some(p) {
+                f(p);
+                previous = Some(p);
+            }
+        }
+    }
+
+    fn critical_out(&self, h: u64, limit: usize) -> Listing<CriticalAction> {
+        let range = self.edge_range(h);
+        let items = range
+            .clone()
+            .take(limit)
+            .map(|i| self.critical(i, self.saved.edges.targets.get(i).unwrap_or(0)))
+            .collect();
+        Listing {
+            items,
+            total: range.end - range.start,
+        }
+    }
+
+    fn critical_in(&self, h: u64, limit: usize) -> Listing<CriticalAction> {
+        let range = self.in_range(h);
+        let items = range
+            .clone()
+            .take(limit)
+            .filter_map(|i| {
+                let edge = *self.reverse.edge.get(i as usize)?;
+                Some(self.critical(edge, self.reverse.sources.get(i)?))
+            })
+            .collect();
+        Listing {
+            items,
+            total: range.end - range.start,
+        }
+    }
+
+    fn member(&self, h: u64, index: u64) -> Option<Member> {
+        let r = self.member_range(h);
+        if index >= r.end - r.start {
+            return None;
+        }
+        let state = self.saved.members.get(r.start + index)?;
+        let moves = self
+            .states
+            .moves(state)
+            .into_iter()
+            .map(|(action, target)| {
+                let th = self.hyperstate_of_state(target).unwrap_or(h);
+                Move {
+                    action: self.label(action),
+                    target_state: target,
+                    target_hyperstate: th,
+                    target_tag: self.tag(th),
+                }
+            })
+            .collect();
+        let outcome = self.states.outcome(state).map(|o| {
+            self.facts
+                .outcome_names
+                .get(usize::from(o))
+                .cloned()
+                .unwrap_or_else(|| format!("outcome {o}"))
+        });
+        Some(Member {
+            state,
+            index,
+            bfs_depth: self.states.bfs_depth(state),
+            text: self.states.render(state)?,
+            outcome,
+            moves,
+        })
+    }
+
+    fn hyperstate_of_state(&self, s: u64) -> Option<u64> {
+        self.saved.component.get(s)
+    }
+
+    fn state_text(&self, s: u64) -> Option<String> {
+        if s >= self.state_count() {
+            return None;
+        }
+        self.states.render(s)
+    }
+
+    fn live_progress(&self) -> Option<LiveProgress> {
+        self.states.live_progress()
+    }
+
+    fn is_live(&self) -> bool {
+        self.facts.run_state == RunState::Running
+    }
+
+    fn run_dir(&self) -> Option<&Path> {
+        self.states.run_dir()
+    }
+}

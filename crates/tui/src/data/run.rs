@@ -1,0 +1,190 @@
+//! The workbench over a real run directory: the states come from `store::Run` (memory
+//! mapped, read-only, never the sled database), the hyperstates from the analysis saved
+//! in `DIR/hsg/` (computed and saved first if there is none), and pictures from the
+//! game rebuilt out of the level text in the run's identity.
+
+use super::analysis::{AnalysisBench, RunFacts, StateSource};
+use super::{LiveProgress, RunState};
+use crate::error::TuiError;
+use hsg::{AnalyzeOptions, SavedAnalysis};
+use model::Game;
+use std::path::{Path, PathBuf};
+use store::{Manifest, Run, RunStatus};
+
+/// The states of a stored run.
+pub struct RunStates {
+    run: Run,
+    game: Option<Box<dyn Game>>,
+    analysed_states: u64,
+    dir: PathBuf,
+}
+
+/// The workbench type over a store.
+pub type StoreBench = AnalysisBench<RunStates>;
+
+fn run_state(status: RunStatus) -> RunState {
+    match status {
+        RunStatus::Running => RunState::Running,
+        RunStatus::Interrupted => RunState::Interrupted,
+        RunStatus::Complete => RunState::Complete,
+        RunStatus::Partial => RunState::Partial,
+    }
+}
+
+/// The progress part of a manifest.
+pub fn progress_of(m: &Manifest) -> LiveProgress {
+    let p = &m.progress;
+    LiveProgress {
+        state: Some(run_state(m.status)),
+        states: p.states.max(m.states),
+        expanded: p.expanded.max(m.expanded),
+        transitions: p.transitions.max(m.transitions),
+        depth: p.depth,
+        states_per_sec: p.states_per_sec,
+        elapsed_secs: p.elapsed_secs,
+        phase: p.phase.clone(),
+    }
+}
+
+impl StateSource for RunStates {
+    fn render(&self, s: u64) -> Option<String> {
+        if s >= self.run.state_count() {
+            return None;
+        }
+        let record = self.run.state(s);
+        Some(match &self.game {
+            Some(g) => g.render(record),
+            // Without the game, show the record's bytes rather than nothing.
+            None => record.iter().map(|b| format!("{b:02x}")).collect(),
+        })
+    }
+
+    fn moves(&self, s: u64) -> Vec<(u16, u64)> {
+        if s >= self.analysed_states.min(self.run.state_count()) {
+            return Vec::new();
+        }
+        self.run
+            .out_edges(s)
+            .filter(|e| e.target < self.analysed_states)
+            .map(|e| (e.action, e.target))
+            .collect()
+    }
+
+    fn bfs_depth(&self, s: u64) -> u32 {
+        self.run.depth(s)
+    }
+
+    fn bfs_histogram(&self) -> Vec<u64> {
+        let layers = self.run.layers();
+        let end = self.analysed_states.min(self.run.state_count());
+        layers
+            .iter()
+            .enumerate()
+            .map(|(i, &start)| {
+                layers
+                    .get(i + 1)
+                    .copied()
+                    .unwrap_or(end)
+                    .min(end)
+                    .saturating_sub(start)
+            })
+            .collect()
+    }
+
+    fn outcome(&self, s: u64) -> Option<u16> {
+        self.run.outcome(s)
+    }
+
+    fn live_progress(&self) -> Option<LiveProgress> {
+        Manifest::read(&self.dir).ok().map(|m| progress_of(&m))
+    }
+
+    fn run_dir(&self) -> Option<&Path> {
+        Some(&self.dir)
+    }
+}
+
+/// The file name that makes `games::load` pick the parser of `game`.
+fn level_file_name(game: &str) -> String {
+    match game {
+        "sokoban" => "level.xsb".to_string(),
+        other => format!("level.{other}"),
+    }
+}
+
+/// Opens the run in `dir` and its saved analysis, analysing first when none is saved.
+/// `phase` is told what is being done, for the loading screen.
+pub fn open_store(dir: &Path, phase: &dyn Fn(&str)) -> Result<StoreBench, TuiError> {
+    phase("opening the store");
+    // Checksums are verified by `hsg verify`; the workbench only needs consistent
+    // headers and lengths, which keeps opening a large store fast.
+    let run = Run::open_unverified(dir)?;
+    let id = run.identity().clone();
+    let game = games::load(
+        &level_file_name(&id.game),
+        &id.level_text,
+        &games::LevelSelector::First,
+    )
+    .ok()
+    .map(|l| l.game);
+    let summary_path = dir.join(hsg::persist::FOLDER).join("summary.json");
+    let saved = if summary_path.exists() {
+        phase("loading the analysis");
+        hsg::load(dir)?
+    } else {
+        phase("analysing (no saved analysis yet)");
+        SavedAnalysis::from_analysis(&hsg::analyze(&run, &AnalyzeOptions::default())?)
+    };
+    check_match(dir, &saved, &run)?;
+    let stale_note = (!hsg::is_current(&saved.summary, &run)).then(|| {
+        format!(
+            "analysis covers {} states; the run now has {} (run `hsg analyze` to refresh)",
+            saved.summary.states,
+            run.state_count()
+        )
+    });
+    let facts = RunFacts {
+        game: id.game.clone(),
+        level_title: id.level_title.clone(),
+        options: id
+            .options
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
+        run_state: run_state(run.status()),
+        stale_note,
+        action_labels: id.action_labels.clone(),
+        outcome_names: id.outcome_names.clone(),
+    };
+    let states = RunStates {
+        analysed_states: saved.summary.states,
+        game,
+        run,
+        dir: dir.to_path_buf(),
+    };
+    Ok(AnalysisBench::new(saved, facts, states))
+}
+
+fn check_match(dir: &Path, saved: &SavedAnalysis, run: &Run) -> Result<(), TuiError> {
+    let mismatch = |why: String| {
+        Err(TuiError::Mismatch {
+            path: dir.to_path_buf(),
+            why,
+        })
+    };
+    let hash = &saved.summary.source.level_hash;
+    if !hash.is_empty() && *hash != run.identity().level_hash {
+        return mismatch(format!(
+            "analysed level {hash}, stored level {}",
+            run.identity().level_hash
+        ));
+    }
+    if saved.summary.states > run.state_count() {
+        return mismatch(format!(
+            "{} states analysed but only {} stored",
+            saved.summary.states,
+            run.state_count()
+        ));
+    }
+    Ok(())
+}
