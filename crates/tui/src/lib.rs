@@ -6,3 +6,4 @@ pub mod error;
 
 pub use data::Workbench;
 pub use error::TuiError;
+pub mod layout;
