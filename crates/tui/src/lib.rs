@@ -6,4 +6,6 @@ pub mod error;
 
 pub use data::Workbench;
 pub use error::TuiError;
+pub mod bookmarks;
 pub mod layout;
+pub mod layout_cache;
