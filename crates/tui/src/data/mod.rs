@@ -177,12 +177,21 @@ pub struct CriticalAction {
 }
 
 /// The first items of a possibly long list, with the list's length.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Listing<T> {
     /// The items returned.
     pub items: Vec<T>,
     /// How many items the whole list has.
     pub total: u64,
+}
+
+impl<T> Default for Listing<T> {
+    fn default() -> Self {
+        Listing {
+            items: Vec::new(),
+            total: 0,
+        }
+    }
 }
 
 /// A move out of a member state.

@@ -1,0 +1,435 @@
+//! The application state and its one event enum. Everything the screens show lives in
+//! [`App`]; events change it, `ui::draw(&App)` only reads it. Slow work is described
+//! as [`Job`]s that the event loop runs on worker threads (tests run them inline) and
+//! whose results come back as [`Event::Done`].
+
+mod actions;
+pub mod jobs;
+mod nav;
+
+pub use jobs::{execute, Done, GraphData, Job};
+
+use crate::bookmarks::Bookmarks;
+use crate::data::{
+    CriticalAction, Details, Listing, LiveProgress, Member, Order, Overview, SortKey, Tag,
+    Workbench,
+};
+use crate::keys::{action_for, Action, Context};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+/// Everything that can happen to the application.
+pub enum Event {
+    /// A key was pressed.
+    Key(KeyEvent),
+    /// The terminal was resized to (columns, rows).
+    Resize(u16, u16),
+    /// Time passed (drives the spinner).
+    Tick,
+    /// The loader reports what it is doing.
+    Phase(String),
+    /// The run and its analysis are ready, or could not be opened.
+    Loaded(Result<Arc<dyn Workbench>, String>),
+    /// A job finished.
+    Done(Done),
+    /// The exploring process published new progress.
+    Progress(LiveProgress),
+}
+
+/// The screens, in tab order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Screen {
+    /// Facts and histograms.
+    Overview,
+    /// The hyperstate table with details, critical actions and members.
+    Browser,
+    /// Root path, shortest win and ideal path.
+    Paths,
+    /// The HSG map.
+    Graph,
+}
+
+impl Screen {
+    /// Every screen, in tab order.
+    pub const ALL: [Screen; 4] = [
+        Screen::Overview,
+        Screen::Browser,
+        Screen::Paths,
+        Screen::Graph,
+    ];
+
+    /// Tab title.
+    pub fn title(self) -> &'static str {
+        match self {
+            Screen::Overview => "Overview",
+            Screen::Browser => "Browser",
+            Screen::Paths => "Paths",
+            Screen::Graph => "Graph",
+        }
+    }
+
+    fn index(self) -> usize {
+        Screen::ALL.iter().position(|&s| s == self).unwrap_or(0)
+    }
+}
+
+/// The focused pane of the browser.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pane {
+    /// The hyperstate table.
+    Table,
+    /// Outgoing critical actions.
+    Out,
+    /// Incoming critical actions.
+    In,
+    /// Member states.
+    Members,
+}
+
+impl Pane {
+    const ORDER: [Pane; 4] = [Pane::Table, Pane::Out, Pane::In, Pane::Members];
+
+    fn step(self, forward: bool) -> Pane {
+        let i = Pane::ORDER.iter().position(|&p| p == self).unwrap_or(0);
+        let n = Pane::ORDER.len();
+        Pane::ORDER[if forward {
+            (i + 1) % n
+        } else {
+            (i + n - 1) % n
+        }]
+    }
+}
+
+/// What a text prompt is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PromptKind {
+    /// A search query.
+    Search,
+    /// A bookmark note.
+    Note,
+}
+
+/// What is drawn over the screen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Overlay {
+    /// Nothing.
+    None,
+    /// The key help.
+    Help,
+    /// The bookmark list with its cursor.
+    Bookmarks(usize),
+    /// A text prompt.
+    Prompt(PromptKind, String),
+}
+
+/// How to draw: colours and character set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ViewOptions {
+    /// Plain ASCII instead of Unicode symbols.
+    pub ascii: bool,
+    /// Colours (off with `NO_COLOR`).
+    pub colour: bool,
+}
+
+impl Default for ViewOptions {
+    fn default() -> Self {
+        ViewOptions {
+            ascii: false,
+            colour: true,
+        }
+    }
+}
+
+/// The selected hyperstate, read once per selection change.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Focus {
+    /// The hyperstate.
+    pub h: u64,
+    /// Its details.
+    pub details: Option<Details>,
+    /// Outgoing critical actions (first ones).
+    pub out: Listing<CriticalAction>,
+    /// Incoming critical actions (first ones).
+    pub inc: Listing<CriticalAction>,
+    /// The member on show.
+    pub member: Option<Member>,
+}
+
+/// The hyperstate table's order and cursor.
+#[derive(Clone, Debug)]
+pub struct TableView {
+    /// Row order (the identity until a sort or filter is asked for).
+    pub order: Arc<Order>,
+    /// The sort asked for (the order may still be computing).
+    pub sort: SortKey,
+    /// Descending sort asked for.
+    pub descending: bool,
+    /// Tag filter asked for.
+    pub filter: Option<Tag>,
+    /// Row of the cursor.
+    pub cursor: u64,
+}
+
+/// Names of the three paths, in the order of [`PathsView::lists`].
+pub const PATH_NAMES: [&str; 3] = ["root to here", "shortest win", "ideal path"];
+
+/// The paths screen: paths computed for an anchor hyperstate.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PathsView {
+    /// The hyperstate the paths were (or are being) computed for.
+    pub anchor: Option<u64>,
+    /// True once the paths of the anchor arrived.
+    pub ready: bool,
+    /// Root to anchor, anchor to nearest win, the ideal path.
+    pub lists: [Vec<u64>; 3],
+    /// The focused path.
+    pub which: usize,
+    /// Cursor in each path.
+    pub cursor: [usize; 3],
+}
+
+/// The graph view's data and camera.
+#[derive(Clone, Debug)]
+pub struct GraphView {
+    /// Neighbourhood radius in critical actions.
+    pub radius: u32,
+    /// Zoom factor (1 fits the drawing).
+    pub zoom: f32,
+    /// Camera offset in fractions of the drawing's extent.
+    pub pan: (f32, f32),
+    /// The nodes and layout on show.
+    pub data: Option<Arc<GraphData>>,
+    /// The (center, radius) the data was asked for.
+    pub wanted: Option<(u64, u32)>,
+}
+
+/// Job generations: a result whose generation is not the latest is dropped.
+#[derive(Clone, Copy, Debug, Default)]
+struct Generations {
+    order: u64,
+    paths: u64,
+    search: u64,
+    graph: u64,
+}
+
+/// The whole application state.
+pub struct App {
+    /// Colours and character set.
+    pub view: ViewOptions,
+    /// The data, once loaded.
+    pub bench: Option<Arc<dyn Workbench>>,
+    /// What the loader is doing.
+    pub phase: String,
+    /// Why the run could not be opened.
+    pub fatal: Option<String>,
+    /// The overview facts.
+    pub overview: Option<Overview>,
+    /// Latest published progress of an exploring process.
+    pub live: Option<LiveProgress>,
+    /// The screen on show.
+    pub screen: Screen,
+    /// What is drawn over it.
+    pub overlay: Overlay,
+    /// The browser's focused pane.
+    pub pane: Pane,
+    /// The selected hyperstate.
+    pub selected: u64,
+    /// Hyperstates to go back to, latest last.
+    pub back: Vec<u64>,
+    /// Hyperstates to go forward to, latest last.
+    pub forward: Vec<u64>,
+    /// The selected hyperstate's data.
+    pub focus: Option<Focus>,
+    /// Selected outgoing critical action.
+    pub out_cursor: usize,
+    /// Selected incoming critical action.
+    pub in_cursor: usize,
+    /// Member on show.
+    pub member_index: u64,
+    /// The table.
+    pub table: TableView,
+    /// The paths screen.
+    pub paths: PathsView,
+    /// The graph view.
+    pub graph: GraphView,
+    /// Bookmarks.
+    pub bookmarks: Bookmarks,
+    /// Last search query.
+    pub last_search: Option<String>,
+    /// The status line message.
+    pub status: String,
+    /// Terminal size (columns, rows).
+    pub size: (u16, u16),
+    /// Jobs queued or running.
+    pub pending: usize,
+    /// Ticks seen (spinner frame).
+    pub tick: u64,
+    /// Set when the user quits.
+    pub quit: bool,
+    jobs: VecDeque<Job>,
+    gens: Generations,
+}
+
+/// Most critical actions read for the focus lists.
+pub const ACTION_LIMIT: usize = 500;
+
+impl App {
+    /// A fresh application, loading.
+    pub fn new(view: ViewOptions, size: (u16, u16)) -> App {
+        App {
+            view,
+            bench: None,
+            phase: "starting".into(),
+            fatal: None,
+            overview: None,
+            live: None,
+            screen: Screen::Overview,
+            overlay: Overlay::None,
+            pane: Pane::Table,
+            selected: 0,
+            back: Vec::new(),
+            forward: Vec::new(),
+            focus: None,
+            out_cursor: 0,
+            in_cursor: 0,
+            member_index: 0,
+            table: TableView {
+                order: Arc::new(Order::identity(0)),
+                sort: SortKey::Id,
+                descending: false,
+                filter: None,
+                cursor: 0,
+            },
+            paths: PathsView::default(),
+            graph: GraphView {
+                radius: 3,
+                zoom: 1.0,
+                pan: (0.0, 0.0),
+                data: None,
+                wanted: None,
+            },
+            bookmarks: Bookmarks::default(),
+            last_search: None,
+            status: String::new(),
+            size,
+            pending: 0,
+            tick: 0,
+            quit: false,
+            jobs: VecDeque::new(),
+            gens: Generations::default(),
+        }
+    }
+
+    /// Applies one event.
+    pub fn on_event(&mut self, event: Event) {
+        match event {
+            Event::Key(key) => self.on_key(key),
+            Event::Resize(w, h) => self.size = (w, h),
+            Event::Tick => self.tick = self.tick.wrapping_add(1),
+            Event::Phase(p) => self.phase = p,
+            Event::Loaded(Ok(bench)) => self.on_loaded(bench),
+            Event::Loaded(Err(message)) => self.fatal = Some(message),
+            Event::Done(done) => self.on_done(done),
+            Event::Progress(p) => self.live = Some(p),
+        }
+    }
+
+    /// The next job to run, if any.
+    pub fn take_job(&mut self) -> Option<Job> {
+        self.jobs.pop_front()
+    }
+
+    /// True while work runs (the spinner turns).
+    pub fn busy(&self) -> bool {
+        self.pending > 0 || (self.bench.is_none() && self.fatal.is_none())
+    }
+
+    /// The key context of what has the keyboard.
+    pub fn context(&self) -> Context {
+        match (&self.overlay, self.screen) {
+            (Overlay::Prompt(..), _) => Context::Prompt,
+            (Overlay::Bookmarks(_), _) => Context::Bookmarks,
+            (_, Screen::Browser) => Context::Browser,
+            (_, Screen::Paths) => Context::Paths,
+            (_, Screen::Graph) => Context::Graph,
+            (_, Screen::Overview) => Context::Global,
+        }
+    }
+
+    fn queue(&mut self, job: Job) {
+        self.pending += 1;
+        self.jobs.push_back(job);
+    }
+
+    fn on_key(&mut self, key: KeyEvent) {
+        if let Overlay::Prompt(_, text) = &mut self.overlay {
+            let plain = !key
+                .modifiers
+                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+            match key.code {
+                KeyCode::Char(ch) if plain => return text.push(ch),
+                KeyCode::Backspace => {
+                    text.pop();
+                    return;
+                }
+                _ => {}
+            }
+        }
+        let Some(action) = action_for(&key, self.context()) else {
+            return;
+        };
+        if self.overlay == Overlay::Help {
+            // Any bound key closes the help; quitting from it needs a second `q`.
+            self.overlay = Overlay::None;
+            return;
+        }
+        if self.bench.is_none() {
+            match action {
+                Action::Quit => self.quit = true,
+                Action::Help => self.overlay = Overlay::Help,
+                _ => {}
+            }
+            return;
+        }
+        self.apply(action);
+    }
+
+    fn on_loaded(&mut self, bench: Arc<dyn Workbench>) {
+        self.overview = Some(bench.overview());
+        self.table.order = Arc::new(Order::identity(bench.hyperstate_count()));
+        self.selected = bench.root();
+        match Bookmarks::open(bench.run_dir()) {
+            Ok(b) => self.bookmarks = b,
+            Err(e) => self.status = format!("bookmarks unavailable: {e}"),
+        }
+        if bench.is_live() {
+            self.status = "another process is exploring this run: progress refreshes live".into();
+        }
+        self.bench = Some(bench);
+        self.phase = "ready".into();
+        self.select(self.selected);
+        self.request_screen_data();
+    }
+
+    fn on_done(&mut self, done: Done) {
+        self.pending = self.pending.saturating_sub(1);
+        match done {
+            Done::Order { gen, order } if gen == self.gens.order => {
+                self.table.order = Arc::new(order);
+                self.sync_table_cursor();
+            }
+            Done::Paths { gen, anchor, lists } if gen == self.gens.paths => {
+                self.on_paths(anchor, lists)
+            }
+            Done::Search { gen, hit } if gen == self.gens.search => self.on_search(hit),
+            Done::Graph { gen, data } if gen == self.gens.graph => {
+                self.graph.data = Some(Arc::new(data));
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,185 @@
+//! Key-sequence tests on the fixture: navigation, history, search, sorting, paths and
+//! bookmarks persisted across reopening.
+
+use super::{Overlay, Pane, Screen};
+use crate::data::{SortKey, Tag};
+use crate::test_support::{fixture_app, press, UNICODE};
+
+const SIZE: (u16, u16) = (80, 24);
+
+fn tag_of(app: &super::App, h: u64) -> Tag {
+    app.bench.as_ref().unwrap().row(h).unwrap().tag
+}
+
+#[test]
+fn table_navigation_moves_the_selection_without_history() {
+    let mut app = fixture_app(UNICODE, SIZE, None);
+    let root = app.selected;
+    press(&mut app, "2");
+    assert_eq!(app.screen, Screen::Browser);
+    assert_eq!(app.table.cursor, root);
+    press(&mut app, "g");
+    assert_eq!((app.table.cursor, app.selected), (0, 0));
+    press(&mut app, "jj");
+    assert_eq!(app.selected, 2);
+    press(&mut app, "G");
+    let last = app.table.order.len() - 1;
+    assert_eq!(app.selected, last);
+    press(&mut app, "<PgUp>");
+    assert!(app.selected < last);
+    assert!(app.back.is_empty(), "cursor moves are not jumps");
+}
+
+#[test]
+fn enter_follows_the_selected_action_and_history_goes_back_and_forward() {
+    let mut app = fixture_app(UNICODE, SIZE, None);
+    let root = app.selected;
+    let outs: Vec<u64> = app
+        .focus
+        .as_ref()
+        .unwrap()
+        .out
+        .items
+        .iter()
+        .map(|a| a.other)
+        .collect();
+    assert!(outs.len() >= 2);
+    press(&mut app, ".<Enter>");
+    assert_eq!(app.selected, outs[1]);
+    press(&mut app, "<Bksp>");
+    assert_eq!(app.selected, root);
+    press(&mut app, "]");
+    assert_eq!(app.selected, outs[1]);
+    press(&mut app, "[[");
+    assert_eq!(app.selected, root);
+    assert!(app.status.contains("no earlier"), "{}", app.status);
+    press(&mut app, "r");
+    assert_eq!(app.selected, root);
+}
+
+#[test]
+fn incoming_pane_enter_goes_to_the_source() {
+    let mut app = fixture_app(UNICODE, SIZE, None);
+    press(&mut app, "<Enter>");
+    let child = app.selected;
+    press(&mut app, "2ll");
+    assert_eq!(app.pane, Pane::In);
+    let source = app.focus.as_ref().unwrap().inc.items[app.in_cursor].other;
+    press(&mut app, "<Enter>");
+    assert_eq!(app.selected, source);
+    assert_ne!(app.selected, child);
+}
+
+#[test]
+fn nearest_win_fail_and_ideal_steps() {
+    let mut app = fixture_app(UNICODE, SIZE, None);
+    let root = app.selected;
+    press(&mut app, "w");
+    assert_eq!(tag_of(&app, app.selected), Tag::Win);
+    press(&mut app, "r");
+    press(&mut app, "f");
+    assert!(tag_of(&app, app.selected).is_lost());
+    press(&mut app, "r");
+    let ideal = app.bench.as_ref().unwrap().ideal_path();
+    press(&mut app, "i");
+    assert_eq!(app.selected, ideal[1]);
+    press(&mut app, "ii");
+    assert_eq!(app.selected, *ideal.last().unwrap());
+    assert!(app.status.contains("end of the ideal path"));
+    assert_eq!(app.back.first(), Some(&root));
+}
+
+#[test]
+fn search_by_number_state_tag_and_text_with_next() {
+    let mut app = fixture_app(UNICODE, SIZE, None);
+    press(&mut app, "/51<Enter>");
+    assert_eq!(app.selected, 51);
+    press(&mut app, "/s0<Enter>");
+    assert_eq!(app.selected, app.bench.as_ref().unwrap().root());
+    press(&mut app, "/win<Enter>");
+    let first = app.selected;
+    assert_eq!(tag_of(&app, first), Tag::Win);
+    press(&mut app, "n");
+    assert_eq!(tag_of(&app, app.selected), Tag::Win);
+    assert_ne!(app.selected, first);
+    // A box on a goal is drawn `*` by the Sokoban renderer.
+    press(&mut app, "/*<Enter>");
+    assert!(app.status.contains("shows"), "{}", app.status);
+    press(&mut app, "/9999<Enter>");
+    assert!(app.status.contains("no hyperstate 9999"), "{}", app.status);
+    press(&mut app, "/xy<Bksp>z<Esc>");
+    assert_eq!(app.overlay, Overlay::None);
+}
+
+#[test]
+fn sorting_and_filtering_reorder_the_table() {
+    let mut app = fixture_app(UNICODE, SIZE, None);
+    press(&mut app, "2s");
+    assert_eq!(app.table.sort, SortKey::Depth);
+    let bench = app.bench.clone().unwrap();
+    let depth_at = |app: &super::App, i| bench.row(app.table.order.at(i).unwrap()).unwrap().depth;
+    assert_eq!(depth_at(&app, 0), Some(0));
+    press(&mut app, "S");
+    assert!(depth_at(&app, 0) >= depth_at(&app, 1));
+    press(&mut app, "t");
+    assert_eq!(app.table.filter, Some(Tag::Win));
+    assert_eq!(app.table.order.len(), 2);
+    press(&mut app, "g");
+    assert_eq!(tag_of(&app, app.selected), Tag::Win);
+}
+
+#[test]
+fn stepping_along_a_path_moves_the_selection_but_keeps_the_anchor() {
+    let mut app = fixture_app(UNICODE, SIZE, None);
+    let root = app.selected;
+    press(&mut app, "3");
+    assert!(app.paths.ready);
+    assert_eq!(app.paths.anchor, Some(root));
+    press(&mut app, "lj");
+    assert_eq!(app.selected, app.paths.lists[1][1]);
+    assert_eq!(app.paths.anchor, Some(root));
+    press(&mut app, "w");
+    assert_eq!(app.paths.anchor, Some(app.selected), "a jump re-anchors");
+}
+
+#[test]
+fn graph_keys_zoom_pan_and_reset() {
+    let mut app = fixture_app(UNICODE, SIZE, None);
+    press(&mut app, "4");
+    assert!(app.graph.data.is_some());
+    press(&mut app, "++l");
+    assert!(app.graph.zoom > 1.5);
+    assert!(app.graph.pan.0 > 0.0);
+    press(&mut app, "0");
+    assert_eq!((app.graph.zoom, app.graph.pan), (1.0, (0.0, 0.0)));
+}
+
+#[test]
+fn help_opens_and_any_key_closes_it_and_q_quits() {
+    let mut app = fixture_app(UNICODE, SIZE, None);
+    press(&mut app, "?");
+    assert_eq!(app.overlay, Overlay::Help);
+    press(&mut app, "q");
+    assert_eq!(app.overlay, Overlay::None);
+    assert!(!app.quit);
+    press(&mut app, "q");
+    assert!(app.quit);
+}
+
+#[test]
+fn bookmarks_persist_across_reopening() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = fixture_app(UNICODE, SIZE, Some(dir.path()));
+    press(&mut app, "w");
+    let win = app.selected;
+    press(&mut app, "bsolved<Enter>");
+    assert!(app.status.contains("bookmarked"), "{}", app.status);
+    drop(app);
+    let mut again = fixture_app(UNICODE, SIZE, Some(dir.path()));
+    assert_eq!(again.bookmarks.items().len(), 1);
+    assert_eq!(again.bookmarks.items()[0].note, "solved");
+    press(&mut again, "'<Enter>");
+    assert_eq!(again.selected, win);
+    press(&mut again, "'d<Esc>");
+    assert!(again.bookmarks.items().is_empty());
+}

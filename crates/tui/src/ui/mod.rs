@@ -1,0 +1,148 @@
+//! Drawing: `draw(&App)` only reads the application state. Each screen reads from the
+//! workbench only what is visible (table rows, list items on screen), so a frame costs
+//! the same whatever the size of the run.
+
+pub mod browser;
+pub mod graph;
+mod overlays;
+mod overview;
+mod paths;
+pub mod plot;
+pub mod theme;
+
+use crate::app::{App, Screen};
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::Frame;
+use theme::Theme;
+
+/// Draws the whole application.
+pub fn draw(frame: &mut Frame, app: &App) {
+    let t = Theme::new(app.view);
+    let [header, body, footer] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(1),
+        Constraint::Length(1),
+    ])
+    .areas(frame.area());
+    draw_header(frame, header, app, &t);
+    draw_footer(frame, footer, app, &t);
+    if let Some(message) = &app.fatal {
+        draw_message(frame, body, &t, "Cannot open the run", message, t.error());
+    } else if app.bench.is_none() {
+        let text = format!("{} {}", t.spinner(app.tick), app.phase);
+        draw_message(frame, body, &t, "Loading", &text, Style::default());
+    } else {
+        match app.screen {
+            Screen::Overview => overview::draw(frame, body, app, &t),
+            Screen::Browser => browser::draw(frame, body, app, &t),
+            Screen::Paths => paths::draw(frame, body, app, &t),
+            Screen::Graph => graph::draw(frame, body, app, &t),
+        }
+    }
+    overlays::draw(frame, body, app, &t);
+}
+
+fn draw_header(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
+    let mut spans = Vec::new();
+    for (i, s) in Screen::ALL.iter().enumerate() {
+        let style = if *s == app.screen {
+            t.selected()
+        } else {
+            Style::default()
+        };
+        spans.push(Span::styled(format!(" {} {} ", i + 1, s.title()), style));
+    }
+    let mut right = Vec::new();
+    if app.busy() {
+        right.push(Span::raw(format!("{} ", t.spinner(app.tick))));
+    }
+    if let Some(f) = app.focus.as_ref().and_then(|f| f.details.as_ref()) {
+        right.push(Span::raw(format!("h{} ", f.row.id)));
+        right.push(Span::styled(theme::tag_short(f.row.tag), t.tag(f.row.tag)));
+        right.push(Span::raw(" "));
+    }
+    let right_width: usize = right.iter().map(|s| s.width()).sum();
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+    if right_width as u16 <= area.width {
+        let r = Rect {
+            x: area.right() - right_width as u16,
+            width: right_width as u16,
+            ..area
+        };
+        frame.render_widget(Paragraph::new(Line::from(right)), r);
+    }
+}
+
+fn draw_footer(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
+    let hint = vec![
+        Span::styled("?", t.key()),
+        Span::raw(" help "),
+        Span::styled("q", t.key()),
+        Span::raw(" quit"),
+    ];
+    let hint_width = 15u16;
+    let status_width = area.width.saturating_sub(hint_width + 1);
+    let status = Rect {
+        width: status_width,
+        ..area
+    };
+    frame.render_widget(Paragraph::new(app.status.as_str()).style(t.dim()), status);
+    if area.width >= hint_width {
+        let r = Rect {
+            x: area.right() - hint_width,
+            width: hint_width,
+            ..area
+        };
+        frame.render_widget(Paragraph::new(Line::from(hint)).right_aligned(), r);
+    }
+}
+
+fn draw_message(frame: &mut Frame, area: Rect, t: &Theme, title: &str, text: &str, style: Style) {
+    let block = pane(t, title, false);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let lines: Vec<Line> = text
+        .lines()
+        .map(|l| Line::styled(l.to_string(), style))
+        .chain([Line::raw(""), Line::raw("press q to quit")])
+        .collect();
+    frame.render_widget(
+        Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: false }),
+        inner,
+    );
+}
+
+/// A bordered pane; the focused one has a bold title.
+pub fn pane<'a>(t: &Theme, title: &str, focused: bool) -> Block<'a> {
+    let style = if focused { t.title() } else { Style::default() };
+    let marker = if focused { "*" } else { "" };
+    Block::default()
+        .borders(Borders::ALL)
+        .border_set(t.border())
+        .title(Span::styled(format!(" {title}{marker} "), style))
+}
+
+/// An optional number, or `-`.
+pub fn opt<T: std::fmt::Display>(x: Option<T>) -> String {
+    x.map_or_else(|| "-".to_string(), |v| v.to_string())
+}
+
+/// An optional fraction with three decimals, or `-`.
+pub fn opt_f(x: Option<f32>) -> String {
+    x.map_or_else(|| "-".to_string(), |v| format!("{v:.3}"))
+}
+
+/// The first row of the page holding `cursor` when `rows` fit.
+pub fn page_start(cursor: usize, rows: usize) -> usize {
+    if rows == 0 {
+        0
+    } else {
+        cursor - cursor % rows
+    }
+}
+
+#[cfg(test)]
+mod tests;

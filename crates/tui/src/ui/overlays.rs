@@ -1,0 +1,140 @@
+//! What is drawn over the screens: the key help (generated from the key table), the
+//! bookmark list and the text prompts.
+
+use super::theme::{tag_short, Theme};
+use super::{page_start, pane};
+use crate::app::{App, Overlay, PromptKind};
+use crate::keys::{key_name, Context, KEYS};
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph};
+use ratatui::Frame;
+
+/// Draws the overlay, if any, over `area`.
+pub fn draw(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
+    match &app.overlay {
+        Overlay::None => {}
+        Overlay::Help => draw_help(frame, area, t),
+        Overlay::Bookmarks(cursor) => draw_bookmarks(frame, area, app, t, *cursor),
+        Overlay::Prompt(kind, text) => draw_prompt(frame, area, t, *kind, text),
+    }
+}
+
+/// The help lines: one heading per context, one line per binding.
+pub fn help_lines(t: &Theme) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    for ctx in Context::ALL {
+        lines.push(Line::styled(ctx.title(), t.title()));
+        for b in KEYS.iter().filter(|b| b.context == ctx) {
+            let keys: Vec<String> = b.keys.iter().map(|k| key_name(k, t.ascii)).collect();
+            lines.push(Line::from(vec![
+                Span::styled(format!(" {:<10}", keys.join(" ")), t.key()),
+                Span::raw(b.help),
+            ]));
+        }
+    }
+    lines
+}
+
+fn draw_help(frame: &mut Frame, area: Rect, t: &Theme) {
+    let lines = help_lines(t);
+    // Flow the lines into as many columns as the width allows.
+    let column_width = 40u16;
+    let box_area = inset(area, 1);
+    let block = pane(t, "Keys (any key closes)", true);
+    let inner = block.inner(box_area);
+    frame.render_widget(Clear, box_area);
+    frame.render_widget(block, box_area);
+    let rows = inner.height.max(1) as usize;
+    let columns = (inner.width / column_width).max(1) as usize;
+    for (i, chunk) in lines.chunks(rows).take(columns).enumerate() {
+        let x = inner.x + i as u16 * column_width;
+        let width = column_width.min(inner.right().saturating_sub(x));
+        let r = Rect { x, width, ..inner };
+        frame.render_widget(Paragraph::new(chunk.to_vec()), r);
+    }
+    let shown = rows * columns;
+    if lines.len() > shown {
+        let more = format!(" {} more lines: enlarge the terminal ", lines.len() - shown);
+        let r = Rect {
+            y: box_area.bottom().saturating_sub(1),
+            height: 1,
+            x: box_area.x + 2,
+            width: (more.len() as u16).min(box_area.width.saturating_sub(4)),
+        };
+        frame.render_widget(Paragraph::new(Span::styled(more, t.dim())), r);
+    }
+}
+
+fn draw_bookmarks(frame: &mut Frame, area: Rect, app: &App, t: &Theme, cursor: usize) {
+    let box_area = inset(area, 2);
+    let items = app.bookmarks.items();
+    let block = pane(t, &format!("Bookmarks {}", items.len()), true);
+    let inner = block.inner(box_area);
+    frame.render_widget(Clear, box_area);
+    frame.render_widget(block, box_area);
+    if items.is_empty() {
+        let text = "no bookmarks yet: press b on a hyperstate to add one";
+        frame.render_widget(Paragraph::new(Line::styled(text, t.dim())), inner);
+        return;
+    }
+    let rows = inner.height as usize;
+    let bench = app.bench.as_ref();
+    let lines: Vec<Line> = items
+        .iter()
+        .enumerate()
+        .skip(page_start(cursor, rows))
+        .take(rows)
+        .map(|(i, b)| {
+            let h = bench.and_then(|w| w.hyperstate_of_state(b.state));
+            let row = h.and_then(|h| bench?.row(h));
+            let (place, tag) = match row {
+                Some(r) => (format!("h{:<6}", r.id), Some(r.tag)),
+                None => ("gone   ".to_string(), None),
+            };
+            let mut spans = vec![Span::raw(format!("s{:<8} {place} ", b.state))];
+            if let Some(tag) = tag {
+                spans.push(Span::styled(format!("{:<6} ", tag_short(tag)), t.tag(tag)));
+            }
+            spans.push(Span::raw(b.note.clone()));
+            let line = Line::from(spans);
+            if i == cursor {
+                line.style(t.selected())
+            } else {
+                line
+            }
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+fn draw_prompt(frame: &mut Frame, area: Rect, t: &Theme, kind: PromptKind, text: &str) {
+    let label = match kind {
+        PromptKind::Search => "Search (12, h12, s34, win, fail, or board text)",
+        PromptKind::Note => "Bookmark note",
+    };
+    let box_area = Rect {
+        y: area.bottom().saturating_sub(3),
+        height: 3.min(area.height),
+        ..area
+    };
+    let block = pane(t, label, true);
+    let inner = block.inner(box_area);
+    frame.render_widget(Clear, box_area);
+    frame.render_widget(block, box_area);
+    let cursor = if t.ascii { "_" } else { "▏" };
+    frame.render_widget(Paragraph::new(format!("{text}{cursor}")), inner);
+}
+
+/// `area` shrunk by `margin` cells on every side (when it is big enough).
+fn inset(area: Rect, margin: u16) -> Rect {
+    if area.width <= 2 * margin + 10 || area.height <= 2 * margin + 3 {
+        return area;
+    }
+    Rect {
+        x: area.x + margin,
+        y: area.y + margin,
+        width: area.width - 2 * margin,
+        height: area.height - 2 * margin,
+    }
+}

@@ -1,0 +1,203 @@
+//! The overview: what was explored, where the exploration stands (live when another
+//! process is exploring), counts and compression, and the analysis' distributions as
+//! bar charts and sparklines.
+
+use super::theme::{tag_long, Theme};
+use super::{opt, pane};
+use crate::app::App;
+use crate::data::{Overview, RunState, Tag};
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use ratatui::Frame;
+
+/// Draws the overview into `area`.
+pub fn draw(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
+    let Some(o) = &app.overview else { return };
+    let [left, right] =
+        Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(area);
+    let block = pane(t, "Run", false);
+    let inner = block.inner(left);
+    frame.render_widget(block, left);
+    frame.render_widget(Paragraph::new(facts(o, app, t)), inner);
+    let block = pane(t, "Distributions", false);
+    let inner = block.inner(right);
+    frame.render_widget(block, right);
+    frame.render_widget(Paragraph::new(charts(o, inner.width as usize, t)), inner);
+}
+
+fn facts<'a>(o: &'a Overview, app: &App, t: &Theme) -> Vec<Line<'a>> {
+    let sep = format!(" {} ", t.dot());
+    let mut lines = vec![
+        Line::from(vec![
+            Span::styled(o.game.clone(), t.title()),
+            Span::raw(format!(": {}", o.level_title)),
+        ]),
+        Line::styled(
+            if o.level_hash.is_empty() {
+                "level hash -".to_string()
+            } else {
+                format!("level hash {}", o.level_hash)
+            },
+            t.dim(),
+        ),
+    ];
+    if !o.options.is_empty() {
+        let options: Vec<String> = o.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        lines.push(Line::styled(
+            format!("options {}", options.join(" ")),
+            t.dim(),
+        ));
+    }
+    lines.extend(status_lines(o, app, t));
+    lines.extend([
+        Line::raw(""),
+        Line::raw(format!(
+            "states {}{sep}transitions {}",
+            o.states, o.transitions
+        )),
+        Line::raw(format!(
+            "hyperstates {}{sep}critical {}",
+            o.hyperstates, o.critical_actions
+        )),
+        Line::raw(format!("compression {:.2}%", o.compression * 100.0)),
+        Line::raw(format!("open states {}", o.open_states)),
+        Line::from(vec![
+            Span::raw(format!("root h{} ", o.root)),
+            Span::styled(tag_long(o.root_tag), t.tag(o.root_tag)),
+        ]),
+        Line::raw(format!(
+            "shortest {}: {} actions, {} critical",
+            o.target,
+            opt(o.shortest_win_actions),
+            opt(o.shortest_win_critical)
+        )),
+        Line::raw(format!("failure-spectrum breadth {}", opt(o.breadth))),
+    ]);
+    if let Some(note) = &o.stale_note {
+        lines.push(Line::styled(note.clone(), t.error()));
+    }
+    lines
+}
+
+fn status_lines<'a>(o: &Overview, app: &App, t: &Theme) -> Vec<Line<'a>> {
+    let Some(p) = &app.live else {
+        return vec![Line::raw(format!("exploration {}", o.run_state.name()))];
+    };
+    let state = p.state.unwrap_or(o.run_state);
+    let mut lines = vec![Line::from(vec![
+        Span::raw("exploration "),
+        Span::styled(state.name(), t.title()),
+        Span::raw(if p.phase.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", p.phase)
+        }),
+    ])];
+    if state == RunState::Running || p.states != o.states {
+        lines.push(Line::raw(format!(
+            "now {} states, depth {}, {:.0} states/s",
+            p.states, p.depth, p.states_per_sec
+        )));
+    }
+    lines
+}
+
+fn charts<'a>(o: &Overview, width: usize, t: &Theme) -> Vec<Line<'a>> {
+    let mut lines = vec![Line::styled("hyperstates per tag", t.title())];
+    let largest = o.tags.iter().copied().max().unwrap_or(0).max(1);
+    let bar_room = width.saturating_sub(22);
+    for tag in Tag::ALL {
+        let n = o.tags[tag as usize];
+        let len = (n as usize * bar_room).div_ceil(largest as usize);
+        lines.push(Line::from(vec![
+            Span::styled(format!("{:<12}", short_label(tag)), t.tag(tag)),
+            Span::styled(t.bar().to_string().repeat(len), t.tag(tag)),
+            Span::raw(format!(" {n}")),
+        ]));
+    }
+    let spark_width = width.saturating_sub(1);
+    let mut chart = |title: String, values: &[u64]| {
+        lines.push(Line::styled(title, t.title()));
+        lines.push(Line::raw(sparkline(values, spark_width, t)));
+    };
+    chart(
+        format!("BFS depth 0..{}", o.bfs_depths.len().saturating_sub(1)),
+        &o.bfs_depths,
+    );
+    chart(
+        format!("HSG depth 0..{}", o.hsg_depths.len().saturating_sub(1)),
+        &o.hsg_depths,
+    );
+    match &o.headroom {
+        Some(h) => chart("headroom 0..1".to_string(), h),
+        None => {
+            let why = o.headroom_note.as_deref().unwrap_or("not computed");
+            lines.push(Line::styled(format!("headroom: {why}"), t.title()));
+            lines.push(Line::raw(""));
+        }
+    }
+    lines.extend(profile_lines(o, spark_width, t));
+    lines
+}
+
+fn short_label(tag: Tag) -> &'static str {
+    match tag {
+        Tag::EventuallyWinnable => "event. win",
+        Tag::ImplicitlyFailed => "impl. fail",
+        other => tag_long(other),
+    }
+}
+
+/// The ideal path's loss distances: a sparkline (no reachable loss drawn full height),
+/// and the numbers themselves when they fit.
+fn profile_lines<'a>(o: &Overview, width: usize, t: &Theme) -> Vec<Line<'a>> {
+    let finite_max = o.ideal_profile.iter().flatten().copied().max().unwrap_or(0);
+    let values: Vec<u64> = o
+        .ideal_profile
+        .iter()
+        .map(|d| u64::from(d.unwrap_or(finite_max + 1)) + 1)
+        .collect();
+    let numbers: Vec<String> = o
+        .ideal_profile
+        .iter()
+        .map(|d| d.map_or_else(|| t.infinity().to_string(), |x| x.to_string()))
+        .collect();
+    let numbers = numbers.join(" ");
+    let title = format!(
+        "ideal path loss distance ({} steps)",
+        values.len().saturating_sub(1)
+    );
+    let body = if numbers.chars().count() <= width {
+        numbers
+    } else {
+        sparkline(&values, width, t)
+    };
+    vec![Line::styled(title, t.title()), Line::raw(body)]
+}
+
+/// Values drawn as a one-line sparkline of at most `width` columns: neighbouring
+/// values are summed when there are more values than columns, and each value gets up
+/// to three columns when there are few.
+pub fn sparkline(values: &[u64], width: usize, t: &Theme) -> String {
+    if values.is_empty() || width == 0 {
+        return String::new();
+    }
+    let per = values.len().div_ceil(width);
+    let buckets: Vec<u64> = values.chunks(per).map(|c| c.iter().sum()).collect();
+    let repeat = (width / buckets.len()).clamp(1, 3);
+    let largest = buckets.iter().copied().max().unwrap_or(0);
+    let levels = t.levels();
+    buckets
+        .iter()
+        .flat_map(|&v| {
+            let ch = if v == 0 || largest == 0 {
+                ' '
+            } else {
+                let level = (v as u128 * 7).div_ceil(largest as u128) as usize;
+                levels[level.min(7)]
+            };
+            std::iter::repeat(ch).take(repeat)
+        })
+        .collect()
+}
