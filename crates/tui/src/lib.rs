@@ -1,5 +1,10 @@
 //! The hyperstate workbench: a terminal UI (ratatui + crossterm) to browse the
-//! hyperstates of an analysed run, built to work over SSH at 80x24.
+//! hyperstates of an analysed run, built to work over SSH at 80x24, and the SVG export
+//! of its graph view.
+//!
+//! Entry points for the command line: [`run`] (`hsg tui DIR`), [`run_demo`] (the
+//! built-in fixture, for trying the keys without a store) and [`export_svg`]
+//! (`hsg export DIR --format svg`).
 
 pub mod app;
 pub mod bookmarks;
@@ -8,10 +13,82 @@ pub mod error;
 pub mod keys;
 pub mod layout;
 pub mod layout_cache;
+pub mod svg;
+mod terminal;
 pub mod ui;
 
+pub use app::ViewOptions;
 pub use data::Workbench;
 pub use error::TuiError;
+pub use svg::SvgStats;
+
+use std::path::Path;
+use std::sync::Arc;
+
+/// Radius of the neighbourhood the graph view and the SVG export start with.
+pub const DEFAULT_RADIUS: u32 = 3;
+
+/// How the workbench draws.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TuiOptions {
+    /// `--ascii`: plain ASCII instead of Unicode borders, braille and symbols.
+    pub ascii: bool,
+    /// Draw without colour (`--no-color`); colour is also off when `NO_COLOR` is set.
+    pub no_colour: bool,
+}
+
+impl TuiOptions {
+    /// The drawing options, with `NO_COLOR` (any non-empty value) turning colour off.
+    pub fn view(self) -> ViewOptions {
+        let no_color_env = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        ViewOptions {
+            ascii: self.ascii,
+            colour: !(self.no_colour || no_color_env),
+        }
+    }
+}
+
+/// Opens the run in `dir` (finished, partial, or still being explored by another
+/// process) and runs the workbench on the terminal until the user quits. The store is
+/// opened and its analysis loaded (or computed and saved if there is none) on a
+/// background thread while a spinner turns. The terminal is restored on quit, on
+/// error and on panic.
+pub fn run(dir: &Path, opts: TuiOptions) -> Result<(), TuiError> {
+    let dir = dir.to_path_buf();
+    terminal::run_with_loader(
+        opts.view(),
+        Box::new(move |phase| {
+            let bench = data::run::open_store(&dir, phase)?;
+            Ok(Arc::new(bench) as Arc<dyn Workbench>)
+        }),
+    )
+}
+
+/// Runs the workbench on the built-in fixture (a small Sokoban level explored in
+/// memory); bookmarks and layouts are kept in `dir` when given.
+pub fn run_demo(dir: Option<&Path>, opts: TuiOptions) -> Result<(), TuiError> {
+    let dir = dir.map(Path::to_path_buf);
+    terminal::run_with_loader(
+        opts.view(),
+        Box::new(move |phase| {
+            phase("exploring the demo level");
+            let bench = data::fixture::two_boxes(dir.as_deref())?;
+            Ok(Arc::new(bench) as Arc<dyn Workbench>)
+        }),
+    )
+}
+
+/// Writes the graph view's picture of the run in `dir` to `out` as SVG: the whole HSG
+/// when it is small, else the root's neighbourhood of [`DEFAULT_RADIUS`].
+pub fn export_svg(dir: &Path, out: &Path) -> Result<SvgStats, TuiError> {
+    let bench = data::run::open_store(dir, &|_| {})?;
+    let file = std::fs::File::create(out).map_err(|e| TuiError::io(out, e))?;
+    let mut writer = std::io::BufWriter::new(file);
+    let stats = svg::write_svg(&bench, bench.root(), DEFAULT_RADIUS, &mut writer)
+        .and_then(|s| std::io::Write::flush(&mut writer).map(|_| s))
+        .map_err(|e| TuiError::io(out, e))?;
+    Ok(stats)
+}
 
 #[cfg(test)]
 mod test_support;

@@ -35,6 +35,8 @@ pub enum Event {
     Done(Done),
     /// The exploring process published new progress.
     Progress(LiveProgress),
+    /// A job failed (a bug: the message of its panic).
+    Failed(String),
 }
 
 /// The screens, in tab order.
@@ -303,7 +305,7 @@ impl App {
             },
             paths: PathsView::default(),
             graph: GraphView {
-                radius: 3,
+                radius: crate::DEFAULT_RADIUS,
                 zoom: 1.0,
                 pan: (0.0, 0.0),
                 data: None,
@@ -332,6 +334,10 @@ impl App {
             Event::Loaded(Err(message)) => self.fatal = Some(message),
             Event::Done(done) => self.on_done(done),
             Event::Progress(p) => self.live = Some(p),
+            Event::Failed(why) => {
+                self.pending = self.pending.saturating_sub(1);
+                self.status = format!("background work failed: {why}");
+            }
         }
     }
 

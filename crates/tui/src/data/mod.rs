@@ -298,10 +298,5 @@ pub trait Workbench: Send + Sync {
     }
 }
 
-/// True when `path` names a run directory with a saved analysis or a store.
-pub fn looks_like_run(path: &Path) -> bool {
-    path.join("MANIFEST").exists() || path.join(hsg::persist::FOLDER).exists()
-}
-
 #[cfg(test)]
 mod tests;

@@ -139,7 +139,7 @@ pub fn order<W: Workbench + ?Sized>(
     }
     let mut keyed: Vec<(u64, u64)> = (0..count)
         .filter_map(|h| w.row(h))
-        .filter(|r| filter.map_or(true, |t| r.tag == t))
+        .filter(|r| filter.is_none_or(|t| r.tag == t))
         .map(|r| (sort.value(&r), r.id))
         .collect();
     if descending {
@@ -179,7 +179,7 @@ pub fn path_from_root<W: Workbench + ?Sized>(w: &W, h: u64) -> Vec<u64> {
     while d > 0 {
         let mut best: Option<u64> = None;
         w.for_each_predecessor(current, &mut |p| {
-            if depth_of(p) == Some(d - 1) && best.map_or(true, |b| p < b) {
+            if depth_of(p) == Some(d - 1) && best.is_none_or(|b| p < b) {
                 best = Some(p);
             }
         });
@@ -208,7 +208,7 @@ pub fn path_down<W: Workbench + ?Sized>(
     while d > 0 {
         let mut best: Option<u64> = None;
         w.for_each_successor(current, &mut |s| {
-            if dist(s) == Some(d - 1) && best.map_or(true, |b| s < b) {
+            if dist(s) == Some(d - 1) && best.is_none_or(|b| s < b) {
                 best = Some(s);
             }
         });

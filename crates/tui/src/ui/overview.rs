@@ -197,7 +197,7 @@ pub fn sparkline(values: &[u64], width: usize, t: &Theme) -> String {
                 let level = (v as u128 * 7).div_ceil(largest as u128) as usize;
                 levels[level.min(7)]
             };
-            std::iter::repeat(ch).take(repeat)
+            std::iter::repeat_n(ch, repeat)
         })
         .collect()
 }
