@@ -127,17 +127,18 @@ pub fn two_boxes(dir: Option<&Path>) -> Result<Fixture, TuiError> {
     fixture(TWO_BOXES, 100_000, dir)
 }
 
-struct Explored {
-    records: Vec<Vec<u8>>,
-    depths: Vec<u32>,
-    edges: Vec<(u64, u16, u64)>,
-    terminals: Vec<(u64, u16)>,
-    expanded: u64,
+/// A level explored in memory, numbered as the streaming explorer numbers states.
+pub(crate) struct Explored {
+    pub(crate) records: Vec<Vec<u8>>,
+    pub(crate) depths: Vec<u32>,
+    pub(crate) edges: Vec<(u64, u16, u64)>,
+    pub(crate) terminals: Vec<(u64, u16)>,
+    pub(crate) expanded: u64,
 }
 
 /// Breadth-first search in id order, as the streaming explorer numbers states: stops
 /// expanding once `max_states` states are known.
-fn explore(game: &dyn Game, max_states: u64) -> Explored {
+pub(crate) fn explore(game: &dyn Game, max_states: u64) -> Explored {
     let mut ids: HashMap<Vec<u8>, u64> = HashMap::new();
     let mut x = Explored {
         records: Vec::new(),

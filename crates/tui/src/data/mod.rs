@@ -299,4 +299,6 @@ pub trait Workbench: Send + Sync {
 }
 
 #[cfg(test)]
+mod run_tests;
+#[cfg(test)]
 mod tests;

@@ -1,0 +1,157 @@
+//! Tests of the store backend: the fixture level written into a real run directory
+//! with `store::RunWriter`, opened (analysed on first open), exported, and watched
+//! while a writer is still exploring it.
+
+use super::fixture::{explore, TWO_BOXES};
+use super::run::open_store;
+use super::{RunState, Workbench};
+use model::StateWidth;
+use std::collections::BTreeMap;
+use std::path::Path;
+use store::{Edge, OpenMode, Progress, RunIdentity, RunStatus, RunWriter};
+
+/// Writes the fixture level into `dir`; with `finish` false the run stays "running"
+/// after a checkpoint of its first `stop_at` expanded states, and the writer is returned.
+fn write_store(dir: &Path, finish: bool, stop_at: u64) -> Option<RunWriter> {
+    let level = games::load("l.xsb", TWO_BOXES, &games::LevelSelector::First).unwrap();
+    let game = level.game;
+    let x = explore(game.as_ref(), 100_000);
+    let width = game.state_width();
+    let identity = RunIdentity::new(
+        game.kind().to_string(),
+        level.title.clone(),
+        level.text.clone(),
+        BTreeMap::from([("max_states".to_string(), "100000".to_string())]),
+        width.max_len() as u32 + if width.fixed().is_some() { 0 } else { 2 },
+        matches!(width, StateWidth::Variable { .. }),
+        game.action_labels(),
+        game.outcome_names(),
+        1,
+        false,
+    );
+    let (mut w, _) = RunWriter::open(dir, identity, OpenMode::CreateNew).unwrap();
+    let expanded = if finish { x.expanded } else { stop_at };
+    let mut edges_of: Vec<Vec<Edge>> = vec![Vec::new(); x.expanded as usize];
+    for &(s, action, target) in &x.edges {
+        edges_of[s as usize].push(Edge { action, target });
+    }
+    // States known after expanding the first `expanded` states.
+    let known = if finish {
+        x.records.len() as u64
+    } else {
+        1 + edges_of[..expanded as usize]
+            .iter()
+            .flatten()
+            .map(|e| e.target)
+            .max()
+            .unwrap_or(0)
+    };
+    for r in &x.records[..known as usize] {
+        w.append_state(r).unwrap();
+    }
+    for (s, row) in edges_of.iter().enumerate().take(expanded as usize) {
+        w.append_edges(s as u64, row, None).unwrap();
+    }
+    for &(s, o) in x.terminals.iter().filter(|t| t.0 < known) {
+        w.mark_terminal(s, o).unwrap();
+    }
+    let mut layers = vec![0u64];
+    for (id, pair) in x.depths[..known as usize].windows(2).enumerate() {
+        if pair[1] != pair[0] {
+            layers.push(id as u64 + 1);
+        }
+    }
+    w.set_layers(&layers);
+    let progress = Progress {
+        states: known,
+        expanded,
+        phase: "exploring".into(),
+        ..Progress::default()
+    };
+    if finish {
+        w.finish(RunStatus::Complete, progress).unwrap();
+        None
+    } else {
+        w.checkpoint(serde_json::json!({}), progress).unwrap();
+        Some(w)
+    }
+}
+
+#[test]
+fn a_store_without_analysis_is_analysed_on_open_and_matches_the_fixture() {
+    let dir = tempfile::tempdir().unwrap();
+    write_store(dir.path(), true, 0);
+    let phases = std::cell::RefCell::new(Vec::new());
+    let bench = open_store(dir.path(), &|p| phases.borrow_mut().push(p.to_string())).unwrap();
+    assert!(phases.borrow().iter().any(|p| p.contains("analysing")));
+    assert!(dir.path().join("hsg/summary.json").exists());
+    let fixture = super::fixture::two_boxes(None).unwrap();
+    let (o, f) = (bench.overview(), fixture.overview());
+    assert_eq!(
+        (o.states, o.hyperstates, o.tags),
+        (f.states, f.hyperstates, f.tags)
+    );
+    assert_eq!(o.run_state, RunState::Complete);
+    assert_eq!(o.bfs_depths, f.bfs_depths);
+    assert_eq!(o.stale_note, None);
+    let root = bench.root();
+    assert_eq!(bench.member(root, 0), fixture.member(root, 0));
+    assert_eq!(bench.critical_in(5, 10), fixture.critical_in(5, 10));
+    assert!(!bench.is_live());
+
+    let again = open_store(dir.path(), &|p| assert!(!p.contains("analysing"))).unwrap();
+    assert_eq!(again.hyperstate_count(), bench.hyperstate_count());
+}
+
+#[test]
+fn svg_export_of_a_store_writes_the_picture_and_caches_the_layout() {
+    let dir = tempfile::tempdir().unwrap();
+    write_store(dir.path(), true, 0);
+    let out = dir.path().join("graph.svg");
+    let stats = crate::export_svg(dir.path(), &out).unwrap();
+    assert!(stats.whole && stats.nodes > 10);
+    let svg = std::fs::read_to_string(&out).unwrap();
+    assert!(svg.starts_with("<svg"));
+    let cached = std::fs::read_dir(dir.path().join("hsg"))
+        .unwrap()
+        .flatten()
+        .any(|e| e.file_name().to_string_lossy().starts_with("tui-layout-"));
+    assert!(cached);
+    // The second export reads the cached layout and draws the same picture.
+    crate::export_svg(dir.path(), &out).unwrap();
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), svg);
+}
+
+#[test]
+fn a_running_store_is_live_and_its_progress_is_reread() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut writer = write_store(dir.path(), false, 200).unwrap();
+    let bench = open_store(dir.path(), &|_| {}).unwrap();
+    assert!(bench.is_live());
+    let o = bench.overview();
+    assert_eq!(o.run_state, RunState::Running);
+    assert!(
+        o.open_states > 0,
+        "a partial exploration leaves open states"
+    );
+    let first = bench.live_progress().unwrap();
+    assert_eq!(first.expanded, 200);
+    writer
+        .publish_progress(Progress {
+            states: 5000,
+            expanded: 4000,
+            states_per_sec: 123.0,
+            ..Progress::default()
+        })
+        .unwrap();
+    let later = bench.live_progress().unwrap();
+    assert_eq!((later.states, later.expanded), (5000, 4000));
+    assert_eq!(later.state, Some(RunState::Running));
+}
+
+#[test]
+fn a_directory_that_is_not_a_store_gives_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let err = open_store(dir.path(), &|_| {}).err().unwrap().to_string();
+    assert!(err.contains("MANIFEST"), "{err}");
+}
