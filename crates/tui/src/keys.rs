@@ -204,19 +204,9 @@ pub const KEYS: &[Binding] = &[
     b(G, &[k(K::PageDown), ctrl('d')], A::PageDown, "page down"),
     b(G, &[c('g'), k(K::Home)], A::Top, "first"),
     b(G, &[c('G'), k(K::End)], A::Bottom, "last"),
-    b(
-        G,
-        &[c('/')],
-        A::Search,
-        "search: 12, s34, win, or board text",
-    ),
+    b(G, &[c('/')], A::Search, "search: 12 s34 win text"),
     b(G, &[c('n')], A::SearchNext, "next match"),
-    b(
-        G,
-        &[k(K::Enter)],
-        A::Follow,
-        "follow the selected critical action",
-    ),
+    b(G, &[k(K::Enter)], A::Follow, "follow the selected action"),
     b(G, &[k(K::Backspace), c('[')], A::Back, "back"),
     b(G, &[c(']'), alt(K::Right)], A::Forward, "forward"),
     b(
@@ -229,21 +219,16 @@ pub const KEYS: &[Binding] = &[
     b(G, &[c('r')], A::Root, "root"),
     b(G, &[c('w')], A::NearestWin, "nearest win"),
     b(G, &[c('f')], A::NearestFail, "nearest fail"),
-    b(G, &[c('i')], A::IdealStep, "next step on the ideal path"),
+    b(G, &[c('i')], A::IdealStep, "next ideal-path step"),
     b(G, &[c('b')], A::Bookmark, "bookmark with a note"),
     b(G, &[c('\'')], A::BookmarkList, "bookmark list"),
     b(G, &[k(K::Esc)], A::Cancel, "close"),
-    b(
-        Br,
-        &[k(K::Up), c('k')],
-        A::Up,
-        "previous row / action / member",
-    ),
+    b(Br, &[k(K::Up), c('k')], A::Up, "up in the focused pane"),
     b(
         Br,
         &[k(K::Down), c('j')],
         A::Down,
-        "next row / action / member",
+        "down in the focused pane",
     ),
     b(Br, &[k(K::Left), c('h')], A::Left, "previous pane"),
     b(Br, &[k(K::Right), c('l')], A::Right, "next pane"),
@@ -251,12 +236,7 @@ pub const KEYS: &[Binding] = &[
     b(Br, &[c('S')], A::ReverseSort, "reverse the sort"),
     b(Br, &[c('t')], A::Filter, "filter by the next tag"),
     b(Pa, &[k(K::Up), c('k')], A::Up, "step back along the path"),
-    b(
-        Pa,
-        &[k(K::Down), c('j')],
-        A::Down,
-        "step forward along the path",
-    ),
+    b(Pa, &[k(K::Down), c('j')], A::Down, "step on along the path"),
     b(Pa, &[k(K::Left), c('h')], A::Left, "previous path"),
     b(Pa, &[k(K::Right), c('l')], A::Right, "next path"),
     b(Gr, &[k(K::Up), c('k')], A::Up, "pan up"),
@@ -355,6 +335,15 @@ mod tests {
         assert_eq!(action_for(&q, Context::Prompt), None);
         let ctrl_c = ev(KeyCode::Char('c'), KeyModifiers::CONTROL);
         assert_eq!(action_for(&ctrl_c, Context::Paths), Some(Action::Quit));
+    }
+
+    #[test]
+    fn help_rows_fit_a_help_column() {
+        for b in KEYS {
+            let keys: Vec<String> = b.keys.iter().map(|k| key_name(k, true)).collect();
+            assert!(keys.join(" ").len() <= 9, "{:?}", b.keys);
+            assert!(b.help.chars().count() <= 26, "{:?} is too long", b.help);
+        }
     }
 
     #[test]

@@ -20,7 +20,7 @@ impl App {
         }
         match action {
             Action::Quit => self.quit = true,
-            Action::Help => self.overlay = Overlay::Help,
+            Action::Help => self.overlay = Overlay::Help(0),
             Action::Cancel => self.overlay = Overlay::None,
             Action::NextScreen => self.show_screen((self.screen.index() + 1) % 4),
             Action::PrevScreen => self.show_screen((self.screen.index() + 3) % 4),

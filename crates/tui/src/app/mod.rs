@@ -117,8 +117,8 @@ pub enum PromptKind {
 pub enum Overlay {
     /// Nothing.
     None,
-    /// The key help.
-    Help,
+    /// The key help, showing this page.
+    Help(usize),
     /// The bookmark list with its cursor.
     Bookmarks(usize),
     /// A text prompt.
@@ -385,15 +385,20 @@ impl App {
         let Some(action) = action_for(&key, self.context()) else {
             return;
         };
-        if self.overlay == Overlay::Help {
-            // Any bound key closes the help; quitting from it needs a second `q`.
-            self.overlay = Overlay::None;
+        if let Overlay::Help(page) = self.overlay {
+            // Movement keys turn the pages; any other bound key closes the help, so
+            // quitting from it takes a second `q`.
+            self.overlay = match action {
+                Action::Down | Action::PageDown => Overlay::Help(page + 1),
+                Action::Up | Action::PageUp => Overlay::Help(page.saturating_sub(1)),
+                _ => Overlay::None,
+            };
             return;
         }
         if self.bench.is_none() {
             match action {
                 Action::Quit => self.quit = true,
-                Action::Help => self.overlay = Overlay::Help,
+                Action::Help => self.overlay = Overlay::Help(0),
                 _ => {}
             }
             return;

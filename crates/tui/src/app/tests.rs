@@ -158,7 +158,9 @@ fn graph_keys_zoom_pan_and_reset() {
 fn help_opens_and_any_key_closes_it_and_q_quits() {
     let mut app = fixture_app(UNICODE, SIZE, None);
     press(&mut app, "?");
-    assert_eq!(app.overlay, Overlay::Help);
+    assert_eq!(app.overlay, Overlay::Help(0));
+    press(&mut app, "jjk");
+    assert_eq!(app.overlay, Overlay::Help(1));
     press(&mut app, "q");
     assert_eq!(app.overlay, Overlay::None);
     assert!(!app.quit);

@@ -14,11 +14,14 @@ use ratatui::Frame;
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
     match &app.overlay {
         Overlay::None => {}
-        Overlay::Help => draw_help(frame, area, t),
+        Overlay::Help(page) => draw_help(frame, area, t, *page),
         Overlay::Bookmarks(cursor) => draw_bookmarks(frame, area, app, t, *cursor),
         Overlay::Prompt(kind, text) => draw_prompt(frame, area, t, *kind, text),
     }
 }
+
+/// Narrowest column of the help: a key column and a short description.
+const MIN_COLUMN: u16 = 37;
 
 /// The help lines: one heading per context, one line per binding.
 pub fn help_lines(t: &Theme) -> Vec<Line<'static>> {
@@ -36,34 +39,46 @@ pub fn help_lines(t: &Theme) -> Vec<Line<'static>> {
     lines
 }
 
-fn draw_help(frame: &mut Frame, area: Rect, t: &Theme) {
+fn draw_help(frame: &mut Frame, area: Rect, t: &Theme, page: usize) {
     let lines = help_lines(t);
-    // Flow the lines into as many columns as the width allows.
-    let column_width = 40u16;
     let box_area = inset(area, 1);
-    let block = pane(t, "Keys (any key closes)", true);
+    let block = pane(t, "Keys", true);
     let inner = block.inner(box_area);
     frame.render_widget(Clear, box_area);
     frame.render_widget(block, box_area);
+    // Flow the lines into as many columns of at least MIN_COLUMN cells as fit.
+    let columns = (inner.width / MIN_COLUMN).max(1);
+    let column_width = inner.width / columns;
     let rows = inner.height.max(1) as usize;
-    let columns = (inner.width / column_width).max(1) as usize;
-    for (i, chunk) in lines.chunks(rows).take(columns).enumerate() {
+    let per_page = rows * columns as usize;
+    let pages = lines.len().div_ceil(per_page).max(1);
+    let page = page.min(pages - 1);
+    let shown = lines.iter().skip(page * per_page).take(per_page).cloned();
+    let shown: Vec<Line> = shown.collect();
+    for (i, chunk) in shown.chunks(rows).enumerate() {
         let x = inner.x + i as u16 * column_width;
-        let width = column_width.min(inner.right().saturating_sub(x));
-        let r = Rect { x, width, ..inner };
+        let r = Rect {
+            x,
+            width: column_width,
+            ..inner
+        };
         frame.render_widget(Paragraph::new(chunk.to_vec()), r);
     }
-    let shown = rows * columns;
-    if lines.len() > shown {
-        let more = format!(" {} more lines: enlarge the terminal ", lines.len() - shown);
-        let r = Rect {
-            y: box_area.bottom().saturating_sub(1),
-            height: 1,
-            x: box_area.x + 2,
-            width: (more.len() as u16).min(box_area.width.saturating_sub(4)),
-        };
-        frame.render_widget(Paragraph::new(Span::styled(more, t.dim())), r);
-    }
+    let footer = if pages > 1 {
+        format!(
+            " page {}/{pages}: j/k turn pages, any other key closes ",
+            page + 1
+        )
+    } else {
+        " any key closes ".to_string()
+    };
+    let r = Rect {
+        y: box_area.bottom().saturating_sub(1),
+        height: 1,
+        x: box_area.x + 2,
+        width: (footer.len() as u16).min(box_area.width.saturating_sub(4)),
+    };
+    frame.render_widget(Paragraph::new(Span::styled(footer, t.dim())), r);
 }
 
 fn draw_bookmarks(frame: &mut Frame, area: Rect, app: &App, t: &Theme, cursor: usize) {
