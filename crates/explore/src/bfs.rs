@@ -398,6 +398,15 @@ impl<'g> Bfs<'g> {
             self.writer.state_count(),
             self.opts.scratch_dir.display()
         ));
+        // On disk the index is only a cache of the latest layer and its
+        // candidates: a quarter of the budget, leaving the rest to the
+        // layer's candidate buffer and its resolution. Every state stored so
+        // far goes into the disk runs, so the cache may start empty.
+        let per_state = crate::table::SLOT_BYTES * 10 / 7 + self.keys.arena_bytes_per_state();
+        let states = (self.opts.mem_budget / 4 / per_state) as usize;
+        self.table = Table::with_capacity(0)?;
+        self.table = Table::with_capacity(states.min(self.table_limit as usize / 16))?;
+        self.keys.reset(self.writer.state_count());
         let dedup = DiskDedup::start(
             self.opts,
             self.slot().width(),
@@ -406,8 +415,6 @@ impl<'g> Bfs<'g> {
             self.table.capacity(),
         )?;
         self.disk = Some(dedup);
-        // The current layer's new states (ids from its end) stay findable in
-        // the table; older ones are in the disk runs from here on.
         Ok(())
     }
 
@@ -569,14 +576,16 @@ impl<'g> Bfs<'g> {
                 Ending::Complete => RunStatus::Complete,
                 _ => RunStatus::Partial,
             };
-            // The index is no longer needed: give its memory to `finish`.
+            // The index and the disk buffers are no longer needed: give
+            // their memory to `finish`.
             self.table = Table::with_capacity(0)?;
             self.keys.reset(0);
             self.parts.clear();
+            let used_disk = self.disk.take().is_some();
             self.writer
                 .set_mem_budget(self.opts.mem_budget.saturating_sub(RESERVE_BYTES));
             self.writer.finish(status, progress)?;
-            if self.disk.is_some() {
+            if used_disk {
                 let dir = &self.opts.scratch_dir;
                 std::fs::remove_dir_all(dir).map_err(|source| ExploreError::Scratch {
                     path: dir.clone(),

@@ -84,7 +84,9 @@ impl DiskDedup {
         clear_dir(&dir)?;
         let free = opts.mem_budget.saturating_sub(index_bytes + (48 << 20));
         let entry = (width + 8) as u64;
-        let cand_limit = (free / (2 * entry + 24)).max(1 << 16) as usize;
+        // A third of what is free goes to the candidate buffer (and its sort);
+        // the rest to the per-candidate resolution and the new states.
+        let cand_limit = (free / 3 / (entry + 16)).max(1 << 16) as usize;
         let mut dedup = DiskDedup::empty(dir, width, cand_limit, 0);
         dedup.table_states = table_capacity as u64;
         dedup.table_end = writer.state_count();

@@ -20,6 +20,7 @@ mod finish;
 mod header;
 mod identity;
 mod layout;
+mod layout;
 mod manifest;
 mod mapped;
 mod meta;

@@ -29,31 +29,60 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), ExploreError> {
 /// compared as unsigned byte strings.
 pub fn sort_entries(buf: &mut Vec<u8>, entry: usize, key: usize) {
     let n = buf.len() / entry;
-    let mut order: Vec<(u128, u32)> = Vec::new();
-    let mut idx: Vec<u32> = Vec::new();
-    if key <= 16 {
-        order = (0..n)
-            .map(|i| {
+    if entry <= 16 {
+        // Whole entries fit a u128 compared as big-endian bytes: sort those
+        // in place, with no index vector and no second copy of the buffer.
+        let mut words: Vec<u128> = buf
+            .chunks_exact(entry)
+            .map(|e| {
                 let mut word = [0u8; 16];
-                word[..key].copy_from_slice(&buf[i * entry..i * entry + key]);
-                (u128::from_be_bytes(word), i as u32)
+                word[..entry].copy_from_slice(e);
+                u128::from_be_bytes(word)
             })
             .collect();
-        order.sort_unstable();
-    } else {
-        idx = (0..n as u32).collect();
-        idx.sort_unstable_by(|&a, &b| {
-            let (a, b) = (a as usize * entry, b as usize * entry);
-            buf[a..a + key].cmp(&buf[b..b + key])
-        });
+        words.sort_unstable_by_key(|&w| w >> (8 * (16 - key)));
+        for (slot, w) in buf.chunks_exact_mut(entry).zip(&words) {
+            slot.copy_from_slice(&w.to_be_bytes()[..entry]);
+        }
+        return;
     }
-    let perm = order.iter().map(|&(_, i)| i).chain(idx);
+    let mut idx: Vec<u32> = (0..n as u32).collect();
+    idx.sort_unstable_by(|&a, &b| {
+        let (a, b) = (a as usize * entry, b as usize * entry);
+        buf[a..a + key].cmp(&buf[b..b + key])
+    });
     let mut sorted = Vec::with_capacity(buf.len());
-    for i in perm {
+    for i in idx {
         let at = i as usize * entry;
         sorted.extend_from_slice(&buf[at..at + entry]);
     }
     *buf = sorted;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_sort_by_their_key_bytes() {
+        for entry in [3usize, 13, 20] {
+            let key = entry - 2;
+            let mut buf: Vec<u8> = (0..600u32)
+                .flat_map(|i| (0..entry).map(move |j| ((i * 7919 + j as u32 * 31) % 251) as u8))
+                .collect();
+            let mut expected: Vec<Vec<u8>> = buf.chunks(entry).map(<[u8]>::to_vec).collect();
+            expected.sort_by(|a, b| a[..key].cmp(&b[..key]));
+            sort_entries(&mut buf, entry, key);
+            let got: Vec<Vec<u8>> = buf.chunks(entry).map(<[u8]>::to_vec).collect();
+            let keys = |v: &[Vec<u8>]| v.iter().map(|e| e[..key].to_vec()).collect::<Vec<_>>();
+            assert_eq!(keys(&got), keys(&expected), "entry {entry}");
+            let mut all_got = got.clone();
+            let mut all_expected = expected.clone();
+            all_got.sort();
+            all_expected.sort();
+            assert_eq!(all_got, all_expected);
+        }
+    }
 }
 
 /// Reads fixed-size entries from a file sequentially, a large chunk at a

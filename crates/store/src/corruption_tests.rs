@@ -1,0 +1,1 @@
+//! Corruption tests.
