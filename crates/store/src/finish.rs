@@ -1,217 +1,205 @@
-//! `RunWriter::finish`: builds the in-edge CSR (`in.idx`, `in.log`) by a
-//! counting pass and scatter passes over `trans.log`, and the fingerprint
-//! index `fp.idx`, then writes the final checkpoint. Like the rest of the
-//! writer it reads with buffered sequential I/O and never maps files.
-
-use xxhash_rust::xxh3::xxh3_64;
+//! What `finish` builds once exploration ends: the in-edge CSR (`in.idx`,
+//! `in.log`) and the fingerprint index (`fp.idx`).
+//!
+//! Both are built within the writer's memory budget. The in-edge CSR is
+//! built in passes over target-id ranges: each pass reads the out-edge log
+//! sequentially twice (count, then scatter) and writes its part of `in.log`
+//! in order, so memory is 12 bytes per state of the range plus 8 bytes per
+//! in-edge of the range. The fingerprint index sorts (xxh3, id) pairs in
+//! memory-sized chunks and merges them.
 
 use crate::append::AppendFile;
-use crate::error::StoreError;
-use crate::format::{segment_name, FileKind, FP_IDX, IN_IDX, IN_LOG, TRANS_IDX, TRANS_LOG};
-use crate::layout;
-use crate::manifest::{Progress, RunStatus};
-use crate::seqread::SeqReader;
-use crate::writer::RunWriter;
-use crate::{Edge, InEdge, StateId};
+use crate::error::{io, StoreError};
+use crate::writer::{header, RunWriter};
+use crate::{Edge, InEdge};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Write};
+use xxhash_rust::xxh3::xxh3_64;
 
-impl RunWriter {
-    /// Ends the run with status Complete or Partial: syncs everything,
-    /// builds `in.idx`, `in.log` and `fp.idx`, and writes the final
-    /// checkpoint. Memory: 8 bytes per state for the in-edge offsets, the
-    /// scatter buffer (at most `finish_memory_bytes`, more passes otherwise)
-    /// and 16 bytes per state for sorting the fingerprints.
-    pub fn finish(mut self, status: RunStatus, progress: Progress) -> Result<(), StoreError> {
-        if !status.is_finished() {
-            return Err(StoreError::Usage(format!(
-                "finish with status {status:?}: use Complete or Partial"
-            )));
+const CHUNK_STATES: u64 = 1 << 18;
+
+/// Builds `in.idx`, `in.log` and `fp.idx` and records their commits.
+pub fn build_indexes(w: &mut RunWriter) -> Result<(), StoreError> {
+    build_in_edges(w)?;
+    build_fingerprints(w)
+}
+
+/// Calls `f(source, edge)` for every stored transition, in source order.
+fn scan_edges(w: &RunWriter, mut f: impl FnMut(u64, Edge)) -> Result<(), StoreError> {
+    let mut idx = Vec::new();
+    let mut log = Vec::new();
+    let mut source = 0u64;
+    let mut begin = 0u64;
+    while source < w.expanded {
+        let n = (w.expanded - source).min(CHUNK_STATES);
+        idx.clear();
+        w.files
+            .trans_idx
+            .read_at(source * 8, (n * 8) as usize, &mut idx)?;
+        let ends: Vec<u64> = idx.chunks_exact(8).map(word).collect();
+        let end = ends.last().copied().unwrap_or(begin);
+        log.clear();
+        w.files
+            .trans_log
+            .read_at(begin * 8, ((end - begin) * 8) as usize, &mut log)?;
+        let edges: Vec<u64> = log.chunks_exact(8).map(word).collect();
+        let mut at = 0usize;
+        for (k, &e) in ends.iter().enumerate() {
+            let stop = (e - begin) as usize;
+            for &packed in &edges[at..stop] {
+                f(source + k as u64, Edge::unpack(packed));
+            }
+            at = stop;
         }
-        if let Some(problem) = layout::layers_problem(&self.layers, self.states) {
-            return Err(StoreError::Usage(format!("cannot finish: {problem}")));
-        }
-        self.files.sync_all()?;
-        let mut files = self.files.commits();
-        let (mut in_idx, mut in_log) = self.build_in_csr()?;
-        let mut fp_idx = self.build_fp_index()?;
-        for (name, file) in [
-            (IN_IDX, &mut in_idx),
-            (IN_LOG, &mut in_log),
-            (FP_IDX, &mut fp_idx),
-        ] {
-            file.sync()?;
-            files.insert(name.to_string(), file.commit());
-        }
-        self.dir_dirty = true;
-        self.write_checkpoint(status, files, serde_json::Value::Null, progress)
+        begin = end;
+        source += n;
     }
+    Ok(())
+}
 
-    fn create_derived(&self, name: &str, kind: FileKind) -> Result<AppendFile, StoreError> {
-        let header = layout::header(&self.manifest, kind, 0);
-        AppendFile::create(&self.dir, name, header, self.options.buffer_bytes)
-    }
+fn word(b: &[u8]) -> u64 {
+    u64::from_le_bytes(b.try_into().unwrap_or_default())
+}
 
-    /// Counting pass (in-degrees, prefix sums, written as `in.idx` end
-    /// offsets), then scatter passes: each pass owns the in-edges of a range
-    /// of targets that fits the memory budget, fills them in source order
-    /// and appends them, so `in.log` is written sequentially.
-    fn build_in_csr(&self) -> Result<(AppendFile, AppendFile), StoreError> {
-        let mut offsets = vec![0u64; self.states as usize];
-        let in_log_path = self.dir.join(IN_LOG);
-        self.for_each_edge(|_, edge| {
-            let count = offsets
-                .get_mut(edge.target as usize)
-                .ok_or_else(|| bad_target(&in_log_path, edge))?;
-            *count += 1;
-            Ok(())
+fn build_in_edges(w: &mut RunWriter) -> Result<(), StoreError> {
+    let n = w.states;
+    let avg = w.transitions / n.max(1) + 1;
+    let per_pass = (w.mem_budget / 2 / (12 + 8 * avg)).max(1024);
+    let mut in_idx = AppendFile::create(&w.dir.join("in.idx"), header("inidx", 8))?;
+    let mut in_log = AppendFile::create(&w.dir.join("in.log"), header("inlog", 8))?;
+    let mut total = 0u64;
+    let mut lo = 0u64;
+    while lo < n {
+        let hi = n.min(lo + per_pass);
+        let mut counts = vec![0u32; (hi - lo) as usize];
+        scan_edges(w, |_, e| {
+            if (lo..hi).contains(&e.target) {
+                counts[(e.target - lo) as usize] += 1;
+            }
         })?;
-        let mut in_idx = self.create_derived(IN_IDX, FileKind::InIdx)?;
-        let mut running = 0u64;
-        for count in offsets.iter_mut() {
-            // Turn counts into start offsets while writing end offsets.
-            let start = running;
-            running += *count;
-            in_idx.push_u64(running)?;
-            *count = start;
+        let mut cursor = Vec::with_capacity(counts.len());
+        let mut sum = 0u64;
+        for &c in &counts {
+            cursor.push(sum);
+            sum += u64::from(c);
+            in_idx.append_u64(total + sum)?;
         }
-        let mut in_log = self.create_derived(IN_LOG, FileKind::InLog)?;
-        let budget = (self.options.finish_memory_bytes / 8).max(1) as u64;
-        let mut lo = 0usize;
-        while lo < offsets.len() {
-            let base = offsets[lo];
-            let hi = range_end(&offsets, lo, base + budget, self.transitions);
-            let end = offsets.get(hi).copied().unwrap_or(self.transitions);
-            self.scatter_range(&mut offsets, lo..hi, base, end, &mut in_log)?;
-            lo = hi;
-        }
-        Ok((in_idx, in_log))
-    }
-
-    fn scatter_range(
-        &self,
-        cursors: &mut [u64],
-        targets: std::ops::Range<usize>,
-        base: u64,
-        end: u64,
-        in_log: &mut AppendFile,
-    ) -> Result<(), StoreError> {
-        let mut buffer = vec![0u64; (end - base) as usize];
-        let path = in_log.path().to_path_buf();
-        self.for_each_edge(|source, edge| {
-            let target = edge.target as usize;
-            if !targets.contains(&target) {
-                return Ok(());
+        let mut buf = vec![0u64; sum as usize];
+        scan_edges(w, |source, e| {
+            if (lo..hi).contains(&e.target) {
+                let c = &mut cursor[(e.target - lo) as usize];
+                buf[*c as usize] = InEdge {
+                    action: e.action,
+                    source,
+                }
+                .pack();
+                *c += 1;
             }
-            let cursor = cursors
-                .get_mut(target)
-                .ok_or_else(|| bad_target(&path, edge))?;
-            let slot = buffer
-                .get_mut((*cursor - base) as usize)
-                .ok_or_else(|| bad_target(&path, edge))?;
-            *slot = InEdge {
-                action: edge.action,
-                source,
-            }
-            .pack();
-            *cursor += 1;
-            Ok(())
         })?;
-        buffer.iter().try_for_each(|&word| in_log.push_u64(word))
+        let bytes: Vec<u8> = buf.iter().flat_map(|x| x.to_le_bytes()).collect();
+        in_log.append(&bytes)?;
+        total += sum;
+        lo = hi;
     }
+    w.manifest.files.in_idx = Some(in_idx.commit()?);
+    w.manifest.files.in_log = Some(in_log.commit()?);
+    Ok(())
+}
 
-    /// Calls `visit(source, edge)` for every transition, in log order.
-    fn for_each_edge(
-        &self,
-        mut visit: impl FnMut(StateId, Edge) -> Result<(), StoreError>,
-    ) -> Result<(), StoreError> {
-        let buf = self.options.buffer_bytes;
-        let idx_path = self.dir.join(TRANS_IDX);
-        let mut idx = SeqReader::open(&idx_path, self.expanded * 8, buf)?;
-        let mut log = SeqReader::open(&self.dir.join(TRANS_LOG), self.transitions * 8, buf)?;
-        let mut start = 0u64;
-        for source in 0..self.expanded {
-            let end = idx.next_u64()?;
-            if end < start || end > self.transitions {
-                return Err(StoreError::Corrupt {
-                    path: idx_path,
-                    what: format!(
-                        "entry {source} = {end} is outside {start}..={}",
-                        self.transitions
-                    ),
-                });
-            }
-            for _ in start..end {
-                visit(source, Edge::unpack(log.next_u64()?))?;
-            }
-            start = end;
-        }
-        Ok(())
+fn build_fingerprints(w: &mut RunWriter) -> Result<(), StoreError> {
+    let chunk = (w.mem_budget / 2 / 16).max(1 << 16);
+    for stale in spilled_paths(w) {
+        std::fs::remove_file(&stale).map_err(io(&stale))?;
     }
-
-    /// Sorted (xxh3-64 of the record, id) pairs. Sorted in memory (16 bytes
-    /// per state); an external sort would bound this, see the format doc.
-    fn build_fp_index(&self) -> Result<AppendFile, StoreError> {
-        let slot = self.manifest.identity.state_slot as usize;
-        let variable = self.manifest.identity.variable_width;
-        let mut pairs = Vec::with_capacity(self.states as usize);
-        let mut record = vec![0u8; slot];
-        let per_segment = self.manifest.segment_records;
-        for (index, _) in self.files.segments.iter().enumerate() {
-            let first = index as u64 * per_segment;
-            let count = self.states.saturating_sub(first).min(per_segment);
-            let path = self.dir.join(segment_name(index as u64));
-            let mut reader =
-                SeqReader::open(&path, count * slot as u64, self.options.buffer_bytes)?;
-            for id in first..first + count {
-                reader.read_exact(&mut record)?;
-                pairs.push((xxh3_64(record_payload(&record, variable)), id));
+    let mut runs = Vec::new();
+    let mut records = Vec::new();
+    let mut id = 0u64;
+    let mut spilled_any = false;
+    while id < w.states {
+        let n = (w.states - id).min(chunk);
+        let mut pairs = Vec::with_capacity(n as usize);
+        let mut k = 0;
+        while k < n {
+            let m = (n - k).min(CHUNK_STATES);
+            w.read_states(id + k, m as usize, &mut records)?;
+            for (j, rec) in records.chunks_exact(w.slot).enumerate() {
+                pairs.push((xxh3_64(rec), id + k + j as u64));
             }
+            k += m;
         }
         pairs.sort_unstable();
-        let mut fp_idx = self.create_derived(FP_IDX, FileKind::FpIdx)?;
-        for (fp, id) in pairs {
-            fp_idx.push_u64(fp)?;
-            fp_idx.push_u64(id)?;
+        runs.push(pairs);
+        id += n;
+        if spilled_any || id < w.states {
+            spill(w, &mut runs)?;
+            spilled_any = true;
         }
-        Ok(fp_idx)
     }
-}
-
-/// The record inside a slot: the whole slot, or the length-prefixed bytes
-/// (a length past the slot is clamped; the reader's verification reports it).
-pub(crate) fn record_payload(slot: &[u8], variable: bool) -> &[u8] {
-    if !variable {
-        return slot;
-    }
-    let len = match slot {
-        [lo, hi, ..] => usize::from(u16::from_le_bytes([*lo, *hi])),
-        _ => 0,
-    };
-    let body = slot.get(2..).unwrap_or_default();
-    body.get(..len).unwrap_or(body)
-}
-
-/// The end of the target range starting at `lo` whose in-edges end at or
-/// before `limit` (at least one target, however many in-edges it has).
-fn range_end(starts: &[u64], lo: usize, limit: u64, total: u64) -> usize {
-    let past = lo
-        + starts
-            .get(lo..)
-            .unwrap_or_default()
-            .partition_point(|&start| start <= limit);
-    let hi = if past == starts.len() && total <= limit {
-        past
+    let mut out = AppendFile::create(&w.dir.join("fp.idx"), header("fpidx", 16))?;
+    let spilled = spilled_paths(w);
+    if spilled.is_empty() {
+        for (fp, id) in runs.into_iter().flatten() {
+            out.append_u64(fp)?;
+            out.append_u64(id)?;
+        }
     } else {
-        past - 1
-    };
-    hi.max(lo + 1)
+        merge_spills(&spilled, &mut out)?;
+        for path in &spilled {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+    w.manifest.files.fp_idx = Some(out.commit()?);
+    Ok(())
 }
 
-fn bad_target(path: &std::path::Path, edge: Edge) -> StoreError {
-    StoreError::Corrupt {
-        path: path.to_path_buf(),
-        what: format!(
-            "edge target {} out of range while building in-edges",
-            edge.target
-        ),
+fn spilled_paths(w: &RunWriter) -> Vec<std::path::PathBuf> {
+    let mut paths: Vec<_> = (0..)
+        .map(|i| w.dir.join(format!("finish.fp.{i}")))
+        .take_while(|p| p.exists())
+        .collect();
+    paths.sort();
+    paths
+}
+
+/// Writes every in-memory run to a `finish.fp.N` file.
+fn spill(w: &RunWriter, runs: &mut Vec<Vec<(u64, u64)>>) -> Result<(), StoreError> {
+    for pairs in runs.drain(..) {
+        let path = w.dir.join(format!("finish.fp.{}", spilled_paths(w).len()));
+        let file = File::create(&path).map_err(io(&path))?;
+        let mut out = BufWriter::with_capacity(1 << 20, file);
+        for (fp, id) in pairs {
+            out.write_all(&fp.to_le_bytes()).map_err(io(&path))?;
+            out.write_all(&id.to_le_bytes()).map_err(io(&path))?;
+        }
+        out.flush().map_err(io(&path))?;
     }
+    Ok(())
+}
+
+fn next_pair(r: &mut BufReader<File>) -> Option<(u64, u64)> {
+    let mut b = [0u8; 16];
+    r.read_exact(&mut b).ok()?;
+    Some((word(&b[..8]), word(&b[8..])))
+}
+
+fn merge_spills(paths: &[std::path::PathBuf], out: &mut AppendFile) -> Result<(), StoreError> {
+    let mut readers = Vec::new();
+    let mut heap = BinaryHeap::new();
+    for (i, path) in paths.iter().enumerate() {
+        let mut r = BufReader::with_capacity(1 << 20, File::open(path).map_err(io(path))?);
+        if let Some(p) = next_pair(&mut r) {
+            heap.push(Reverse((p, i)));
+        }
+        readers.push(r);
+    }
+    while let Some(Reverse(((fp, id), i))) = heap.pop() {
+        out.append_u64(fp)?;
+        out.append_u64(id)?;
+        if let Some(p) = next_pair(&mut readers[i]) {
+            heap.push(Reverse((p, i)));
+        }
+    }
+    Ok(())
 }

@@ -20,7 +20,6 @@ mod finish;
 mod header;
 mod identity;
 mod layout;
-mod layout;
 mod manifest;
 mod mapped;
 mod meta;

@@ -1,146 +1,137 @@
-//! A data file mapped read-only up to its committed length, with the checks
-//! that make handing out slices of it safe: header, length, alignment, and
-//! (in `verify`) every block checksum against its `.sum` sidecar.
+//! Read-only memory maps of a run's data files, verified against their
+//! headers, the checkpoint's lengths and the block checksums before use.
 
+use crate::append::{sum_header, sum_path, Commit};
+use crate::error::{corrupt, io, StoreError};
+use crate::header::{Header, BLOCK, HEADER_LEN};
+use memmap2::Mmap;
 use std::fs::File;
-use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
-
-use memmap2::{Mmap, MmapOptions};
 use xxhash_rust::xxh3::xxh3_64;
 
-use crate::append::{check_header_and_len, sums_header};
-use crate::error::StoreError;
-use crate::format::{sums_name, Header, HEADER_LEN};
-use crate::manifest::FileCommit;
-
-/// One committed data file, mapped.
-pub(crate) struct MappedFile {
+/// One mapped data file, exposing exactly the committed data bytes.
+pub struct Mapped {
     path: PathBuf,
-    header: Header,
-    commit: FileCommit,
-    map: Mmap,
+    map: Option<Mmap>,
+    len: usize,
 }
 
-impl MappedFile {
-    /// Opens `dir/name`, checks its header against `expected` and its length
-    /// against the checkpoint, and maps header plus committed data.
+fn map_file(path: &Path) -> Result<Option<Mmap>, StoreError> {
+    let file = File::open(path).map_err(io(path))?;
+    let size = file.metadata().map_err(io(path))?.len();
+    if size == 0 {
+        return Ok(None);
+    }
+    // SAFETY: the map is read-only and the store's files are only ever
+    // appended to while a reader may map them; the one exception, truncation
+    // when a writer resumes after a crash, cuts bytes beyond the last
+    // checkpoint, which readers never touch (they map up to the committed
+    // length recorded in the manifest they read).
+    let map = unsafe { Mmap::map(&file) }.map_err(io(path))?;
+    Ok(Some(map))
+}
+
+impl Mapped {
+    /// Maps `path`, checks its header and that it holds the committed bytes,
+    /// and verifies every block checksum when `verify` is set.
     pub fn open(
-        dir: &Path,
-        name: &str,
-        expected: Header,
-        commit: FileCommit,
-    ) -> Result<MappedFile, StoreError> {
-        let path = dir.join(name);
-        let file = File::open(&path).map_err(StoreError::io(&path, "opening"))?;
-        let mapped_len = HEADER_LEN + commit.len;
-        check_header_and_len(&file, &path, &expected, mapped_len)?;
-        let len = usize::try_from(mapped_len).map_err(|_| StoreError::Corrupt {
-            path: path.clone(),
-            what: format!("{mapped_len} bytes do not fit this machine's address space"),
-        })?;
-        // SAFETY: the mapping is read-only and covers only the committed
-        // prefix, which no writer modifies: a writer only appends past it, and
-        // truncates a file only when resuming (documented: do not resume a run
-        // while another process reads it, or that reader may get SIGBUS).
-        // The length was checked against the file's size just above.
-        let map = unsafe { MmapOptions::new().len(len).map(&file) }
-            .map_err(StoreError::io(&path, "mapping"))?;
-        let mapped = MappedFile {
-            path,
-            header: expected,
-            commit,
+        path: &Path,
+        header: Header,
+        commit: Commit,
+        verify: bool,
+    ) -> Result<Mapped, StoreError> {
+        let map = map_file(path)?;
+        let bytes: &[u8] = map.as_deref().unwrap_or(&[]);
+        header.check(path, bytes)?;
+        let want = HEADER_LEN as u64 + commit.len;
+        if (bytes.len() as u64) < want {
+            return Err(corrupt(
+                path,
+                format!(
+                    "truncated: {} bytes, the manifest commits {want}",
+                    bytes.len()
+                ),
+            ));
+        }
+        let mapped = Mapped {
+            path: path.to_path_buf(),
             map,
+            len: commit.len as usize,
         };
-        if expected.record_width % 8 == 0 && mapped.words_checked().is_none() {
-            return Err(StoreError::Corrupt {
-                path: mapped.path,
-                what: "data is not a whole number of aligned 64-bit words".into(),
-            });
+        if verify {
+            mapped.verify(commit)?;
         }
         Ok(mapped)
     }
 
-    /// The file's path, for messages.
+    /// The committed data bytes.
+    #[inline]
+    pub fn data(&self) -> &[u8] {
+        match &self.map {
+            Some(m) => &m[HEADER_LEN..HEADER_LEN + self.len],
+            None => &[],
+        }
+    }
+
+    /// The data as little-endian words (the format keeps them 8-aligned:
+    /// the map starts on a page and the header is 64 bytes).
+    pub fn words(&self) -> &[u64] {
+        let data = self.data();
+        let (head, words, _) = {
+            // SAFETY: every bit pattern is a valid u64, and `align_to` only
+            // yields the correctly aligned middle part of the slice.
+            unsafe { data.align_to::<u64>() }
+        };
+        if head.is_empty() {
+            words
+        } else {
+            &[]
+        }
+    }
+
+    /// The file's path.
     pub fn path(&self) -> &Path {
         &self.path
     }
 
-    /// The committed data bytes (after the header).
-    #[inline]
-    pub fn bytes(&self) -> &[u8] {
-        self.map.get(HEADER_LEN as usize..).unwrap_or_default()
-    }
-
-    /// The committed data as little-endian words (empty for a byte file
-    /// whose length is not a multiple of 8, which `open` rejects for word files).
-    #[inline]
-    pub fn words(&self) -> &[u64] {
-        self.words_checked().unwrap_or_default()
-    }
-
-    fn words_checked(&self) -> Option<&[u64]> {
-        // SAFETY: every bit pattern is a valid u64, and `align_to` only
-        // reinterprets the part of the slice that is correctly aligned.
-        let (head, words, tail) = unsafe { self.bytes().align_to::<u64>() };
-        (head.is_empty() && tail.is_empty()).then_some(words)
-    }
-
-    /// Checks every full block against the `.sum` sidecar (itself checked
-    /// against the checkpoint) and the tail block against the checkpoint.
-    pub fn verify(&self, dir: &Path) -> Result<(), StoreError> {
-        let data = self.bytes();
-        let block = u64::from(self.header.block_bytes.max(1));
-        let full_blocks = self.commit.len / block;
-        let sums = self.read_sums(dir, full_blocks)?;
-        let mismatch = |k: u64, end: u64| StoreError::ChecksumMismatch {
-            path: self.path.clone(),
-            block: k,
-            offset: HEADER_LEN + k * block,
-            end: HEADER_LEN + end,
-        };
-        for (k, expected) in sums.chunks_exact(8).enumerate() {
-            let k = k as u64;
-            let range = (k * block) as usize..((k + 1) * block) as usize;
-            let bytes = data
-                .get(range)
-                .ok_or_else(|| mismatch(k, (k + 1) * block))?;
-            if xxh3_64(bytes).to_le_bytes() != expected {
-                return Err(mismatch(k, (k + 1) * block));
+    /// Checks every block checksum of the committed data.
+    pub fn verify(&self, commit: Commit) -> Result<(), StoreError> {
+        let data = self.data();
+        let sums_path = sum_path(&self.path);
+        let sums_map = map_file(&sums_path)?;
+        let sums: &[u8] = sums_map.as_deref().unwrap_or(&[]);
+        sum_header().check(&sums_path, sums)?;
+        let full = data.len() / BLOCK as usize;
+        if sums.len() < HEADER_LEN + full * 8 {
+            return Err(corrupt(
+                &sums_path,
+                format!(
+                    "truncated: {} bytes, {full} block checksums are needed",
+                    sums.len()
+                ),
+            ));
+        }
+        for (b, block) in data.chunks(BLOCK as usize).enumerate() {
+            let expected = if b < full {
+                let at = HEADER_LEN + b * 8;
+                u64::from_le_bytes(sums[at..at + 8].try_into().unwrap_or_default())
+            } else {
+                commit.tail
+            };
+            if xxh3_64(block) != expected {
+                return Err(corrupt(
+                    &self.path,
+                    format!(
+                        "checksum mismatch in block {b} (data bytes {}..{})",
+                        b * BLOCK as usize,
+                        b * BLOCK as usize + block.len()
+                    ),
+                ));
             }
         }
-        let tail = data
-            .get((full_blocks * block) as usize..)
-            .unwrap_or_default();
-        if xxh3_64(tail) != self.commit.tail_xxh3 {
-            return Err(mismatch(full_blocks, self.commit.len));
+        if data.len() % BLOCK as usize == 0 && commit.tail != xxh3_64(&[]) {
+            return Err(corrupt(&self.path, "checksum mismatch in the last block"));
         }
         Ok(())
-    }
-
-    fn read_sums(&self, dir: &Path, full_blocks: u64) -> Result<Vec<u8>, StoreError> {
-        let name = self
-            .path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let path = dir.join(sums_name(&name));
-        let file = File::open(&path).map_err(StoreError::io(&path, "opening"))?;
-        check_header_and_len(
-            &file,
-            &path,
-            &sums_header(self.header),
-            HEADER_LEN + full_blocks * 8,
-        )?;
-        let mut sums = vec![0u8; (full_blocks * 8) as usize];
-        file.read_exact_at(&mut sums, HEADER_LEN)
-            .map_err(StoreError::io(&path, "reading block checksums"))?;
-        if xxh3_64(&sums) != self.commit.sums_xxh3 {
-            return Err(StoreError::Corrupt {
-                path,
-                what: "block checksums differ from the ones the checkpoint recorded (checksum file damaged)".into(),
-            });
-        }
-        Ok(sums)
     }
 }

@@ -1,121 +1,74 @@
-//! The writer's sled database (`meta.sled/`): a copy of the manifest, the
-//! checkpoint history and small metadata. It holds nothing that cannot be
-//! rebuilt from MANIFEST, so a damaged database is simply recreated; readers
-//! never open it (sled locks its files).
+//! The sled database `meta.sled/`: a mirror of the manifest and a history of
+//! checkpoints for the writer. It holds nothing that cannot be rebuilt from
+//! the files, so a damaged database is simply recreated, and readers in other
+//! processes never open it (sled locks its files).
 
-use std::fs;
-use std::path::{Path, PathBuf};
+use crate::error::{io, StoreError};
+use crate::manifest::Manifest;
+use std::path::Path;
 
-use serde::{Deserialize, Serialize};
-
-use crate::error::StoreError;
-use crate::format::META_SLED;
-use crate::manifest::{Manifest, RunStatus};
-
-const MANIFEST_KEY: &[u8] = b"manifest";
-const HISTORY_PREFIX: &[u8] = b"checkpoint/";
-
-/// One entry of the checkpoint history kept in sled.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CheckpointSummary {
-    pub seq: u64,
-    pub unix_ms: u64,
-    pub status: RunStatus,
-    pub states: u64,
-    pub expanded: u64,
-    pub transitions: u64,
-}
-
-/// The open sled database of a run.
-pub(crate) struct MetaDb {
-    path: PathBuf,
+/// The writer's metadata database.
+pub struct Meta {
     db: sled::Db,
 }
 
-impl MetaDb {
-    /// Opens `DIR/meta.sled`; if sled cannot open it, deletes and recreates
-    /// it. Then makes sure it holds the current manifest.
-    pub fn open_or_rebuild(dir: &Path, manifest: &Manifest) -> Result<MetaDb, StoreError> {
-        let path = dir.join(META_SLED);
+fn open_db(path: &Path) -> Result<sled::Db, sled::Error> {
+    sled::Config::new()
+        .path(path)
+        .cache_capacity(8 << 20)
+        .flush_every_ms(Some(1000))
+        .open()
+}
+
+impl Meta {
+    /// Opens (or recreates when damaged) the database in `dir`.
+    pub fn open(dir: &Path) -> Result<Meta, StoreError> {
+        let path = dir.join("meta.sled");
         let db = match open_db(&path) {
             Ok(db) => db,
             Err(_) => {
-                if path.exists() {
-                    fs::remove_dir_all(&path)
-                        .map_err(StoreError::io(&path, "removing a damaged database"))?;
-                }
-                open_db(&path).map_err(|source| StoreError::Sled {
-                    path: path.clone(),
-                    source,
-                })?
+                // Nothing in it is essential: start it again from the files.
+                let _ = std::fs::remove_dir_all(&path);
+                open_db(&path).map_err(|e| sled_err(&path, e))?
             }
         };
-        let meta = MetaDb { path, db };
-        meta.record(manifest)?;
-        Ok(meta)
+        Ok(Meta { db })
     }
 
-    /// The manifest copy of a database, used when MANIFEST itself is damaged.
-    /// Opening it briefly is fine: the caller holds the run's LOCK.
-    pub fn stored_manifest(dir: &Path) -> Option<Manifest> {
-        let path = dir.join(META_SLED);
-        if !path.exists() {
-            return None;
-        }
-        let db = open_db(&path).ok()?;
-        let bytes = db.get(MANIFEST_KEY).ok()??;
-        Manifest::decode(&path, &bytes).ok()
-    }
-
-    /// Stores the manifest and appends its checkpoint to the history, durably.
-    pub fn record(&self, manifest: &Manifest) -> Result<(), StoreError> {
-        let checkpoint = &manifest.checkpoint;
-        let summary = CheckpointSummary {
-            seq: checkpoint.seq,
-            unix_ms: checkpoint.unix_ms,
-            status: manifest.status,
-            states: checkpoint.states,
-            expanded: checkpoint.expanded,
-            transitions: checkpoint.transitions,
-        };
-        let mut key = HISTORY_PREFIX.to_vec();
-        key.extend_from_slice(&checkpoint.seq.to_be_bytes());
-        // A summary of integers and an enum always serialises.
-        let summary = serde_json::to_vec(&summary).unwrap_or_default();
-        let sled_err = |source| StoreError::Sled {
-            path: self.path.clone(),
-            source,
-        };
+    /// Mirrors a checkpoint's manifest and appends it to the history.
+    pub fn record(&self, manifest: &Manifest, bytes: &[u8]) -> Result<(), StoreError> {
+        let path = Path::new("meta.sled");
         self.db
-            .insert(MANIFEST_KEY, manifest.encode())
-            .map_err(sled_err)?;
-        self.db.insert(key, summary).map_err(sled_err)?;
-        self.db.flush().map_err(sled_err)?;
+            .insert("manifest", bytes)
+            .map_err(|e| sled_err(path, e))?;
+        let key = format!("checkpoint/{:016}", manifest.checkpoint_seq);
+        let entry = serde_json::json!({
+            "states": manifest.states,
+            "expanded": manifest.expanded,
+            "transitions": manifest.transitions,
+            "status": manifest.status,
+            "unix_ms": manifest.progress.updated_unix_ms,
+        });
+        self.db
+            .insert(key, entry.to_string().as_bytes())
+            .map_err(|e| sled_err(path, e))?;
         Ok(())
     }
 
-    /// The recorded checkpoints, oldest first (one entry per sequence number).
-    pub fn history(&self) -> Result<Vec<CheckpointSummary>, StoreError> {
-        let mut out = Vec::new();
-        for item in self.db.scan_prefix(HISTORY_PREFIX) {
-            let (_, value) = item.map_err(|source| StoreError::Sled {
-                path: self.path.clone(),
-                source,
-            })?;
-            if let Ok(summary) = serde_json::from_slice(&value) {
-                out.push(summary);
-            }
-        }
-        Ok(out)
+    /// Number of checkpoints in the history.
+    pub fn checkpoints(&self) -> usize {
+        self.db.scan_prefix("checkpoint/").count()
+    }
+
+    /// Writes everything to disk.
+    pub fn flush(&self) -> Result<(), StoreError> {
+        self.db
+            .flush()
+            .map(|_| ())
+            .map_err(|e| sled_err(Path::new("meta.sled"), e))
     }
 }
 
-fn open_db(path: &Path) -> sled::Result<sled::Db> {
-    // A small cache and no background flusher: the store flushes at checkpoints
-    // and must not spend the explorer's memory budget on metadata.
-    sled::Config::new()
-        .path(path)
-        .cache_capacity(4 << 20)
-        .flush_every_ms(None)
-        .open()
+fn sled_err(path: &Path, e: sled::Error) -> StoreError {
+    io(path)(std::io::Error::other(e.to_string()))
 }

@@ -1,307 +1,330 @@
-//! `Run`: a run opened read-only. It reads only MANIFEST (never sled), maps
-//! each data file up to its checkpointed length, and by default verifies
-//! every checksum and structural invariant before handing out slices, so
-//! that accessors never read past what was committed.
+//! [`Run`]: read-only access to a run directory for the analysis, the TUI,
+//! reports and tests, without loading it into RAM and without the sled
+//! database, so that it works on a store another process is still writing.
 
-use std::ops::Range;
+use crate::append::Commit;
+use crate::error::StoreError;
+use crate::identity::RunIdentity;
+use crate::layout::segment;
+use crate::manifest::{Manifest, RunStatus};
+use crate::mapped::Mapped;
+use crate::writer::header;
+use crate::{unpack_prob, unpack_terminal, Edge, InEdge, StateId};
 use std::path::{Path, PathBuf};
-
 use xxhash_rust::xxh3::xxh3_64;
 
-use crate::error::StoreError;
-use crate::finish::record_payload;
-use crate::format::{
-    FileKind, FP_IDX, IN_IDX, IN_LOG, MANIFEST, TERMINALS, TRANS_IDX, TRANS_LOG, TRANS_PROB,
-};
-use crate::identity::RunIdentity;
-use crate::layout;
-use crate::manifest::{Manifest, RunStatus};
-use crate::mapped::MappedFile;
-use crate::{unpack_prob, unpack_terminal, Edge, InEdge, StateId, ID_MASK};
-
-/// A run opened for reading (also while a writer is still appending to it).
+/// A run directory opened for reading.
 pub struct Run {
-    pub(crate) dir: PathBuf,
-    pub(crate) manifest: Manifest,
-    pub(crate) segments: Vec<MappedFile>,
-    pub(crate) trans_idx: MappedFile,
-    pub(crate) trans_log: MappedFile,
-    pub(crate) trans_prob: Option<MappedFile>,
-    pub(crate) terminals: MappedFile,
-    pub(crate) in_idx: Option<MappedFile>,
-    pub(crate) in_log: Option<MappedFile>,
-    pub(crate) fp_idx: Option<MappedFile>,
-    pub(crate) slot: usize,
-    pub(crate) segment_shift: u32,
+    dir: PathBuf,
+    manifest: Manifest,
+    segments: Vec<Mapped>,
+    trans_idx: Mapped,
+    trans_log: Mapped,
+    trans_prob: Option<Mapped>,
+    terminals: Mapped,
+    in_idx: Option<Mapped>,
+    in_log: Option<Mapped>,
+    fp_idx: Option<Mapped>,
+    slot: usize,
+}
+
+fn optional(
+    dir: &Path,
+    name: &str,
+    kind: &str,
+    width: u32,
+    c: Option<Commit>,
+    verify: bool,
+) -> Result<Option<Mapped>, StoreError> {
+    c.map(|c| Mapped::open(&dir.join(name), header(kind, width), c, verify))
+        .transpose()
 }
 
 impl Run {
-    /// Opens the run at its last checkpoint and verifies it fully (every
-    /// block checksum, every index and edge target): a damaged run is an
-    /// error naming the file and the damage, never a panic later.
+    /// Opens `dir`, verifying headers, lengths, every block checksum and the
+    /// structure of the indexes.
     pub fn open(dir: &Path) -> Result<Run, StoreError> {
-        let run = Run::open_unverified(dir)?;
-        run.verify()?;
+        Run::open_with(dir, true)
+    }
+
+    /// Opens `dir` checking headers, lengths and structure but not the block
+    /// checksums (for very large stores; see [`Run::verify`]).
+    pub fn open_unverified(dir: &Path) -> Result<Run, StoreError> {
+        Run::open_with(dir, false)
+    }
+
+    fn open_with(dir: &Path, verify: bool) -> Result<Run, StoreError> {
+        if !dir.join(crate::manifest::MANIFEST).exists() {
+            return Err(StoreError::NotAStore {
+                path: dir.to_path_buf(),
+                why: "no MANIFEST file".into(),
+            });
+        }
+        let m = Manifest::read(dir)?;
+        let slot = m.identity.state_slot;
+        let f = &m.files;
+        let mut segments = Vec::new();
+        for (n, c) in f.states.iter().enumerate() {
+            segments.push(Mapped::open(
+                &segment(dir, n),
+                header("states", slot),
+                *c,
+                verify,
+            )?);
+        }
+        let run = Run {
+            trans_idx: Mapped::open(
+                &dir.join("trans.idx"),
+                header("transidx", 8),
+                f.trans_idx,
+                verify,
+            )?,
+            trans_log: Mapped::open(
+                &dir.join("trans.log"),
+                header("translog", 8),
+                f.trans_log,
+                verify,
+            )?,
+            trans_prob: optional(dir, "trans.prob", "transprb", 8, f.trans_prob, verify)?,
+            terminals: Mapped::open(
+                &dir.join("terminals"),
+                header("terminal", 8),
+                f.terminals,
+                verify,
+            )?,
+            in_idx: optional(dir, "in.idx", "inidx", 8, f.in_idx, verify)?,
+            in_log: optional(dir, "in.log", "inlog", 8, f.in_log, verify)?,
+            fp_idx: optional(dir, "fp.idx", "fpidx", 16, f.fp_idx, verify)?,
+            segments,
+            slot: slot as usize,
+            dir: dir.to_path_buf(),
+            manifest: m,
+        };
+        crate::structure::check(&run)?;
         Ok(run)
     }
 
-    /// Opens the run checking only the manifest, headers and lengths: fast on
-    /// huge runs. Accessors still never read outside the mapped files, but
-    /// damaged data reads as garbage values (e.g. an edge target past the
-    /// state count, which [`Run::state`] would then refuse with a panic).
-    pub fn open_unverified(dir: &Path) -> Result<Run, StoreError> {
-        let manifest = Manifest::read(dir)?;
-        layout::validate(&manifest, &dir.join(MANIFEST))?;
-        let mut segments = Vec::new();
-        let mut named = std::collections::BTreeMap::new();
-        for expected in layout::expected_files(&manifest) {
-            let commit = manifest
-                .checkpoint
-                .files
-                .get(&expected.name)
-                .copied()
-                .ok_or_else(|| StoreError::Manifest {
-                    path: dir.join(MANIFEST),
-                    what: format!("{} is missing from the checkpoint", expected.name),
-                })?;
-            let file = MappedFile::open(dir, &expected.name, expected.header, commit)?;
-            if expected.header.kind == FileKind::States {
-                segments.push(file);
-            } else {
-                named.insert(expected.name, file);
+    /// Verifies every block checksum.
+    pub fn verify(&self) -> Result<(), StoreError> {
+        let f = &self.manifest.files;
+        for (s, c) in self.segments.iter().zip(&f.states) {
+            s.verify(*c)?;
+        }
+        self.trans_idx.verify(f.trans_idx)?;
+        self.trans_log.verify(f.trans_log)?;
+        self.terminals.verify(f.terminals)?;
+        let pairs = [
+            (&self.trans_prob, f.trans_prob),
+            (&self.in_idx, f.in_idx),
+            (&self.in_log, f.in_log),
+            (&self.fp_idx, f.fp_idx),
+        ];
+        for (m, c) in pairs {
+            if let (Some(m), Some(c)) = (m, c) {
+                m.verify(c)?;
             }
         }
-        let mut take = |name: &str| named.remove(name);
-        let missing = |name: &str| StoreError::Manifest {
-            path: dir.join(MANIFEST),
-            what: format!("{name} is missing from the checkpoint"),
-        };
-        Ok(Run {
-            dir: dir.to_path_buf(),
-            trans_idx: take(TRANS_IDX).ok_or_else(|| missing(TRANS_IDX))?,
-            trans_log: take(TRANS_LOG).ok_or_else(|| missing(TRANS_LOG))?,
-            terminals: take(TERMINALS).ok_or_else(|| missing(TERMINALS))?,
-            trans_prob: take(TRANS_PROB),
-            in_idx: take(IN_IDX),
-            in_log: take(IN_LOG),
-            fp_idx: take(FP_IDX),
-            segments,
-            slot: manifest.identity.state_slot as usize,
-            segment_shift: manifest.segment_records.trailing_zeros(),
-            manifest,
-        })
+        Ok(())
     }
 
-    /// Identity, status, counts, layers, progress and the checkpoint.
-    pub fn manifest(&self) -> &Manifest {
-        &self.manifest
-    }
-
-    pub fn identity(&self) -> &RunIdentity {
-        &self.manifest.identity
-    }
-
-    pub fn status(&self) -> RunStatus {
-        self.manifest.status
-    }
-
+    /// The run directory.
     pub fn dir(&self) -> &Path {
         &self.dir
     }
 
-    /// Number of states at the checkpoint.
+    /// The manifest as read at open.
+    pub fn manifest(&self) -> &Manifest {
+        &self.manifest
+    }
+
+    /// What was explored.
+    pub fn identity(&self) -> &RunIdentity {
+        &self.manifest.identity
+    }
+
+    /// Where the run stood when opened.
+    pub fn status(&self) -> RunStatus {
+        self.manifest.status
+    }
+
+    /// States stored.
     pub fn state_count(&self) -> u64 {
-        self.manifest.checkpoint.states
+        self.manifest.states
     }
 
-    /// States with id below this were expanded (terminal ones have no edges).
+    /// States expanded: those with an id below this (terminal ones have no edges).
     pub fn expanded_count(&self) -> u64 {
-        self.manifest.checkpoint.expanded
+        self.manifest.expanded
     }
 
+    /// Transitions stored.
     pub fn transition_count(&self) -> u64 {
-        self.manifest.checkpoint.transitions
+        self.manifest.transitions
     }
 
-    /// The record of state `id`, without length prefix or padding.
-    ///
-    /// # Panics
-    /// If `id >= state_count()`, like slice indexing; see [`Run::try_state`].
-    pub fn state(&self, id: StateId) -> &[u8] {
-        match self.try_state(id) {
-            Some(record) => record,
-            None => panic!(
-                "state id {id} out of range: the run has {} states",
-                self.state_count()
-            ),
-        }
-    }
-
-    /// The record of state `id`, or `None` past the state count.
-    #[inline]
-    pub fn try_state(&self, id: StateId) -> Option<&[u8]> {
-        if id >= self.state_count() {
-            return None;
-        }
-        let segment = self.segments.get((id >> self.segment_shift) as usize)?;
-        let within = (id & ((1u64 << self.segment_shift) - 1)) as usize;
-        let slot = segment
-            .bytes()
-            .get(within * self.slot..(within + 1) * self.slot)?;
-        Some(record_payload(slot, self.manifest.identity.variable_width))
-    }
-
-    /// The BFS depth of `id`: the index of the last layer starting at or
-    /// before it (states are stored in BFS order).
-    pub fn depth(&self, id: StateId) -> u32 {
-        let layers = &self.manifest.checkpoint.layers;
-        layers
-            .partition_point(|&start| start <= id)
-            .saturating_sub(1) as u32
-    }
-
-    /// Start id of each BFS depth.
+    /// Start id of each BFS layer.
     pub fn layers(&self) -> &[u64] {
-        &self.manifest.checkpoint.layers
+        &self.manifest.layers
     }
 
-    /// Indices (into `raw_out_log`, `prob`) of the out-edges of `id`;
-    /// empty for an unexpanded state.
-    #[inline]
-    pub fn out_edge_range(&self, id: StateId) -> Range<u64> {
-        csr_range(self.trans_idx.words(), id)
+    /// The slot of state `id` (for variable-width runs, with its length prefix).
+    pub fn slot(&self, id: StateId) -> &[u8] {
+        let per = self.manifest.segment_states;
+        let seg = &self.segments[(id / per) as usize];
+        let at = (id % per) as usize * self.slot;
+        &seg.data()[at..at + self.slot]
     }
 
-    /// The transitions leaving `id`, in the order they were appended.
-    pub fn out_edges(&self, id: StateId) -> impl ExactSizeIterator<Item = Edge> + '_ {
-        let range = self.out_edge_range(id);
-        slice_of(self.trans_log.words(), range)
-            .iter()
-            .map(|&w| Edge::unpack(w))
+    /// The encoding of state `id`, without padding. Panics if `id` is not a state.
+    pub fn state(&self, id: StateId) -> &[u8] {
+        let slot = self.slot(id);
+        if !self.manifest.identity.variable_width {
+            return slot;
+        }
+        let len = u16::from_le_bytes([slot[0], slot[1]]) as usize;
+        &slot[2..(2 + len).min(slot.len())]
     }
 
-    pub fn out_degree(&self, id: StateId) -> u64 {
-        let range = self.out_edge_range(id);
-        range.end - range.start
+    /// BFS depth of `id`: the layer containing it.
+    pub fn depth(&self, id: StateId) -> u32 {
+        let layers = &self.manifest.layers;
+        (layers.partition_point(|&start| start <= id).max(1) - 1) as u32
     }
 
-    /// True when `finish` built the in-edge CSR (and the fingerprint index).
-    pub fn has_in_edges(&self) -> bool {
-        self.in_idx.is_some()
-    }
-
-    /// The transitions entering `id`, by increasing source; empty if the
-    /// in-edge CSR is not built (see [`Run::has_in_edges`]).
-    pub fn in_edges(&self, id: StateId) -> impl ExactSizeIterator<Item = InEdge> + '_ {
-        let words = match (&self.in_idx, &self.in_log) {
-            (Some(idx), Some(log)) => slice_of(log.words(), csr_range(idx.words(), id)),
-            _ => &[],
-        };
-        words.iter().map(|&w| InEdge::unpack(w))
-    }
-
-    pub fn in_degree(&self, id: StateId) -> u64 {
-        self.in_edges(id).len() as u64
-    }
-
-    /// The outcome of `id` if it is terminal.
-    pub fn outcome(&self, id: StateId) -> Option<u16> {
-        let words = self.terminals.words();
-        let at = words.partition_point(|&w| w & ID_MASK < id);
-        let (found, outcome) = unpack_terminal(*words.get(at)?);
-        (found == id).then_some(outcome)
-    }
-
-    /// Terminal states and their outcomes, by increasing id.
-    pub fn terminals(&self) -> impl ExactSizeIterator<Item = (StateId, u16)> + '_ {
-        self.terminals.words().iter().map(|&w| unpack_terminal(w))
-    }
-
-    /// The id of the state whose record is `record`. Uses the fingerprint
-    /// index when built and confirms every candidate by comparing records,
-    /// so a fingerprint collision never merges distinct states; scans all
-    /// states on a run that is not finished yet.
-    pub fn find_state(&self, record: &[u8]) -> Option<StateId> {
-        let Some(fp_idx) = &self.fp_idx else {
-            return (0..self.state_count()).find(|&id| self.try_state(id) == Some(record));
-        };
-        let pairs = fp_idx.words();
-        let fp = xxh3_64(record);
-        let count = pairs.len() / 2;
-        let first = partition_pairs(count, |i| pairs.get(2 * i).is_some_and(|&f| f < fp));
-        (first..count)
-            .map_while(|i| match (pairs.get(2 * i), pairs.get(2 * i + 1)) {
-                (Some(&f), Some(&id)) if f == fp => Some(id),
-                _ => None,
-            })
-            .find(|&id| self.try_state(id) == Some(record))
-    }
-
-    /// The probability (num, den) of transition `edge_index`, if the run has chance.
-    pub fn prob(&self, edge_index: u64) -> Option<(u32, u32)> {
-        let words = self.trans_prob.as_ref()?.words();
-        words
-            .get(usize::try_from(edge_index).ok()?)
-            .map(|&w| unpack_prob(w))
-    }
-
-    /// `trans.idx`: end offset (in edges) of each expanded state's out-edges.
+    /// The out-edge index: `raw_out_index()[s]` is the end of state `s`'s row.
     pub fn raw_out_index(&self) -> &[u64] {
         self.trans_idx.words()
     }
 
-    /// `trans.log`: packed out-edges in source order (see [`Edge::unpack`]).
+    /// Every out-edge, packed (see [`Edge::unpack`]).
     pub fn raw_out_log(&self) -> &[u64] {
         self.trans_log.words()
     }
 
-    /// `in.idx` (end offset per state) if built.
-    pub fn raw_in_index(&self) -> Option<&[u64]> {
-        self.in_idx.as_ref().map(MappedFile::words)
-    }
-
-    /// `in.log` (packed in-edges in target order, see [`InEdge::unpack`]) if built.
-    pub fn raw_in_log(&self) -> Option<&[u64]> {
-        self.in_log.as_ref().map(MappedFile::words)
-    }
-}
-
-/// Entries `[idx[id-1], idx[id])` of a CSR whose index holds end offsets;
-/// empty when `id` is past the index or the offsets are out of order.
-#[inline]
-fn csr_range(ends: &[u64], id: StateId) -> Range<u64> {
-    let Ok(i) = usize::try_from(id) else {
-        return 0..0;
-    };
-    let end = match ends.get(i) {
-        Some(&end) => end,
-        None => return 0..0,
-    };
-    let start = if i == 0 {
-        0
-    } else {
-        ends.get(i - 1).copied().unwrap_or(0)
-    };
-    if start <= end {
+    fn out_row(&self, id: StateId) -> std::ops::Range<usize> {
+        if id >= self.manifest.expanded {
+            return 0..0;
+        }
+        let idx = self.raw_out_index();
+        let end = idx[id as usize] as usize;
+        let start = if id == 0 {
+            0
+        } else {
+            idx[id as usize - 1] as usize
+        };
         start..end
-    } else {
-        0..0
+    }
+
+    /// Out-transitions of `id` (none for unexpanded states).
+    pub fn out_edges(&self, id: StateId) -> impl ExactSizeIterator<Item = Edge> + '_ {
+        self.raw_out_log()[self.out_row(id)]
+            .iter()
+            .map(|&w| Edge::unpack(w))
+    }
+
+    /// Index in the log of the first out-edge of `id`.
+    pub fn out_edge_start(&self, id: StateId) -> u64 {
+        self.out_row(id).start as u64
+    }
+
+    /// Number of out-transitions of `id`.
+    pub fn out_degree(&self, id: StateId) -> u64 {
+        self.out_row(id).len() as u64
+    }
+
+    /// True when the in-edge CSR was built (finished runs).
+    pub fn has_in_edges(&self) -> bool {
+        self.in_idx.is_some()
+    }
+
+    /// In-transitions of `id`; empty when the in-edge CSR is not built.
+    pub fn in_edges(&self, id: StateId) -> impl ExactSizeIterator<Item = InEdge> + '_ {
+        let (idx, log) = match (&self.in_idx, &self.in_log) {
+            (Some(i), Some(l)) => (i.words(), l.words()),
+            _ => (&[][..], &[][..]),
+        };
+        let row = if (id as usize) < idx.len() {
+            let start = if id == 0 {
+                0
+            } else {
+                idx[id as usize - 1] as usize
+            };
+            start..idx[id as usize] as usize
+        } else {
+            0..0
+        };
+        log[row].iter().map(|&w| InEdge::unpack(w))
+    }
+
+    fn terminal_words(&self) -> &[u64] {
+        self.terminals.words()
+    }
+
+    /// The outcome of `id` if it is terminal.
+    pub fn outcome(&self, id: StateId) -> Option<u16> {
+        let t = self.terminal_words();
+        let i = t.partition_point(|&w| unpack_terminal(w).0 < id);
+        t.get(i)
+            .map(|&w| unpack_terminal(w))
+            .filter(|&(s, _)| s == id)
+            .map(|(_, o)| o)
+    }
+
+    /// Every terminal state with its outcome, in id order.
+    pub fn terminals(&self) -> impl Iterator<Item = (StateId, u16)> + '_ {
+        self.terminal_words().iter().map(|&w| unpack_terminal(w))
+    }
+
+    /// The id of a state, found through the fingerprint index and confirmed
+    /// by comparing records.
+    pub fn find_state(&self, state: &[u8]) -> Option<StateId> {
+        let mut slot = Vec::with_capacity(self.slot);
+        if self.manifest.identity.variable_width {
+            slot.extend_from_slice(&(state.len() as u16).to_le_bytes());
+        }
+        slot.extend_from_slice(state);
+        if slot.len() > self.slot {
+            return None;
+        }
+        slot.resize(self.slot, 0);
+        let fp = xxh3_64(&slot);
+        let words = self.fp_idx.as_ref()?.words();
+        let pairs = words.len() / 2;
+        let first = partition(pairs, |i| words[2 * i] < fp);
+        (first..pairs)
+            .take_while(|&i| words[2 * i] == fp)
+            .map(|i| words[2 * i + 1])
+            .find(|&id| id < self.state_count() && self.slot(id) == slot.as_slice())
+    }
+
+    /// The probability of transition number `edge` (games with chance).
+    pub fn prob(&self, edge: u64) -> Option<(u32, u32)> {
+        let words = self.trans_prob.as_ref()?.words();
+        words.get(edge as usize).map(|&w| unpack_prob(w))
+    }
+
+    pub(crate) fn parts(&self) -> crate::structure::Parts<'_> {
+        crate::structure::Parts {
+            dir: &self.dir,
+            manifest: &self.manifest,
+            segments: &self.segments,
+            slot: self.slot,
+            out_idx: &self.trans_idx,
+            out_log: &self.trans_log,
+            prob: self.trans_prob.as_ref(),
+            terminals: &self.terminals,
+            in_idx: self.in_idx.as_ref(),
+            in_log: self.in_log.as_ref(),
+            fp_idx: self.fp_idx.as_ref(),
+        }
     }
 }
 
-#[inline]
-fn slice_of(words: &[u64], range: Range<u64>) -> &[u64] {
-    words
-        .get(range.start as usize..range.end as usize)
-        .unwrap_or_default()
-}
-
-/// First index in `0..count` for which `below` is false (`below` monotone).
-fn partition_pairs(count: usize, below: impl Fn(usize) -> bool) -> usize {
-    let (mut lo, mut hi) = (0, count);
+fn partition(n: usize, pred: impl Fn(usize) -> bool) -> usize {
+    let (mut lo, mut hi) = (0, n);
     while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        if below(mid) {
+        let mid = (lo + hi) / 2;
+        if pred(mid) {
             lo = mid + 1;
         } else {
             hi = mid;

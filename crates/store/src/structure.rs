@@ -1,179 +1,218 @@
-//! `Run::verify`: the full pass that `Run::open` makes. Checksums first
-//! (they name the damaged block), then the invariants that accessors and
-//! callers rely on: monotone indexes ending at the log lengths, every id in
-//! range, terminals and fingerprints sorted, record lengths within the slot.
+//! Structural checks of an opened run: counts agree with file lengths,
+//! indexes are monotone, every id points at a stored state. Checksums catch
+//! damage; these checks catch a store that is consistent byte-wise but not
+//! as a graph (a bug, a foreign or hand-edited file), so that no reader can
+//! ever index out of bounds or report a wrong number.
 
-use xxhash_rust::xxh3::xxh3_64;
-
-use crate::error::StoreError;
-use crate::finish::record_payload;
-use crate::mapped::MappedFile;
-use crate::reader::Run;
+use crate::error::{corrupt, StoreError};
+use crate::manifest::Manifest;
+use crate::mapped::Mapped;
 use crate::{unpack_prob, unpack_terminal, Edge, InEdge};
+use std::path::Path;
 
-impl Run {
-    /// Verifies every block checksum and structural invariant of the run.
-    pub fn verify(&self) -> Result<(), StoreError> {
-        for file in self.all_files() {
-            file.verify(&self.dir)?;
-        }
-        let states = self.state_count();
-        check_index(&self.trans_idx, self.transition_count())?;
-        check_ids(&self.trans_log, states, "edge target", |w| {
-            Edge::unpack(w).target
+/// Borrowed parts of a [`crate::Run`] to check.
+pub struct Parts<'a> {
+    pub dir: &'a Path,
+    pub manifest: &'a Manifest,
+    pub segments: &'a [Mapped],
+    pub slot: usize,
+    pub out_idx: &'a Mapped,
+    pub out_log: &'a Mapped,
+    pub prob: Option<&'a Mapped>,
+    pub terminals: &'a Mapped,
+    pub in_idx: Option<&'a Mapped>,
+    pub in_log: Option<&'a Mapped>,
+    pub fp_idx: Option<&'a Mapped>,
+}
+
+/// Runs every check.
+pub fn check(run: &crate::Run) -> Result<(), StoreError> {
+    let p = run.parts();
+    check_states(&p)?;
+    check_csr(p.out_idx, p.out_log, p.manifest.expanded, &p, |w| {
+        Edge::unpack(w).target
+    })?;
+    check_actions(&p)?;
+    if let (Some(idx), Some(log)) = (p.in_idx, p.in_log) {
+        check_csr(idx, log, p.manifest.states, &p, |w| {
+            InEdge::unpack(w).source
         })?;
-        if let Some(prob) = &self.trans_prob {
-            check_probs(prob)?;
-        }
-        check_terminals(&self.terminals, states)?;
-        if let (Some(idx), Some(log)) = (&self.in_idx, &self.in_log) {
-            if idx.words().len() as u64 != states {
-                return Err(corrupt(
-                    idx,
-                    format!("{} entries for {states} states", idx.words().len()),
-                ));
-            }
-            check_index(idx, self.transition_count())?;
-            check_ids(log, self.expanded_count(), "in-edge source", |w| {
-                InEdge::unpack(w).source
-            })?;
-        }
-        self.check_records()?;
-        if let Some(fp_idx) = &self.fp_idx {
-            self.check_fingerprints(fp_idx)?;
-        }
-        Ok(())
     }
-
-    fn all_files(&self) -> impl Iterator<Item = &MappedFile> {
-        self.segments
-            .iter()
-            .chain([&self.trans_idx, &self.trans_log, &self.terminals])
-            .chain(self.trans_prob.iter())
-            .chain(self.in_idx.iter())
-            .chain(self.in_log.iter())
-            .chain(self.fp_idx.iter())
-    }
-
-    /// Variable-width slots must hold a length that fits the slot.
-    fn check_records(&self) -> Result<(), StoreError> {
-        if !self.manifest.identity.variable_width {
-            return Ok(());
-        }
-        let max = self.manifest.identity.max_record_len();
-        for segment in &self.segments {
-            for (i, slot) in segment.bytes().chunks_exact(self.slot.max(1)).enumerate() {
-                let len = match slot {
-                    [lo, hi, ..] => usize::from(u16::from_le_bytes([*lo, *hi])),
-                    _ => 0,
-                };
-                if len > max {
-                    return Err(corrupt(
-                        segment,
-                        format!("record {i} has length {len}, the slot holds {max}"),
-                    ));
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// `fp.idx` must be strictly sorted (fp, id) pairs, each fp the hash of its record.
-    fn check_fingerprints(&self, fp_idx: &MappedFile) -> Result<(), StoreError> {
-        let mut previous: Option<(u64, u64)> = None;
-        for (i, pair) in fp_idx.words().chunks_exact(2).enumerate() {
-            let (fp, id) = (pair[0], pair[1]);
-            if previous.is_some_and(|p| p >= (fp, id)) {
-                return Err(corrupt(fp_idx, format!("pair {i} is out of order")));
-            }
-            let record = self.try_state(id).ok_or_else(|| {
-                corrupt(
-                    fp_idx,
-                    format!("pair {i} names state {id}, past the state count"),
-                )
-            })?;
-            if xxh3_64(record) != fp {
-                return Err(corrupt(
-                    fp_idx,
-                    format!("pair {i}: fingerprint is not the hash of state {id}"),
-                ));
-            }
-            previous = Some((fp, id));
-        }
-        Ok(())
-    }
+    check_terminals(&p)?;
+    check_probs(&p)?;
+    check_fingerprints(&p)
 }
 
-fn corrupt(file: &MappedFile, what: String) -> StoreError {
-    StoreError::Corrupt {
-        path: file.path().to_path_buf(),
-        what,
+fn check_states(p: &Parts) -> Result<(), StoreError> {
+    let m = p.manifest;
+    let manifest = p.dir.join("MANIFEST");
+    if p.slot == 0 {
+        return Err(corrupt(&manifest, "state slot of zero bytes"));
     }
-}
-
-/// A CSR index of end offsets: non-decreasing and ending at the log length.
-fn check_index(index: &MappedFile, log_len: u64) -> Result<(), StoreError> {
-    let mut previous = 0u64;
-    for (i, &end) in index.words().iter().enumerate() {
-        if end < previous || end > log_len {
+    let per = m.segment_states;
+    let mut left = m.states;
+    for seg in p.segments {
+        let want = left.min(per);
+        if seg.data().len() as u64 != want * p.slot as u64 {
             return Err(corrupt(
-                index,
-                format!("entry {i} = {end} is outside {previous}..={log_len}"),
+                seg.path(),
+                format!(
+                    "{} data bytes, {want} states of {} bytes expected",
+                    seg.data().len(),
+                    p.slot
+                ),
             ));
         }
-        previous = end;
+        left -= want;
     }
-    let last = index.words().last().copied().unwrap_or(0);
-    if last != log_len {
+    if left > 0 || m.expanded > m.states {
         return Err(corrupt(
-            index,
-            format!("ends at {last}, but the log holds {log_len} entries"),
+            &manifest,
+            format!("{} states but the segments hold fewer", m.states),
+        ));
+    }
+    let layers = &m.layers;
+    let ordered = layers.windows(2).all(|w| w[0] <= w[1]);
+    if layers.first() != Some(&0) || !ordered || layers.last().is_some_and(|&l| l > m.states) {
+        return Err(corrupt(
+            &manifest,
+            "the layer table is not a partition of the states",
         ));
     }
     Ok(())
 }
 
-fn check_ids(
-    file: &MappedFile,
-    bound: u64,
-    what: &str,
+fn check_csr(
+    idx: &Mapped,
+    log: &Mapped,
+    rows: u64,
+    p: &Parts,
     id_of: impl Fn(u64) -> u64,
 ) -> Result<(), StoreError> {
-    match file
-        .words()
-        .iter()
-        .enumerate()
-        .find(|(_, &w)| id_of(w) >= bound)
-    {
-        Some((i, &w)) => Err(corrupt(
-            file,
-            format!("{what} {} at entry {i} is not below {bound}", id_of(w)),
-        )),
-        None => Ok(()),
+    let words = idx.words();
+    let edges = log.words();
+    if words.len() as u64 != rows {
+        return Err(corrupt(
+            idx.path(),
+            format!("{} rows, {rows} expected", words.len()),
+        ));
     }
-}
-
-fn check_probs(file: &MappedFile) -> Result<(), StoreError> {
-    match file.words().iter().position(|&w| {
-        let (num, den) = unpack_prob(w);
-        den == 0 || num > den
-    }) {
-        Some(i) => Err(corrupt(file, format!("entry {i} is not a probability"))),
-        None => Ok(()),
+    if edges.len() as u64 != p.manifest.transitions || log.data().len() % 8 != 0 {
+        return Err(corrupt(
+            log.path(),
+            format!(
+                "{} entries, {} transitions expected",
+                edges.len(),
+                p.manifest.transitions
+            ),
+        ));
     }
-}
-
-fn check_terminals(file: &MappedFile, states: u64) -> Result<(), StoreError> {
-    let mut previous: Option<u64> = None;
-    for (i, &word) in file.words().iter().enumerate() {
-        let (id, _) = unpack_terminal(word);
-        if id >= states || previous.is_some_and(|p| p >= id) {
+    let mut prev = 0;
+    for (row, &end) in words.iter().enumerate() {
+        if end < prev || end > edges.len() as u64 {
             return Err(corrupt(
-                file,
-                format!("entry {i} (state {id}) is out of order or past {states} states"),
+                idx.path(),
+                format!("row {row} ends at {end}, out of order or past the log"),
             ));
         }
-        previous = Some(id);
+        prev = end;
+    }
+    if prev != edges.len() as u64 {
+        return Err(corrupt(
+            idx.path(),
+            format!("rows end at {prev}, the log has {}", edges.len()),
+        ));
+    }
+    let states = p.manifest.states;
+    if let Some(i) = edges.iter().position(|&w| id_of(w) >= states) {
+        return Err(corrupt(
+            log.path(),
+            format!("entry {i} names state {}, beyond {states}", id_of(edges[i])),
+        ));
+    }
+    Ok(())
+}
+
+fn check_actions(p: &Parts) -> Result<(), StoreError> {
+    let labels = p.manifest.identity.action_labels.len() as u64;
+    let log = p.out_log.words();
+    if let Some(i) = log
+        .iter()
+        .position(|&w| u64::from(Edge::unpack(w).action) >= labels)
+    {
+        return Err(corrupt(
+            p.out_log.path(),
+            format!("entry {i} has an undeclared action"),
+        ));
+    }
+    Ok(())
+}
+
+fn check_terminals(p: &Parts) -> Result<(), StoreError> {
+    let words = p.terminals.words();
+    let outcomes = p.manifest.identity.outcome_names.len() as u16;
+    if words.len() as u64 != p.manifest.terminals {
+        return Err(corrupt(
+            p.terminals.path(),
+            format!("{} entries, {} expected", words.len(), p.manifest.terminals),
+        ));
+    }
+    let mut prev: Option<u64> = None;
+    for (i, &w) in words.iter().enumerate() {
+        let (id, outcome) = unpack_terminal(w);
+        if id >= p.manifest.states || prev.is_some_and(|q| id <= q) || outcome >= outcomes {
+            return Err(corrupt(
+                p.terminals.path(),
+                format!("entry {i} (state {id}, outcome {outcome}) is invalid"),
+            ));
+        }
+        prev = Some(id);
+    }
+    Ok(())
+}
+
+fn check_probs(p: &Parts) -> Result<(), StoreError> {
+    let Some(prob) = p.prob else { return Ok(()) };
+    let words = prob.words();
+    if words.len() as u64 != p.manifest.transitions {
+        return Err(corrupt(
+            prob.path(),
+            "one probability per transition expected",
+        ));
+    }
+    if let Some(i) = words.iter().position(|&w| {
+        let (n, d) = unpack_prob(w);
+        d == 0 || n > d
+    }) {
+        return Err(corrupt(
+            prob.path(),
+            format!("entry {i} is not a probability"),
+        ));
+    }
+    Ok(())
+}
+
+fn check_fingerprints(p: &Parts) -> Result<(), StoreError> {
+    let Some(fp) = p.fp_idx else { return Ok(()) };
+    let words = fp.words();
+    if words.len() as u64 != 2 * p.manifest.states {
+        return Err(corrupt(
+            fp.path(),
+            format!(
+                "{} entries, {} expected",
+                words.len() / 2,
+                p.manifest.states
+            ),
+        ));
+    }
+    for i in 0..words.len() / 2 {
+        let sorted = i == 0 || words[2 * i - 2] <= words[2 * i];
+        if !sorted || words[2 * i + 1] >= p.manifest.states {
+            return Err(corrupt(
+                fp.path(),
+                format!("entry {i} is out of order or names no state"),
+            ));
+        }
     }
     Ok(())
 }

@@ -1,70 +1,45 @@
-//! The writer of a run: appends states, transitions and terminals through
-//! large buffers, and checkpoints (flush, fdatasync, then atomic MANIFEST)
-//! so that a crash at any moment resumes from the last checkpoint.
+//! [`RunWriter`]: appends a run (states, transitions, outcomes, layers),
+//! checkpoints it, resumes it after a crash, and finishes it.
 
-use std::collections::BTreeMap;
+use crate::append::{AppendFile, Commit};
+use crate::error::{io, StoreError};
+use crate::header::{kind, Header};
+use crate::identity::RunIdentity;
+use crate::layout::{foreign_entries, lock, segment, wipe, SEGMENT_STATES};
+use crate::manifest::{Files, Manifest, Progress, RunStatus, MANIFEST};
+use crate::meta::Meta;
+use crate::{pack_prob, pack_terminal, Edge, StateId, MAX_STATE_ID};
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::append::AppendFile;
-use crate::error::StoreError;
-use crate::format::{segment_name, FileKind, TERMINALS, TRANS_IDX, TRANS_LOG, TRANS_PROB};
-use crate::identity::RunIdentity;
-use crate::layout;
-use crate::manifest::{sync_dir, CheckpointRecord, FileCommit, Manifest, Progress, RunStatus};
-use crate::meta::{CheckpointSummary, MetaDb};
-use crate::{pack_prob, pack_terminal, Edge, StateId, MAX_STATE_ID};
-
-/// How `RunWriter::open` treats an existing run directory.
+/// How [`RunWriter::open`] treats an existing run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OpenMode {
-    /// Create a run; refuse if the directory already holds one.
+    /// Refuse if the directory already holds a run.
     CreateNew,
-    /// Resume the run in the directory from its last checkpoint, or create one.
+    /// Resume a run with the same identity, refuse another one.
     ResumeOrCreate,
-    /// Delete the run's files (never anything else) and create a new run.
+    /// Delete whatever run the directory holds and start again.
     ForceNew,
 }
 
-/// Tuning of a writer. `segment_records` and `block_bytes` are fixed when
-/// a run is created (a resumed run keeps its own); the others apply per process.
+/// What the explorer gets back when a run resumes.
 #[derive(Clone, Debug)]
-pub struct WriterOptions {
-    /// States per segment file; a power of two.
-    pub segment_records: u64,
-    /// Bytes per checksum block.
-    pub block_bytes: u32,
-    /// Write buffer per appended file.
-    pub buffer_bytes: usize,
-    /// Memory `finish` may use for the in-edge scatter buffer (more means fewer passes).
-    pub finish_memory_bytes: usize,
-}
-
-impl Default for WriterOptions {
-    fn default() -> WriterOptions {
-        WriterOptions {
-            segment_records: 1 << 24,
-            block_bytes: 1 << 20,
-            buffer_bytes: 4 << 20,
-            finish_memory_bytes: 512 << 20,
-        }
-    }
-}
-
-/// What a resumed writer hands back: where the last checkpoint left off.
-#[derive(Clone, Debug, PartialEq)]
 pub struct Checkpoint {
+    /// The explorer's own data, as it gave it to [`RunWriter::checkpoint`].
     pub explorer: serde_json::Value,
+    /// States stored.
     pub states: u64,
+    /// States expanded.
     pub expanded: u64,
+    /// Transitions stored.
     pub transitions: u64,
+    /// Start id of each layer.
     pub layers: Vec<u64>,
 }
 
-/// The files a writer appends to.
+/// The data files of a run being written.
 pub(crate) struct DataFiles {
-    /// Every segment so far; only the last one is appended to.
     pub segments: Vec<AppendFile>,
     pub trans_idx: AppendFile,
     pub trans_log: AppendFile,
@@ -72,85 +47,261 @@ pub(crate) struct DataFiles {
     pub terminals: AppendFile,
 }
 
-impl DataFiles {
-    fn all_mut(&mut self) -> impl Iterator<Item = &mut AppendFile> {
-        self.segments
-            .iter_mut()
-            .chain([
-                &mut self.trans_idx,
-                &mut self.trans_log,
-                &mut self.terminals,
-            ])
-            .chain(self.trans_prob.as_mut())
-    }
-
-    /// Flushes and fdatasyncs every file with unsynced data.
-    pub fn sync_all(&mut self) -> Result<(), StoreError> {
-        self.all_mut().try_for_each(AppendFile::sync)
-    }
-
-    /// The committed state of every file, by name.
-    pub fn commits(&self) -> BTreeMap<String, FileCommit> {
-        let mut out: BTreeMap<String, FileCommit> = self
-            .segments
-            .iter()
-            .enumerate()
-            .map(|(i, seg)| (segment_name(i as u64), seg.commit()))
-            .collect();
-        out.insert(TRANS_IDX.into(), self.trans_idx.commit());
-        out.insert(TRANS_LOG.into(), self.trans_log.commit());
-        out.insert(TERMINALS.into(), self.terminals.commit());
-        if let Some(prob) = &self.trans_prob {
-            out.insert(TRANS_PROB.into(), prob.commit());
-        }
-        out
-    }
-
-    fn disk_bytes(&self) -> u64 {
-        let fixed = [&self.trans_idx, &self.trans_log, &self.terminals];
-        self.segments
-            .iter()
-            .chain(fixed)
-            .chain(self.trans_prob.as_ref())
-            .map(AppendFile::disk_bytes)
-            .sum()
+pub(crate) fn header(name: &str, width: u32) -> Header {
+    Header {
+        kind: kind(name),
+        width,
     }
 }
 
-/// The single writer of a run (see the crate docs and `docs/store-format.md`).
+/// Writes one run directory. One writer per directory, enforced by a lock.
 pub struct RunWriter {
     pub(crate) dir: PathBuf,
-    /// The manifest as last written.
+    _lock: File,
+    meta: Meta,
     pub(crate) manifest: Manifest,
-    pub(crate) options: WriterOptions,
-    pub(crate) _lock: File,
-    pub(crate) meta: MetaDb,
     pub(crate) files: DataFiles,
     pub(crate) states: u64,
     pub(crate) expanded: u64,
     pub(crate) transitions: u64,
-    pub(crate) terminals: u64,
-    pub(crate) last_terminal: Option<StateId>,
-    pub(crate) layers: Vec<u64>,
-    /// A segment was created since the directory was last synced.
-    pub(crate) dir_dirty: bool,
-    /// Zero bytes to pad variable-width records to their slot.
-    pub(crate) zeros: Vec<u8>,
+    terminal_count: u64,
+    last_terminal: Option<u64>,
+    layers: Vec<u64>,
+    pub(crate) slot: usize,
+    pub(crate) mem_budget: u64,
+    scratch: Vec<u8>,
+    previous_status: RunStatus,
 }
 
 impl RunWriter {
-    /// Opens `dir` with default options; see [`RunWriter::open_with`].
+    /// Opens `dir` for writing the run `identity` (see [`OpenMode`]).
+    /// Returns the checkpoint to resume from, if any.
     pub fn open(
         dir: &Path,
         identity: RunIdentity,
         mode: OpenMode,
     ) -> Result<(RunWriter, Option<Checkpoint>), StoreError> {
-        RunWriter::open_with(dir, identity, mode, WriterOptions::default())
+        std::fs::create_dir_all(dir).map_err(io(dir))?;
+        let held = lock(dir)?;
+        let existing = if dir.join(MANIFEST).exists() {
+            match Manifest::read(dir) {
+                Ok(m) => Some(m),
+                Err(_) if mode == OpenMode::ForceNew => None,
+                Err(e) => return Err(e),
+            }
+        } else {
+            None
+        };
+        let foreign = foreign_entries(dir)?;
+        if existing.is_none() && !foreign.is_empty() {
+            return Err(StoreError::NotAStore {
+                path: dir.to_path_buf(),
+                why: format!(
+                    "it holds other files ({}); refusing to write there",
+                    foreign.join(", ")
+                ),
+            });
+        }
+        match existing {
+            Some(m) if mode != OpenMode::ForceNew => {
+                if mode == OpenMode::CreateNew {
+                    return Err(StoreError::IdentityMismatch {
+                        path: dir.to_path_buf(),
+                        differences: "a run already exists".into(),
+                    });
+                }
+                let diff = m.identity.differences(&identity);
+                if !diff.is_empty() {
+                    return Err(StoreError::IdentityMismatch {
+                        path: dir.to_path_buf(),
+                        differences: diff.join("; "),
+                    });
+                }
+                if m.states > 0 {
+                    return RunWriter::resume(dir, held, m);
+                }
+                wipe(dir)?;
+                RunWriter::create(dir, held, identity).map(|w| (w, None))
+            }
+            _ => {
+                wipe(dir)?;
+                RunWriter::create(dir, held, identity).map(|w| (w, None))
+            }
+        }
     }
 
-    /// The identity of the run being written.
+    fn create(dir: &Path, held: File, identity: RunIdentity) -> Result<RunWriter, StoreError> {
+        let slot = identity.state_slot;
+        let files = DataFiles {
+            segments: Vec::new(),
+            trans_idx: AppendFile::create(&dir.join("trans.idx"), header("transidx", 8))?,
+            trans_log: AppendFile::create(&dir.join("trans.log"), header("translog", 8))?,
+            trans_prob: match identity.has_chance {
+                true => Some(AppendFile::create(
+                    &dir.join("trans.prob"),
+                    header("transprb", 8),
+                )?),
+                false => None,
+            },
+            terminals: AppendFile::create(&dir.join("terminals"), header("terminal", 8))?,
+        };
+        let manifest = Manifest {
+            format_version: crate::FORMAT_VERSION,
+            identity,
+            status: RunStatus::Running,
+            states: 0,
+            expanded: 0,
+            transitions: 0,
+            terminals: 0,
+            layers: vec![0],
+            segment_states: SEGMENT_STATES,
+            files: Files::default(),
+            explorer: serde_json::Value::Null,
+            checkpoint_seq: 0,
+            progress: Progress::default(),
+        };
+        let mut writer = RunWriter::assemble(dir, held, manifest, files, slot as usize)?;
+        writer.write_manifest()?;
+        Ok(writer)
+    }
+
+    fn assemble(
+        dir: &Path,
+        held: File,
+        manifest: Manifest,
+        files: DataFiles,
+        slot: usize,
+    ) -> Result<RunWriter, StoreError> {
+        let manifest_status = manifest.status;
+        Ok(RunWriter {
+            dir: dir.to_path_buf(),
+            _lock: held,
+            meta: Meta::open(dir)?,
+            states: manifest.states,
+            expanded: manifest.expanded,
+            transitions: manifest.transitions,
+            terminal_count: manifest.terminals,
+            last_terminal: None,
+            layers: manifest.layers.clone(),
+            manifest,
+            files,
+            slot,
+            mem_budget: 1 << 30,
+            scratch: Vec::new(),
+            previous_status: manifest_status,
+        })
+    }
+
+    fn resume(
+        dir: &Path,
+        held: File,
+        m: Manifest,
+    ) -> Result<(RunWriter, Option<Checkpoint>), StoreError> {
+        let slot = m.identity.state_slot;
+        let mut segments = Vec::new();
+        for (n, commit) in m.files.states.iter().enumerate() {
+            segments.push(AppendFile::resume(
+                &segment(dir, n),
+                header("states", slot),
+                *commit,
+            )?);
+        }
+        let prob = match (m.identity.has_chance, m.files.trans_prob) {
+            (true, Some(c)) => Some(AppendFile::resume(
+                &dir.join("trans.prob"),
+                header("transprb", 8),
+                c,
+            )?),
+            (true, None) => Some(AppendFile::create(
+                &dir.join("trans.prob"),
+                header("transprb", 8),
+            )?),
+            _ => None,
+        };
+        let files = DataFiles {
+            segments,
+            trans_idx: AppendFile::resume(
+                &dir.join("trans.idx"),
+                header("transidx", 8),
+                m.files.trans_idx,
+            )?,
+            trans_log: AppendFile::resume(
+                &dir.join("trans.log"),
+                header("translog", 8),
+                m.files.trans_log,
+            )?,
+            trans_prob: prob,
+            terminals: AppendFile::resume(
+                &dir.join("terminals"),
+                header("terminal", 8),
+                m.files.terminals,
+            )?,
+        };
+        let mut writer = RunWriter::assemble(dir, held, m, files, slot as usize)?;
+        writer.check_resumed_counts()?;
+        let checkpoint = Checkpoint {
+            explorer: writer.manifest.explorer.clone(),
+            states: writer.states,
+            expanded: writer.expanded,
+            transitions: writer.transitions,
+            layers: writer.layers.clone(),
+        };
+        writer.manifest.status = RunStatus::Running;
+        Ok((writer, Some(checkpoint)))
+    }
+
+    /// The manifest's counts must agree with the file lengths it commits.
+    fn check_resumed_counts(&mut self) -> Result<(), StoreError> {
+        let stored: u64 = self.files.segments.iter().map(|s| s.len()).sum();
+        let checks = [
+            (stored, self.states * self.slot as u64, "state segments"),
+            (self.files.trans_idx.len(), self.expanded * 8, "trans.idx"),
+            (
+                self.files.trans_log.len(),
+                self.transitions * 8,
+                "trans.log",
+            ),
+            (
+                self.files.terminals.len(),
+                self.terminal_count * 8,
+                "terminals",
+            ),
+        ];
+        for (have, want, what) in checks {
+            if have != want {
+                return Err(crate::error::corrupt(
+                    &self.dir.join(MANIFEST),
+                    format!(
+                        "{what}: the checkpoint commits {have} bytes but its counts need {want}"
+                    ),
+                ));
+            }
+        }
+        if self.terminal_count > 0 {
+            let mut last = Vec::new();
+            self.files
+                .terminals
+                .read_at((self.terminal_count - 1) * 8, 8, &mut last)?;
+            let word = u64::from_le_bytes(last.try_into().unwrap_or_default());
+            self.last_terminal = Some(crate::unpack_terminal(word).0);
+        }
+        Ok(())
+    }
+
+    /// Sets the memory `finish` may use to build its indexes.
+    pub fn set_mem_budget(&mut self, bytes: u64) {
+        self.mem_budget = bytes.max(16 << 20);
+    }
+
+    /// The run's identity.
     pub fn identity(&self) -> &RunIdentity {
         &self.manifest.identity
+    }
+
+    /// The status recorded by the last checkpoint (`Complete` or `Partial`
+    /// when the run had already finished before this writer opened it).
+    pub fn status(&self) -> RunStatus {
+        self.previous_status
     }
 
     /// The run directory.
@@ -158,312 +309,218 @@ impl RunWriter {
         &self.dir
     }
 
-    fn slot(&self) -> usize {
-        self.manifest.identity.state_slot as usize
-    }
-
-    fn segment_shift(&self) -> u32 {
-        self.manifest.segment_records.trailing_zeros()
-    }
-
-    /// Appends a state record and returns its id. Fixed-width records must
-    /// fill the slot exactly; variable-width ones get a 2-byte length and padding.
+    /// Appends a state record of exactly the identity's slot size; returns its id.
+    #[inline]
     pub fn append_state(&mut self, record: &[u8]) -> Result<StateId, StoreError> {
-        let id = self.states;
-        if id > MAX_STATE_ID {
-            return Err(StoreError::Usage(format!(
-                "more than {MAX_STATE_ID} states"
+        if record.len() != self.slot {
+            return Err(StoreError::Misuse(format!(
+                "a {}-byte record for {}-byte slots",
+                record.len(),
+                self.slot
             )));
         }
-        let segment = (id >> self.segment_shift()) as usize;
-        if segment >= self.files.segments.len() {
-            self.open_segment(segment as u64)?;
+        let seg = (self.states / SEGMENT_STATES) as usize;
+        if seg == self.files.segments.len() {
+            let path = segment(&self.dir, seg);
+            let file = AppendFile::create(&path, header("states", self.slot as u32))?;
+            self.files.segments.push(file);
         }
-        let identity = &self.manifest.identity;
-        let max_len = identity.max_record_len();
-        let variable = identity.variable_width;
-        let Some(file) = self.files.segments.get_mut(segment) else {
-            return Err(StoreError::Usage(format!(
-                "segment {segment} of state {id} is not open"
-            )));
-        };
-        if variable {
-            if record.len() > max_len {
-                return Err(StoreError::Usage(format!(
-                    "state record of {} bytes exceeds the slot's {max_len}",
-                    record.len()
-                )));
-            }
-            file.push(&(record.len() as u16).to_le_bytes())?;
-            file.push(record)?;
-            file.push(self.zeros.get(..max_len - record.len()).unwrap_or_default())?;
-        } else {
-            if record.len() != max_len {
-                return Err(StoreError::Usage(format!(
-                    "state record of {} bytes in a fixed slot of {max_len}",
-                    record.len()
-                )));
-            }
-            file.push(record)?;
-        }
+        self.files.segments[seg].append(record)?;
         self.states += 1;
-        Ok(id)
+        Ok(self.states - 1)
     }
 
-    fn open_segment(&mut self, index: u64) -> Result<(), StoreError> {
-        if let Some(previous) = self.files.segments.last_mut() {
-            previous.flush()?;
-            previous.release_buffer();
-        }
-        let first = index * self.manifest.segment_records;
-        let header = layout::header(&self.manifest, FileKind::States, first);
-        let file = AppendFile::create(
-            &self.dir,
-            &segment_name(index),
-            header,
-            self.options.buffer_bytes,
-        )?;
-        self.files.segments.push(file);
-        self.dir_dirty = true;
-        Ok(())
-    }
-
-    /// Number of states appended.
+    /// States stored.
     pub fn state_count(&self) -> u64 {
         self.states
     }
 
-    /// Replaces `out` with the slots of states `[first, first + count)`
-    /// (slot bytes each, length prefix and padding included), whether
-    /// already written or still buffered.
+    /// States expanded (those with an entry in `trans.idx`).
+    pub fn expanded_count(&self) -> u64 {
+        self.expanded
+    }
+
+    /// Transitions stored.
+    pub fn transition_count(&self) -> u64 {
+        self.transitions
+    }
+
+    /// Reads the slots of states `first..first + count` into `out` (replacing
+    /// its content), including states not yet flushed.
     pub fn read_states(
-        &self,
+        &mut self,
         first: StateId,
         count: usize,
         out: &mut Vec<u8>,
     ) -> Result<(), StoreError> {
-        let end = first.saturating_add(count as u64);
-        if end > self.states {
-            return Err(StoreError::Usage(format!(
-                "read_states({first}, {count}) past the {} states written",
+        out.clear();
+        if first + count as u64 > self.states {
+            return Err(StoreError::Misuse(format!(
+                "read of states {first}..{} of {}",
+                first + count as u64,
                 self.states
             )));
         }
-        let slot = self.slot();
-        out.clear();
-        out.resize(count * slot, 0);
-        let per_segment = self.manifest.segment_records;
-        let (mut id, mut pos) = (first, 0usize);
+        let mut id = first;
+        let end = first + count as u64;
         while id < end {
-            let within = id & (per_segment - 1);
-            let n = (end - id).min(per_segment - within) as usize;
-            let segment = (id >> self.segment_shift()) as usize;
-            let (Some(file), Some(dest)) = (
-                self.files.segments.get(segment),
-                out.get_mut(pos..pos + n * slot),
-            ) else {
-                return Err(StoreError::Usage(format!(
-                    "segment {segment} of state {id} is not open"
-                )));
-            };
-            file.read_at(within * slot as u64, dest)?;
-            id += n as u64;
-            pos += n * slot;
+            let seg = (id / SEGMENT_STATES) as usize;
+            let within = id % SEGMENT_STATES;
+            let n = (end - id).min(SEGMENT_STATES - within);
+            let slot = self.slot as u64;
+            self.files.segments[seg].read_at(within * slot, (n * slot) as usize, out)?;
+            id += n;
         }
         Ok(())
     }
 
-    /// Records the transitions of state `source`, which must be the next one
-    /// to expand (ids in increasing order from 0; a state without moves gets
-    /// an empty slice). Targets must already be appended. `probs` is given
-    /// exactly when the identity has chance, one (num, den) per edge.
+    /// Records the transitions of the next expanded state, `source`, which
+    /// must equal [`RunWriter::expanded_count`]. A terminal state is recorded
+    /// with no edges.
     pub fn append_edges(
         &mut self,
         source: StateId,
         edges: &[Edge],
         probs: Option<&[(u32, u32)]>,
     ) -> Result<(), StoreError> {
-        self.check_edges(source, edges, probs)?;
-        for edge in edges {
-            self.files.trans_log.push_u64(edge.pack())?;
+        if source != self.expanded || source >= self.states {
+            return Err(StoreError::Misuse(format!(
+                "edges of state {source}, expected state {} (of {})",
+                self.expanded, self.states
+            )));
         }
-        if let (Some(file), Some(probs)) = (self.files.trans_prob.as_mut(), probs) {
-            for &(num, den) in probs {
-                file.push_u64(pack_prob(num, den))?;
+        self.scratch.clear();
+        for e in edges {
+            if e.target >= self.states || e.target > MAX_STATE_ID {
+                return Err(StoreError::Misuse(format!(
+                    "edge to unknown state {}",
+                    e.target
+                )));
             }
+            self.scratch.extend_from_slice(&e.pack().to_le_bytes());
+        }
+        self.files.trans_log.append(&self.scratch)?;
+        if let Some(file) = self.files.trans_prob.as_mut() {
+            let probs = probs.unwrap_or(&[]);
+            if probs.len() != edges.len() {
+                return Err(StoreError::Misuse(
+                    "one probability per edge is needed".into(),
+                ));
+            }
+            self.scratch.clear();
+            for &(num, den) in probs {
+                self.scratch
+                    .extend_from_slice(&pack_prob(num, den).to_le_bytes());
+            }
+            file.append(&self.scratch)?;
         }
         self.transitions += edges.len() as u64;
-        self.files.trans_idx.push_u64(self.transitions)?;
+        self.files.trans_idx.append_u64(self.transitions)?;
         self.expanded += 1;
         Ok(())
     }
 
-    /// Validates a whole call before writing anything, so a refused call leaves no trace.
-    fn check_edges(
-        &self,
-        source: StateId,
-        edges: &[Edge],
-        probs: Option<&[(u32, u32)]>,
-    ) -> Result<(), StoreError> {
-        if source != self.expanded || source >= self.states {
-            return Err(StoreError::Usage(format!(
-                "append_edges for state {source}, but state {} is next (of {} states): states are expanded in id order",
-                self.expanded, self.states
-            )));
-        }
-        if let Some(bad) = edges.iter().find(|e| e.target >= self.states) {
-            return Err(StoreError::Usage(format!(
-                "edge from {source} to state {} which is not appended yet ({} states)",
-                bad.target, self.states
-            )));
-        }
-        match (self.manifest.identity.has_chance, probs) {
-            (true, Some(probs)) if probs.len() == edges.len() => {
-                if let Some((num, den)) = probs.iter().find(|(num, den)| *den == 0 || num > den) {
-                    return Err(StoreError::Usage(format!(
-                        "probability {num}/{den} of an edge from {source}"
-                    )));
-                }
-                Ok(())
-            }
-            (true, _) => Err(StoreError::Usage(format!(
-                "the run has chance: state {source} needs one probability per edge"
-            ))),
-            (false, None) => Ok(()),
-            (false, Some(_)) => Err(StoreError::Usage(
-                "probabilities given for a run without chance".into(),
-            )),
-        }
-    }
-
-    /// Number of states expanded (with an entry in `trans.idx`).
-    pub fn expanded_count(&self) -> u64 {
-        self.expanded
-    }
-
-    /// Number of transitions appended.
-    pub fn transition_count(&self) -> u64 {
-        self.transitions
-    }
-
-    /// Records that state `id` is terminal with `outcome`; ids strictly increasing.
+    /// Records that state `id` is terminal with `outcome`; ids must increase.
     pub fn mark_terminal(&mut self, id: StateId, outcome: u16) -> Result<(), StoreError> {
         if id >= self.states || self.last_terminal.is_some_and(|last| id <= last) {
-            return Err(StoreError::Usage(format!(
-                "mark_terminal({id}) after terminal {:?} with {} states: ids must be appended and increasing",
-                self.last_terminal, self.states
-            )));
+            return Err(StoreError::Misuse(format!("terminal {id} out of order")));
         }
-        self.files.terminals.push_u64(pack_terminal(id, outcome))?;
+        self.files
+            .terminals
+            .append_u64(pack_terminal(id, outcome))?;
         self.last_terminal = Some(id);
-        self.terminals += 1;
+        self.terminal_count += 1;
         Ok(())
     }
 
-    /// Sets the start id of each BFS depth (first entry 0, non-decreasing);
-    /// a state's depth is the last layer starting at or before its id.
-    /// Checked at the next checkpoint.
-    pub fn set_layers(&mut self, layer_starts: &[u64]) {
-        self.layers.clear();
-        self.layers.extend_from_slice(layer_starts);
+    /// Sets the start id of every BFS layer.
+    pub fn set_layers(&mut self, layers: &[u64]) {
+        self.layers = layers.to_vec();
     }
 
-    /// The layer table as last set.
-    pub fn layers(&self) -> &[u64] {
-        &self.layers
+    /// Bytes the run's files occupy.
+    pub fn disk_bytes(&self) -> u64 {
+        let f = &self.files;
+        let data: u64 = f.segments.iter().map(|s| s.len()).sum::<u64>()
+            + f.trans_idx.len()
+            + f.trans_log.len()
+            + f.terminals.len()
+            + f.trans_prob.as_ref().map_or(0, |p| p.len());
+        data + data / (1 << 17)
     }
 
-    /// Flushes, fdatasyncs data files, then records their lengths and
-    /// checksums and the `explorer` blob in MANIFEST (atomically) and sled.
+    /// Syncs every data file and records the checkpoint in the manifest.
     pub fn checkpoint(
         &mut self,
         explorer: serde_json::Value,
         progress: Progress,
     ) -> Result<(), StoreError> {
-        self.commit_checkpoint(RunStatus::Running, explorer, progress)
+        self.commit_files()?;
+        self.manifest.explorer = explorer;
+        self.manifest.progress = progress;
+        self.manifest.checkpoint_seq += 1;
+        self.write_manifest()
     }
 
-    pub(crate) fn commit_checkpoint(
-        &mut self,
-        status: RunStatus,
-        explorer: serde_json::Value,
-        progress: Progress,
-    ) -> Result<(), StoreError> {
-        if let Some(problem) = layout::layers_problem(&self.layers, self.states) {
-            return Err(StoreError::Usage(format!("cannot checkpoint: {problem}")));
-        }
-        self.files.sync_all()?;
-        let files = self.files.commits();
-        self.write_checkpoint(status, files, explorer, progress)
+    pub(crate) fn commit_files(&mut self) -> Result<(), StoreError> {
+        let f = &mut self.files;
+        let states = f
+            .segments
+            .iter_mut()
+            .map(|s| s.commit())
+            .collect::<Result<Vec<Commit>, _>>()?;
+        let m = &mut self.manifest;
+        m.files.states = states;
+        m.files.trans_idx = f.trans_idx.commit()?;
+        m.files.trans_log = f.trans_log.commit()?;
+        m.files.trans_prob = f.trans_prob.as_mut().map(|p| p.commit()).transpose()?;
+        m.files.terminals = f.terminals.commit()?;
+        m.states = self.states;
+        m.expanded = self.expanded;
+        m.transitions = self.transitions;
+        m.terminals = self.terminal_count;
+        m.layers = self.layers.clone();
+        Ok(())
     }
 
-    /// Writes a manifest for data that is already synced: the directory
-    /// first (new files), then MANIFEST, then the sled copy.
-    pub(crate) fn write_checkpoint(
-        &mut self,
-        status: RunStatus,
-        files: BTreeMap<String, FileCommit>,
-        explorer: serde_json::Value,
-        progress: Progress,
-    ) -> Result<(), StoreError> {
-        if self.dir_dirty {
-            sync_dir(&self.dir)?;
-            self.dir_dirty = false;
-        }
-        let mut manifest = self.manifest.clone();
-        manifest.status = status;
-        manifest.progress = progress;
-        manifest.checkpoint = CheckpointRecord {
-            seq: self.manifest.checkpoint.seq + 1,
-            unix_ms: unix_ms(),
-            states: self.states,
-            expanded: self.expanded,
-            transitions: self.transitions,
-            terminals: self.terminals,
-            layers: self.layers.clone(),
-            files,
-            explorer,
-        };
-        manifest.write_atomic(&self.dir)?;
-        self.manifest = manifest;
-        self.meta.record(&self.manifest)
+    pub(crate) fn write_manifest(&mut self) -> Result<(), StoreError> {
+        self.manifest.write(&self.dir)?;
+        let bytes = self.manifest.encode()?;
+        self.meta.record(&self.manifest, &bytes)
     }
 
-    /// Publishes progress in MANIFEST for other processes; the checkpoint it
-    /// describes is unchanged and data files are not synced.
+    /// Publishes progress for readers without syncing data: the manifest
+    /// still names only what the last checkpoint synced.
     pub fn publish_progress(&mut self, progress: Progress) -> Result<(), StoreError> {
         self.manifest.progress = progress;
-        self.manifest.write_atomic(&self.dir)
+        self.manifest.write(&self.dir)
     }
 
-    /// Marks the run interrupted after a final checkpoint (SIGINT path).
+    /// Checkpoints and marks the run interrupted (resumable).
     pub fn interrupt(
         mut self,
         explorer: serde_json::Value,
         progress: Progress,
     ) -> Result<(), StoreError> {
-        self.commit_checkpoint(RunStatus::Interrupted, explorer, progress)
+        self.manifest.status = RunStatus::Interrupted;
+        self.checkpoint(explorer, progress)?;
+        self.meta.flush()
     }
 
-    /// Bytes the run's data files and checksum sidecars take, buffers included.
-    pub fn disk_bytes(&self) -> u64 {
-        self.files.disk_bytes()
+    /// Ends the run: builds the in-edge CSR and the fingerprint index, then
+    /// records the final status.
+    pub fn finish(mut self, status: RunStatus, progress: Progress) -> Result<(), StoreError> {
+        self.commit_files()?;
+        crate::finish::build_indexes(&mut self)?;
+        self.manifest.status = status;
+        self.manifest.progress = progress;
+        self.manifest.checkpoint_seq += 1;
+        self.write_manifest()?;
+        self.meta.flush()
     }
 
-    /// The checkpoints recorded in sled, oldest first.
-    pub fn checkpoint_history(&self) -> Result<Vec<CheckpointSummary>, StoreError> {
-        self.meta.history()
+    /// Checkpoints recorded in the metadata database.
+    pub fn checkpoint_history(&self) -> usize {
+        self.meta.checkpoints()
     }
-
-    /// The manifest as last written.
-    pub fn manifest(&self) -> &Manifest {
-        &self.manifest
-    }
-}
-
-/// Milliseconds since the Unix epoch (0 if the clock is before it).
-pub(crate) fn unix_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
 }
