@@ -55,6 +55,13 @@ pub struct AppendFile {
     hasher: Xxh3,
     block_fill: u64,
     sum_buf: Vec<u8>,
+    /// A write or sync failed: what is on disk past the last commit is
+    /// unknown, so the file refuses every further write and commit, and the
+    /// last checkpoint stays the one to resume from.
+    failed: bool,
+    /// Tests simulate a full disk once this many data bytes are written.
+    #[cfg(test)]
+    pub(crate) fail_after: Option<u64>,
 }
 
 fn open_rw(path: &Path, truncate: bool) -> Result<File, StoreError> {
@@ -90,6 +97,9 @@ impl AppendFile {
             hasher: Xxh3::new(),
             block_fill: 0,
             sum_buf: Vec::new(),
+            failed: false,
+            #[cfg(test)]
+            fail_after: None,
         }
     }
 
@@ -162,11 +172,28 @@ impl AppendFile {
         self.append(&word.to_le_bytes())
     }
 
-    /// Writes the buffer out and checksums it, block by block.
+    /// Writes the buffer out and checksums it, block by block. The data is
+    /// hashed only once it is written, and a failure poisons the file, so a
+    /// retry can never record checksums of data that is not on disk.
     pub fn flush(&mut self) -> Result<(), StoreError> {
+        if self.failed {
+            return Err(StoreError::Poisoned {
+                path: self.path.clone(),
+            });
+        }
         if self.buf.is_empty() {
             return Ok(());
         }
+        let written = self.write_buffer();
+        self.failed = written.is_err();
+        written
+    }
+
+    fn write_buffer(&mut self) -> Result<(), StoreError> {
+        self.simulated_full_disk()?;
+        self.file
+            .write_all_at(&self.buf, HEADER_LEN as u64 + self.flushed)
+            .map_err(io(&self.path))?;
         let mut rest = &self.buf[..];
         while !rest.is_empty() {
             let room = (BLOCK - self.block_fill) as usize;
@@ -181,9 +208,6 @@ impl AppendFile {
             }
             rest = later;
         }
-        self.file
-            .write_all_at(&self.buf, HEADER_LEN as u64 + self.flushed)
-            .map_err(io(&self.path))?;
         self.flushed += self.buf.len() as u64;
         self.buf.clear();
         if !self.sum_buf.is_empty() {
@@ -196,11 +220,34 @@ impl AppendFile {
         Ok(())
     }
 
+    #[cfg(test)]
+    fn simulated_full_disk(&self) -> Result<(), StoreError> {
+        match self.fail_after {
+            Some(limit) if self.flushed + self.buf.len() as u64 > limit => {
+                Err(io(&self.path)(std::io::Error::from_raw_os_error(28)))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    #[cfg(not(test))]
+    #[inline]
+    fn simulated_full_disk(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
+
     /// Flushes, syncs data and checksums, and returns what a checkpoint records.
     pub fn commit(&mut self) -> Result<Commit, StoreError> {
         self.flush()?;
-        self.file.sync_data().map_err(io(&self.path))?;
-        self.sums.sync_data().map_err(io(&self.sum_path))?;
+        // After a failed fsync the kernel may have dropped the dirty pages:
+        // poison the file rather than ever committing what may be lost.
+        let synced = self
+            .file
+            .sync_data()
+            .map_err(io(&self.path))
+            .and_then(|()| self.sums.sync_data().map_err(io(&self.sum_path)));
+        self.failed = synced.is_err();
+        synced?;
         Ok(Commit {
             len: self.flushed,
             tail: self.hasher.digest(),

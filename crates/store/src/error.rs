@@ -45,6 +45,13 @@ pub enum StoreError {
         /// The pid written in the lock file, or `?`.
         pid: String,
     },
+    /// An earlier write to this file failed (e.g. the disk was full); the
+    /// writer refuses to go on so that no checkpoint names unwritten data.
+    #[error("{path}: an earlier write failed; reopen the run to resume from its last checkpoint")]
+    Poisoned {
+        /// The file whose write failed.
+        path: PathBuf,
+    },
     /// A caller broke the writer's contract (a bug, reported rather than panicking).
     #[error("store misuse: {0}")]
     Misuse(String),

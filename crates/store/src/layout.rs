@@ -14,25 +14,47 @@ pub fn segment(dir: &Path, n: usize) -> PathBuf {
     dir.join(format!("states-{n:05}.seg"))
 }
 
-/// Names (or name prefixes) of everything a store may hold.
-const OWN: [&str; 12] = [
+/// Exact names of everything a run directory may hold: the store's files,
+/// the explorer's `scratch/`, and the analysis (`hsg/`, its temporary and
+/// previous versions) and TUI bookmarks that other crates keep beside it.
+const OWN: [&str; 9] = [
     "MANIFEST",
+    "MANIFEST.tmp",
     "LOCK",
     "meta.sled",
-    "states-",
-    "trans.",
-    "terminals",
-    "in.",
-    "fp.",
     "scratch",
     "hsg",
-    "finish.",
-    "MANIFEST.tmp",
+    "hsg.tmp",
+    "hsg.old",
+    "hsg-bookmarks.json",
 ];
 
-/// True when `name` is one of the store's own files.
+/// Data files with a fixed name; each may have a `.sum` sidecar.
+const DATA: [&str; 7] = [
+    "trans.idx",
+    "trans.log",
+    "trans.prob",
+    "terminals",
+    "in.idx",
+    "in.log",
+    "fp.idx",
+];
+
+/// True when `name` is one of the run directory's own entries. Names are
+/// matched exactly (or as a numbered segment / spill file), so that
+/// `--force-new` never deletes a file that merely starts like one of ours.
 pub fn is_own(name: &str) -> bool {
-    OWN.iter().any(|own| name.starts_with(own))
+    let data = name.strip_suffix(".sum").unwrap_or(name);
+    OWN.contains(&name)
+        || DATA.contains(&data)
+        || numbered(data, "states-", ".seg")
+        || numbered(name, "finish.fp.", "")
+}
+
+fn numbered(name: &str, prefix: &str, suffix: &str) -> bool {
+    name.strip_prefix(prefix)
+        .and_then(|rest| rest.strip_suffix(suffix))
+        .is_some_and(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Names of entries in `dir` that no store would hold.
@@ -94,4 +116,34 @@ pub fn lock(dir: &Path) -> Result<File, StoreError> {
     file.write_all(std::process::id().to_string().as_bytes())
         .map_err(io(&path))?;
     Ok(file)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn own_names_match_exactly() {
+        for name in [
+            "MANIFEST",
+            "states-00012.seg",
+            "states-123456.seg.sum",
+            "in.log.sum",
+            "finish.fp.3",
+            "hsg",
+            "scratch",
+        ] {
+            assert!(is_own(name), "{name}");
+        }
+        for name in [
+            "trans.csv",
+            "in.txt",
+            "states-1.txt",
+            "MANIFEST.sum",
+            "hsgx",
+            "finish.fp.",
+        ] {
+            assert!(!is_own(name), "{name}");
+        }
+    }
 }

@@ -119,17 +119,24 @@ impl Mapped {
                 commit.tail
             };
             if xxh3_64(block) != expected {
+                let recorded_in = if b < full {
+                    format!("{}", sums_path.display())
+                } else {
+                    "the manifest's checkpoint".to_string()
+                };
                 return Err(corrupt(
                     &self.path,
                     format!(
-                        "checksum mismatch in block {b} (data bytes {}..{})",
+                        "checksum mismatch in block {b} (data bytes {}..{}, file offset {}): \
+                         the block or its checksum in {recorded_in} is damaged",
                         b * BLOCK as usize,
-                        b * BLOCK as usize + block.len()
+                        b * BLOCK as usize + block.len(),
+                        HEADER_LEN + b * BLOCK as usize
                     ),
                 ));
             }
         }
-        if data.len() % BLOCK as usize == 0 && commit.tail != xxh3_64(&[]) {
+        if data.len().is_multiple_of(BLOCK as usize) && commit.tail != xxh3_64(&[]) {
             return Err(corrupt(&self.path, "checksum mismatch in the last block"));
         }
         Ok(())

@@ -97,7 +97,7 @@ fn check_csr(
             format!("{} rows, {rows} expected", words.len()),
         ));
     }
-    if edges.len() as u64 != p.manifest.transitions || log.data().len() % 8 != 0 {
+    if edges.len() as u64 != p.manifest.transitions || !log.data().len().is_multiple_of(8) {
         return Err(corrupt(
             log.path(),
             format!(

@@ -161,6 +161,86 @@ fn a_foreign_directory_is_never_written() {
         assert!(e.to_string().contains("thesis.tex"), "{e}");
     }
     assert!(dir.path().join("thesis.tex").exists());
+    assert!(
+        !dir.path().join("LOCK").exists(),
+        "no LOCK left in a foreign directory"
+    );
+}
+
+#[test]
+fn force_new_deletes_only_the_runs_own_files() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), &graph(50), None);
+    std::fs::write(dir.path().join("trans.csv"), "mine").unwrap();
+    let (w, cp) = RunWriter::open(dir.path(), identity(3), OpenMode::ForceNew).unwrap();
+    assert!(cp.is_none());
+    assert_eq!(w.state_count(), 0);
+    assert!(dir.path().join("trans.csv").exists());
+    assert!(!dir.path().join("fp.idx").exists());
+}
+
+#[test]
+fn a_full_disk_keeps_the_last_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = graph(400);
+    let mut w = write(dir.path(), &g, Some(199)).unwrap();
+    let committed = w.files.trans_log.len();
+    w.files.trans_log.fail_after = Some(committed);
+    for s in 200..400u64 {
+        let row = [Edge {
+            action: 0,
+            target: 1,
+        }; 2];
+        // Buffered appends succeed; the failure shows when data is written.
+        if w.append_edges(s, &row, None).is_err() {
+            break;
+        }
+    }
+    let e = w
+        .checkpoint(serde_json::Value::Null, Progress::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("trans.log") && e.contains("No space left"),
+        "{e}"
+    );
+    let e = w
+        .checkpoint(serde_json::Value::Null, Progress::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("trans.log") && e.contains("earlier write failed"),
+        "{e}"
+    );
+    w.publish_progress(Progress::default()).unwrap();
+    drop(w);
+    let run = Run::open(dir.path()).unwrap();
+    assert_eq!(run.expanded_count(), 200);
+    drop(run);
+    let (_, cp) = RunWriter::open(dir.path(), identity(3), OpenMode::ResumeOrCreate).unwrap();
+    assert_eq!(cp.unwrap().explorer["at"], 199);
+}
+
+#[test]
+fn damage_inside_a_block_or_its_checksum_is_located() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), &graph(200_000), None);
+    let log = dir.path().join("trans.log");
+    let sums = dir.path().join("trans.log.sum");
+    for (path, at) in [(&log, 64 + (1 << 20) + 5), (&sums, 64 + 8 + 3)] {
+        let good = std::fs::read(path).unwrap();
+        let mut bad = good.clone();
+        bad[at] ^= 0x40;
+        std::fs::write(path, &bad).unwrap();
+        let e = Run::open(dir.path()).err().unwrap().to_string();
+        assert!(e.contains("trans.log: checksum mismatch in block 1"), "{e}");
+        assert!(
+            e.contains("file offset 1048640") && e.contains("trans.log.sum"),
+            "{e}"
+        );
+        std::fs::write(path, &good).unwrap();
+    }
+    Run::open(dir.path()).unwrap();
 }
 
 #[test]

@@ -19,11 +19,9 @@ impl Words {
         if len == 0 {
             return Ok(Words { map: None });
         }
-        let map = MmapMut::map_anon(len * 8).map_err(|e| {
-            StoreError::Io {
-                path: "anonymous memory".into(),
-                source: e,
-            }
+        let map = MmapMut::map_anon(len * 8).map_err(|e| StoreError::Io {
+            path: "anonymous memory".into(),
+            source: e,
         })?;
         let _ = map.advise(Advice::HugePage);
         Ok(Words { map: Some(map) })

@@ -12,6 +12,22 @@ use crate::{pack_prob, pack_terminal, Edge, StateId, MAX_STATE_ID};
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
+/// Refuses a directory with entries that are not a run's, unless it has a
+/// MANIFEST (a run whose analysis or tools left files of their own).
+fn refuse_foreign(dir: &Path) -> Result<(), StoreError> {
+    let foreign = foreign_entries(dir)?;
+    if dir.join(MANIFEST).exists() || foreign.is_empty() {
+        return Ok(());
+    }
+    Err(StoreError::NotAStore {
+        path: dir.to_path_buf(),
+        why: format!(
+            "it holds other files ({}); refusing to write there",
+            foreign.join(", ")
+        ),
+    })
+}
+
 /// How [`RunWriter::open`] treats an existing run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OpenMode {
@@ -82,6 +98,8 @@ impl RunWriter {
         mode: OpenMode,
     ) -> Result<(RunWriter, Option<Checkpoint>), StoreError> {
         std::fs::create_dir_all(dir).map_err(io(dir))?;
+        // Refuse a foreign directory before leaving a LOCK file in it.
+        refuse_foreign(dir)?;
         let held = lock(dir)?;
         let existing = if dir.join(MANIFEST).exists() {
             match Manifest::read(dir) {
@@ -462,6 +480,9 @@ impl RunWriter {
         self.write_manifest()
     }
 
+    /// Syncs every data file and records their commits and the counts in
+    /// the in-memory manifest, all or nothing: after a failure the manifest
+    /// still describes the last checkpoint (progress updates rewrite it).
     pub(crate) fn commit_files(&mut self) -> Result<(), StoreError> {
         let f = &mut self.files;
         let states = f
@@ -469,12 +490,16 @@ impl RunWriter {
             .iter_mut()
             .map(|s| s.commit())
             .collect::<Result<Vec<Commit>, _>>()?;
+        let files = Files {
+            states,
+            trans_idx: f.trans_idx.commit()?,
+            trans_log: f.trans_log.commit()?,
+            trans_prob: f.trans_prob.as_mut().map(|p| p.commit()).transpose()?,
+            terminals: f.terminals.commit()?,
+            ..self.manifest.files.clone()
+        };
         let m = &mut self.manifest;
-        m.files.states = states;
-        m.files.trans_idx = f.trans_idx.commit()?;
-        m.files.trans_log = f.trans_log.commit()?;
-        m.files.trans_prob = f.trans_prob.as_mut().map(|p| p.commit()).transpose()?;
-        m.files.terminals = f.terminals.commit()?;
+        m.files = files;
         m.states = self.states;
         m.expanded = self.expanded;
         m.transitions = self.transitions;
