@@ -111,14 +111,24 @@ fn sigkill_at_random_moments_then_resume_gives_the_same_store() {
 
 #[test]
 fn sigint_checkpoints_and_says_how_to_resume() {
+    sigint_then_resume(&["--max-states", "1500000"]);
+}
+
+#[test]
+fn sigint_during_disk_based_detection_resumes_at_a_layer_boundary() {
+    // Regression: an interrupt in the middle of a disk layer used to record
+    // a position the store had not reached, and the resume refused it.
+    sigint_then_resume(&["--max-depth", "40", "--index-limit", "100000"]);
+}
+
+fn sigint_then_resume(extra: &[&str]) {
     let path = level("sokoban/room3.xsb");
     let dir = tempfile::tempdir().expect("temp dir");
     let store = dir.path().join("run");
     let reference = dir.path().join("reference");
-    let extra = ["--max-states", "1500000"];
-    explore(&path, &reference, &extra);
+    explore(&path, &reference, extra);
     let child = hsg()
-        .args(explore_args(&path, &store, &extra))
+        .args(explore_args(&path, &store, extra))
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -138,6 +148,6 @@ fn sigint_checkpoints_and_says_how_to_resume() {
         // The machine was fast enough to finish before the signal.
         assert!(out.status.success(), "{err}");
     }
-    explore(&path, &store, &extra);
+    explore(&path, &store, extra);
     assert_same_content(&reference, &store);
 }

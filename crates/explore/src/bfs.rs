@@ -366,10 +366,13 @@ impl<'g> Bfs<'g> {
                     scope.spawn(move || expander.expand(at, slice, keys, Some(table), part, succ))
                 })
                 .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("expansion thread panicked"))
-                .collect::<Result<(), ExploreError>>()
+            // A panic in a worker is a bug; it is re-raised here rather than
+            // turned into an error that would hide it. The scope joins the
+            // remaining workers even when one returns an error early.
+            handles.into_iter().try_for_each(|h| {
+                h.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
         })
     }
 
@@ -436,8 +439,13 @@ impl<'g> Bfs<'g> {
             self.edges.clear();
             self.probs.clear();
             match *info {
+                // On disk nothing reaches the store before the layer ends
+                // (so that an interrupted layer leaves no trace): the
+                // outcome is queued with the row below.
                 ParentInfo::Terminal(outcome) => {
-                    self.writer.mark_terminal(parent, outcome)?;
+                    if self.disk.is_none() {
+                        self.writer.mark_terminal(parent, outcome)?;
+                    }
                 }
                 ParentInfo::Expanded(end) => {
                     let end = end as usize;
@@ -470,9 +478,12 @@ impl<'g> Bfs<'g> {
                 }
             }
             let probs = self.expander.chance.then_some(&self.probs[..]);
-            match self.disk.as_mut() {
-                Some(disk) => disk.push_parent(parent, &self.edges, probs)?,
-                None => self.writer.append_edges(parent, &self.edges, probs)?,
+            match (self.disk.as_mut(), info) {
+                (Some(disk), ParentInfo::Terminal(outcome)) => {
+                    disk.push_terminal(parent, *outcome)?
+                }
+                (Some(disk), _) => disk.push_parent(parent, &self.edges, probs)?,
+                (None, _) => self.writer.append_edges(parent, &self.edges, probs)?,
             }
             self.next_parent += 1;
             if self.limit_reached() {
@@ -498,9 +509,15 @@ impl<'g> Bfs<'g> {
     }
 
     fn resume_blob(&self) -> serde_json::Value {
+        // On disk the store holds only whole layers (or the switch point):
+        // a resumed run redoes the layer from the last parent it recorded.
+        let next_parent = match self.disk {
+            Some(_) => self.writer.expanded_count(),
+            None => self.next_parent,
+        };
         let resume = Resume {
             version: RESUME_VERSION,
-            next_parent: self.next_parent,
+            next_parent,
             layers: self.layers.clone(),
             disk: self.disk.as_ref().map(DiskDedup::resume_point),
         };

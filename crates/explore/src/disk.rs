@@ -32,6 +32,8 @@ use store::{Edge, RunWriter};
 const PLACEHOLDER: u64 = 1 << 63;
 /// Marks a resolved candidate that is a new state (index into the fresh list).
 const FRESH: u64 = 1 << 62;
+/// The row marker of a terminal parent in the pending stream.
+const TERMINAL_ROW: u32 = u32::MAX;
 /// Runs kept before they are merged into one.
 const MAX_RUNS: usize = 8;
 const IO_BUF: usize = 1 << 20;
@@ -252,6 +254,30 @@ impl DiskDedup {
         Ok(())
     }
 
+    /// Queues a terminal parent's outcome; it is recorded (with an empty
+    /// row of edges) when the layer ends. Its row marker replaces the degree.
+    pub fn push_terminal(&mut self, parent: u64, outcome: u16) -> Result<(), ExploreError> {
+        let mut buf = [0u8; 6];
+        buf[..4].copy_from_slice(&TERMINAL_ROW.to_le_bytes());
+        buf[4..].copy_from_slice(&outcome.to_le_bytes());
+        self.write_pending(parent, &buf)
+    }
+
+    /// Appends bytes to the layer's pending stream, opening it at the
+    /// layer's first queued parent.
+    fn write_pending(&mut self, parent: u64, bytes: &[u8]) -> Result<(), ExploreError> {
+        if self.pending.is_none() {
+            let path = self.new_path("pending");
+            let file = File::create(&path).map_err(io_err(&path))?;
+            self.pending = Some((path, BufWriter::with_capacity(IO_BUF, file)));
+            self.first_pending = Some(parent);
+        }
+        match self.pending.as_mut() {
+            Some((path, out)) => out.write_all(bytes).map_err(io_err(path)),
+            None => Ok(()),
+        }
+    }
+
     /// Queues a parent's edges until the layer's placeholders are resolved.
     pub fn push_parent(
         &mut self,
@@ -259,15 +285,6 @@ impl DiskDedup {
         edges: &[Edge],
         probs: Option<&[(u32, u32)]>,
     ) -> Result<(), ExploreError> {
-        if self.pending.is_none() {
-            let path = self.new_path("pending");
-            let file = File::create(&path).map_err(io_err(&path))?;
-            self.pending = Some((path, BufWriter::with_capacity(IO_BUF, file)));
-            self.first_pending = Some(parent);
-        }
-        let Some((path, out)) = self.pending.as_mut() else {
-            return Ok(());
-        };
         let mut buf = Vec::with_capacity(4 + edges.len() * 18);
         buf.extend_from_slice(&(edges.len() as u32).to_le_bytes());
         for (i, e) in edges.iter().enumerate() {
@@ -278,7 +295,7 @@ impl DiskDedup {
                 buf.extend_from_slice(&p.1.to_le_bytes());
             }
         }
-        out.write_all(&buf).map_err(io_err(path))
+        self.write_pending(parent, &buf)
     }
 }
 

@@ -20,7 +20,6 @@ pub mod paths;
 pub mod persist;
 pub mod report;
 pub mod reversibility;
-#[cfg(feature = "store")]
 pub mod run;
 pub mod scc;
 pub mod spectrum;
@@ -37,7 +36,6 @@ pub use mem::MemGraph;
 pub use persist::{load, load_summary, save, HyperstateInfo, SavedAnalysis};
 pub use report::summary_markdown;
 pub use reversibility::{classify, count_reversibility, Reversibility, ReversibilityCounts};
-#[cfg(feature = "store")]
 pub use run::{analyze, is_current, labels_of, source_of, RunGraph};
 pub use scc::{strongly_connected_components, Components};
 pub use summary::HsgSummary;

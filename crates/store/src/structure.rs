@@ -46,10 +46,16 @@ pub fn check(run: &crate::Run) -> Result<(), StoreError> {
 fn check_states(p: &Parts) -> Result<(), StoreError> {
     let m = p.manifest;
     let manifest = p.dir.join("MANIFEST");
-    if p.slot == 0 {
-        return Err(corrupt(&manifest, "state slot of zero bytes"));
+    if p.slot == 0 || (m.identity.variable_width && p.slot < 2) {
+        return Err(corrupt(
+            &manifest,
+            format!("state slot of {} bytes", p.slot),
+        ));
     }
     let per = m.segment_states;
+    if per == 0 {
+        return Err(corrupt(&manifest, "segments of zero states"));
+    }
     let mut left = m.states;
     for seg in p.segments {
         let want = left.min(per);

@@ -20,17 +20,37 @@ fn hsg_like(n: u32) -> Vec<(u32, u32)> {
     edges
 }
 
+/// CPU time this process has run, in seconds (Linux), to tell the layout's own cost
+/// from waiting for a core on a busy machine.
+fn cpu_seconds() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/self/schedstat").ok()?;
+    let ns: f64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(ns / 1e9)
+}
+
+/// A star: one hub and many leaves, the hardest case for the spring constant.
+fn star(n: u32) -> Vec<(u32, u32)> {
+    (1..n).map(|i| (0, i)).collect()
+}
+
+/// Builds the edge list of a test graph with `n` nodes.
+type MakeGraph = fn(u32) -> Vec<(u32, u32)>;
+
 fn main() {
-    for n in [100u32, 500, 1000, 2000] {
-        let edges = hsg_like(n);
-        let start = Instant::now();
-        let layout = spring_layout(n as usize, &edges);
-        let secs = start.elapsed().as_secs_f64();
-        println!(
-            "layout n={n:5} edges={:5} sweeps={:3} time={:.3} s",
-            edges.len(),
-            layout.sweeps,
-            secs
-        );
+    let cases: [(&str, MakeGraph); 2] = [("hsg-like", hsg_like), ("star", star)];
+    for (name, make) in cases {
+        for n in [100u32, 500, 1000, 2000] {
+            let edges = make(n);
+            let cpu = cpu_seconds();
+            let start = Instant::now();
+            let layout = spring_layout(n as usize, &edges);
+            let wall = start.elapsed().as_secs_f64();
+            let cpu = cpu.zip(cpu_seconds()).map_or(f64::NAN, |(a, b)| b - a);
+            println!(
+                "layout {name:8} n={n:5} edges={:5} sweeps={:3} wall={wall:.3} s cpu={cpu:.3} s",
+                edges.len(),
+                layout.sweeps,
+            );
+        }
     }
 }

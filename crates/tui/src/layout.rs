@@ -45,10 +45,11 @@ pub fn spring_layout(n: usize, edges: &[(u32, u32)]) -> Layout {
     fit_scale(&dist, &mut pos);
     jitter(&mut pos);
     let (mut xs, mut ys): (Vec<f32>, Vec<f32>) = pos.into_iter().unzip();
+    let damping = damping(&dist);
     let mut sweeps = 0;
     while sweeps < MAX_SWEEPS {
         sweeps += 1;
-        let mut moves = sweep(&dist, step_at(sweeps), &mut xs, &mut ys);
+        let mut moves = sweep(&dist, &damping, step_at(sweeps), &mut xs, &mut ys);
         if is_still(&mut moves, &xs, &ys) {
             break;
         }
@@ -175,16 +176,16 @@ fn undirected(n: usize, edges: &[(u32, u32)]) -> Adjacency {
 /// Node `i` is held still while its row of pairs is visited and its own moves are
 /// summed and applied after the row: the partner nodes move at once, as in
 /// Gauss-Seidel, but the row has no chain of dependent updates, so it vectorises.
-fn sweep(dist: &Distances, step: f32, xs: &mut [f32], ys: &mut [f32]) -> Vec<f32> {
+fn sweep(dist: &Distances, damping: &[f32], step: f32, xs: &mut [f32], ys: &mut [f32]) -> Vec<f32> {
     let n = dist.n;
     let before: Vec<(f32, f32)> = xs.iter().copied().zip(ys.iter().copied()).collect();
     for i in 0..n {
         let row = &dist.row(i)[i + 1..];
         let (xi, yi) = (xs[i], ys[i]);
         let (xr, yr) = (&mut xs[i + 1..], &mut ys[i + 1..]);
-        let (ax, ay) = spring_row(row, step, xi, yi, xr, yr);
-        xs[i] += ax;
-        ys[i] += ay;
+        let (ax, ay) = spring_row(row, &damping[i + 1..], step, (xi, yi), (xr, yr));
+        xs[i] += ax * damping[i];
+        ys[i] += ay * damping[i];
     }
     before
         .iter()
@@ -197,21 +198,21 @@ fn sweep(dist: &Distances, step: f32, xs: &mut [f32], ys: &mut [f32]) -> Vec<f32
 const LANES: usize = 8;
 
 /// Applies the springs between node `(xi, yi)` and the nodes of `xr`/`yr` (ideal
-/// lengths `row`), moving those nodes and returning the sum of `i`'s own moves.
+/// lengths `row`, dampings `damp`), moving those nodes and returning the sum of `i`'s
+/// own (undamped) moves.
 #[inline]
 fn spring_row(
     row: &[u16],
+    damp: &[f32],
     step: f32,
-    xi: f32,
-    yi: f32,
-    xr: &mut [f32],
-    yr: &mut [f32],
+    (xi, yi): (f32, f32),
+    (xr, yr): (&mut [f32], &mut [f32]),
 ) -> (f32, f32) {
     let (mut ax, mut ay) = ([0f32; LANES], [0f32; LANES]);
-    let len = row.len().min(xr.len()).min(yr.len());
+    let len = row.len().min(xr.len()).min(yr.len()).min(damp.len());
     let whole = len - len % LANES;
     let half_step = step * 0.5;
-    let pair = |ideal: u16, xj: &mut f32, yj: &mut f32| {
+    let pair = |ideal: u16, dj: f32, xj: &mut f32, yj: &mut f32| {
         let (dx, dy) = (*xj - xi, *yj - yi);
         // The epsilon keeps coincident nodes from dividing by zero.
         let current = (dx * dx + dy * dy + 1e-12).sqrt();
@@ -219,18 +220,20 @@ fn spring_row(
         // (current - ideal) / ideal^2 x step, shared equally by the two ends.
         let adjust = (current - d) * step * 0.5 / (d * d * current);
         let (mx, my) = (dx * adjust, dy * adjust);
-        *xj -= mx;
-        *yj -= my;
+        *xj -= mx * dj;
+        *yj -= my * dj;
         (mx, my)
     };
-    for ((r, xc), yc) in row[..whole]
+    for (((r, dc), xc), yc) in row[..whole]
         .chunks_exact(LANES)
+        .zip(damp[..whole].chunks_exact(LANES))
         .zip(xr[..whole].chunks_exact_mut(LANES))
         .zip(yr[..whole].chunks_exact_mut(LANES))
     {
         // Fixed-size arrays let the compiler drop bounds checks and vectorise the lanes.
-        let (Ok(r), Ok(xc), Ok(yc)) = (
+        let (Ok(r), Ok(dc), Ok(xc), Ok(yc)) = (
             <&[u16; LANES]>::try_from(r),
+            <&[f32; LANES]>::try_from(dc),
             <&mut [f32; LANES]>::try_from(xc),
             <&mut [f32; LANES]>::try_from(yc),
         ) else {
@@ -242,14 +245,14 @@ fn spring_row(
             let d = f32::from(r[l]);
             let adjust = (current - d) * half_step / (d * d * current);
             let (mx, my) = (dx * adjust, dy * adjust);
-            xc[l] -= mx;
-            yc[l] -= my;
+            xc[l] -= mx * dc[l];
+            yc[l] -= my * dc[l];
             ax[l] += mx;
             ay[l] += my;
         }
     }
     for j in whole..len {
-        let (mx, my) = pair(row[j], &mut xr[j], &mut yr[j]);
+        let (mx, my) = pair(row[j], damp[j], &mut xr[j], &mut yr[j]);
         ax[0] += mx;
         ay[0] += my;
     }
@@ -360,6 +363,35 @@ fn power_iteration(m: &[f64], k: usize, other: Option<&[f64]>) -> Vec<f64> {
         v = w.into_iter().map(|x| x / norm).collect();
     }
     v
+}
+
+/// Largest total pull of a node's springs in one sweep (see [`damping`]).
+const MAX_PULL: f32 = 0.5;
+
+/// A factor per node that scales its moves so that the springs' total pull on it,
+/// `sum over j of 0.1 / (2 ideal_ij^2)`, stays at most [`MAX_PULL`].
+///
+/// PuzzleGraph's constant suits its small graphs; in a neighbourhood of hundreds of
+/// nodes, a node with many near neighbours (a hub, or one of a hub's many leaves)
+/// gets so many pulls per sweep that it overshoots further every time. Scaling a
+/// node's moves leaves the positions the springs balance at unchanged; it only stops
+/// the overshoot.
+fn damping(dist: &Distances) -> Vec<f32> {
+    (0..dist.n)
+        .map(|i| {
+            let pull: f32 = dist
+                .row(i)
+                .iter()
+                .filter(|&&d| d > 0)
+                .map(|&d| STEP * 0.5 / f32::from(d).powi(2))
+                .sum();
+            if pull > MAX_PULL {
+                MAX_PULL / pull
+            } else {
+                1.0
+            }
+        })
+        .collect()
 }
 
 /// The spring constant of sweep `k`: PuzzleGraph's 0.1, cooled geometrically after

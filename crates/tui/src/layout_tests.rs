@@ -58,3 +58,17 @@ fn tiny_graphs_need_no_sweep() {
     let two = spring_layout(2, &[(0, 1)]);
     assert!((length(&two, 0, 1) - 1.0).abs() < 0.05, "{two:?}");
 }
+
+#[test]
+fn a_star_with_many_leaves_stays_finite_and_converges() {
+    let edges: Vec<(u32, u32)> = (1..280).map(|i| (0, i)).collect();
+    let l = spring_layout(280, &edges);
+    assert!(
+        l.positions
+            .iter()
+            .all(|p| p.0.is_finite() && p.1.is_finite()),
+        "{:?}",
+        &l.positions[..5]
+    );
+    assert!(l.sweeps < MAX_SWEEPS, "{} sweeps", l.sweeps);
+}

@@ -59,32 +59,6 @@ pub fn sort_entries(buf: &mut Vec<u8>, entry: usize, key: usize) {
     *buf = sorted;
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn entries_sort_by_their_key_bytes() {
-        for entry in [3usize, 13, 20] {
-            let key = entry - 2;
-            let mut buf: Vec<u8> = (0..600u32)
-                .flat_map(|i| (0..entry).map(move |j| ((i * 7919 + j as u32 * 31) % 251) as u8))
-                .collect();
-            let mut expected: Vec<Vec<u8>> = buf.chunks(entry).map(<[u8]>::to_vec).collect();
-            expected.sort_by(|a, b| a[..key].cmp(&b[..key]));
-            sort_entries(&mut buf, entry, key);
-            let got: Vec<Vec<u8>> = buf.chunks(entry).map(<[u8]>::to_vec).collect();
-            let keys = |v: &[Vec<u8>]| v.iter().map(|e| e[..key].to_vec()).collect::<Vec<_>>();
-            assert_eq!(keys(&got), keys(&expected), "entry {entry}");
-            let mut all_got = got.clone();
-            let mut all_expected = expected.clone();
-            all_got.sort();
-            all_expected.sort();
-            assert_eq!(all_got, all_expected);
-        }
-    }
-}
-
 /// Reads fixed-size entries from a file sequentially, a large chunk at a
 /// time, so that stepping to the next entry is an index increment.
 pub struct EntryReader {
@@ -201,5 +175,31 @@ impl<'a> Merge<'a> {
         };
         self.current = Some(source);
         Ok(self.head(source))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_sort_by_their_key_bytes() {
+        for entry in [3usize, 13, 20] {
+            let key = entry - 2;
+            let mut buf: Vec<u8> = (0..600u32)
+                .flat_map(|i| (0..entry).map(move |j| ((i * 7919 + j as u32 * 31) % 251) as u8))
+                .collect();
+            let mut expected: Vec<Vec<u8>> = buf.chunks(entry).map(<[u8]>::to_vec).collect();
+            expected.sort_by(|a, b| a[..key].cmp(&b[..key]));
+            sort_entries(&mut buf, entry, key);
+            let got: Vec<Vec<u8>> = buf.chunks(entry).map(<[u8]>::to_vec).collect();
+            let keys = |v: &[Vec<u8>]| v.iter().map(|e| e[..key].to_vec()).collect::<Vec<_>>();
+            assert_eq!(keys(&got), keys(&expected), "entry {entry}");
+            let mut all_got = got.clone();
+            let mut all_expected = expected.clone();
+            all_got.sort();
+            all_expected.sort();
+            assert_eq!(all_got, all_expected);
+        }
     }
 }

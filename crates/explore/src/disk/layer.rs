@@ -3,7 +3,7 @@
 //! the layer's run and stream its pending edges to the store.
 
 use super::files::{write_file, EntryReader, Merge};
-use super::{io_err, DiskDedup, FRESH, IO_BUF, MAX_RUNS, PLACEHOLDER};
+use super::{io_err, DiskDedup, FRESH, IO_BUF, MAX_RUNS, PLACEHOLDER, TERMINAL_ROW};
 use crate::keys::Keys;
 use crate::table::Table;
 use crate::ExploreError;
@@ -261,6 +261,14 @@ fn stream_pending(
         let degree = u32::from_le_bytes(word);
         edges.clear();
         probs.clear();
+        if degree == TERMINAL_ROW {
+            let mut outcome = [0u8; 2];
+            input.read_exact(&mut outcome).map_err(io_err(path))?;
+            writer.mark_terminal(parent, u16::from_le_bytes(outcome))?;
+            writer.append_edges(parent, &[], chance.then_some(&[][..]))?;
+            parent += 1;
+            continue;
+        }
         for _ in 0..degree {
             let mut e = [0u8; 10];
             input.read_exact(&mut e).map_err(io_err(path))?;

@@ -56,3 +56,79 @@ fn loading_and_error_screens() {
     )));
     insta::assert_snapshot!("error_80x24", render(&app));
 }
+
+#[test]
+fn no_colour_means_no_colour_anywhere() {
+    use ratatui::backend::TestBackend;
+    use ratatui::style::Color;
+    use ratatui::Terminal;
+    let view = ViewOptions {
+        ascii: false,
+        colour: false,
+    };
+    for keys in ["", "2", "3", "4", "?"] {
+        let mut app = fixture_app(view, SMALL, None);
+        press(&mut app, keys);
+        let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        terminal.draw(|f| crate::ui::draw(f, &app)).unwrap();
+        let buffer = terminal.backend().buffer();
+        assert!(
+            buffer
+                .content
+                .iter()
+                .all(|c| c.fg == Color::Reset && c.bg == Color::Reset),
+            "colour on screen {keys:?}"
+        );
+    }
+}
+
+#[test]
+fn every_screen_survives_tiny_and_odd_sizes() {
+    for size in [(1, 1), (10, 3), (20, 6), (33, 11), (81, 25)] {
+        for keys in ["", "2", "2lll", "3", "4", "?", "'", "/x"] {
+            let mut app = fixture_app(UNICODE, size, None);
+            press(&mut app, keys);
+            let _ = render(&app);
+            app.on_event(crate::app::Event::Resize(size.0 + 7, size.1 + 3));
+            let _ = render(&app);
+        }
+    }
+}
+
+#[test]
+fn a_large_partial_run_shows_a_neighbourhood_that_follows_the_selection() {
+    use crate::app::{App, Event};
+    use crate::Workbench;
+    use std::sync::Arc;
+    let level = "\
+##########
+#@       #
+#        #
+#  $  $  #
+#   ##   #
+#        #
+#  $     #
+#      . #
+#     .. #
+##########
+";
+    let bench = crate::data::fixture::fixture(level, 3000, None).unwrap();
+    assert!(bench.hyperstate_count() > crate::app::jobs::WHOLE_GRAPH_MAX);
+    let mut app = App::new(UNICODE, SMALL);
+    app.on_event(Event::Loaded(Ok(Arc::new(bench))));
+    press(&mut app, "4");
+    let first = app.graph.data.clone().unwrap();
+    assert_eq!(first.hood.center, app.selected);
+    assert_eq!(first.hood.radius, crate::DEFAULT_RADIUS);
+    assert!(first.hood.nodes.len() <= crate::app::jobs::NEIGHBOURHOOD_MAX);
+    press(&mut app, "<Enter>");
+    let second = app.graph.data.clone().unwrap();
+    assert_eq!(second.hood.center, app.selected);
+    assert_ne!(second.hood.center, first.hood.center);
+    press(&mut app, "{");
+    assert_eq!(
+        app.graph.data.as_ref().unwrap().hood.radius,
+        crate::DEFAULT_RADIUS - 1
+    );
+    insta::assert_snapshot!("graph_neighbourhood_80x24", render(&app));
+}
