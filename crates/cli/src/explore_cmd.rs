@@ -1,6 +1,7 @@
 //! `hsg explore`: load a level, open (or resume) a store, run the explorer
 //! with a progress display, and stop cleanly on SIGINT or SIGTERM.
 
+use crate::analyze_cmd::{self, AnalysisFlags};
 use crate::sizes::{default_budget, human, parse_size};
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -11,7 +12,7 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use store::{OpenMode, Progress, RunIdentity, RunStatus, RunWriter};
 
@@ -52,13 +53,61 @@ pub struct ExploreArgs {
     /// small levels exercise disk-based duplicate detection.
     #[arg(long, hide = true)]
     pub index_limit: Option<usize>,
+    /// Analyse the hyperstate space graph when the exploration ends (as `hsg analyze`).
+    #[arg(long)]
+    pub analyze: bool,
+    #[command(flatten)]
+    pub analysis: AnalysisFlags,
+}
+
+impl ExploreArgs {
+    /// The arguments of a plain exploration of `level_file` into `store`.
+    pub fn new(level_file: PathBuf, store: PathBuf) -> ExploreArgs {
+        ExploreArgs {
+            level_file,
+            level: None,
+            title: None,
+            store,
+            mem: None,
+            threads: None,
+            max_states: None,
+            max_depth: None,
+            force_new: false,
+            checkpoint_secs: 2.0,
+            index_limit: None,
+            analyze: false,
+            analysis: AnalysisFlags::default(),
+        }
+    }
+}
+
+/// How an exploration ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Explored {
+    /// It ran to its end (complete or partial) now or in an earlier run.
+    Finished,
+    /// SIGINT or SIGTERM stopped it after a checkpoint; it can be resumed.
+    Interrupted,
 }
 
 /// Runs `hsg explore`.
 pub fn run(args: ExploreArgs) -> Result<ExitCode> {
+    if explore(&args)? == Explored::Interrupted {
+        return Ok(ExitCode::from(130));
+    }
+    if args.analyze {
+        let run = store::Run::open(&args.store)?;
+        let summary = analyze_cmd::summary_for(&run, &args.analysis)?;
+        analyze_cmd::print_outline(&summary);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Explores (or resumes) the run `args` describe, showing progress on stderr.
+pub fn explore(args: &ExploreArgs) -> Result<Explored> {
     let level = load_level(&args.level_file, args.level, args.title.as_deref())?;
     let game = level.game.as_ref();
-    let identity = identity(&level, &args);
+    let identity = identity(&level, args);
     let mode = if args.force_new {
         OpenMode::ForceNew
     } else {
@@ -71,12 +120,9 @@ pub fn run(args: ExploreArgs) -> Result<ExitCode> {
             args.store.display(),
             writer.state_count()
         );
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Explored::Finished);
     }
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = stop.clone();
-    ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed))
-        .context("cannot install the SIGINT/SIGTERM handler")?;
+    let stop = stop_flag()?;
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -99,8 +145,11 @@ pub fn run(args: ExploreArgs) -> Result<ExitCode> {
         index_limit: args.index_limit,
     };
     let mut sink = Display::new();
-    let summary = explore::explore(game, writer, checkpoint, &opts, &mut sink)?;
+    EXPLORING.store(true, Ordering::SeqCst);
+    let summary = explore::explore(game, writer, checkpoint, &opts, &mut sink);
+    EXPLORING.store(false, Ordering::SeqCst);
     sink.done();
+    let summary = summary?;
     let rate = summary.states as f64 / summary.elapsed.as_secs_f64().max(1e-9);
     match summary.ending {
         Ending::Interrupted => {
@@ -109,7 +158,7 @@ pub fn run(args: ExploreArgs) -> Result<ExitCode> {
                 summary.states,
                 resume_command()
             );
-            Ok(ExitCode::from(130))
+            Ok(Explored::Interrupted)
         }
         ending => {
             eprintln!(
@@ -130,9 +179,34 @@ pub fn run(args: ExploreArgs) -> Result<ExitCode> {
                     ""
                 }
             );
-            Ok(ExitCode::SUCCESS)
+            Ok(Explored::Finished)
         }
     }
+}
+
+/// True while an exploration watches the stop flag; otherwise SIGINT and SIGTERM end
+/// the process at once (an analysis has nothing to checkpoint).
+static EXPLORING: AtomicBool = AtomicBool::new(false);
+
+/// The flag SIGINT and SIGTERM raise, with the handler installed on first use (a
+/// process may explore only once, but `hsg open` explores and then analyses).
+fn stop_flag() -> Result<Arc<AtomicBool>> {
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    if let Some(flag) = FLAG.get() {
+        return Ok(flag.clone());
+    }
+    let flag = Arc::new(AtomicBool::new(false));
+    let seen = flag.clone();
+    ctrlc::set_handler(move || {
+        if EXPLORING.load(Ordering::SeqCst) {
+            seen.store(true, Ordering::SeqCst);
+        } else {
+            eprintln!("interrupted");
+            std::process::exit(130);
+        }
+    })
+    .context("cannot install the SIGINT/SIGTERM handler")?;
+    Ok(FLAG.get_or_init(|| flag).clone())
 }
 
 /// Reads and parses the selected level of a level file.

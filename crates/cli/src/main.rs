@@ -3,9 +3,12 @@
 //! Exit codes: 0 success, 1 failure (bad level, corrupt store, I/O error),
 //! 2 usage error (clap's own code for a wrong flag or argument).
 
+mod analyze_cmd;
 mod explore_cmd;
+mod export_cmd;
 mod report;
 mod sizes;
+mod tui_cmd;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -24,18 +27,33 @@ enum Command {
     /// Explore a level's complete state space into a store (resumes an
     /// interrupted run on the same store).
     Explore(explore_cmd::ExploreArgs),
+    /// Condense a run into its hyperstate space graph and save the analysis in DIR/hsg.
+    Analyze(analyze_cmd::AnalyzeArgs),
     /// Print a human summary of a store.
     Info(report::InfoArgs),
-    /// Print a machine-readable report of a store.
+    /// Print a report of a store and its analysis (JSON for scripts, Markdown for people).
     Report(report::ReportArgs),
+    /// Write the HSG or the SSG as DOT, GraphML, JSON lines or SVG.
+    Export(export_cmd::ExportArgs),
+    /// Browse the hyperstates of a store in the terminal workbench.
+    Tui(tui_cmd::TuiArgs),
+    /// Explore a level into its default store (resuming), analyse, and open the workbench.
+    Open(tui_cmd::OpenArgs),
+    /// Check every block checksum and the structure of a store.
+    Verify(report::InfoArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Explore(args) => explore_cmd::run(args),
+        Command::Analyze(args) => analyze_cmd::run(args),
         Command::Info(args) => report::info(args),
         Command::Report(args) => report::report(args),
+        Command::Export(args) => export_cmd::run(args),
+        Command::Tui(args) => tui_cmd::run(args),
+        Command::Open(args) => tui_cmd::open(args),
+        Command::Verify(args) => report::verify(args),
     };
     match result {
         Ok(code) => code,

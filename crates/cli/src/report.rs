@@ -3,8 +3,10 @@
 //! The JSON report is a stable interface: `"schema": "hyperstate.report/1"`;
 //! keys are only ever added, never renamed.
 
+use crate::analyze_cmd::{summary_for, AnalysisFlags};
 use anyhow::{bail, Result};
-use clap::Args;
+use clap::{Args, ValueEnum};
+use hsg::HsgSummary;
 use serde_json::{json, Map, Value};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -17,14 +19,31 @@ pub struct InfoArgs {
     pub dir: PathBuf,
 }
 
+/// Report formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    /// The stable machine-readable report (schema hyperstate.report/1).
+    Json,
+    /// The same for people, as Markdown.
+    Md,
+}
+
 /// Arguments of `hsg report`.
 #[derive(Args, Debug)]
 pub struct ReportArgs {
     /// The run directory.
     pub dir: PathBuf,
-    /// Print JSON (the only format for now; kept for forward compatibility).
-    #[arg(long)]
+    /// Print JSON (same as --format json).
+    #[arg(long, conflicts_with = "format")]
     pub json: bool,
+    /// The report's format.
+    #[arg(long, value_enum)]
+    pub format: Option<ReportFormat>,
+    /// Report the exploration only, without analysing the hyperstate graph.
+    #[arg(long)]
+    pub no_analysis: bool,
+    #[command(flatten)]
+    pub analysis: AnalysisFlags,
 }
 
 /// Terminal states per outcome name.
@@ -86,19 +105,83 @@ fn exploration(run: &Run) -> Value {
 
 /// Runs `hsg report`.
 pub fn report(args: ReportArgs) -> Result<ExitCode> {
-    if !args.json {
-        bail!("choose a format: --json");
-    }
+    let format = match (args.json, args.format) {
+        (true, _) => ReportFormat::Json,
+        (false, Some(f)) => f,
+        (false, None) => bail!("choose a format: --json or --format json|md"),
+    };
     let run = Run::open(&args.dir)?;
+    let summary = if args.no_analysis {
+        None
+    } else {
+        Some(summary_for(&run, &args.analysis)?)
+    };
+    match format {
+        ReportFormat::Json => {
+            let report = json_report(&run, &args.dir, summary.as_ref())?;
+            println!("{}", serde_json::to_string_pretty(&report)?);
+        }
+        ReportFormat::Md => print!("{}", markdown_report(&run, &args.dir, summary.as_ref())),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The JSON report: `exploration` always, `hsg` when the run was analysed.
+fn json_report(run: &Run, dir: &std::path::Path, summary: Option<&HsgSummary>) -> Result<Value> {
     let id = run.identity();
-    let report = json!({
+    let mut report = json!({
         "schema": "hyperstate.report/1",
-        "store": args.dir.display().to_string(),
+        "store": dir.display().to_string(),
         "game": id.game,
         "level": { "title": id.level_title, "hash": id.level_hash },
-        "exploration": exploration(&run),
+        "exploration": exploration(run),
     });
-    println!("{}", serde_json::to_string_pretty(&report)?);
+    if let (Some(s), Some(map)) = (summary, report.as_object_mut()) {
+        map.insert("hsg".into(), serde_json::to_value(s)?);
+    }
+    Ok(report)
+}
+
+/// The Markdown report: the exploration as a short table, then the analysis.
+fn markdown_report(run: &Run, dir: &std::path::Path, summary: Option<&HsgSummary>) -> String {
+    let id = run.identity();
+    let e = exploration(run);
+    let mut md = format!(
+        "# {} / {}\n\nStore `{}`, level hash `{}`.\n\n## Exploration\n\n\
+         | | |\n|---|---|\n| status | {} |\n| states | {} |\n| expanded | {} |\n\
+         | transitions | {} |\n| max depth | {} |\n",
+        id.game,
+        id.level_title,
+        dir.display(),
+        id.level_hash,
+        e["status"].as_str().unwrap_or("?"),
+        e["states"],
+        e["expanded"],
+        e["transitions"],
+        e["max_depth"],
+    );
+    if let Some(outcomes) = e["outcomes"].as_object() {
+        for (name, count) in outcomes {
+            md.push_str(&format!("| terminal `{name}` | {count} |\n"));
+        }
+    }
+    if let Some(s) = summary {
+        md.push('\n');
+        md.push_str(&hsg::summary_markdown(s));
+    }
+    md
+}
+
+/// Runs `hsg verify`.
+pub fn verify(args: InfoArgs) -> Result<ExitCode> {
+    let run = Run::open(&args.dir)?;
+    run.verify()?;
+    println!(
+        "{}: ok ({} states, {} transitions, every checksum verified)",
+        args.dir.display(),
+        run.state_count(),
+        run.transition_count()
+    );
     Ok(ExitCode::SUCCESS)
 }
 

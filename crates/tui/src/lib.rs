@@ -81,13 +81,24 @@ pub fn run_demo(dir: Option<&Path>, opts: TuiOptions) -> Result<(), TuiError> {
 /// Writes the graph view's picture of the run in `dir` to `out` as SVG: the whole HSG
 /// when it is small, else the root's neighbourhood of [`DEFAULT_RADIUS`].
 pub fn export_svg(dir: &Path, out: &Path) -> Result<SvgStats, TuiError> {
-    let bench = data::run::open_store(dir, &|_| {})?;
     let file = std::fs::File::create(out).map_err(|e| TuiError::io(out, e))?;
     let mut writer = std::io::BufWriter::new(file);
-    let stats = svg::write_svg(&bench, bench.root(), DEFAULT_RADIUS, &mut writer)
-        .and_then(|s| std::io::Write::flush(&mut writer).map(|_| s))
-        .map_err(|e| TuiError::io(out, e))?;
-    Ok(stats)
+    write_svg_of(dir, DEFAULT_RADIUS, &mut writer, out)
+}
+
+/// Writes the graph view's picture of the run in `dir` to `writer` as SVG: the whole
+/// HSG when it is small, else the root's neighbourhood of `radius` critical actions.
+/// `name` names the output in errors (a file, or `-` for standard output).
+pub fn write_svg_of(
+    dir: &Path,
+    radius: u32,
+    writer: &mut dyn std::io::Write,
+    name: &Path,
+) -> Result<SvgStats, TuiError> {
+    let bench = data::run::open_store(dir, &|_| {})?;
+    svg::write_svg(&bench, bench.root(), radius, writer)
+        .and_then(|s| writer.flush().map(|_| s))
+        .map_err(|e| TuiError::io(name, e))
 }
 
 #[cfg(test)]

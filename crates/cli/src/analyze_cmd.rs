@@ -1,0 +1,137 @@
+//! `hsg analyze`: condense a stored run into its hyperstate space graph, save the
+//! analysis under `DIR/hsg/`, and find (or compute) the analysis other commands need.
+
+use crate::sizes::{default_budget, parse_size};
+use anyhow::{Context, Result};
+use clap::Args;
+use hsg::{AnalyzeOptions, HsgSummary};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+use store::{Run, RunStatus};
+
+/// Arguments of `hsg analyze`.
+#[derive(Args, Debug)]
+pub struct AnalyzeArgs {
+    /// The run directory.
+    pub dir: PathBuf,
+    #[command(flatten)]
+    pub opts: AnalysisFlags,
+}
+
+/// The flags shared by every command that may analyse a run.
+#[derive(Args, Debug, Clone, Default)]
+pub struct AnalysisFlags {
+    /// The outcome that counts as winning when tagging hyperstates (default: win).
+    #[arg(long)]
+    pub target: Option<String>,
+    /// Memory the analysis may use beyond the mapped store, e.g. 2G (default: half the
+    /// machine's RAM). Headroom falls back to HyperLogLog sketches beyond it.
+    #[arg(long = "analysis-mem", value_parser = parse_size)]
+    pub analysis_mem: Option<u64>,
+    /// Skip the headroom metric (the most expensive one).
+    #[arg(long)]
+    pub no_headroom: bool,
+}
+
+impl AnalysisFlags {
+    /// The library's options for these flags.
+    pub fn options(&self) -> AnalyzeOptions {
+        AnalyzeOptions {
+            target: self.target.clone(),
+            mem_budget_bytes: self.analysis_mem.unwrap_or_else(default_budget),
+            headroom: !self.no_headroom,
+        }
+    }
+}
+
+/// Runs `hsg analyze`.
+pub fn run(args: AnalyzeArgs) -> Result<ExitCode> {
+    let run = Run::open(&args.dir)?;
+    let summary = analyze_and_save(&run, &args.opts)?;
+    print_outline(&summary);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Analyses `run`, saves the result into its directory and says so on stderr.
+pub fn analyze_and_save(run: &Run, flags: &AnalysisFlags) -> Result<HsgSummary> {
+    let start = Instant::now();
+    eprintln!(
+        "analysing {} ({} states)...",
+        run.dir().display(),
+        run.state_count()
+    );
+    let analysis = hsg::analyze(run, &flags.options())
+        .with_context(|| format!("cannot analyse the run in {}", run.dir().display()))?;
+    eprintln!(
+        "analysis saved in {} ({:.1} s)",
+        run.dir().join(hsg::persist::FOLDER).display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(analysis.summary)
+}
+
+/// True when the analysis saved in `dir` matches the run as it is now and was made
+/// for the same target outcome.
+fn saved_is_usable(dir: &Path, run: &Run, target: Option<&str>) -> Option<HsgSummary> {
+    let summary = hsg::load_summary(dir).ok()?;
+    let same_target = summary.target == target.unwrap_or("win");
+    (same_target && hsg::is_current(&summary, run)).then_some(summary)
+}
+
+/// The analysis summary of `run` for `flags`: the saved one when it is current, else a
+/// fresh analysis, saved when the run is no longer being written (a store another
+/// process is still exploring is analysed in memory only).
+pub fn summary_for(run: &Run, flags: &AnalysisFlags) -> Result<HsgSummary> {
+    if let Some(summary) = saved_is_usable(run.dir(), run, flags.target.as_deref()) {
+        return Ok(summary);
+    }
+    if run.status() == RunStatus::Running {
+        let graph = hsg::RunGraph::new(run)?;
+        let analysis = hsg::analyze_graph(
+            &graph,
+            &hsg::labels_of(run),
+            &flags.options(),
+            hsg::source_of(run),
+        )?;
+        return Ok(analysis.summary);
+    }
+    analyze_and_save(run, flags)
+}
+
+/// Makes sure `DIR/hsg/` holds an analysis of `run` as it is now (for exports and the
+/// workbench, which read the saved per-hyperstate files).
+pub fn ensure_saved(run: &Run, flags: &AnalysisFlags) -> Result<()> {
+    if saved_is_usable(run.dir(), run, flags.target.as_deref()).is_none() {
+        analyze_and_save(run, flags)?;
+    }
+    Ok(())
+}
+
+/// A few lines for people after an analysis.
+pub fn print_outline(s: &HsgSummary) {
+    let t = &s.tags;
+    println!(
+        "{} states -> {} hyperstates (compression {:.4}), {} critical actions, {} HSG edges",
+        s.states, s.hyperstates, s.compression, s.critical_actions, s.hsg_edges
+    );
+    println!(
+        "tags: win {}, fail {}, eventually winnable {}, implicitly failed {}, unknown {}; root: {}",
+        t.win,
+        t.fail,
+        t.eventually_winnable,
+        t.implicitly_failed,
+        t.unknown,
+        s.root_tag.name()
+    );
+    match (s.shortest_win.actions, s.shortest_win.critical_actions) {
+        (Some(a), Some(c)) => println!("shortest win: {a} actions, {c} critical"),
+        _ => println!("no win reachable for target `{}`", s.target),
+    }
+    if s.provisional {
+        println!(
+            "provisional: {} states were never expanded (their tags are unknown)",
+            s.open_states
+        );
+    }
+}

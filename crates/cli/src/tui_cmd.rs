@@ -1,0 +1,173 @@
+//! `hsg tui` (the workbench on a store) and `hsg open` (explore a level into its
+//! default store, resuming if it exists, analyse, then open the workbench).
+
+use crate::analyze_cmd::{ensure_saved, AnalysisFlags};
+use crate::explore_cmd::{self, ExploreArgs, Explored};
+use crate::sizes::parse_size;
+use anyhow::{bail, Result};
+use clap::Args;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use store::{Run, RunStatus};
+
+/// How the workbench draws.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct DrawFlags {
+    /// Plain ASCII instead of Unicode borders, braille and symbols.
+    #[arg(long)]
+    pub ascii: bool,
+    /// No colour (also when the NO_COLOR environment variable is set).
+    #[arg(long = "no-color")]
+    pub no_colour: bool,
+}
+
+impl DrawFlags {
+    fn options(self) -> tui::TuiOptions {
+        tui::TuiOptions {
+            ascii: self.ascii,
+            no_colour: self.no_colour,
+        }
+    }
+}
+
+/// Arguments of `hsg tui`.
+#[derive(Args, Debug)]
+pub struct TuiArgs {
+    /// The run directory (finished, partial, or being explored by another process).
+    /// Without it, `--demo` opens a small built-in level.
+    #[arg(required_unless_present = "demo")]
+    pub dir: Option<PathBuf>,
+    /// Open the built-in demo level (explored in memory) to try the keys.
+    #[arg(long, conflicts_with = "dir")]
+    pub demo: bool,
+    #[command(flatten)]
+    pub draw: DrawFlags,
+}
+
+/// Arguments of `hsg open`.
+#[derive(Args, Debug)]
+pub struct OpenArgs {
+    /// The level file.
+    pub level_file: PathBuf,
+    /// Which level of the file, 1-based (default: the first).
+    #[arg(long, conflicts_with = "title")]
+    pub level: Option<usize>,
+    /// Which level of the file, by title.
+    #[arg(long)]
+    pub title: Option<String>,
+    /// The run directory (default: runs/NAME beside the current directory, where NAME
+    /// is the level file's name and the level's number or title).
+    #[arg(long)]
+    pub store: Option<PathBuf>,
+    /// Memory budget of the exploration, e.g. 800M or 4G.
+    #[arg(long, value_parser = parse_size)]
+    pub mem: Option<u64>,
+    /// Worker threads of the exploration (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    #[command(flatten)]
+    pub analysis: AnalysisFlags,
+    #[command(flatten)]
+    pub draw: DrawFlags,
+}
+
+/// Runs `hsg tui`.
+pub fn run(args: TuiArgs) -> Result<ExitCode> {
+    match &args.dir {
+        Some(dir) => {
+            // Fail here, with the store's own message, rather than inside the workbench.
+            Run::open_unverified(dir)?;
+            tui::run(dir, args.draw.options())?;
+        }
+        None => tui::run_demo(None, args.draw.options())?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `hsg open`.
+pub fn open(args: OpenArgs) -> Result<ExitCode> {
+    let store = match &args.store {
+        Some(dir) => dir.clone(),
+        None => default_store(&args.level_file, args.level, args.title.as_deref())?,
+    };
+    let mut explore = ExploreArgs::new(args.level_file.clone(), store.clone());
+    explore.level = args.level;
+    explore.title = args.title.clone();
+    explore.mem = args.mem;
+    explore.threads = args.threads;
+    eprintln!("store: {}", store.display());
+    if explore_cmd::explore(&explore)? == Explored::Interrupted {
+        return Ok(ExitCode::from(130));
+    }
+    let run = Run::open(&store)?;
+    if run.status() == RunStatus::Running {
+        bail!(
+            "{} is being explored by another process; open it with `hsg tui {}`",
+            store.display(),
+            store.display()
+        );
+    }
+    ensure_saved(&run, &args.analysis)?;
+    drop(run);
+    tui::run(&store, args.draw.options())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `runs/NAME`, where NAME is the level file's stem and, when a level was chosen, its
+/// number or title: the same level always maps to the same store, so `hsg open`
+/// resumes, and different levels of one file never share a store.
+pub fn default_store(
+    level_file: &Path,
+    level: Option<usize>,
+    title: Option<&str>,
+) -> Result<PathBuf> {
+    let Some(stem) = level_file.file_stem().and_then(|s| s.to_str()) else {
+        bail!(
+            "{}: cannot name a store after this file; pass --store DIR",
+            level_file.display()
+        );
+    };
+    let mut name = slug(stem);
+    match (level, title) {
+        (Some(n), _) => name.push_str(&format!("-{n}")),
+        (None, Some(t)) => {
+            name.push('-');
+            name.push_str(&slug(t));
+        }
+        (None, None) => {}
+    }
+    Ok(PathBuf::from("runs").join(name))
+}
+
+/// Letters, digits, `-` and `_` kept; anything else becomes `-`.
+fn slug(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_stores_differ_per_level_and_are_stable() {
+        let file = Path::new("levels/sokoban/small-set.sok");
+        let first = default_store(file, None, None).unwrap();
+        assert_eq!(first, Path::new("runs/small-set"));
+        assert_eq!(
+            default_store(file, Some(2), None).unwrap(),
+            Path::new("runs/small-set-2")
+        );
+        assert_eq!(
+            default_store(file, None, Some("Two boxes / hard")).unwrap(),
+            Path::new("runs/small-set-Two-boxes---hard")
+        );
+    }
+}
