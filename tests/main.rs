@@ -1,8 +1,10 @@
 //! The integration tests: each drives the real `hsg` binary on real levels.
 
+mod analysis;
 mod corruption;
 mod errors;
 mod explore_counts;
 mod oracle;
 mod resume;
 mod util;
+mod workbench;

@@ -81,3 +81,8 @@ pub fn assert_same_content(a: &Path, b: &Path) {
         assert!(x == y, "{name} differs ({} vs {} bytes)", x.len(), y.len());
     }
 }
+
+/// A path as a command-line argument.
+pub fn path_arg(path: &Path) -> &str {
+    path.to_str().expect("utf-8 path")
+}

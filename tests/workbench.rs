@@ -1,0 +1,1 @@
+//! End-to-end tests of the terminal workbench in tmux (being written).
