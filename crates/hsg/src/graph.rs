@@ -38,6 +38,12 @@ pub trait StateGraph {
     /// Calls `f` for every terminal state and its outcome, in increasing id order.
     fn for_each_terminal(&self, f: &mut dyn FnMut(StateId, OutcomeId));
 
+    /// A hint that `state`'s row will be read soon (a traversal calls it for the
+    /// targets of the row it starts, so that their cache misses overlap). Doing
+    /// nothing is correct; stored graphs prefetch their row index.
+    #[inline]
+    fn prefetch_row(&self, _state: StateId) {}
+
     /// True when `state` was never expanded and is not terminal: its future is unknown.
     fn is_open(&self, state: StateId) -> bool {
         state >= self.expanded_count() && self.outcome(state).is_none()

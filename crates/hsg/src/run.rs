@@ -66,6 +66,11 @@ impl StateGraph for RunGraph<'_> {
         ((word >> 48) as u16, word & ID_MASK)
     }
 
+    #[inline]
+    fn prefetch_row(&self, state: StateId) {
+        store::prefetch(self.index, state as usize);
+    }
+
     fn outcome(&self, state: StateId) -> Option<OutcomeId> {
         self.run.outcome(state)
     }

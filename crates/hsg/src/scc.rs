@@ -28,6 +28,7 @@
 
 use crate::graph::{StateGraph, StateId};
 use crate::ids::{IdVec, Word};
+use std::ops::Range;
 
 /// The strongly connected component of every state.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -159,6 +160,18 @@ impl<W: Word> Search<W> {
         self.next_component = self.next_component.wrapping_sub(1);
     }
 
+    /// Starts loading, for every target of a row about to be scanned, its `rindex`
+    /// entry and its own row index: on a graph of millions of states each is a cache
+    /// miss, and issued together they overlap instead of following one another.
+    #[inline]
+    fn prefetch_targets<G: StateGraph + ?Sized>(&self, g: &G, row: Range<u64>) {
+        for position in row {
+            let (_, w) = g.edge(position);
+            store::prefetch(&self.rindex, w as usize);
+            g.prefetch_row(w);
+        }
+    }
+
     fn visit_from<G: StateGraph + ?Sized>(&mut self, g: &G, start: StateId) {
         self.enter(start);
         while self.calls > 0 {
@@ -166,6 +179,9 @@ impl<W: Word> Search<W> {
             let v = self.arena[top].to_u64();
             let row = g.edge_range(v);
             let position = row.start + u64::from(self.offsets[top]);
+            if position == row.start {
+                self.prefetch_targets(g, row.clone());
+            }
             if position < row.end {
                 self.offsets[top] += 1;
                 let (_, w) = g.edge(position);

@@ -42,18 +42,7 @@ impl Words {
     /// Unlike a load, a prefetch retires at once, so many misses overlap.
     #[inline]
     pub fn prefetch(&self, index: usize) {
-        let words = self.as_slice();
-        if let Some(word) = words.get(index) {
-            #[cfg(target_arch = "x86_64")]
-            {
-                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-                // SAFETY: a prefetch is only a hint; it never faults and
-                // reads nothing observable, and the address is in bounds.
-                unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(word).cast::<i8>()) };
-            }
-            #[cfg(not(target_arch = "x86_64"))]
-            let _ = word;
-        }
+        prefetch(self.as_slice(), index);
     }
 
     /// The words, writable.
@@ -64,6 +53,25 @@ impl Words {
             Some(m) => unsafe { m.align_to_mut::<u64>().1 },
             None => &mut [],
         }
+    }
+}
+
+/// Asks the processor to start loading the cache line of `items[index]` (nothing
+/// happens when `index` is out of bounds). Unlike a load, a prefetch retires at once,
+/// so the misses of many prefetches overlap; the analysis uses it on the arrays and
+/// mapped rows it reads at random.
+#[inline]
+pub fn prefetch<T>(items: &[T], index: usize) {
+    if let Some(item) = items.get(index) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            // SAFETY: a prefetch is only a hint; it never faults and reads
+            // nothing observable, and the address is in bounds.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(item).cast::<i8>()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = item;
     }
 }
 
