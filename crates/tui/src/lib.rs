@@ -7,12 +7,14 @@
 //! (`hsg export DIR --format svg`).
 
 pub mod app;
+pub mod bench_support;
 pub mod bookmarks;
 pub mod data;
 pub mod error;
 pub mod keys;
 pub mod layout;
 pub mod layout_cache;
+pub mod runtime;
 pub mod svg;
 mod terminal;
 pub mod ui;
