@@ -24,46 +24,22 @@ fn nth_level(text: &str, index: usize) -> String {
 
 /// Asserts that the `hsg` object of a report agrees with the oracle's numbers.
 fn assert_agrees(what: &str, h: &Value, o: &HsgCounts) {
-    let fields: [(&str, &Value, u64); 9] = [
-        ("hyperstates", &h["hyperstates"], o.hyperstates),
-        (
-            "critical_actions",
-            &h["critical_actions"],
-            o.critical_actions,
-        ),
-        ("hsg_edges", &h["hsg_edges"], o.hsg_edges),
-        ("open_states", &h["open_states"], o.open_states),
-        ("win", &h["tags"]["win"], o.win),
-        ("fail", &h["tags"]["fail"], o.fail),
-        (
-            "eventually_winnable",
-            &h["tags"]["eventually_winnable"],
-            o.eventually_winnable,
-        ),
-        (
-            "implicitly_failed",
-            &h["tags"]["implicitly_failed"],
-            o.implicitly_failed,
-        ),
-        ("unknown", &h["tags"]["unknown"], o.unknown),
+    let expected = [
+        ("/hyperstates", o.hyperstates),
+        ("/critical_actions", o.critical_actions),
+        ("/hsg_edges", o.hsg_edges),
+        ("/open_states", o.open_states),
+        ("/tags/win", o.win),
+        ("/tags/fail", o.fail),
+        ("/tags/eventually_winnable", o.eventually_winnable),
+        ("/tags/implicitly_failed", o.implicitly_failed),
+        ("/tags/unknown", o.unknown),
+        ("/immediately_reversible_actions", o.immediately_reversible),
+        ("/eventually_reversible_actions", o.eventually_reversible),
     ];
-    for (name, got, want) in fields {
-        assert_eq!(got.as_u64(), Some(want), "{what}: {name}");
-    }
-    let reversible = [
-        (
-            "immediately",
-            &h["immediately_reversible_actions"],
-            o.immediately_reversible,
-        ),
-        (
-            "eventually",
-            &h["eventually_reversible_actions"],
-            o.eventually_reversible,
-        ),
-    ];
-    for (name, got, want) in reversible {
-        assert_eq!(got.as_u64(), Some(want), "{what}: {name} reversible");
+    for (pointer, want) in expected {
+        let got = h.pointer(pointer).and_then(Value::as_u64);
+        assert_eq!(got, Some(want), "{what}: {pointer}");
     }
     assert_eq!(h["root_tag"], o.root_tag, "{what}: root tag");
     let win = &h["shortest_win"];
@@ -377,13 +353,39 @@ fn verify_passes_a_fresh_store_and_names_a_damaged_file() {
     let out = ok(&["verify", path_arg(&store)]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("ok"));
     let name = "states-00000.seg";
-    let path = store.join(name);
-    let mut bytes = std::fs::read(&path).expect("segment readable");
-    let middle = bytes.len() / 2;
-    bytes[middle] ^= 0x20;
-    std::fs::write(&path, bytes).expect("write");
+    flip_middle_byte(&store.join(name));
     let out = run(&["verify", path_arg(&store)]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains(name) && !err.contains("panicked"), "{err}");
+}
+
+/// Flips one byte in the middle of `path`.
+fn flip_middle_byte(path: &Path) {
+    let mut bytes = std::fs::read(path).expect("readable");
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x20;
+    std::fs::write(path, bytes).expect("write");
+}
+
+#[test]
+fn a_damaged_analysis_is_redone_or_reported_never_used() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("run");
+    explore(&level("sokoban/tiny.xsb"), &store, &["--analyze"]);
+    let good = report(&store)["hsg"].clone();
+    // A damaged summary fails its checksum, so the report analyses the run again.
+    flip_middle_byte(&store.join("hsg/summary.json"));
+    assert_eq!(report(&store)["hsg"], good);
+    // A damaged per-hyperstate file is named, and a new analysis repairs it.
+    flip_middle_byte(&store.join("hsg/edges.bin"));
+    let out = run(&["export", path_arg(&store), "--format", "jsonl"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("edges.bin") && !err.contains("panicked"),
+        "{err}"
+    );
+    ok(&["analyze", path_arg(&store)]);
+    ok(&["export", path_arg(&store), "--format", "jsonl"]);
 }

@@ -10,13 +10,14 @@ use std::time::{Duration, Instant};
 /// How long any one screen may take to appear before the test gives up.
 const PATIENCE: Duration = Duration::from_secs(20);
 
-/// Makes socket names unique among the tests of this process.
+/// Makes socket and exit file names unique within one scratch folder.
 static SESSIONS: AtomicUsize = AtomicUsize::new(0);
 
 /// A tmux server on a private socket running one command in an 80x24 window; the
 /// server is killed when this is dropped, so a failing test leaves nothing behind.
+/// The socket lives in the test's scratch folder, which is removed with it.
 struct Tmux {
-    socket: String,
+    socket: PathBuf,
     exit_file: PathBuf,
 }
 
@@ -32,7 +33,7 @@ impl Tmux {
         }
         let n = SESSIONS.fetch_add(1, Ordering::Relaxed);
         let tmux = Tmux {
-            socket: format!("hsg-test-{}-{n}", std::process::id()),
+            socket: scratch.join(format!("tmux-{n}")),
             exit_file: scratch.join(format!("exit-{n}")),
         };
         // The shell stays alive afterwards (in `cat`) so that tmux still tracks the
@@ -49,7 +50,7 @@ impl Tmux {
     /// Runs a tmux command against this server.
     fn run(&self, args: &[&str]) -> Output {
         Command::new("tmux")
-            .args(["-L", &self.socket, "-f", "/dev/null"])
+            .args(["-S", path_arg(&self.socket), "-f", "/dev/null"])
             .args(args)
             .env_remove("TMUX")
             .output()
@@ -88,9 +89,15 @@ impl Tmux {
     /// Polls the screen until `ready` holds, and returns it; fails after [`PATIENCE`]
     /// showing the last screen.
     fn wait_for(&self, what: &str, ready: impl Fn(&str) -> bool) -> String {
+        self.wait_until(false, what, ready)
+    }
+
+    /// The same as [`Tmux::wait_for`], on the screen with its escape sequences when
+    /// `escapes` is true.
+    fn wait_until(&self, escapes: bool, what: &str, ready: impl Fn(&str) -> bool) -> String {
         let start = Instant::now();
         loop {
-            let screen = self.screen(false);
+            let screen = self.screen(escapes);
             if ready(&screen) {
                 return screen;
             }
@@ -179,7 +186,7 @@ fn the_workbench_shows_its_screens_and_exits_cleanly() {
     let command = format!("env -u NO_COLOR {} tui {}", hsg_cmd(), quoted(&store));
     let tmux = Tmux::start(&command, dir.path());
     tmux.wait_for_all(&["Overview", "hyperstates 59", "shortest win: 15 actions"]);
-    assert!(has_colour(&tmux.screen(true)), "no colour without NO_COLOR");
+    tmux.wait_until(true, "colour without NO_COLOR", has_colour);
     tmux.keys(&["2"]);
     tmux.wait_for_all(&["Hyperstates 59", "Details", "Out 4"]);
     tmux.keys(&["4"]);
