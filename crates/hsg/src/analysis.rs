@@ -51,10 +51,36 @@ impl Default for AnalyzeOptions {
     fn default() -> Self {
         AnalyzeOptions {
             target: None,
-            mem_budget_bytes: 1 << 30,
+            mem_budget_bytes: default_budget(),
             headroom: true,
         }
     }
+}
+
+/// Half of the machine's memory (from `/proc/meminfo`), or 1 GiB when it cannot be read.
+pub fn default_budget() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|text| {
+            let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+            line.split_whitespace().nth(1)?.parse::<u64>().ok()
+        })
+        .map_or(1 << 30, |kib| kib * 1024 / 2)
+}
+
+/// Refuses, before anything is allocated, a graph whose SCC arrays alone would not fit
+/// the budget: the analysis keeps O(1) words per state in RAM and has no external
+/// fallback (see `docs/metrics.md`, "Cost").
+fn check_budget(states: u64, budget: u64) -> Result<(), HsgError> {
+    let needed = (states as f64 * crate::scc::bytes_per_state(states)).ceil() as u64;
+    if needed > budget {
+        return Err(HsgError::OverBudget {
+            states,
+            needed_mib: needed.div_ceil(1 << 20),
+            budget_mib: budget >> 20,
+        });
+    }
+    Ok(())
 }
 
 /// The result of an analysis: per-hyperstate arrays and the summary.
@@ -104,6 +130,7 @@ pub fn analyze_graph<G: StateGraph + ?Sized>(
         return Err(HsgError::MalformedGraph("the graph has no state".into()));
     }
     let target = resolve_target(labels, opts.target.as_deref())?;
+    check_budget(g.state_count(), opts.mem_budget_bytes)?;
     let condensation = condense(g);
     let tagging = tag_hyperstates(g, &condensation, target);
     let root = condensation.hyperstate_of(0);

@@ -1,6 +1,7 @@
 //! End-to-end tests of [`analyze_graph`] and its JSON summary.
 
 use super::*;
+use crate::error::HsgError;
 use crate::mem::MemGraph;
 use crate::tags::Tag;
 
@@ -113,6 +114,24 @@ fn unknown_target_names_the_available_outcomes() {
         err.to_string().contains("draw") && err.to_string().contains("fail"),
         "{err}"
     );
+}
+
+#[test]
+fn a_budget_too_small_for_the_scc_is_refused_with_the_figures() {
+    let g = sample();
+    let needed = (g.state_count() as f64 * crate::scc::bytes_per_state(g.state_count())) as u64;
+    let tight = AnalyzeOptions {
+        mem_budget_bytes: needed.saturating_sub(1),
+        ..AnalyzeOptions::default()
+    };
+    let err = analyze_graph(&g, &labels(), &tight, Source::default()).unwrap_err();
+    assert!(matches!(err, HsgError::OverBudget { .. }), "{err}");
+    assert!(err.to_string().contains("--analysis-mem"), "{err}");
+    let enough = AnalyzeOptions {
+        mem_budget_bytes: needed + 64,
+        ..AnalyzeOptions::default()
+    };
+    assert!(analyze_graph(&g, &labels(), &enough, Source::default()).is_ok());
 }
 
 #[test]

@@ -50,6 +50,21 @@ pub enum HsgError {
     /// Opening or reading the run store failed.
     #[error("store: {0}")]
     Store(String),
+
+    /// The analysis needs more memory than its budget allows.
+    #[error(
+        "the analysis of {states} states needs about {needed_mib} MiB for its strongly \
+         connected components, more than the budget of {budget_mib} MiB; give it more \
+         (`--analysis-mem`) or analyse a smaller (depth-limited) run"
+    )]
+    OverBudget {
+        /// States in the graph.
+        states: u64,
+        /// MiB the SCC needs.
+        needed_mib: u64,
+        /// MiB the budget allows.
+        budget_mib: u64,
+    },
 }
 
 impl HsgError {
