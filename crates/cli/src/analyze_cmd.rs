@@ -126,6 +126,8 @@ pub fn print_outline(s: &HsgSummary) {
     );
     match (s.shortest_win.actions, s.shortest_win.critical_actions) {
         (Some(a), Some(c)) => println!("shortest win: {a} actions, {c} critical"),
+        // In a partial run a win may still lie beyond the unexpanded states.
+        _ if s.provisional => println!("no win found yet for target `{}`", s.target),
         _ => println!("no win reachable for target `{}`", s.target),
     }
     if s.provisional {
