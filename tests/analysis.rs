@@ -387,15 +387,15 @@ fn a_damaged_analysis_is_redone_or_reported_never_used() {
     // A damaged summary fails its checksum, so the report analyses the run again.
     flip_middle_byte(&store.join("hsg/summary.json"));
     assert_eq!(report(&store)["hsg"], good);
-    // A damaged per-hyperstate file is named, and a new analysis repairs it.
+    // A damaged per-hyperstate file is named and recomputed: the analysis is derived data.
     flip_middle_byte(&store.join("hsg/edges.bin"));
-    let out = run(&["export", path_arg(&store), "--format", "jsonl"]);
-    assert_eq!(out.status.code(), Some(1));
+    let out = ok(&["export", path_arg(&store), "--format", "jsonl"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("edges.bin") && !err.contains("panicked"),
+        err.contains("edges.bin") && err.contains("analysing again"),
         "{err}"
     );
-    ok(&["analyze", path_arg(&store)]);
+    let lines = String::from_utf8_lossy(&out.stdout).lines().count();
+    assert!(lines > 0, "the export after the repair is empty");
     ok(&["export", path_arg(&store), "--format", "jsonl"]);
 }

@@ -1,7 +1,7 @@
 //! `hsg export`: the HSG or the SSG of an analysed run for Graphviz (DOT), Gephi and
 //! Cytoscape (GraphML), pandas (JSON lines), or as the workbench's picture (SVG).
 
-use crate::analyze_cmd::{ensure_saved, AnalysisFlags};
+use crate::analyze_cmd::{analyze_and_save, ensure_saved, AnalysisFlags};
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use hsg::{ExportFormat, GraphKind};
@@ -106,7 +106,15 @@ fn graph_file(run: &Run, args: &ExportArgs, out: &mut dyn Write) -> Result<Strin
         FormatArg::Jsonl => ExportFormat::Jsonl,
         FormatArg::Svg => bail!("internal: svg is not a graph file format"),
     };
-    let saved = hsg::load(run.dir())?;
+    let saved = match hsg::load(run.dir()) {
+        Ok(saved) => saved,
+        Err(err) => {
+            // The analysis is derived data: a damaged file is recomputed, not fatal.
+            eprintln!("the saved analysis cannot be read ({err}); analysing again");
+            analyze_and_save(run, &args.analysis)?;
+            hsg::load(run.dir())?
+        }
+    };
     let labels = hsg::labels_of(run);
     let (kind, stats) = match args.graph {
         GraphArg::Hsg => (
