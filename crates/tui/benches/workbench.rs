@@ -8,11 +8,9 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Duration;
 use tui::bench_support::{parse_keys, Harness, KeyTiming, Startup};
-use tui::runtime::Loader;
-use tui::{ViewOptions, Workbench};
+use tui::ViewOptions;
 
 /// The session replayed: (kind of key, keys). It starts on the overview.
 const SCRIPT: &[(&str, &str)] = &[
@@ -134,13 +132,6 @@ fn parse_args() -> Result<Option<Options>, String> {
     }))
 }
 
-fn store_loader(dir: PathBuf) -> Loader {
-    Box::new(move |phase| {
-        let bench = tui::data::run::open_store(&dir, phase)?;
-        Ok(Arc::new(bench) as Arc<dyn Workbench>)
-    })
-}
-
 /// One replay of the script: the start-up times and every key's timing with its kind.
 struct Session {
     startup: Startup,
@@ -149,12 +140,12 @@ struct Session {
 
 fn session(o: &Options, dump: bool) -> Result<Session, String> {
     let view = ViewOptions::default();
-    let (mut h, startup) = Harness::start(store_loader(o.dir.clone()), view, o.size, LIMIT)
+    let (mut h, startup) = Harness::start(tui::store_loader(o.dir.clone()), view, o.size, LIMIT)
         .map_err(|e| e.to_string())?;
     if let Some(why) = &h.app.fatal {
         return Err(why.clone());
     }
-    if startup.ready.is_none() {
+    if startup.loaded.is_none() {
         return Err(format!("the data did not load within {LIMIT:?}"));
     }
     let mut keys = Vec::new();
@@ -224,18 +215,25 @@ fn row(name: &str, n: usize, per_session: &[[f64; 5]]) {
 
 fn report(sessions: &[Session]) {
     let firsts: Vec<f64> = sessions.iter().map(|s| ms(s.startup.first_frame)).collect();
-    let readies: Vec<f64> = sessions
-        .iter()
-        .filter_map(|s| s.startup.ready.map(ms))
-        .collect();
-    println!(
-        "first frame: median {:.1} ms, worst {:.1} ms; overview with data: median {:.0} ms, worst {:.0} ms",
-        median(firsts.clone()),
-        max(&firsts),
-        median(readies.clone()),
-        max(&readies)
-    );
-    println!("(per session: first frame {firsts:.1?} ms, overview {readies:.0?} ms)");
+    let times = |f: fn(&Startup) -> Option<Duration>| -> Vec<f64> {
+        sessions
+            .iter()
+            .filter_map(|s| f(&s.startup).map(ms))
+            .collect()
+    };
+    let overviews = times(|s| s.overview);
+    let loaded = times(|s| s.loaded);
+    for (what, xs) in [
+        ("first frame", &firsts),
+        ("overview with data", &overviews),
+        ("all data loaded", &loaded),
+    ] {
+        println!(
+            "{what:18}: median {:8.1} ms, worst {:8.1} ms   (sessions: {xs:.1?})",
+            median(xs.clone()),
+            max(xs)
+        );
+    }
     println!();
     println!(
         "{:18} {:>4} {:>8} {:>8} {:>8}  {:>9} {:>9}",
@@ -276,6 +274,26 @@ fn report(sessions: &[Session]) {
         max(&all),
         max(&frames)
     );
+    print_slowest(sessions, 5);
+}
+
+/// The `n` slowest keys over every session, to tell a pattern from a hiccup.
+fn print_slowest(sessions: &[Session], n: usize) {
+    let mut all: Vec<(f64, usize, usize, &str)> = sessions
+        .iter()
+        .enumerate()
+        .flat_map(|(i, s)| {
+            let keys = s.keys.iter().enumerate();
+            keys.map(move |(k, (kind, t))| (ms(t.total()), i + 1, k + 1, *kind))
+        })
+        .collect();
+    all.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let slowest: Vec<String> = all
+        .iter()
+        .take(n)
+        .map(|(t, s, k, kind)| format!("{t:.1} ms ({kind}, session {s} key {k})"))
+        .collect();
+    println!("slowest keys: {}", slowest.join(", "));
 }
 
 fn main() {

@@ -24,7 +24,8 @@ pub use data::Workbench;
 pub use error::TuiError;
 pub use svg::SvgStats;
 
-use std::path::Path;
+use runtime::{Loader, Report};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Radius of the neighbourhood the graph view and the SVG export start with.
@@ -56,14 +57,20 @@ impl TuiOptions {
 /// background thread while a spinner turns. The terminal is restored on quit, on
 /// error and on panic.
 pub fn run(dir: &Path, opts: TuiOptions) -> Result<(), TuiError> {
-    let dir = dir.to_path_buf();
-    terminal::run_with_loader(
-        opts.view(),
-        Box::new(move |phase| {
-            let bench = data::run::open_store(&dir, phase)?;
-            Ok(Arc::new(bench) as Arc<dyn Workbench>)
-        }),
-    )
+    terminal::run_with_loader(opts.view(), store_loader(dir.to_path_buf()))
+}
+
+/// The loader of [`run`]: it reports the overview first (from `MANIFEST` and the
+/// analysis summary), then opens the store and loads (or computes) the analysis.
+pub fn store_loader(dir: PathBuf) -> Loader {
+    Box::new(move |report| {
+        if let Some(o) = data::run::preview(&dir) {
+            report(Report::Overview(Box::new(o)));
+        }
+        let phase = |p: &str| report(Report::Phase(p.to_string()));
+        let bench = data::run::open_store(&dir, &phase)?;
+        Ok(Arc::new(bench) as Arc<dyn Workbench>)
+    })
 }
 
 /// Runs the workbench on the built-in fixture (a small Sokoban level explored in
@@ -72,8 +79,8 @@ pub fn run_demo(dir: Option<&Path>, opts: TuiOptions) -> Result<(), TuiError> {
     let dir = dir.map(Path::to_path_buf);
     terminal::run_with_loader(
         opts.view(),
-        Box::new(move |phase| {
-            phase("exploring the demo level");
+        Box::new(move |report| {
+            report(Report::Phase("exploring the demo level".into()));
             let bench = data::fixture::two_boxes(dir.as_deref())?;
             Ok(Arc::new(bench) as Arc<dyn Workbench>)
         }),

@@ -4,6 +4,7 @@
 //! [`App`] through a [`Runtime`], so the benchmark measures the real machinery.
 
 use crate::app::{execute, App, Event, Job};
+use crate::data::Overview;
 use crate::error::TuiError;
 use crate::Workbench;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -20,9 +21,17 @@ const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 /// Worker threads for jobs (the machine this was written for has two cores).
 const WORKERS: usize = 2;
 
-/// Something that opens the data, told what it is doing through the callback.
+/// What a loader tells the UI while it works.
+pub enum Report {
+    /// What it is doing now, for the loading screen.
+    Phase(String),
+    /// The overview, known before the rest of the data (drawn while loading goes on).
+    Overview(Box<Overview>),
+}
+
+/// Something that opens the data, telling the UI how it goes through the callback.
 pub type Loader =
-    Box<dyn FnOnce(&dyn Fn(&str)) -> Result<Arc<dyn Workbench>, TuiError> + Send + 'static>;
+    Box<dyn FnOnce(&dyn Fn(Report)) -> Result<Arc<dyn Workbench>, TuiError> + Send + 'static>;
 
 /// What waiting for the next event gave.
 pub enum Next {
@@ -103,11 +112,14 @@ impl Drop for Runtime {
 
 fn spawn_loader(tx: Sender<Event>, loader: Loader) {
     thread::spawn(move || {
-        let phase_tx = tx.clone();
-        let phase = move |p: &str| {
-            let _ = phase_tx.send(Event::Phase(p.to_string()));
+        let report_tx = tx.clone();
+        let report = move |r: Report| {
+            let _ = report_tx.send(match r {
+                Report::Phase(p) => Event::Phase(p),
+                Report::Overview(o) => Event::Preview(o),
+            });
         };
-        let loaded = catch_unwind(AssertUnwindSafe(|| loader(&phase)));
+        let loaded = catch_unwind(AssertUnwindSafe(|| loader(&report)));
         let message = match loaded {
             Ok(Ok(bench)) => return drop(tx.send(Event::Loaded(Ok(bench)))),
             Ok(Err(e)) => e.to_string(),

@@ -29,6 +29,8 @@ pub enum Event {
     Tick,
     /// The loader reports what it is doing.
     Phase(String),
+    /// The loader read the overview ahead of the rest of the data.
+    Preview(Box<Overview>),
     /// The run and its analysis are ready, or could not be opened.
     Loaded(Result<Arc<dyn Workbench>, String>),
     /// A job finished.
@@ -330,6 +332,9 @@ impl App {
             Event::Resize(w, h) => self.size = (w, h),
             Event::Tick => self.tick = self.tick.wrapping_add(1),
             Event::Phase(p) => self.phase = p,
+            // The loaded data's own overview wins if it came first.
+            Event::Preview(o) if self.bench.is_none() => self.overview = Some(*o),
+            Event::Preview(_) => {}
             Event::Loaded(Ok(bench)) => self.on_loaded(bench),
             Event::Loaded(Err(message)) => self.fatal = Some(message),
             Event::Done(done) => self.on_done(done),

@@ -6,6 +6,7 @@ use super::{
     CriticalAction, Details, Listing, LiveProgress, Member, Move, Overview, Row, RunState, Tag,
     Workbench,
 };
+use hsg::summary::HsgSummary;
 use hsg::{HyperstateInfo, IdVec, SavedAnalysis};
 use std::path::Path;
 
@@ -131,6 +132,46 @@ impl<S: StateSource> AnalysisBench<S> {
     }
 }
 
+/// The overview facts of an analysis `summary` of the run described by `facts`, with
+/// `bfs_depths` states per BFS layer. It needs neither the states nor the hyperstates,
+/// so the store backend can show it before they are loaded.
+pub fn overview_of(summary: &HsgSummary, facts: &RunFacts, bfs_depths: Vec<u64>) -> Overview {
+    let (s, f, t) = (summary, facts, summary.tags);
+    Overview {
+        game: f.game.clone(),
+        level_title: f.level_title.clone(),
+        level_hash: s.source.level_hash.clone(),
+        options: f.options.clone(),
+        run_state: f.run_state,
+        states: s.states,
+        expanded: s.source.expanded,
+        transitions: s.transitions,
+        hyperstates: s.hyperstates,
+        critical_actions: s.critical_actions,
+        compression: s.compression,
+        open_states: s.open_states,
+        stale_note: f.stale_note.clone(),
+        target: s.target.clone(),
+        tags: [
+            t.win,
+            t.fail,
+            t.eventually_winnable,
+            t.implicitly_failed,
+            t.unknown,
+        ],
+        bfs_depths,
+        hsg_depths: s.depth.histogram.clone(),
+        headroom: s.headroom.as_ref().map(|h| h.histogram_hyperstates.clone()),
+        headroom_note: s.headroom_note.clone(),
+        root: s.root_hyperstate,
+        root_tag: s.root_tag,
+        shortest_win_actions: s.shortest_win.actions,
+        shortest_win_critical: s.shortest_win.critical_actions,
+        ideal_profile: s.failure_spectrum.ideal_path_profile.clone(),
+        breadth: s.failure_spectrum.breadth,
+    }
+}
+
 fn reverse_edges(saved: &SavedAnalysis) -> Reverse {
     let h = saved.hyperstates.len();
     let e = &saved.edges;
@@ -169,42 +210,11 @@ fn reverse_edges(saved: &SavedAnalysis) -> Reverse {
 
 impl<S: StateSource> Workbench for AnalysisBench<S> {
     fn overview(&self) -> Overview {
-        let s = &self.saved.summary;
-        let f = &self.facts;
-        let t = s.tags;
-        Overview {
-            game: f.game.clone(),
-            level_title: f.level_title.clone(),
-            level_hash: s.source.level_hash.clone(),
-            options: f.options.clone(),
-            run_state: f.run_state,
-            states: s.states,
-            expanded: s.source.expanded,
-            transitions: s.transitions,
-            hyperstates: s.hyperstates,
-            critical_actions: s.critical_actions,
-            compression: s.compression,
-            open_states: s.open_states,
-            stale_note: f.stale_note.clone(),
-            target: s.target.clone(),
-            tags: [
-                t.win,
-                t.fail,
-                t.eventually_winnable,
-                t.implicitly_failed,
-                t.unknown,
-            ],
-            bfs_depths: self.states.bfs_histogram(),
-            hsg_depths: s.depth.histogram.clone(),
-            headroom: s.headroom.as_ref().map(|h| h.histogram_hyperstates.clone()),
-            headroom_note: s.headroom_note.clone(),
-            root: s.root_hyperstate,
-            root_tag: s.root_tag,
-            shortest_win_actions: s.shortest_win.actions,
-            shortest_win_critical: s.shortest_win.critical_actions,
-            ideal_profile: s.failure_spectrum.ideal_path_profile.clone(),
-            breadth: s.failure_spectrum.breadth,
-        }
+        overview_of(
+            &self.saved.summary,
+            &self.facts,
+            self.states.bfs_histogram(),
+        )
     }
 
     fn hyperstate_count(&self) -> u64 {

@@ -3,9 +3,10 @@
 //! in `DIR/hsg/` (computed and saved first if there is none), and pictures from the
 //! game rebuilt out of the level text in the run's identity.
 
-use super::analysis::{AnalysisBench, RunFacts, StateSource};
-use super::{LiveProgress, RunState};
+use super::analysis::{overview_of, AnalysisBench, RunFacts, StateSource};
+use super::{LiveProgress, Overview, RunState};
 use crate::error::TuiError;
+use hsg::summary::{HsgSummary, Source};
 use hsg::{AnalyzeOptions, SavedAnalysis};
 use model::Game;
 use std::path::{Path, PathBuf};
@@ -75,20 +76,8 @@ impl StateSource for RunStates {
     }
 
     fn bfs_histogram(&self) -> Vec<u64> {
-        let layers = self.run.layers();
         let end = self.analysed_states.min(self.run.state_count());
-        layers
-            .iter()
-            .enumerate()
-            .map(|(i, &start)| {
-                layers
-                    .get(i + 1)
-                    .copied()
-                    .unwrap_or(end)
-                    .min(end)
-                    .saturating_sub(start)
-            })
-            .collect()
+        layer_histogram(self.run.layers(), end)
     }
 
     fn outcome(&self, s: u64) -> Option<u16> {
@@ -102,6 +91,64 @@ impl StateSource for RunStates {
     fn run_dir(&self) -> Option<&Path> {
         Some(&self.dir)
     }
+}
+
+/// States per BFS layer among the first `end` states, from the layer start ids.
+fn layer_histogram(layers: &[u64], end: u64) -> Vec<u64> {
+    layers
+        .iter()
+        .enumerate()
+        .map(|(i, &start)| {
+            let next = layers.get(i + 1).copied().unwrap_or(end);
+            next.min(end).saturating_sub(start)
+        })
+        .collect()
+}
+
+/// What the overview says about the run in `m` beside the analysis `summary`, with a
+/// note when the run has changed since it was analysed (as `hsg::is_current` tells).
+fn facts_of(m: &Manifest, summary: &HsgSummary) -> RunFacts {
+    let id = &m.identity;
+    let now = Source {
+        level_hash: id.level_hash.clone(),
+        states: m.states,
+        expanded: m.expanded,
+        transitions: m.transitions,
+    };
+    let stale_note = (summary.source != now).then(|| {
+        format!(
+            "analysis covers {} states; the run now has {} (run `hsg analyze` to refresh)",
+            summary.states, m.states
+        )
+    });
+    RunFacts {
+        game: id.game.clone(),
+        level_title: id.level_title.clone(),
+        options: id
+            .options
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
+        run_state: run_state(m.status),
+        stale_note,
+        action_labels: id.action_labels.clone(),
+        outcome_names: id.outcome_names.clone(),
+    }
+}
+
+/// The overview of the run in `dir` from its `MANIFEST` and saved analysis summary
+/// alone: milliseconds, where opening the store and loading the whole analysis take
+/// seconds on a big run. `None` when there is no analysis or it does not match.
+pub fn preview(dir: &Path) -> Option<Overview> {
+    let m = Manifest::read(dir).ok()?;
+    let summary = hsg::load_summary(dir).ok()?;
+    let hash = &summary.source.level_hash;
+    if (!hash.is_empty() && *hash != m.identity.level_hash) || summary.states > m.states {
+        return None;
+    }
+    let facts = facts_of(&m, &summary);
+    let bfs = layer_histogram(&m.layers, summary.states.min(m.states));
+    Some(overview_of(&summary, &facts, bfs))
 }
 
 /// The file name that makes `games::load` pick the parser of `game`.
@@ -136,26 +183,7 @@ pub fn open_store(dir: &Path, phase: &dyn Fn(&str)) -> Result<StoreBench, TuiErr
         SavedAnalysis::from_analysis(&hsg::analyze(&run, &AnalyzeOptions::default())?)
     };
     check_match(dir, &saved, &run)?;
-    let stale_note = (!hsg::is_current(&saved.summary, &run)).then(|| {
-        format!(
-            "analysis covers {} states; the run now has {} (run `hsg analyze` to refresh)",
-            saved.summary.states,
-            run.state_count()
-        )
-    });
-    let facts = RunFacts {
-        game: id.game.clone(),
-        level_title: id.level_title.clone(),
-        options: id
-            .options
-            .iter()
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect(),
-        run_state: run_state(run.status()),
-        stale_note,
-        action_labels: id.action_labels.clone(),
-        outcome_names: id.outcome_names.clone(),
-    };
+    let facts = facts_of(run.manifest(), &saved.summary);
     let states = RunStates {
         analysed_states: saved.summary.states,
         game,

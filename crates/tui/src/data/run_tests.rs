@@ -3,7 +3,7 @@
 //! while a writer is still exploring it.
 
 use super::fixture::{explore, TWO_BOXES};
-use super::run::open_store;
+use super::run::{open_store, preview};
 use super::{RunState, Workbench};
 use model::StateWidth;
 use std::collections::BTreeMap;
@@ -101,6 +101,17 @@ fn a_store_without_analysis_is_analysed_on_open_and_matches_the_fixture() {
 
     let again = open_store(dir.path(), &|p| assert!(!p.contains("analysing"))).unwrap();
     assert_eq!(again.hyperstate_count(), bench.hyperstate_count());
+}
+
+#[test]
+fn the_preview_is_the_overview_of_the_opened_store() {
+    for finish in [true, false] {
+        let dir = tempfile::tempdir().unwrap();
+        let _writer = write_store(dir.path(), finish, 200);
+        assert_eq!(preview(dir.path()), None, "no analysis saved yet");
+        let bench = open_store(dir.path(), &|_| {}).unwrap();
+        assert_eq!(preview(dir.path()), Some(bench.overview()));
+    }
 }
 
 #[test]

@@ -31,6 +31,9 @@ pub fn draw(frame: &mut Frame, app: &App) {
     draw_footer(frame, footer, app, &t);
     if let Some(message) = &app.fatal {
         draw_message(frame, body, &t, "Cannot open the run", message, t.error());
+    } else if app.bench.is_none() && app.overview.is_some() {
+        // The overview read ahead of the rest of the data; keys wait for the rest.
+        overview::draw(frame, body, app, &t);
     } else if app.bench.is_none() {
         let text = format!("{} {}", t.spinner(app.tick), app.phase);
         draw_message(frame, body, &t, "Loading", &text, Style::default());
@@ -89,7 +92,12 @@ fn draw_footer(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
         width: status_width,
         ..area
     };
-    frame.render_widget(Paragraph::new(app.status.as_str()).style(t.dim()), status);
+    let text = if app.bench.is_none() && app.overview.is_some() {
+        format!("{}; the other screens open when it is done", app.phase)
+    } else {
+        app.status.clone()
+    };
+    frame.render_widget(Paragraph::new(text).style(t.dim()), status);
     if area.width >= hint_width {
         let r = Rect {
             x: area.right() - hint_width,

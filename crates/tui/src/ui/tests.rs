@@ -58,6 +58,19 @@ fn loading_and_error_screens() {
 }
 
 #[test]
+fn the_overview_read_ahead_is_drawn_while_the_rest_loads() {
+    use crate::app::{App, Event, Screen};
+    use crate::Workbench;
+    let fixture = crate::data::fixture::two_boxes(None).unwrap();
+    let mut app = App::new(UNICODE, SMALL);
+    app.on_event(Event::Phase("loading the analysis".into()));
+    app.on_event(Event::Preview(Box::new(fixture.overview())));
+    press(&mut app, "2");
+    assert_eq!(app.screen, Screen::Overview, "keys wait for the data");
+    insta::assert_snapshot!("overview_preview_80x24", render(&app));
+}
+
+#[test]
 fn no_colour_means_no_colour_anywhere() {
     use ratatui::backend::TestBackend;
     use ratatui::style::Color;
