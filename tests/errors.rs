@@ -1,7 +1,7 @@
 //! Bad input at the command line: malformed levels, wrong flags, missing
 //! stores. Each gets a clear message and the documented exit code.
 
-use crate::util::run;
+use crate::util::{explore, hsg, level, run};
 
 fn write_level(dir: &std::path::Path, text: &str) -> std::path::PathBuf {
     let path = dir.join("bad.xsb");
@@ -95,5 +95,34 @@ fn a_directory_that_is_not_a_store_is_an_error() {
         let out = run(&args);
         assert_eq!(out.status.code(), Some(1), "{sub}");
         assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+    }
+}
+
+#[test]
+fn a_closed_standard_output_ends_quietly_without_a_panic() {
+    // Regression: `hsg info DIR | head -1` panicked in `println!` on the broken pipe.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("run");
+    explore(&level("sokoban/twoboxes.xsb"), &store, &["--analyze"]);
+    let store = store.to_str().expect("utf-8 path");
+    let commands: [&[&str]; 4] = [
+        &["info", store],
+        &["report", store, "--json"],
+        &["report", store, "--format", "md"],
+        &["export", store, "--format", "dot"],
+    ];
+    for args in commands {
+        // The reading end is closed before `hsg` starts, so its first write fails.
+        let (reader, writer) = std::io::pipe().expect("pipe");
+        drop(reader);
+        let out = hsg()
+            .args(args)
+            .stdout(writer)
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .expect("hsg runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "hsg {args:?} panicked: {err}");
+        assert_eq!(out.status.code(), Some(0), "hsg {args:?}: {err}");
     }
 }

@@ -111,11 +111,15 @@ pub fn ensure_saved(run: &Run, flags: &AnalysisFlags) -> Result<()> {
 /// A few lines for people after an analysis.
 pub fn print_outline(s: &HsgSummary) {
     let t = &s.tags;
-    println!(
+    outln!(
         "{} states -> {} hyperstates (compression {:.4}), {} critical actions, {} HSG edges",
-        s.states, s.hyperstates, s.compression, s.critical_actions, s.hsg_edges
+        s.states,
+        s.hyperstates,
+        s.compression,
+        s.critical_actions,
+        s.hsg_edges
     );
-    println!(
+    outln!(
         "tags: win {}, fail {}, eventually winnable {}, implicitly failed {}, unknown {}; root: {}",
         t.win,
         t.fail,
@@ -125,13 +129,13 @@ pub fn print_outline(s: &HsgSummary) {
         s.root_tag.name()
     );
     match (s.shortest_win.actions, s.shortest_win.critical_actions) {
-        (Some(a), Some(c)) => println!("shortest win: {a} actions, {c} critical"),
+        (Some(a), Some(c)) => outln!("shortest win: {a} actions, {c} critical"),
         // In a partial run a win may still lie beyond the unexpanded states.
-        _ if s.provisional => println!("no win found yet for target `{}`", s.target),
-        _ => println!("no win reachable for target `{}`", s.target),
+        _ if s.provisional => outln!("no win found yet for target `{}`", s.target),
+        _ => outln!("no win reachable for target `{}`", s.target),
     }
     if s.provisional {
-        println!(
+        outln!(
             "provisional: {} states were never expanded (their tags are unknown)",
             s.open_states
         );

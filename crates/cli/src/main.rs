@@ -3,6 +3,27 @@
 //! Exit codes: 0 success, 1 failure (bad level, corrupt store, I/O error),
 //! 2 usage error (clap's own code for a wrong flag or argument).
 
+/// `println!` that never panics: when standard output is closed early (`hsg info | head`)
+/// the process ends quietly, and any other write error ends it with a message.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(err) = writeln!(std::io::stdout(), $($arg)*) {
+            $crate::stdout_failed(err);
+        }
+    }};
+}
+
+/// `print!` with the same handling of a closed standard output as [`outln!`].
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(err) = write!(std::io::stdout(), $($arg)*) {
+            $crate::stdout_failed(err);
+        }
+    }};
+}
+
 mod analyze_cmd;
 mod explore_cmd;
 mod export_cmd;
@@ -43,6 +64,25 @@ enum Command {
     Verify(report::InfoArgs),
 }
 
+/// Ends the process after a failed write to standard output: quietly (success) when the
+/// reader went away, as a pipe into `head` does, otherwise with an error.
+fn stdout_failed(err: std::io::Error) -> ! {
+    if err.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    eprintln!("hsg: error: cannot write to standard output: {err}");
+    std::process::exit(1);
+}
+
+/// True when `err` comes from writing into a pipe whose reader has gone.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -57,6 +97,7 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("hsg: error: {err:#}");
             ExitCode::from(1)

@@ -119,9 +119,9 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
     match format {
         ReportFormat::Json => {
             let report = json_report(&run, &args.dir, summary.as_ref())?;
-            println!("{}", serde_json::to_string_pretty(&report)?);
+            outln!("{}", serde_json::to_string_pretty(&report)?);
         }
-        ReportFormat::Md => print!("{}", markdown_report(&run, &args.dir, summary.as_ref())),
+        ReportFormat::Md => out!("{}", markdown_report(&run, &args.dir, summary.as_ref())),
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -176,7 +176,7 @@ fn markdown_report(run: &Run, dir: &std::path::Path, summary: Option<&HsgSummary
 pub fn verify(args: InfoArgs) -> Result<ExitCode> {
     let run = Run::open(&args.dir)?;
     run.verify()?;
-    println!(
+    outln!(
         "{}: ok ({} states, {} transitions, every checksum verified)",
         args.dir.display(),
         run.state_count(),
@@ -190,32 +190,34 @@ pub fn info(args: InfoArgs) -> Result<ExitCode> {
     let run = Run::open(&args.dir)?;
     let id = run.identity();
     let e = exploration(&run);
-    println!("store      {}", args.dir.display());
-    println!(
+    outln!("store      {}", args.dir.display());
+    outln!(
         "game       {} / level \"{}\" ({})",
-        id.game, id.level_title, id.level_hash
+        id.game,
+        id.level_title,
+        id.level_hash
     );
-    println!("status     {}", e["status"].as_str().unwrap_or("?"));
-    println!("states     {} ({} expanded)", e["states"], e["expanded"]);
-    println!("transitions {}", e["transitions"]);
-    println!("max depth  {}", e["max_depth"]);
+    outln!("status     {}", e["status"].as_str().unwrap_or("?"));
+    outln!("states     {} ({} expanded)", e["states"], e["expanded"]);
+    outln!("transitions {}", e["transitions"]);
+    outln!("max depth  {}", e["max_depth"]);
     if let Some(outcomes) = e["outcomes"].as_object() {
         let list: Vec<String> = outcomes.iter().map(|(k, v)| format!("{k} {v}")).collect();
-        println!("terminals  {}", list.join(", "));
+        outln!("terminals  {}", list.join(", "));
     }
     if !id.options.is_empty() {
         let list: Vec<String> = id.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        println!("options    {}", list.join(" "));
+        outln!("options    {}", list.join(" "));
     }
     let p = &run.manifest().progress;
-    println!(
+    outln!(
         "last run   {:.1} s, {:.0} states/s, {} on disk",
         p.elapsed_secs,
         p.states_per_sec,
         crate::sizes::human(p.disk_bytes)
     );
     if run.status() == RunStatus::Interrupted || run.status() == RunStatus::Running {
-        println!("           (not finished: run `hsg explore` on this store again to resume)");
+        outln!("           (not finished: run `hsg explore` on this store again to resume)");
     }
     Ok(ExitCode::SUCCESS)
 }
