@@ -46,4 +46,4 @@ if [ -n "${QUARTER:-}" ]; then
 fi
 rm -rf "$work/store"
 "$hsg" explore "$level" --store "$work/store" --threads 1 >/dev/null 2>&1
-echo "store size: $(du -sb "$work/store" | cut -f1) bytes for $("$hsg" report "$work/store" --json | grep -oP '"states": \K[0-9]+' | head -1) states"
+echo "store size: $(du -sb "$work/store" | cut -f1) bytes for $("$hsg" report "$work/store" --json --no-analysis | grep -oP '"states": \K[0-9]+' | head -1) states"
