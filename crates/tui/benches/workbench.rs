@@ -136,6 +136,8 @@ fn parse_args() -> Result<Option<Options>, String> {
 struct Session {
     startup: Startup,
     keys: Vec<(&'static str, KeyTiming)>,
+    /// Resident memory at the end of the script, while the workbench is still open.
+    memory: Option<String>,
 }
 
 fn session(o: &Options, dump: bool) -> Result<Session, String> {
@@ -158,7 +160,12 @@ fn session(o: &Options, dump: bool) -> Result<Session, String> {
             println!("after {kind} {notation}:\n{}", h.screen());
         }
     }
-    Ok(Session { startup, keys })
+    let memory = memory();
+    Ok(Session {
+        startup,
+        keys,
+        memory,
+    })
 }
 
 fn ms(d: Duration) -> f64 {
@@ -323,4 +330,27 @@ fn main() {
         }
     }
     report(&sessions);
+    if let Some(m) = sessions.last().and_then(|s| s.memory.as_ref()) {
+        println!("memory at the end of the last session: {m}");
+    }
+}
+
+/// Peak and current resident memory of this process (Linux), split into anonymous
+/// memory and pages of mapped files (the store's maps, which the kernel can drop).
+fn memory() -> Option<String> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let field = |name: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|kb| kb.parse::<f64>().ok())
+            .map_or(f64::NAN, |kb| kb / 1024.0)
+    };
+    Some(format!(
+        "peak RSS {:.0} MiB; now {:.0} MiB anonymous, {:.0} MiB of mapped files",
+        field("VmHWM:"),
+        field("RssAnon:"),
+        field("RssFile:")
+    ))
 }
