@@ -1,8 +1,13 @@
-//! Latency benchmark of the workbench on a store: time to the first frame and to the
-//! loaded overview, then a scripted session over every screen with each key timed from
-//! handling to frame drawn (targets: first frame within 300 ms; keys within 30 ms
-//! median and 100 ms worst). It runs the real loader and worker threads and draws on a
-//! ratatui `TestBackend`.
+//! Latency benchmark of the workbench on a store: time to the first frame, to the
+//! overview and to the whole data, then a scripted session over every screen with each
+//! key timed from handling to frame drawn (targets: first frame within 300 ms; keys
+//! within 30 ms median and 100 ms worst). It runs the real loader and worker threads and
+//! draws on a ratatui `TestBackend`. Each key's background work (sorting, paths, search,
+//! graph layout) is awaited before the next key and reported apart as "results".
+//!
+//! Like the workbench itself, it writes graph layouts to the layout cache in `DIR/hsg/`,
+//! so sessions after the first find them there; delete `DIR/hsg/tui-layout-*` to time
+//! the layouts again.
 //!
 //! `cargo bench -p tui --bench workbench -- DIR [--repeats N] [--size WxH] [--dump]`
 
