@@ -74,6 +74,23 @@ fn stdout_failed(err: std::io::Error) -> ! {
     std::process::exit(1);
 }
 
+/// The error and its causes on one line, leaving out a cause whose text the message
+/// already contains (the library errors quote the I/O error they wrap).
+fn message(err: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in err.chain() {
+        let part = cause.to_string();
+        if text.contains(&part) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&part);
+    }
+    text
+}
+
 /// True when `err` comes from writing into a pipe whose reader has gone.
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|cause| {
@@ -99,7 +116,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("hsg: error: {err:#}");
+            eprintln!("hsg: error: {}", message(&err));
             ExitCode::from(1)
         }
     }

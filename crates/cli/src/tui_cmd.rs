@@ -76,7 +76,15 @@ pub fn run(args: TuiArgs) -> Result<ExitCode> {
     match &args.dir {
         Some(dir) => {
             // Fail here, with the store's own message, rather than inside the workbench.
-            Run::open_unverified(dir)?;
+            // Only the manifest is read: opening the store checks every row (about a
+            // second on room4), which the workbench's loader does behind its first frame.
+            if !dir.join("MANIFEST").is_file() {
+                bail!(
+                    "{}: not a hyperstate store (no MANIFEST file)",
+                    dir.display()
+                );
+            }
+            store::Manifest::read(dir)?;
             tui::run(dir, args.draw.options())?;
         }
         None => tui::run_demo(None, args.draw.options())?,

@@ -49,8 +49,14 @@ fn draw_path(frame: &mut Frame, area: Rect, app: &App, t: &Theme, which: usize) 
         return;
     }
     if list.is_empty() {
+        // On a partial run a win may lie beyond the states never expanded.
+        let partial = app
+            .bench
+            .as_ref()
+            .is_some_and(|b| b.overview().open_states > 0);
         let why = match which {
             0 => "the root does not reach it",
+            1 if partial => "no win found yet (the run is partial)",
             1 => "no win is reachable",
             _ => "there is no ideal path",
         };
