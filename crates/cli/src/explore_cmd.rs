@@ -16,9 +16,9 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use store::{OpenMode, Progress, RunIdentity, RunStatus, RunWriter};
 
-/// Arguments of `hsg explore`.
-#[derive(Args, Debug)]
-pub struct ExploreArgs {
+/// Which level to load: a level file and, when it holds several, which one.
+#[derive(Args, Debug, Clone)]
+pub struct LevelArgs {
     /// The level file (Sokoban: .xsb/.sok/.txt, several levels per file allowed).
     pub level_file: PathBuf,
     /// Which level of the file, 1-based (default: the first).
@@ -27,6 +27,13 @@ pub struct ExploreArgs {
     /// Which level of the file, by title.
     #[arg(long)]
     pub title: Option<String>,
+}
+
+/// Arguments of `hsg explore`.
+#[derive(Args, Debug)]
+pub struct ExploreArgs {
+    #[command(flatten)]
+    pub which: LevelArgs,
     /// The run directory to write (created if missing; resumed if it holds this run).
     #[arg(long)]
     pub store: PathBuf,
@@ -61,12 +68,10 @@ pub struct ExploreArgs {
 }
 
 impl ExploreArgs {
-    /// The arguments of a plain exploration of `level_file` into `store`.
-    pub fn new(level_file: PathBuf, store: PathBuf) -> ExploreArgs {
+    /// The arguments of a plain exploration of the level `which` into `store`.
+    pub fn new(which: LevelArgs, store: PathBuf) -> ExploreArgs {
         ExploreArgs {
-            level_file,
-            level: None,
-            title: None,
+            which,
             store,
             mem: None,
             threads: None,
@@ -105,7 +110,8 @@ pub fn run(args: ExploreArgs) -> Result<ExitCode> {
 
 /// Explores (or resumes) the run `args` describe, showing progress on stderr.
 pub fn explore(args: &ExploreArgs) -> Result<Explored> {
-    let level = load_level(&args.level_file, args.level, args.title.as_deref())?;
+    let w = &args.which;
+    let level = load_level(&w.level_file, w.level, w.title.as_deref())?;
     let game = level.game.as_ref();
     let identity = identity(&level, args);
     let mode = if args.force_new {

@@ -2,7 +2,7 @@
 //! default store, resuming if it exists, analyse, then open the workbench).
 
 use crate::analyze_cmd::{ensure_saved, AnalysisFlags};
-use crate::explore_cmd::{self, ExploreArgs, Explored};
+use crate::explore_cmd::{self, ExploreArgs, Explored, LevelArgs};
 use crate::sizes::parse_size;
 use anyhow::{bail, Result};
 use clap::Args;
@@ -47,14 +47,8 @@ pub struct TuiArgs {
 /// Arguments of `hsg open`.
 #[derive(Args, Debug)]
 pub struct OpenArgs {
-    /// The level file.
-    pub level_file: PathBuf,
-    /// Which level of the file, 1-based (default: the first).
-    #[arg(long, conflicts_with = "title")]
-    pub level: Option<usize>,
-    /// Which level of the file, by title.
-    #[arg(long)]
-    pub title: Option<String>,
+    #[command(flatten)]
+    pub which: LevelArgs,
     /// The run directory (default: runs/NAME beside the current directory, where NAME
     /// is the level file's name and the level's number or title).
     #[arg(long)]
@@ -96,11 +90,12 @@ pub fn run(args: TuiArgs) -> Result<ExitCode> {
 pub fn open(args: OpenArgs) -> Result<ExitCode> {
     let store = match &args.store {
         Some(dir) => dir.clone(),
-        None => default_store(&args.level_file, args.level, args.title.as_deref())?,
+        None => {
+            let w = &args.which;
+            default_store(&w.level_file, w.level, w.title.as_deref())?
+        }
     };
-    let mut explore = ExploreArgs::new(args.level_file.clone(), store.clone());
-    explore.level = args.level;
-    explore.title = args.title.clone();
+    let mut explore = ExploreArgs::new(args.which.clone(), store.clone());
     explore.mem = args.mem;
     explore.threads = args.threads;
     eprintln!("store: {}", store.display());
