@@ -2,7 +2,7 @@
 //! oracle, thread-count independence, limits and identity checks.
 
 use crate::oracle;
-use crate::util::{assert_same_content, explore, level, report, run};
+use crate::util::{assert_same_content, exploration, explore, level, report, run};
 
 /// Small bundled levels whose whole space the oracle can count quickly.
 pub const SMALL: [&str; 4] = [
@@ -56,7 +56,7 @@ fn depth_limit_makes_a_partial_run() {
     let dir = tempfile::tempdir().expect("temp dir");
     let store = dir.path().join("run");
     explore(&path, &store, &["--max-depth", "3"]);
-    let e = report(&store)["exploration"].clone();
+    let e = exploration(&store);
     assert_eq!(e["complete"], false);
     assert_eq!(e["status"], "partial");
     assert_eq!(e["max_depth"], 3);
@@ -69,7 +69,7 @@ fn state_limit_stops_at_a_parent_boundary() {
     let dir = tempfile::tempdir().expect("temp dir");
     let store = dir.path().join("run");
     explore(&path, &store, &["--max-states", "50"]);
-    let e = report(&store)["exploration"].clone();
+    let e = exploration(&store);
     assert_eq!(e["complete"], false);
     let states = e["states"].as_u64().unwrap_or(0);
     // At most one parent's successors (four moves) beyond the limit.
@@ -92,5 +92,5 @@ fn another_level_on_the_same_store_is_refused() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--force-new"), "{err}");
     explore(&other, &store, &["--force-new"]);
-    assert_eq!(report(&store)["exploration"]["complete"], true);
+    assert_eq!(exploration(&store)["complete"], true);
 }

@@ -54,6 +54,15 @@ pub fn report(store: &Path) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).expect("report is JSON")
 }
 
+/// The `exploration` object of `hsg report --json --no-analysis`: what the explorer
+/// wrote, without analysing the run (the resume tests check hundreds of stores).
+pub fn exploration(store: &Path) -> serde_json::Value {
+    let path = store.to_str().expect("utf-8 path");
+    let out = ok(&["report", path, "--json", "--no-analysis"]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("report is JSON");
+    report["exploration"].clone()
+}
+
 /// The content of a store: every data file's name and bytes, leaving out
 /// what legitimately differs between two runs of the same exploration (the
 /// manifest's timings and progress, the sled database, the lock, scratch).
