@@ -87,14 +87,7 @@ pub fn summary_for(run: &Run, flags: &AnalysisFlags) -> Result<HsgSummary> {
         return Ok(summary);
     }
     if run.status() == RunStatus::Running {
-        let graph = hsg::RunGraph::new(run)?;
-        let analysis = hsg::analyze_graph(
-            &graph,
-            &hsg::labels_of(run),
-            &flags.options(),
-            hsg::source_of(run),
-        )?;
-        return Ok(analysis.summary);
+        return Ok(hsg::analyze_unsaved(run, &flags.options())?.summary);
     }
     analyze_and_save(run, flags)
 }

@@ -36,7 +36,7 @@ pub use mem::MemGraph;
 pub use persist::{load, load_summary, save, HyperstateInfo, SavedAnalysis};
 pub use report::summary_markdown;
 pub use reversibility::{classify, count_reversibility, Reversibility, ReversibilityCounts};
-pub use run::{analyze, is_current, labels_of, source_of, RunGraph};
+pub use run::{analyze, analyze_unsaved, is_current, labels_of, source_of, RunGraph};
 pub use scc::{strongly_connected_components, Components};
 pub use summary::HsgSummary;
 pub use tags::{tag_hyperstates, Tag, Tagging};

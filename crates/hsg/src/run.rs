@@ -106,11 +106,17 @@ pub fn is_current(summary: &HsgSummary, run: &store::Run) -> bool {
     summary.source == source_of(run)
 }
 
+/// Analyses `run` without saving anything (for a store another process is still
+/// writing, whose analysis would be stale at once).
+pub fn analyze_unsaved(run: &store::Run, opts: &AnalyzeOptions) -> Result<Analysis, HsgError> {
+    let graph = RunGraph::new(run)?;
+    analyze_graph(&graph, &labels_of(run), opts, source_of(run))
+}
+
 /// Analyses `run` and saves the result into `run.dir()/hsg/` (replacing any earlier
 /// analysis; re-running gives the same files).
 pub fn analyze(run: &store::Run, opts: &AnalyzeOptions) -> Result<Analysis, HsgError> {
-    let graph = RunGraph::new(run)?;
-    let analysis = analyze_graph(&graph, &labels_of(run), opts, source_of(run))?;
+    let analysis = analyze_unsaved(run, opts)?;
     save(&analysis, run.dir())?;
     Ok(analysis)
 }
