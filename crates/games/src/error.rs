@@ -168,4 +168,30 @@ pub enum GamesError {
         /// The first few titles of the file, for the reader's orientation.
         known: String,
     },
+
+    /// A syntax or rule error at a place in a file of any of the newer
+    /// formats (PuzzleGraph, Fling, sandbox, `.game`); `message` says what is
+    /// wrong in a full sentence and `excerpt` may quote the line with a caret.
+    #[error("{file}:{line}:{column}: {message}{excerpt}")]
+    Syntax {
+        /// The file name.
+        file: String,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column (characters).
+        column: usize,
+        /// What is wrong.
+        message: String,
+        /// Empty, or a newline, the offending line and a caret line under the column.
+        excerpt: String,
+    },
+
+    /// A game or format that this build cannot load yet.
+    #[error("{file}: {what} levels are not supported yet")]
+    Unsupported {
+        /// The file name.
+        file: String,
+        /// Which game or format.
+        what: String,
+    },
 }

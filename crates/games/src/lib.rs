@@ -2,11 +2,16 @@
 //! [`model::Game`] ready to explore.
 //!
 //! This crate does no file I/O: callers pass the file's name (for error
-//! messages and format detection) and its text. Sokoban (XSB/SOK files) is
-//! the only game so far; [`load`] dispatches on the file so that other
-//! formats can plug in beside it.
+//! messages and format detection) and its text. [`load`] picks the game from
+//! the file's extension and, for the shared `.txt` extension, its content:
+//! Sokoban (XSB/SOK), PuzzleGraph save files, Fling! boards (HOG2 or plain),
+//! Affordance Sandbox instances and `.game` descriptions.
 
 mod error;
+pub mod fling;
+pub mod grammar;
+pub mod puzzlegraph;
+pub mod sandbox;
 pub mod sokoban;
 
 pub use error::GamesError;
@@ -60,17 +65,33 @@ impl std::fmt::Debug for Level {
 enum Format {
     /// XSB/SOK Sokoban text; also the choice for unknown extensions.
     Sokoban,
+    /// A PuzzleGraph save file.
+    PuzzleGraph,
+    /// Fling! boards: HOG2 level files or plain 8-row boards.
+    Fling,
+    /// An Affordance Sandbox instance or specification.
+    Sandbox,
+    /// A game described in the `.game` language.
+    Grammar,
 }
 
-/// Picks the format of a file from its name and, later, its content. The
-/// XSB family (`.xsb`, `.sok`, `.txt`) and unknown extensions are Sokoban;
-/// other games add their extensions (and content checks) here.
-fn detect_format(file_name: &str, _text: &str) -> Format {
+/// Picks the format of a file from its extension, and from its content for
+/// the `.txt` files that PuzzleGraph, HOG2 and Sokoban collections all use.
+/// Each game's own extension (the one a store's game kind names) is also
+/// accepted, so that a level can be reloaded from a store's manifest.
+fn detect_format(file_name: &str, text: &str) -> Format {
     let extension = file_name
         .rsplit_once('.')
         .map(|(_, e)| e.to_ascii_lowercase());
     match extension.as_deref() {
-        Some("xsb" | "sok" | "txt") | Some(_) | None => Format::Sokoban,
+        Some("puzzlegraph" | "pg") => Format::PuzzleGraph,
+        Some("fling") => Format::Fling,
+        Some("sandbox") => Format::Sandbox,
+        Some("game" | "grammar") => Format::Grammar,
+        Some("xsb" | "sok") => Format::Sokoban,
+        _ if puzzlegraph::looks_like(text) => Format::PuzzleGraph,
+        _ if fling::looks_like(text) => Format::Fling,
+        _ => Format::Sokoban,
     }
 }
 
@@ -79,6 +100,10 @@ fn detect_format(file_name: &str, _text: &str) -> Format {
 pub fn load(file_name: &str, text: &str, selector: &LevelSelector) -> Result<Level, GamesError> {
     match detect_format(file_name, text) {
         Format::Sokoban => load_sokoban(file_name, text, selector),
+        Format::PuzzleGraph => puzzlegraph::load(file_name, text, selector),
+        Format::Fling => fling::load(file_name, text, selector),
+        Format::Sandbox => sandbox::load(file_name, text, selector),
+        Format::Grammar => grammar::load(file_name, text, selector),
     }
 }
 
@@ -86,6 +111,10 @@ pub fn load(file_name: &str, text: &str, selector: &LevelSelector) -> Result<Lev
 /// structure is checked (board rows, run lengths), not each level's rules.
 pub fn list_levels(file_name: &str, text: &str) -> Result<Vec<(usize, String)>, GamesError> {
     match detect_format(file_name, text) {
+        Format::PuzzleGraph => puzzlegraph::list_levels(file_name, text),
+        Format::Fling => fling::list_levels(file_name, text),
+        Format::Sandbox => sandbox::list_levels(file_name, text),
+        Format::Grammar => grammar::list_levels(file_name, text),
         Format::Sokoban => {
             let levels = sokoban::split_levels(file_name, text)?;
             Ok(levels
@@ -117,7 +146,7 @@ fn load_sokoban(
 }
 
 /// The 1-based number of the selected level among levels titled `titles`.
-fn select(file_name: &str, titles: &[&str], selector: &LevelSelector) -> Result<usize, GamesError> {
+pub(crate) fn select(file_name: &str, titles: &[&str], selector: &LevelSelector) -> Result<usize, GamesError> {
     let count = titles.len();
     match selector {
         LevelSelector::First if count > 0 => Ok(1),
