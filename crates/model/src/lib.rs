@@ -133,6 +133,27 @@ pub trait Game: Send + Sync {
     fn to_move(&self, _state: &[u8]) -> Option<PlayerId> {
         None
     }
+
+    /// For an action that is a tuple of simultaneous decisions, each player's
+    /// decision label (`None` for a null decision), indexed by player; `None`
+    /// for an ordinary action decided by one player or by chance.
+    fn decision_tuple(&self, _action: ActionId) -> Option<Vec<Option<String>>> {
+        None
+    }
+
+    /// Names of the parts of a state that a weak-equivalence projection may
+    /// ignore (Sokoban: the player's position; a `.game` file: each track).
+    fn features(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// Appends to `out` the encoding of `state` with the features whose
+    /// indices (into [`Game::features`]) are in `ignored` set to a fixed
+    /// value, so that two states equal but for those features project to
+    /// equal bytes. The projection is only compared, never expanded.
+    fn project(&self, state: &[u8], _ignored: &[usize], out: &mut Vec<u8>) {
+        out.extend_from_slice(state);
+    }
 }
 
 #[cfg(test)]
