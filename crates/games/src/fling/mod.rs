@@ -1,21 +1,68 @@
-//! fling levels: placeholder until the game lands; the loader refuses its files.
+//! Fling! (Penguin Push): a 7x8 board of identical pieces flung into each
+//! other until one is left. Reads HOG2 level files and plain 8-row boards;
+//! the board and its moves are public for the retrograde tables of the
+//! `fling` crate.
+
+mod board;
+mod game;
+mod text;
+
+pub use board::{
+    action_id, action_label, action_parts, Board, Direction, ACTIONS, CELLS, DIRECTIONS, FULL,
+    HEIGHT, WIDTH,
+};
+pub use game::{decode, encode, Fling};
+pub use text::{hog2_block, hog2_file, parse, RawBoard};
 
 use crate::{GamesError, Level, LevelSelector};
 
-/// True when `text` looks like a file of this format (used for `.txt` files).
-pub fn looks_like(_text: &str) -> bool {
-    false
+/// True when `text` looks like a HOG2 level file or a plain 8-row board
+/// (used for `.txt` files).
+pub fn looks_like(text: &str) -> bool {
+    text::looks_like(text)
 }
 
-/// Loads the selected level of a file of this format.
-pub fn load(file_name: &str, _text: &str, _selector: &LevelSelector) -> Result<Level, GamesError> {
-    Err(GamesError::Unsupported {
-        file: file_name.to_string(),
-        what: "fling".to_string(),
+/// The title of the `index`-th (1-based) board of a file.
+fn title(index: usize) -> String {
+    format!("level {index}")
+}
+
+/// Loads the selected board of a HOG2 file or plain board.
+pub fn load(file_name: &str, text: &str, selector: &LevelSelector) -> Result<Level, GamesError> {
+    let boards = parse(file_name, text)?;
+    if boards.is_empty() {
+        return Err(GamesError::Syntax {
+            file: file_name.to_string(),
+            line: 1,
+            column: 1,
+            message: "no Fling! board found (a board is 8 rows of 7 `o` or `.`)".to_string(),
+            excerpt: String::new(),
+        });
+    }
+    let titles: Vec<String> = (1..=boards.len()).map(title).collect();
+    let refs: Vec<&str> = titles.iter().map(String::as_str).collect();
+    let index = crate::select(file_name, &refs, selector)?;
+    let board =
+        boards
+            .get(index - 1)
+            .map(|raw| raw.board)
+            .ok_or_else(|| GamesError::EmptyFile {
+                file: file_name.to_string(),
+            })?;
+    Ok(Level {
+        game: Box::new(Fling::new(board)),
+        title: title(index),
+        text: hog2_block(board),
+        index,
+        count: boards.len(),
     })
 }
 
-/// Lists the levels of a file of this format as (1-based number, title).
+/// Lists the boards of a file as (1-based number, `level N`).
 pub fn list_levels(file_name: &str, text: &str) -> Result<Vec<(usize, String)>, GamesError> {
-    load(file_name, text, &LevelSelector::First).map(|l| vec![(1, l.title)])
+    let boards = parse(file_name, text)?;
+    Ok((1..=boards.len()).map(|i| (i, title(i))).collect())
 }
+
+#[cfg(test)]
+mod tests;
