@@ -15,6 +15,7 @@
 compile_error!("the store maps little-endian u64 files directly and needs a little-endian target");
 
 mod append;
+mod bits;
 mod error;
 mod finish;
 mod header;
@@ -32,6 +33,7 @@ mod writer;
 mod tests_run;
 
 pub use append::Commit;
+pub use bits::{BitTable, BitTableWriter};
 pub use error::StoreError;
 pub use header::FORMAT_VERSION;
 pub use identity::RunIdentity;
@@ -47,6 +49,11 @@ pub type StateId = u64;
 pub const MAX_STATE_ID: StateId = (1 << 48) - 1;
 
 const ID_MASK: u64 = MAX_STATE_ID;
+
+/// The outcome recorded in `terminals` for a state the explorer chose not to expand
+/// (an HSG depth limit held it back). Such a state is not terminal: its future is
+/// unknown, like that of a state past a BFS depth limit.
+pub const CUT_OUTCOME: u16 = u16::MAX;
 
 /// One stored transition. Packed on disk as u64: target (low 48 bits) | action << 48.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
