@@ -17,6 +17,7 @@ use crate::expand::{Expander, ParentInfo, Part, LOOKAHEAD, UNRESOLVED};
 use crate::keys::Keys;
 use crate::slot::Slot;
 use crate::table::Table;
+use crate::watch::{Hold, Watcher, Watching};
 use crate::ExploreError;
 use model::{Game, Successors};
 use serde::{Deserialize, Serialize};
@@ -114,13 +115,35 @@ pub fn explore(
     opts: &ExploreOptions,
     sink: &mut dyn ProgressSink,
 ) -> Result<Summary, ExploreError> {
+    explore_watched(game, writer, checkpoint, opts, sink, None)
+}
+
+/// [`explore`] with a [`Watcher`] that sees every complete layer and may hold
+/// states of the next one back. A run whose watcher held states back ends
+/// partial, since their futures are unknown.
+pub fn explore_watched<'a>(
+    game: &'a dyn Game,
+    writer: RunWriter,
+    checkpoint: Option<Checkpoint>,
+    opts: &'a ExploreOptions,
+    sink: &mut dyn ProgressSink,
+    watcher: Option<&'a mut dyn Watcher>,
+) -> Result<Summary, ExploreError> {
     let mut bfs = Bfs::new(game, writer, opts)?;
+    bfs.watching = watcher.map(Watching::new);
     let resumed = checkpoint.is_some();
     match checkpoint {
         Some(cp) => bfs.resume(cp, sink)?,
         None => bfs.seed()?,
     }
-    let ending = bfs.run(sink)?;
+    if let Some(w) = bfs.watching.as_mut() {
+        w.start(&bfs.writer, &bfs.layers, bfs.next_parent)?;
+    }
+    let mut ending = bfs.run(sink)?;
+    let cut = bfs.watching.as_ref().is_some_and(|w| w.cut_count > 0);
+    if ending == Ending::Complete && cut {
+        ending = Ending::Partial;
+    }
     bfs.end(ending, resumed, sink)
 }
 
@@ -142,6 +165,7 @@ struct Bfs<'g> {
     last_checkpoint: Instant,
     last_progress: Instant,
     states_at_start: u64,
+    watching: Option<Watching<'g>>,
 }
 
 impl<'g> Bfs<'g> {
@@ -184,6 +208,7 @@ impl<'g> Bfs<'g> {
             last_checkpoint: now,
             last_progress: now,
             states_at_start: 0,
+            watching: None,
         })
     }
 
@@ -294,11 +319,17 @@ impl<'g> Bfs<'g> {
                 if let Some(disk) = self.disk.as_mut() {
                     disk.finish_layer(&mut self.writer, &mut self.table, &mut self.keys, chance)?;
                 }
+                if let Some(w) = self.watching.as_mut() {
+                    w.feed_upto(&self.writer, layer_end)?;
+                }
                 if self.writer.state_count() == layer_end {
                     return Ok(Ending::Complete);
                 }
                 self.layers.push(self.writer.state_count());
                 self.writer.set_layers(&self.layers);
+                if let Some(w) = self.watching.as_mut() {
+                    w.plan(layer_end, self.writer.state_count())?;
+                }
                 if self.disk.is_some() {
                     self.checkpoint()?;
                 }
@@ -348,9 +379,10 @@ impl<'g> Bfs<'g> {
         let expander = &self.expander;
         let keys = &self.keys;
         let parents = &self.parents;
+        let hold = self.watching.as_ref().map_or(Hold::default(), Watching::hold);
         if threads == 1 {
             let (part, succ) = &mut self.parts[0];
-            return expander.expand(first, parents, keys, None, part, succ);
+            return expander.expand(first, parents, keys, None, hold, part, succ);
         }
         let table = &self.table;
         std::thread::scope(|scope| {
@@ -363,7 +395,9 @@ impl<'g> Bfs<'g> {
                     let hi = ((t + 1) * per).min(count);
                     let slice = &parents[lo * width..hi * width];
                     let at = first + lo as u64;
-                    scope.spawn(move || expander.expand(at, slice, keys, Some(table), part, succ))
+                    scope.spawn(move || {
+                        expander.expand(at, slice, keys, Some(table), hold, part, succ)
+                    })
                 })
                 .collect();
             // A panic in a worker is a bug; it is re-raised here rather than
@@ -553,6 +587,7 @@ impl<'g> Bfs<'g> {
             pid: std::process::id(),
             disk_bytes: self.writer.disk_bytes(),
             phase: phase.to_string(),
+            live_hsg: self.watching.as_ref().and_then(|w| w.live.clone()),
         }
     }
 

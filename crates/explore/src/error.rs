@@ -35,4 +35,7 @@ pub enum ExploreError {
         /// The least that works.
         needed: u64,
     },
+    /// The live analysis watching the exploration failed.
+    #[error("live analysis: {0}")]
+    Watcher(String),
 }

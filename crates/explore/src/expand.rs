@@ -10,6 +10,7 @@
 use crate::keys::Keys;
 use crate::slot::Slot;
 use crate::table::Table;
+use crate::watch::Hold;
 use crate::ExploreError;
 use model::{Game, Successors};
 
@@ -87,21 +88,28 @@ impl Expander<'_> {
     /// Expands the parents whose slots are concatenated in `parents`, the
     /// first having id `first`. With a table, successors it knows are
     /// resolved now; without one (a single thread), all are left to the merge.
+    /// Parents that `hold` holds back are recorded with [`store::CUT_OUTCOME`].
+    #[allow(clippy::too_many_arguments)]
     pub fn expand(
         &self,
         first: u64,
         parents: &[u8],
         keys: &Keys,
         table: Option<&Table>,
+        hold: Hold<'_>,
         part: &mut Part,
         scratch: &mut Successors,
     ) -> Result<(), ExploreError> {
         part.clear(first);
         let width = self.slot.width();
-        for parent in parents.chunks_exact(width) {
+        for (k, parent) in parents.chunks_exact(width).enumerate() {
             let state = self.slot.decode(parent);
             if let Some(outcome) = self.game.terminal(state) {
                 part.infos.push(ParentInfo::Terminal(outcome));
+                continue;
+            }
+            if hold.is_held(first + k as u64) {
+                part.infos.push(ParentInfo::Terminal(store::CUT_OUTCOME));
                 continue;
             }
             scratch.clear();

@@ -22,7 +22,9 @@ mod expand;
 mod keys;
 mod slot;
 mod table;
+mod watch;
 
-pub use bfs::{explore, Ending, ExploreOptions, ProgressSink, Summary};
+pub use bfs::{explore, explore_watched, Ending, ExploreOptions, ProgressSink, Summary};
+pub use watch::Watcher;
 pub use error::ExploreError;
 pub use slot::Slot;

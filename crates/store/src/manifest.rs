@@ -58,6 +58,10 @@ pub struct Progress {
     pub disk_bytes: u64,
     /// What the writer is doing.
     pub phase: String,
+    /// The live hyperstate analysis of an exploration that runs one (an opaque JSON
+    /// object written by the analysis layer), absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub live_hsg: Option<serde_json::Value>,
 }
 
 /// The committed extent of every data file.

@@ -392,6 +392,71 @@ impl RunWriter {
         Ok(())
     }
 
+    /// Reads the rows of the expanded states `first..first + count`: for each, its
+    /// id and the targets of its edges, appended to `rows` as (source, target) pairs,
+    /// whether or not they are flushed yet. Lets an observer of the exploration (the
+    /// live hyperstate analysis) read back what was stored.
+    pub fn read_rows(
+        &self,
+        first: StateId,
+        count: u64,
+        rows: &mut Vec<(StateId, StateId)>,
+    ) -> Result<(), StoreError> {
+        if first + count > self.expanded {
+            return Err(StoreError::Misuse(format!(
+                "read of rows {first}..{} of {} expanded",
+                first + count,
+                self.expanded
+            )));
+        }
+        if count == 0 {
+            return Ok(());
+        }
+        let mut bytes = Vec::new();
+        let ends_from = first.saturating_sub(1);
+        let skip = usize::from(first > 0);
+        self.files
+            .trans_idx
+            .read_at(ends_from * 8, (count as usize + skip) * 8, &mut bytes)?;
+        let ends: Vec<u64> = le_words(&bytes).collect();
+        let start = if first > 0 { ends[0] } else { 0 };
+        let end = ends[ends.len() - 1];
+        bytes.clear();
+        self.files
+            .trans_log
+            .read_at(start * 8, ((end - start) * 8) as usize, &mut bytes)?;
+        let edges: Vec<u64> = le_words(&bytes).collect();
+        let mut at = start;
+        for (k, &row_end) in ends[skip..].iter().enumerate() {
+            let source = first + k as u64;
+            for &word in &edges[(at - start) as usize..(row_end - start) as usize] {
+                rows.push((source, Edge::unpack(word).target));
+            }
+            at = row_end;
+        }
+        Ok(())
+    }
+
+    /// Appends the terminal records from the `from`-th on (0-based) to `out`.
+    pub fn read_terminals(
+        &self,
+        from: u64,
+        out: &mut Vec<(StateId, u16)>,
+    ) -> Result<(), StoreError> {
+        let count = self.terminal_count.saturating_sub(from);
+        let mut bytes = Vec::new();
+        self.files
+            .terminals
+            .read_at(from * 8, (count * 8) as usize, &mut bytes)?;
+        out.extend(le_words(&bytes).map(crate::unpack_terminal));
+        Ok(())
+    }
+
+    /// Terminal records stored.
+    pub fn terminal_count(&self) -> u64 {
+        self.terminal_count
+    }
+
     /// Records the transitions of the next expanded state, `source`, which
     /// must equal [`RunWriter::expanded_count`]. A terminal state is recorded
     /// with no edges.
@@ -548,4 +613,11 @@ impl RunWriter {
     pub fn checkpoint_history(&self) -> usize {
         self.meta.checkpoints()
     }
+}
+
+/// The little-endian u64 words of `bytes` (whose length is a multiple of 8).
+fn le_words(bytes: &[u8]) -> impl Iterator<Item = u64> + '_ {
+    bytes
+        .chunks_exact(8)
+        .map(|w| u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]))
 }
