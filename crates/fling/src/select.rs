@@ -1,0 +1,148 @@
+//! The seed's level-selection pipeline: every uniquely solvable board of a
+//! piece count, one per symmetry class, ranked by the ratio of the plain to
+//! the commutation-pruned search size and then by the plain size.
+
+use crate::error::FlingError;
+use crate::rank::unrank;
+use crate::search::{pruned_size, Space};
+use crate::tables::Tables;
+use games::fling::Board;
+use std::cmp::Ordering;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering as AtomicOrdering};
+
+/// Table words handed to a thread at a time.
+const WORDS_PER_CHUNK: usize = 1 << 12;
+
+/// A uniquely solvable board with its two search sizes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    /// The board, in canonical form.
+    pub board: Board,
+    /// Boards a plain breadth-first search visits.
+    pub plain: usize,
+    /// Boards the commutation-pruned search visits.
+    pub pruned: usize,
+}
+
+impl Candidate {
+    /// Plain size over pruned size.
+    pub fn ratio(&self) -> f64 {
+        self.plain as f64 / self.pruned.max(1) as f64
+    }
+
+    /// The selection order: higher ratio first (compared exactly), then
+    /// larger plain search, then smaller mask.
+    pub fn rank_order(&self, other: &Candidate) -> Ordering {
+        let mine = self.plain as u128 * other.pruned.max(1) as u128;
+        let theirs = other.plain as u128 * self.pruned.max(1) as u128;
+        theirs
+            .cmp(&mine)
+            .then(other.plain.cmp(&self.plain))
+            .then(self.board.cmp(&other.board))
+    }
+}
+
+/// What a selection found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Selection {
+    /// Uniquely solvable boards of the piece count.
+    pub unique_boards: u64,
+    /// Their symmetry classes.
+    pub classes: u64,
+    /// The best boards, best first.
+    pub top: Vec<Candidate>,
+}
+
+fn keep_best(candidates: &mut Vec<Candidate>, top: usize) {
+    candidates.sort_unstable_by(Candidate::rank_order);
+    candidates.truncate(top);
+}
+
+/// Ranks every uniquely solvable `pieces`-piece board (one per symmetry
+/// class) with `threads` threads and keeps the best `top`; `progress` gets
+/// (boards scanned, boards in all).
+pub fn select(
+    tables: &Tables,
+    pieces: usize,
+    top: usize,
+    threads: usize,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<Selection, FlingError> {
+    let unique = &tables.level(pieces)?.unique;
+    let words = unique.words();
+    let total = unique.len_bits();
+    let next_chunk = AtomicUsize::new(0);
+    let (unique_boards, classes) = (AtomicU64::new(0), AtomicU64::new(0));
+    let scanned = AtomicU64::new(0);
+    let lists: Vec<Vec<Candidate>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.max(1))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut best = Vec::new();
+                    loop {
+                        let first =
+                            next_chunk.fetch_add(1, AtomicOrdering::Relaxed) * WORDS_PER_CHUNK;
+                        let Some(chunk) =
+                            words.get(first..(first + WORDS_PER_CHUNK).min(words.len()))
+                        else {
+                            break;
+                        };
+                        for (offset, &word) in chunk.iter().enumerate() {
+                            scan_word(
+                                word,
+                                (first + offset) as u64 * 64,
+                                pieces,
+                                &mut best,
+                                (&unique_boards, &classes),
+                            );
+                        }
+                        if best.len() > 4 * top + 4096 {
+                            keep_best(&mut best, top);
+                        }
+                        let done =
+                            scanned.fetch_add(chunk.len() as u64 * 64, AtomicOrdering::Relaxed);
+                        progress((done + chunk.len() as u64 * 64).min(total), total);
+                    }
+                    keep_best(&mut best, top);
+                    best
+                })
+            })
+            .collect();
+        workers.into_iter().filter_map(|w| w.join().ok()).collect()
+    });
+    let mut all: Vec<Candidate> = lists.into_iter().flatten().collect();
+    keep_best(&mut all, top);
+    Ok(Selection {
+        unique_boards: unique_boards.into_inner(),
+        classes: classes.into_inner(),
+        top: all,
+    })
+}
+
+/// Adds the canonical boards among the set bits of one table word.
+fn scan_word(
+    word: u64,
+    first_rank: u64,
+    pieces: usize,
+    best: &mut Vec<Candidate>,
+    counts: (&AtomicU64, &AtomicU64),
+) {
+    let mut rest = word;
+    while rest != 0 {
+        let r = first_rank + u64::from(rest.trailing_zeros());
+        rest &= rest - 1;
+        counts.0.fetch_add(1, AtomicOrdering::Relaxed);
+        let Some(board) = unrank(r, pieces).and_then(Board::from_mask) else {
+            continue;
+        };
+        if board.canonical() != board {
+            continue;
+        }
+        counts.1.fetch_add(1, AtomicOrdering::Relaxed);
+        best.push(Candidate {
+            board,
+            plain: Space::explore(board).size(),
+            pruned: pruned_size(board),
+        });
+    }
+}
