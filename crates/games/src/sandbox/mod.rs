@@ -22,7 +22,9 @@ pub use game::{collected_counts, SandboxGame};
 pub use generate::{generate, preset, SplitMix, PRESETS};
 pub use level::{default_moves, HiddenToken, Instance, Spec, Token, MAX_SIDE, MAX_VALUE};
 pub use play::Play;
-pub use rules::{Dir, Rules, TokenKind, ValueKind, DIR_NAMES, DOWN, LEFT, NO_DIR, RIGHT, UP};
+pub use rules::{
+    Dir, Rules, TokenKind, ValueKind, ARROW_GLYPHS, DIR_NAMES, DOWN, LEFT, NO_DIR, RIGHT, UP,
+};
 pub use text::{instance_text, parse, spec_text, token_code, Block};
 
 use crate::{GamesError, Level, LevelSelector};
