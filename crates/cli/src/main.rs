@@ -27,6 +27,7 @@ macro_rules! out {
 mod analyze_cmd;
 mod explore_cmd;
 mod export_cmd;
+mod fling_cmd;
 mod report;
 mod sizes;
 mod tui_cmd;
@@ -62,6 +63,8 @@ enum Command {
     Open(tui_cmd::OpenArgs),
     /// Check every block checksum and the structure of a store.
     Verify(report::InfoArgs),
+    /// Fling! level design: retrograde tables, board analysis, level selection.
+    Fling(fling_cmd::FlingArgs),
 }
 
 /// Ends the process after a failed write to standard output: quietly (success) when the
@@ -111,6 +114,7 @@ fn main() -> ExitCode {
         Command::Tui(args) => tui_cmd::run(args),
         Command::Open(args) => tui_cmd::open(args),
         Command::Verify(args) => report::verify(args),
+        Command::Fling(args) => fling_cmd::run(args),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,309 @@
+//! `hsg fling`: Fling! level design. `tables` builds the retrograde tables of
+//! every board of up to K pieces, `board` analyses one board, `select` picks
+//! the uniquely solvable boards an expert solves far faster than a novice.
+
+use crate::explore_cmd::{load_level, LevelArgs};
+use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand};
+use fling::{Analysis, Tables};
+use games::fling::{action_label, hog2_file, Board, WIDTH};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Mutex;
+
+/// Arguments of `hsg fling`.
+#[derive(Args, Debug)]
+pub struct FlingArgs {
+    #[command(subcommand)]
+    command: FlingCommand,
+}
+
+#[derive(Subcommand, Debug)]
+enum FlingCommand {
+    /// Build (or resume) the retrograde tables of every board of 2..K pieces.
+    Tables(TablesArgs),
+    /// Analyse one board: solvability, search sizes, symmetry, solvable edits.
+    Board(BoardArgs),
+    /// Write the best uniquely solvable boards of K pieces as a HOG2 level file.
+    Select(SelectArgs),
+}
+
+/// Arguments of `hsg fling tables`.
+#[derive(Args, Debug)]
+struct TablesArgs {
+    /// The largest piece count to tabulate (2 to 14; 8 takes minutes, 11 takes hours).
+    #[arg(long)]
+    max_pieces: usize,
+    /// The tables directory (created if missing; finished piece counts are kept).
+    #[arg(long)]
+    out: PathBuf,
+    /// Worker threads (default: every core). The tables do not depend on it.
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+/// Arguments of `hsg fling board`.
+#[derive(Args, Debug)]
+struct BoardArgs {
+    #[command(flatten)]
+    which: LevelArgs,
+    /// Tables to answer solvability from (default: a direct search).
+    #[arg(long)]
+    tables: Option<PathBuf>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Arguments of `hsg fling select`.
+#[derive(Args, Debug)]
+struct SelectArgs {
+    /// Pieces on the selected boards.
+    #[arg(long)]
+    pieces: usize,
+    /// How many boards to write.
+    #[arg(long, default_value_t = 50)]
+    top: usize,
+    /// The tables directory; missing piece counts up to --pieces are built there first.
+    #[arg(long, default_value = "fling-tables")]
+    tables: PathBuf,
+    /// The HOG2 level file to write.
+    #[arg(short = 'o', long = "output")]
+    output: PathBuf,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+/// Runs `hsg fling`.
+pub fn run(args: FlingArgs) -> Result<ExitCode> {
+    match args.command {
+        FlingCommand::Tables(a) => tables(a),
+        FlingCommand::Board(a) => board(a),
+        FlingCommand::Select(a) => select(a),
+    }
+    .map(|()| ExitCode::SUCCESS)
+}
+
+fn threads(asked: Option<usize>) -> usize {
+    asked
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1)
+}
+
+/// A progress bar on a terminal, nothing otherwise.
+fn bar(total: u64, message: String) -> Option<ProgressBar> {
+    std::io::stderr().is_terminal().then(|| {
+        let bar = ProgressBar::new(total);
+        let style = ProgressStyle::with_template(
+            "{msg} [{elapsed_precise}] {wide_bar} {percent}% eta {eta}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
+        bar.set_style(style);
+        bar.set_message(message);
+        bar
+    })
+}
+
+/// Builds or resumes the tables up to `max_pieces` in `dir`, with a progress bar per count.
+fn build_tables(dir: &Path, max_pieces: usize, threads: usize) -> Result<Vec<fling::Built>> {
+    let current: Mutex<Option<(usize, ProgressBar)>> = Mutex::new(None);
+    let progress = |p: fling::Progress| {
+        let Ok(mut slot) = current.lock() else { return };
+        if slot.as_ref().map(|(k, _)| *k) != Some(p.pieces) {
+            if let Some((_, old)) = slot.take() {
+                old.finish();
+            }
+            *slot = bar(p.total, format!("{} pieces", p.pieces)).map(|b| (p.pieces, b));
+        }
+        if let Some((_, b)) = slot.as_ref() {
+            b.set_position(p.done);
+        }
+    };
+    let built = fling::build(dir, max_pieces, threads, &progress)
+        .with_context(|| format!("cannot build the Fling! tables in {}", dir.display()))?;
+    if let Ok(Some((_, b))) = current.into_inner() {
+        b.finish_and_clear();
+    }
+    Ok(built)
+}
+
+fn tables(args: TablesArgs) -> Result<()> {
+    let built = build_tables(&args.out, args.max_pieces, threads(args.threads))?;
+    outln!(
+        "pieces  boards            with a move       solvable          uniquely solvable  seconds"
+    );
+    for b in built {
+        let s = b.stats;
+        outln!(
+            "{:>6}  {:>16}  {:>16}  {:>16}  {:>17}  {:>8.1}{}",
+            s.pieces,
+            s.boards,
+            s.with_move,
+            s.solvable,
+            s.unique,
+            s.millis as f64 / 1000.0,
+            if b.kept { " (kept)" } else { "" }
+        );
+    }
+    outln!("tables in {}", args.out.display());
+    Ok(())
+}
+
+fn board(args: BoardArgs) -> Result<()> {
+    let path = &args.which.level_file;
+    let level = load_level(path, args.which.level, args.which.title.as_deref())?;
+    if level.game.kind() != "fling" {
+        bail!(
+            "{}: not a Fling! board (the file was read as {})",
+            path.display(),
+            level.game.kind()
+        );
+    }
+    let board = games::fling::parse(&path.display().to_string(), &level.text)?
+        .first()
+        .map(|raw| raw.board)
+        .with_context(|| format!("{}: no Fling! board", path.display()))?;
+    let tables = match &args.tables {
+        Some(dir) => Some(
+            Tables::open(dir)
+                .with_context(|| format!("cannot open the tables in {}", dir.display()))?,
+        ),
+        None => None,
+    };
+    let analysis = fling::analyze(board, tables.as_ref());
+    if args.json {
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(&analysis_json(&level.title, &analysis))?
+        );
+    } else {
+        print_analysis(&level.title, &analysis);
+    }
+    Ok(())
+}
+
+fn cell_name(cell: usize) -> String {
+    format!("{},{}", cell % WIDTH, cell / WIDTH)
+}
+
+fn edits(analysis: &Analysis) -> Vec<String> {
+    analysis
+        .solvable_edits
+        .iter()
+        .map(|e| {
+            format!(
+                "{} {}",
+                if e.add { "add" } else { "remove" },
+                cell_name(e.cell)
+            )
+        })
+        .collect()
+}
+
+fn analysis_json(title: &str, a: &Analysis) -> serde_json::Value {
+    serde_json::json!({
+        "title": title,
+        "hash": a.board.mask(),
+        "pieces": a.board.pieces(),
+        "solvable": a.solvable,
+        "uniquely_solvable": a.unique,
+        "moves": a.moves.iter().map(|&m| action_label(m)).collect::<Vec<_>>(),
+        "solving_moves": a.solving_moves.iter().map(|&m| action_label(m)).collect::<Vec<_>>(),
+        "plain_search": a.plain_size,
+        "pruned_search": a.pruned_size,
+        "ratio": a.ratio(),
+        "canonical_hash": a.canonical.mask(),
+        "is_canonical": a.canonical == a.board,
+        "solvable_edits": edits(a),
+    })
+}
+
+fn print_analysis(title: &str, a: &Analysis) {
+    let yes = |b: bool| if b { "yes" } else { "no" };
+    outln!(
+        "{title}: {} pieces, hash {}",
+        a.board.pieces(),
+        a.board.mask()
+    );
+    out!("{}", a.board.rows());
+    outln!("solvable: {}", yes(a.solvable));
+    outln!("uniquely solvable: {}", yes(a.unique));
+    let solving: Vec<String> = a.solving_moves.iter().map(|&m| action_label(m)).collect();
+    outln!(
+        "moves: {} legal, {} lead to a solution: {}",
+        a.moves.len(),
+        solving.len(),
+        solving.join("; ")
+    );
+    outln!(
+        "search: plain BFS {} boards, pruned by move commutation {} boards, ratio {:.2}",
+        a.plain_size,
+        a.pruned_size,
+        a.ratio()
+    );
+    let canonical = if a.canonical == a.board {
+        " (this board)"
+    } else {
+        ""
+    };
+    outln!("canonical form: hash {}{canonical}", a.canonical.mask());
+    let kept = edits(a);
+    outln!(
+        "single-cell edits that keep it solvable ({}): {}",
+        kept.len(),
+        kept.join(", ")
+    );
+}
+
+fn select(args: SelectArgs) -> Result<()> {
+    if !(2..=fling::MAX_TABLE_PIECES).contains(&args.pieces) {
+        bail!(
+            "--pieces {}: select works on 2 to {} pieces",
+            args.pieces,
+            fling::MAX_TABLE_PIECES
+        );
+    }
+    let threads = threads(args.threads);
+    build_tables(&args.tables, args.pieces, threads)?;
+    let tables = Tables::open(&args.tables)
+        .with_context(|| format!("cannot open the tables in {}", args.tables.display()))?;
+    let progress_bar = bar(
+        fling::boards(args.pieces),
+        format!("ranking {}-piece boards", args.pieces),
+    );
+    let progress = |done: u64, _total: u64| {
+        if let Some(b) = &progress_bar {
+            b.set_position(done);
+        }
+    };
+    let selection = fling::select(&tables, args.pieces, args.top, threads, &progress)?;
+    if let Some(b) = progress_bar {
+        b.finish_and_clear();
+    }
+    let boards: Vec<Board> = selection.top.iter().map(|c| c.board).collect();
+    std::fs::write(&args.output, hog2_file(&boards))
+        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    outln!(
+        "{} uniquely solvable {}-piece boards in {} symmetry classes; the best {} written to {}",
+        selection.unique_boards,
+        args.pieces,
+        selection.classes,
+        boards.len(),
+        args.output.display()
+    );
+    outln!("level  hash               plain  pruned  ratio");
+    for (i, c) in selection.top.iter().enumerate() {
+        outln!(
+            "{:>5}  {:>17}  {:>5}  {:>6}  {:>5.2}",
+            i + 1,
+            c.board.mask(),
+            c.plain,
+            c.pruned,
+            c.ratio()
+        );
+    }
+    Ok(())
+}
