@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use games::sandbox::{draw_instance, spec_text, TokenKind};
+use games::sandbox::{draw_instance, spec_text, Spec, TokenKind};
 
 use crate::experiment::Results;
 use crate::stats::{kinds_used, ExperimentStats, Summary};
@@ -89,7 +89,10 @@ pub fn summary_md(results: &Results, stats: &ExperimentStats, seconds: f64) -> S
         results.games() as f64 / seconds.max(1e-9) / 1e6
     );
     out.push_str("## Specification\n\n```\n");
-    out.push_str(&spec_text(&d.spec));
+    out.push_str(&spec_text(&Spec {
+        seed: d.seed,
+        ..d.spec.clone()
+    }));
     out.push_str("```\n\n## Best scores across instances\n\n");
     out.push_str(
         "| | min | q1 | median | q3 | max | mean | sd |\n|---|---|---|---|---|---|---|---|\n",
