@@ -29,6 +29,7 @@ mod explore_cmd;
 mod export_cmd;
 mod fling_cmd;
 mod report;
+mod sandbox_cmd;
 mod sizes;
 mod tui_cmd;
 
@@ -63,6 +64,8 @@ enum Command {
     Open(tui_cmd::OpenArgs),
     /// Check every block checksum and the structure of a store.
     Verify(report::InfoArgs),
+    /// Affordance Sandbox: generate instances, run the evolutionary difficulty experiment.
+    Sandbox(sandbox_cmd::SandboxArgs),
     /// Fling! level design: retrograde tables, board analysis, level selection.
     Fling(fling_cmd::FlingArgs),
 }
@@ -114,6 +117,7 @@ fn main() -> ExitCode {
         Command::Tui(args) => tui_cmd::run(args),
         Command::Open(args) => tui_cmd::open(args),
         Command::Verify(args) => report::verify(args),
+        Command::Sandbox(args) => sandbox_cmd::run(args),
         Command::Fling(args) => fling_cmd::run(args),
     };
     match result {
