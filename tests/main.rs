@@ -6,5 +6,6 @@ mod errors;
 mod explore_counts;
 mod oracle;
 mod resume;
+mod sandbox;
 mod util;
 mod workbench;
