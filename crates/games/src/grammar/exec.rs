@@ -1,0 +1,266 @@
+//! Runs consequences that draw at random: every `random` forks the run, so
+//! one decision tuple yields a list of (probability, resulting state)
+//! branches. The run is an explicit stack machine (no recursion), and
+//! players' consequences in a tuple compose in player order.
+
+use super::check_stmt::reduce;
+use super::ir::{self, Cx, Ex, Fault, St, Val};
+
+/// The failure site reported when a probability's denominator outgrows 32 bits.
+pub const PROB_SITE: u32 = u32::MAX;
+
+/// One consequence of a decision tuple.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// Probability numerator.
+    pub num: u128,
+    /// Probability denominator.
+    pub den: u128,
+    /// The resulting slots, or the rule that failed on this branch.
+    pub result: Result<Vec<Val>, Fault>,
+}
+
+/// One player's part of a tuple: a consequence and its variables' values.
+pub struct Part<'a> {
+    /// The consequence.
+    pub body: &'a [St],
+    /// `(variable, value)` bindings: parameters and the deciding player.
+    pub binds: Vec<(u32, Val)>,
+}
+
+#[derive(Clone, Copy)]
+enum Frame<'a> {
+    Seq(&'a [St], usize),
+    Loop {
+        var: u32,
+        next: Val,
+        hi: Val,
+        body: &'a [St],
+    },
+}
+
+struct Work<'a> {
+    /// Set when the branch's probability outgrew 32 bits; it then ends at once.
+    too_fine: bool,
+    num: u128,
+    den: u128,
+    slots: Vec<Val>,
+    vars: Vec<Val>,
+    frames: Vec<Frame<'a>>,
+}
+
+/// Runs `parts` in order on `start`, returning every branch with equal
+/// resulting states merged, in the order they first appear.
+pub fn run_tuple(memos: &[Ex], vars: usize, start: &[Val], parts: &[Part]) -> Vec<Outcome> {
+    let mut dist = vec![Outcome {
+        num: 1,
+        den: 1,
+        result: Ok(start.to_vec()),
+    }];
+    for part in parts {
+        let mut next = Vec::new();
+        for o in dist {
+            match o.result {
+                Ok(slots) => {
+                    let mut v = vec![0; vars];
+                    for &(var, value) in &part.binds {
+                        if let Some(x) = v.get_mut(var as usize) {
+                            *x = value;
+                        }
+                    }
+                    run_body(memos, part.body, slots, v, (o.num, o.den), &mut next);
+                }
+                Err(_) => next.push(o),
+            }
+        }
+        dist = next;
+    }
+    merge(dist)
+}
+
+fn merge(dist: Vec<Outcome>) -> Vec<Outcome> {
+    let mut merged: Vec<Outcome> = Vec::with_capacity(dist.len());
+    for o in dist {
+        match merged.iter_mut().find(|m| m.result == o.result) {
+            Some(m) => {
+                let num = (m.num.checked_mul(o.den))
+                    .and_then(|a| o.num.checked_mul(m.den).and_then(|b| a.checked_add(b)));
+                match (num, m.den.checked_mul(o.den)) {
+                    (Some(n), Some(d)) => (m.num, m.den) = reduce(n, d),
+                    _ => m.result = Err(Fault { site: PROB_SITE }),
+                }
+            }
+            None => merged.push(o),
+        }
+    }
+    for m in &mut merged {
+        if m.den > u128::from(u32::MAX) {
+            m.result = Err(Fault { site: PROB_SITE });
+        }
+    }
+    merged
+}
+
+/// What one step of the machine did.
+enum Step {
+    Go,
+    Done,
+    Forked,
+    Failed(Fault),
+}
+
+fn run_body<'a>(
+    memos: &[Ex],
+    body: &'a [St],
+    slots: Vec<Val>,
+    vars: Vec<Val>,
+    prob: (u128, u128),
+    out: &mut Vec<Outcome>,
+) {
+    let mut work = vec![Work {
+        too_fine: false,
+        num: prob.0,
+        den: prob.1,
+        slots,
+        vars,
+        frames: vec![Frame::Seq(body, 0)],
+    }];
+    while let Some(mut w) = work.pop() {
+        if w.too_fine {
+            let fault = Err(Fault { site: PROB_SITE });
+            out.push(Outcome {
+                num: w.num,
+                den: w.den,
+                result: fault,
+            });
+            continue;
+        }
+        let mut cx = Cx {
+            slots: std::mem::take(&mut w.slots),
+            vars: std::mem::take(&mut w.vars),
+            memos,
+            memo_val: Vec::new(),
+            memo_ok: Vec::new(),
+            memo_on: false,
+        };
+        let end = loop {
+            match step(&mut w, &mut cx, &mut work) {
+                Step::Go => {}
+                other => break other,
+            }
+        };
+        let (num, den) = (w.num, w.den);
+        match end {
+            Step::Done => out.push(Outcome {
+                num,
+                den,
+                result: Ok(cx.slots),
+            }),
+            Step::Failed(f) => out.push(Outcome {
+                num,
+                den,
+                result: Err(f),
+            }),
+            _ => {}
+        }
+    }
+}
+
+fn step<'a>(w: &mut Work<'a>, cx: &mut Cx, work: &mut Vec<Work<'a>>) -> Step {
+    let Some(frame) = w.frames.pop() else {
+        return Step::Done;
+    };
+    let (stmts, pc) = match frame {
+        Frame::Loop {
+            var,
+            next,
+            hi,
+            body,
+        } => {
+            if next <= hi {
+                w.frames.push(Frame::Loop {
+                    var,
+                    next: next + 1,
+                    hi,
+                    body,
+                });
+                set_var(cx, var, next);
+                w.frames.push(Frame::Seq(body, 0));
+            }
+            return Step::Go;
+        }
+        Frame::Seq(stmts, pc) => (stmts, pc),
+    };
+    let Some(st) = stmts.get(pc) else {
+        return Step::Go;
+    };
+    w.frames.push(Frame::Seq(stmts, pc + 1));
+    let outcome = match st {
+        St::Set(target, value, dom, site) => ir::assign(target, value, *dom, *site, cx),
+        St::If(c, a, b) => c
+            .eval(cx)
+            .map(|v| w.frames.push(Frame::Seq(if v != 0 { a } else { b }, 0))),
+        St::For(var, lo, hi, body) => lo.eval(cx).and_then(|lo| {
+            let hi = hi.eval(cx)?;
+            w.frames.push(Frame::Loop {
+                var: *var,
+                next: lo,
+                hi,
+                body,
+            });
+            Ok(())
+        }),
+        St::Random(branches) => {
+            for (n, d, body) in branches.iter().rev() {
+                fork(w, cx, work, (u128::from(*n), u128::from(*d)), None, body);
+            }
+            return Step::Forked;
+        }
+        St::RandomIn(var, values, body) => {
+            let n = values.len() as u128;
+            for v in values.iter().rev() {
+                fork(w, cx, work, (1, n), Some((*var, *v)), body);
+            }
+            return Step::Forked;
+        }
+    };
+    match outcome {
+        Ok(()) => Step::Go,
+        Err(f) => Step::Failed(f),
+    }
+}
+
+fn set_var(cx: &mut Cx, var: u32, value: Val) {
+    if let Some(x) = cx.vars.get_mut(var as usize) {
+        *x = value;
+    }
+}
+
+/// Queues a branch: the current run continued by `body` first.
+fn fork<'a>(
+    w: &Work<'a>,
+    cx: &Cx,
+    work: &mut Vec<Work<'a>>,
+    p: (u128, u128),
+    bind: Option<(u32, Val)>,
+    body: &'a [St],
+) {
+    let (num, den) = reduce(w.num * p.0, w.den * p.1);
+    let too_fine = den > u128::from(u32::MAX);
+    let mut frames = w.frames.clone();
+    frames.push(Frame::Seq(body, 0));
+    let mut vars = cx.vars.clone();
+    if let Some((var, value)) = bind {
+        if let Some(x) = vars.get_mut(var as usize) {
+            *x = value;
+        }
+    }
+    work.push(Work {
+        too_fine,
+        num,
+        den,
+        slots: cx.slots.clone(),
+        vars,
+        frames,
+    });
+}

@@ -1,0 +1,114 @@
+//! The bundled `.game` levels: reachable-state counts against known
+//! figures and formulas, chance, simultaneous play and round trips.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use model::{Game, Successors};
+
+use super::compile;
+use crate::{load, LevelSelector};
+
+/// The text of a bundled level.
+pub fn level_text(name: &str) -> String {
+    let path = format!("{}/../../levels/grammar/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// Every state reachable from the initial states (terminal ones included).
+pub fn reachable(game: &dyn Game) -> HashSet<Vec<u8>> {
+    let mut seen: HashSet<Vec<u8>> = HashSet::new();
+    let mut queue: VecDeque<Vec<u8>> = VecDeque::new();
+    for s in game.initial_states() {
+        if seen.insert(s.clone()) {
+            queue.push_back(s);
+        }
+    }
+    let mut out = Successors::new();
+    while let Some(s) = queue.pop_front() {
+        if game.terminal(&s).is_some() {
+            continue;
+        }
+        out.clear();
+        game.successors(&s, &mut out);
+        for (_, t) in out.iter() {
+            if seen.insert(t.to_vec()) {
+                queue.push_back(t.to_vec());
+            }
+        }
+    }
+    seen
+}
+
+fn game(name: &str) -> super::GrammarGame {
+    compile(name, &level_text(name))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .0
+}
+
+fn outcome_counts(game: &dyn Game, states: &HashSet<Vec<u8>>) -> HashMap<String, usize> {
+    let names = game.outcome_names();
+    let mut counts = HashMap::new();
+    for s in states {
+        if let Some(o) = game.terminal(s) {
+            *counts.entry(names[o as usize].clone()).or_insert(0) += 1;
+        }
+    }
+    counts
+}
+
+#[test]
+fn tictactoe_has_5478_positions() {
+    let g = game("tictactoe.game");
+    let states = reachable(&g);
+    assert_eq!(states.len(), 5478);
+    let counts = outcome_counts(&g, &states);
+    // Known terminal positions: 626 X wins, 316 O wins, 16 draws.
+    assert_eq!(counts["x wins"], 626);
+    assert_eq!(counts["o wins"], 316);
+    assert_eq!(counts["draw"], 16);
+    assert_eq!(g.outcome_names(), vec!["x wins", "o wins", "draw"]);
+}
+
+#[test]
+fn tictactoe_variants_have_their_counts() {
+    // 3-to-15 and misère have the same positions as tic-tac-toe.
+    assert_eq!(reachable(&game("three-to-fifteen.game")).len(), 5478);
+    assert_eq!(reachable(&game("tictactoe-misere.game")).len(), 5478);
+    // Random start: the start, then every position with either player first.
+    let random = reachable(&game("tictactoe-random-start.game"));
+    assert!(random.len() > 5478, "{}", random.len());
+    let restricted = reachable(&game("tictactoe-restricted.game"));
+    assert!(restricted.len() < 5478);
+}
+
+#[test]
+fn puzzles_match_their_formulas() {
+    assert_eq!(reachable(&game("hanoi.game")).len(), 81);
+    assert_eq!(reachable(&game("sliding-2x3.game")).len(), 360);
+    let rps = game("rock-paper-scissors.game");
+    assert_eq!(reachable(&rps).len(), 10);
+}
+
+#[test]
+fn every_level_loads_and_round_trips() {
+    let dir = format!("{}/../../levels/grammar", env!("CARGO_MANIFEST_DIR"));
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("game") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let name = path.to_string_lossy().to_string();
+        let level = load(&name, &text, &LevelSelector::First).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(level.game.kind(), "grammar");
+        let again = load("level.grammar", &level.text, &LevelSelector::First).unwrap();
+        assert_eq!(
+            again.text, level.text,
+            "{name}: canonical text is a fixpoint"
+        );
+        assert_eq!(again.title, level.title);
+        assert_eq!(again.game.initial_states(), level.game.initial_states());
+        assert_eq!(again.game.action_labels(), level.game.action_labels());
+        assert_eq!(again.game.outcome_names(), level.game.outcome_names());
+    }
+}
