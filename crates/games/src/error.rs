@@ -186,6 +186,20 @@ pub enum GamesError {
         excerpt: String,
     },
 
+    /// A token-flip wrapper (`--flip-tokens`) asked for more tokens than a state or
+    /// an action id can hold.
+    #[error(
+        "--flip-tokens {tokens}: at most {max} tokens can be added to a game with {actions} actions"
+    )]
+    TooManyTokens {
+        /// Tokens asked for.
+        tokens: usize,
+        /// The most this game accepts.
+        max: usize,
+        /// Actions of the wrapped game.
+        actions: usize,
+    },
+
     /// A game or format that this build cannot load yet.
     #[error("{file}: {what} levels are not supported yet")]
     Unsupported {

@@ -8,6 +8,7 @@
 //! Affordance Sandbox instances and `.game` descriptions.
 
 mod error;
+pub mod flip;
 pub mod fling;
 pub mod grammar;
 pub mod puzzlegraph;

@@ -10,6 +10,13 @@ use crate::GamesError;
 /// Action labels, by action id; the order matches the board's directions.
 const ACTIONS: [&str; 4] = ["up", "down", "left", "right"];
 
+/// Weak-equivalence features, by index (see [`Game::features`]).
+const FEATURES: [&str; 2] = ["player", "boxes"];
+/// Index of the player's position in [`FEATURES`].
+const PLAYER_FEATURE: usize = 0;
+/// Index of the box set in [`FEATURES`].
+const BOXES_FEATURE: usize = 1;
+
 /// The outcome id of a solved position.
 const WIN_OUTCOME: OutcomeId = 0;
 
@@ -131,6 +138,30 @@ impl Game for Sokoban {
     fn successors(&self, state: &[u8], out: &mut Successors) {
         if state.len() == self.initial.len() {
             self.rules.successors(state, out);
+        }
+    }
+
+    /// `player`: the player's cell; `boxes`: the set of box cells.
+    fn features(&self) -> Vec<String> {
+        FEATURES.iter().map(|f| f.to_string()).collect()
+    }
+
+    /// Overwrites the ignored parts with `0xff` bytes. Any fixed value would
+    /// do: projections under one ignored set are only compared with each
+    /// other, and all of them carry the same bytes there.
+    fn project(&self, state: &[u8], ignored: &[usize], out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(state);
+        if state.len() != self.initial.len() {
+            return;
+        }
+        let projected = &mut out[start..];
+        let (player, boxes) = projected.split_at_mut(self.cell_bytes.min(projected.len()));
+        if ignored.contains(&PLAYER_FEATURE) {
+            player.fill(0xff);
+        }
+        if ignored.contains(&BOXES_FEATURE) {
+            boxes.fill(0xff);
         }
     }
 

@@ -158,3 +158,27 @@ fn unwinnable_levels_are_explored_in_full() {
     let c = census(&game, 1000).unwrap();
     assert_eq!((c.states, c.terminals), (3, 0));
 }
+
+#[test]
+fn projections_blank_the_ignored_features() {
+    let game = level("#####\n#@$.#\n#   #\n#####\n");
+    assert_eq!(game.features(), vec!["player", "boxes"]);
+    let state = game.initial_states().remove(0);
+    let project = |ignored: &[usize]| {
+        let mut out = vec![7];
+        game.project(&state, ignored, &mut out);
+        out
+    };
+    // The projection is appended to what the buffer already holds.
+    assert_eq!(project(&[]), [vec![7], state.clone()].concat());
+    assert_eq!(project(&[0]), vec![7, 0xff, state[1]]);
+    assert_eq!(project(&[1]), vec![7, state[0], 0xff]);
+    assert_eq!(project(&[0, 1]), vec![7, 0xff, 0xff]);
+    // Two states that differ only in the player's cell project alike.
+    let mut moved = state.clone();
+    moved[0] = 4;
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    game.project(&state, &[0], &mut a);
+    game.project(&moved, &[0], &mut b);
+    assert_eq!(a, b);
+}
