@@ -92,6 +92,7 @@ fn detect_format(file_name: &str, text: &str) -> Format {
         Some("xsb" | "sok") => Format::Sokoban,
         _ if puzzlegraph::looks_like(text) => Format::PuzzleGraph,
         _ if fling::looks_like(text) => Format::Fling,
+        _ if sandbox::looks_like(text) => Format::Sandbox,
         _ => Format::Sokoban,
     }
 }

@@ -467,3 +467,18 @@ fn small_boards_explore_exhaustively() {
     let census = census(&game, 2_000_000).expect("a 7x7 board with a short ration is small");
     assert!(census.states > 100);
 }
+
+#[test]
+fn txt_files_are_recognised_by_their_content() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../levels/sandbox/tiny.sandbox"
+    ))
+    .unwrap();
+    let level = crate::load("tiny.txt", &text, &crate::LevelSelector::First).unwrap();
+    assert_eq!(level.game.kind(), "sandbox");
+    assert!(level
+        .game
+        .render(&level.game.initial_states()[0])
+        .contains("@@"));
+}
