@@ -139,6 +139,13 @@ fn json_report(run: &Run, dir: &std::path::Path, summary: Option<&HsgSummary>) -
     if let (Some(s), Some(map)) = (summary, report.as_object_mut()) {
         map.insert("hsg".into(), serde_json::to_value(s)?);
     }
+    if let Some(map) = report.as_object_mut() {
+        let counters = puzzlegraph_counters(run, summary);
+        map.insert(
+            "puzzlegraph_counters".into(),
+            serde_json::to_value(counters)?,
+        );
+    }
     Ok(report)
 }
 
@@ -169,7 +176,21 @@ fn markdown_report(run: &Run, dir: &std::path::Path, summary: Option<&HsgSummary
         md.push('\n');
         md.push_str(&hsg::summary_markdown(s));
     }
+    md.push('\n');
+    md.push_str(&hsg::bfs_counters::counters_markdown(
+        &puzzlegraph_counters(run, summary),
+    ));
     md
+}
+
+/// PuzzleGraph's counters of the run; the states that cannot reach a goal come from
+/// the saved analysis when it is the one `summary` describes.
+fn puzzlegraph_counters(run: &Run, summary: Option<&HsgSummary>) -> hsg::BfsCounters {
+    let saved = summary
+        .and_then(|_| hsg::load(run.dir()).ok())
+        .filter(|saved| Some(&saved.summary) == summary);
+    let target = summary.map_or("win", |s| s.target.as_str());
+    hsg::bfs_counters(run, target, saved.as_ref())
 }
 
 /// Runs `hsg verify`.

@@ -6,6 +6,7 @@
 //! used by tests and small graphs.
 
 pub mod analysis;
+pub mod bfs_counters;
 mod binfile;
 pub mod condense;
 pub mod error;
@@ -26,8 +27,10 @@ pub mod scc;
 pub mod spectrum;
 pub mod summary;
 pub mod tags;
+pub mod weak;
 
 pub use analysis::{analyze_graph, resolve_target, Analysis, AnalyzeOptions, Labels};
+pub use bfs_counters::{bfs_counters, BfsCounters};
 pub use condense::{condense, Condensation, HsgEdges};
 pub use error::HsgError;
 pub use export::{export_hsg, export_ssg, ExportFormat, ExportStats, GraphKind};
