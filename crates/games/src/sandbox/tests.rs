@@ -482,3 +482,27 @@ fn txt_files_are_recognised_by_their_content() {
         .render(&level.game.initial_states()[0])
         .contains("@@"));
 }
+
+#[test]
+fn the_bomb_radius_sets_the_blast() {
+    let rows = [
+        ".. .. .. .. ..",
+        ".. .. .. .. ..",
+        ".. .. @@ .. ..",
+        ".. .. .. .. ..",
+        ".. .. .. .. X.",
+    ];
+    // A walk down the middle column and along the bottom row, then onto the bomb.
+    let walk = [DOWN, DOWN, RIGHT, RIGHT];
+    let b = board_with(&rows, 20, "rule bomb-radius 0");
+    let p = play(&b, &walk);
+    assert_eq!(
+        p.filled.count_ones(),
+        5,
+        "radius 0 clears nothing but its own square, which the agent holds"
+    );
+    let b = board_with(&rows, 20, "rule bomb-radius 2");
+    let p = play(&b, &walk);
+    // Radius 2 around the corner (row 4, column 4) covers rows and columns 2 to 4.
+    assert_eq!(p.filled, board::bit(24), "only the agent's square is left");
+}
