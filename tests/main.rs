@@ -5,6 +5,7 @@ mod corruption;
 mod errors;
 mod explore_counts;
 mod oracle;
+mod puzzlegraph;
 mod resume;
 mod sandbox;
 mod util;
