@@ -103,6 +103,16 @@ pub struct Checker<'a> {
     pub in_start: bool,
     /// Initial value of every slot.
     pub defaults: Vec<Val>,
+    /// Memoised applications of definitions to constant arguments.
+    pub const_calls: HashMap<(usize, Vec<Val>), (Ex, Ty, Span)>,
+}
+
+/// True for code cheaper to evaluate than to look up in the memo.
+fn is_cheap(ex: &Ex) -> bool {
+    matches!(
+        ex,
+        Ex::Slot(_) | Ex::SlotEq(..) | Ex::SlotNe(..) | Ex::Var(_) | Ex::Memo(_)
+    )
 }
 
 /// Checks and compiles a parsed file.
@@ -119,6 +129,7 @@ pub fn check(file: &ast::File) -> Result<Rules, Diag> {
         def_stack: Vec::new(),
         in_start: false,
         defaults: Vec::new(),
+        const_calls: HashMap::new(),
     };
     c.players(file)?;
     for decl in &file.decls {
@@ -311,6 +322,23 @@ impl<'a> Checker<'a> {
                 span: *span,
             });
         }
+        // A definition applied to constants depends on the state alone:
+        // it is computed once per state however often it is used.
+        let constant_args: Option<Vec<Val>> = args
+            .iter()
+            .map(|a| match a.ex {
+                Ex::K(v) => Some(v),
+                _ => None,
+            })
+            .collect();
+        let key = constant_args.filter(|a| !a.is_empty()).map(|a| (d, a));
+        if let Some((ex, ty, span)) = key.as_ref().and_then(|k| self.const_calls.get(k)) {
+            return Ok(super::check_expr::Typed {
+                ex: ex.clone(),
+                ty: *ty,
+                span: *span,
+            });
+        }
         if self.def_stack.contains(&d) {
             let chain: Vec<&str> = self
                 .def_stack
@@ -341,12 +369,17 @@ impl<'a> Checker<'a> {
         self.floor = saved_floor;
         self.locals.truncate(mark);
         let t = result?;
-        if arity > 0 || matches!(t.ex, Ex::K(_)) {
+        if (arity > 0 && key.is_none()) || matches!(t.ex, Ex::K(_)) || is_cheap(&t.ex) {
             return Ok(t);
         }
         self.rules.memos.push(t.ex);
         let memo = Ex::Memo((self.rules.memos.len() - 1) as u32);
-        self.defs[d].memo = Some((memo.clone(), t.ty, t.span));
+        match key {
+            Some(k) => {
+                self.const_calls.insert(k, (memo.clone(), t.ty, t.span));
+            }
+            None => self.defs[d].memo = Some((memo.clone(), t.ty, t.span)),
+        }
         Ok(super::check_expr::Typed {
             ex: memo,
             ty: t.ty,
@@ -437,9 +470,8 @@ impl<'a> Checker<'a> {
         self.track_ty.push(ty);
         self.track_index.push((lo, len, index_ty));
         let values = self.initial_values(track, dom, ty, len)?;
-        self.rules
-            .slots
-            .extend(std::iter::repeat(dom).take(len as usize));
+        let new_len = self.rules.slots.len() + len as usize;
+        self.rules.slots.resize(new_len, dom);
         self.defaults.extend(values);
         Ok(())
     }

@@ -492,23 +492,8 @@ fn arith_span(op: Arith, a: Span, b: Span) -> (Span, bool) {
 
 /// Replaces an operation on constants by its value.
 fn fold(t: Typed) -> Typed {
-    let mut cx = super::ir::Cx::new(&[], 0, 0);
-    let constant = match &t.ex {
-        Ex::Neg(a, _) | Ex::Abs(a, _) | Ex::Not(a) | Ex::Next { arg: a, .. } => is_k(a),
-        Ex::Arith(_, a, b, _) | Ex::Cmp(_, a, b) => is_k(a) && is_k(b),
-        Ex::And(a, b) | Ex::Or(a, b) => is_k(a) && is_k(b),
-        Ex::If(c, a, b) => is_k(c) && is_k(a) && is_k(b),
-        _ => false,
-    };
-    if !constant {
-        return t;
+    match super::spec::fold(t.ex) {
+        Ex::K(v) => typed(Ex::K(v), t.ty, (v as i128, v as i128)),
+        ex => Typed { ex, ..t },
     }
-    match t.ex.eval(&mut cx) {
-        Ok(v) => typed(Ex::K(v), t.ty, (v as i128, v as i128)),
-        Err(_) => t,
-    }
-}
-
-fn is_k(e: &Ex) -> bool {
-    matches!(e, Ex::K(_))
 }

@@ -109,9 +109,9 @@ enum Step {
     Failed(Fault),
 }
 
-fn run_body<'a>(
+fn run_body(
     memos: &[Ex],
-    body: &'a [St],
+    body: &[St],
     slots: Vec<Val>,
     vars: Vec<Val>,
     prob: (u128, u128),

@@ -9,53 +9,59 @@
 use model::{ActionId, Game, Move, OutcomeId, PlayerId, Prob, StateWidth, Successors};
 
 use super::exec::{self, Part};
-use super::ir::{self, Cx, Fault, Val};
+use super::ir::{self, Cx, Ex, Fault, St, Val};
 use super::pack::Layout;
 use super::rules::Rules;
+use super::scratch::{self, Scratch};
+use super::spec;
 
 /// The name of the outcome of states where a rule failed to evaluate.
 pub const RULE_ERROR: &str = "rule error";
+
+/// Most (player, decision) pairs a game may have.
+const MAX_SPECS: usize = 1 << 16;
+
+/// One decision as one player takes it: the rules specialised to its
+/// parameters and player.
+#[derive(Debug)]
+struct Spec {
+    instance: u32,
+    when: Ex,
+    body: Vec<St>,
+    random: bool,
+    /// A joint decision's consequence runs once per tuple.
+    joint: bool,
+}
 
 /// A game described in the `.game` language, ready to explore.
 #[derive(Debug)]
 pub struct GrammarGame {
     pub(super) rules: Rules,
     pub(super) layout: Layout,
-    /// Concrete decisions each player may take (instance ids).
-    per_player: Vec<Vec<u32>>,
+    /// Per player, the decisions they may take.
+    specs: Vec<Vec<Spec>>,
     /// Mixed-radix strides of the tuple action ids, one per player.
     strides: Vec<u32>,
     /// How many tuple action ids follow the single decisions.
     tuples: u32,
     has_chance: bool,
+    /// Key of the per-thread legal-decision cache.
+    id: u64,
 }
 
-/// The legal decisions of every player at one state.
-type Legal = Vec<Vec<u32>>;
-
 impl GrammarGame {
-    /// Builds the interpreter; fails when simultaneous decision tuples would
-    /// need more action ids than a store can number.
+    /// Builds the interpreter; fails when the decisions or simultaneous
+    /// decision tuples need more action ids than a store can number.
     pub fn new(rules: Rules) -> Result<GrammarGame, String> {
         let layout = Layout::new(&rules.slots);
-        let players = rules.players.len();
-        let per_player: Vec<Vec<u32>> = (0..players)
-            .map(|p| {
-                (0..rules.instances.len() as u32)
-                    .filter(|&i| {
-                        let d = rules.instances[i as usize].decision as usize;
-                        rules.decisions[d].players.contains(&(p as u8))
-                    })
-                    .collect()
-            })
-            .collect();
+        let specs = specialise_all(&rules)?;
         let mut strides = Vec::new();
         let mut tuples: u64 = 1;
-        for list in &per_player {
-            strides.push(tuples as u32);
+        for list in &specs {
+            strides.push(tuples.min(u64::from(u32::MAX)) as u32);
             tuples = tuples.saturating_mul(list.len() as u64 + 1);
         }
-        let tuples = if players > 1 { tuples } else { 0 };
+        let tuples = if specs.len() > 1 { tuples } else { 0 };
         let total = rules.instances.len() as u64 + tuples;
         if total > u64::from(ActionId::MAX) {
             return Err(format!(
@@ -68,10 +74,11 @@ impl GrammarGame {
         Ok(GrammarGame {
             rules,
             layout,
-            per_player,
+            specs,
             strides,
             tuples: tuples as u32,
             has_chance,
+            id: scratch::game_id(),
         })
     }
 
@@ -79,52 +86,40 @@ impl GrammarGame {
         self.rules.outcomes.len() as OutcomeId
     }
 
-    /// A fresh evaluation context.
-    pub(super) fn cx(&self) -> Cx<'_> {
-        Cx::new(&self.rules.memos, self.rules.slots.len(), self.rules.vars)
-    }
-
-    /// Decodes `state` into `cx`; `None` for the error state or a foreign encoding.
-    pub(super) fn load(&self, state: &[u8], cx: &mut Cx) -> Option<()> {
-        cx.reset_memo();
-        match self.layout.unpack(state, &self.rules.slots, &mut cx.slots) {
-            Some(false) => Some(()),
-            _ => None,
-        }
-    }
-
-    fn bind(&self, instance: u32, player: usize, vars: &mut [Val]) -> Option<usize> {
-        let inst = self.rules.instances.get(instance as usize)?;
-        let d = &self.rules.decisions[inst.decision as usize];
-        for (var, value) in d.params.iter().zip(&inst.args) {
-            if let Some(x) = vars.get_mut(*var as usize) {
-                *x = *value;
+    /// Runs `f` on a context holding `state`; `None` for the error state or
+    /// bytes that are no state of this game.
+    fn with_state<R>(&self, state: &[u8], f: impl FnOnce(&mut Cx, &mut Scratch) -> R) -> Option<R> {
+        let sizes = (self.rules.slots.len(), self.rules.vars);
+        scratch::with_cx(&self.rules.memos, sizes, |cx, s| {
+            cx.reset_memo();
+            match self.layout.unpack(state, &self.rules.slots, &mut cx.slots) {
+                Some(false) => Some(f(cx, s)),
+                _ => None,
             }
-        }
-        if let Some(pv) = d.player_var {
-            if let Some(x) = vars.get_mut(pv as usize) {
-                *x = player as Val;
-            }
-        }
-        Some(inst.decision as usize)
+        })
     }
 
-    /// Each player's legal decisions at the state loaded in `cx`.
-    pub(super) fn legal(&self, cx: &mut Cx) -> Result<Legal, Fault> {
-        let mut legal = Vec::with_capacity(self.per_player.len());
-        for (p, list) in self.per_player.iter().enumerate() {
-            let mut mine = Vec::new();
-            for &i in list {
-                let Some(d) = self.bind(i, p, &mut cx.vars) else {
-                    continue;
-                };
-                if self.rules.decisions[d].when.eval(cx)? != 0 {
-                    mine.push(i);
+    /// Fills `s.legal` with each player's legal decisions at `state`
+    /// (loaded in `cx`), reusing the last answer for the same state.
+    fn legal(&self, state: &[u8], cx: &mut Cx, s: &mut Scratch) -> Result<(), Fault> {
+        if s.legal_valid && s.legal_for.0 == self.id && s.legal_for.1 == state {
+            return Ok(());
+        }
+        s.legal_valid = false;
+        s.legal.resize_with(self.specs.len(), Vec::new);
+        for (list, mine) in self.specs.iter().zip(s.legal.iter_mut()) {
+            mine.clear();
+            for (k, spec) in list.iter().enumerate() {
+                if spec.when.eval(cx)? != 0 {
+                    mine.push(k as u32);
                 }
             }
-            legal.push(mine);
         }
-        Ok(legal)
+        s.legal_for.0 = self.id;
+        s.legal_for.1.clear();
+        s.legal_for.1.extend_from_slice(state);
+        s.legal_valid = true;
+        Ok(())
     }
 
     /// The outcome of a terminal state loaded in `cx`.
@@ -140,94 +135,162 @@ impl GrammarGame {
         self.error_outcome()
     }
 
-    /// Pushes the consequences of one decision tuple: `choices` are
-    /// `(player, instance)` pairs in player order.
+    /// Pushes the consequences of one decision tuple, given as the players'
+    /// specialised decisions in player order.
     fn push_tuple(
         &self,
         cx: &mut Cx,
         start: &[Val],
-        choices: &[(usize, u32)],
+        choices: &[&Spec],
         mv: Move,
         out: &mut Successors,
     ) {
-        let mut parts: Vec<(usize, u32)> = Vec::with_capacity(choices.len());
-        for &(p, i) in choices {
-            let joint = self.rules.instances.get(i as usize).is_some_and(|inst| {
-                self.rules.decisions[inst.decision as usize]
-                    .player_var
-                    .is_none()
-            });
-            // A joint decision's consequence runs once however many chose it.
-            if !(joint && parts.iter().any(|&(_, j)| j == i)) {
-                parts.push((p, i));
+        let mut parts: Vec<&Spec> = Vec::with_capacity(choices.len());
+        for &c in choices {
+            if !(c.joint && parts.iter().any(|p| p.instance == c.instance)) {
+                parts.push(c);
             }
         }
-        let random = parts.iter().any(|&(_, i)| {
-            let d = self.rules.instances[i as usize].decision as usize;
-            self.rules.decisions[d].random
-        });
-        if !random {
-            cx.slots.clear();
-            cx.slots.extend_from_slice(start);
-            cx.memo_on = false;
-            let result = parts.iter().try_for_each(|&(p, i)| {
-                let d = self.bind(i, p, &mut cx.vars).unwrap_or(0);
-                ir::run_plain(&self.rules.decisions[d].body, cx)
-            });
-            cx.memo_on = true;
-            let (slots, error) = match result {
-                Ok(()) => (&cx.slots[..], false),
-                Err(_) => (start, true),
-            };
-            out.push_with(mv, |buf| {
-                self.layout.pack(slots, &self.rules.slots, error, buf)
-            });
+        if parts.iter().any(|p| p.random) {
+            let parts: Vec<Part> = parts
+                .iter()
+                .map(|p| Part {
+                    body: &p.body,
+                    binds: Vec::new(),
+                })
+                .collect();
+            self.push_random(start, &parts, mv, out);
             return;
         }
-        let parts: Vec<Part> = parts
-            .iter()
-            .map(|&(p, i)| {
-                let inst = &self.rules.instances[i as usize];
-                let d = &self.rules.decisions[inst.decision as usize];
-                let mut binds: Vec<(u32, Val)> = d
-                    .params
-                    .iter()
-                    .copied()
-                    .zip(inst.args.iter().copied())
-                    .collect();
-                if let Some(pv) = d.player_var {
-                    binds.push((pv, p as Val));
-                }
-                Part {
-                    body: &d.body,
-                    binds,
-                }
-            })
-            .collect();
-        for o in exec::run_tuple(&self.rules.memos, self.rules.vars, start, &parts) {
+        cx.slots.clear();
+        cx.slots.extend_from_slice(start);
+        cx.memo_on = false;
+        let result = parts.iter().try_for_each(|p| ir::run_plain(&p.body, cx));
+        cx.memo_on = true;
+        let (slots, error) = match result {
+            Ok(()) => (&cx.slots[..], false),
+            Err(_) => (start, true),
+        };
+        out.push_with(mv, |buf| {
+            self.layout.pack(slots, &self.rules.slots, error, buf)
+        });
+    }
+
+    fn push_random(&self, start: &[Val], parts: &[Part], mv: Move, out: &mut Successors) {
+        for o in exec::run_tuple(&self.rules.memos, self.rules.vars, start, parts) {
+            // `run_tuple` turns denominators beyond 32 bits into failures.
             let prob = Prob::new(o.num as u32, o.den as u32).unwrap_or(Prob::ONE);
             let mv = Move { prob, ..mv };
-            match &o.result {
-                Ok(slots) => {
-                    out.push_with(mv, |b| self.layout.pack(slots, &self.rules.slots, false, b))
+            let (slots, error) = match &o.result {
+                Ok(slots) => (&slots[..], false),
+                Err(_) => (start, true),
+            };
+            out.push_with(mv, |b| self.layout.pack(slots, &self.rules.slots, error, b));
+        }
+    }
+
+    /// Expands the state loaded in `cx` whose legal decisions are in `s`.
+    fn expand(&self, cx: &mut Cx, s: &mut Scratch, out: &mut Successors) {
+        s.start.clear();
+        s.start.extend_from_slice(&cx.slots);
+        let (start, legal) = (&s.start, &s.legal);
+        let active: Vec<usize> = (0..legal.len()).filter(|&p| !legal[p].is_empty()).collect();
+        if let [p] = active[..] {
+            for &k in &legal[p] {
+                let spec = &self.specs[p][k as usize];
+                let mv = Move {
+                    action: spec.instance as ActionId,
+                    player: p as PlayerId,
+                    prob: Prob::ONE,
+                };
+                self.push_tuple(cx, start, &[spec], mv, out);
+            }
+            return;
+        }
+        let Some(&first) = active.first() else { return };
+        // Odometer over the active players' legal decisions.
+        let mut pick = vec![0usize; active.len()];
+        loop {
+            let mut offset = 0u32;
+            let mut choices = Vec::with_capacity(active.len());
+            for (j, &p) in active.iter().enumerate() {
+                let k = legal[p][pick[j]];
+                offset += (k + 1) * self.strides[p];
+                choices.push(&self.specs[p][k as usize]);
+            }
+            let action = (self.rules.instances.len() as u32 + offset) as ActionId;
+            let mv = Move {
+                action,
+                player: first as PlayerId,
+                prob: Prob::ONE,
+            };
+            self.push_tuple(cx, start, &choices, mv, out);
+            let mut j = active.len();
+            loop {
+                if j == 0 {
+                    return;
                 }
-                Err(_) => {
-                    out.push_with(mv, |b| self.layout.pack(start, &self.rules.slots, true, b))
+                j -= 1;
+                pick[j] += 1;
+                if pick[j] < legal[active[j]].len() {
+                    break;
                 }
+                pick[j] = 0;
             }
         }
     }
 
-    /// The action id of a tuple where player `p` chose the `digits[p]`-th
-    /// entry of their list (0 = null).
-    fn tuple_action(&self, digits: &[usize]) -> ActionId {
-        let offset: u32 = digits
+    /// Each player's decision (label or `None`) in tuple number `a`.
+    fn decode_tuple(&self, a: u32) -> Vec<Option<String>> {
+        self.specs
             .iter()
-            .zip(&self.strides)
-            .map(|(d, s)| *d as u32 * s)
-            .sum();
-        (self.rules.instances.len() as u32 + offset) as ActionId
+            .enumerate()
+            .map(|(p, list)| {
+                let digit = (a / self.strides[p]) % (list.len() as u32 + 1);
+                let spec = list.get(digit.checked_sub(1)? as usize)?;
+                Some(self.rules.instances[spec.instance as usize].label.clone())
+            })
+            .collect()
     }
+}
+
+/// Every player's decisions, specialised to their parameters and player.
+fn specialise_all(rules: &Rules) -> Result<Vec<Vec<Spec>>, String> {
+    let mut specs: Vec<Vec<Spec>> = Vec::new();
+    let mut total = 0;
+    for p in 0..rules.players.len() {
+        let mut mine = Vec::new();
+        for (i, inst) in rules.instances.iter().enumerate() {
+            let d = &rules.decisions[inst.decision as usize];
+            if !d.players.contains(&(p as u8)) {
+                continue;
+            }
+            total += 1;
+            if total > MAX_SPECS {
+                return Err(format!(
+                    "the game has more than {MAX_SPECS} (player, decision) pairs"
+                ));
+            }
+            let mut binds: Vec<(u32, Val)> = d
+                .params
+                .iter()
+                .copied()
+                .zip(inst.args.iter().copied())
+                .collect();
+            if let Some(pv) = d.player_var {
+                binds.push((pv, p as Val));
+            }
+            mine.push(Spec {
+                instance: i as u32,
+                when: spec::specialise(&d.when, &binds),
+                body: spec::specialise_block(&d.body, &binds),
+                random: d.random,
+                joint: d.player_var.is_none(),
+            });
+        }
+        specs.push(mine);
+    }
+    Ok(specs)
 }
 
 impl Game for GrammarGame {
@@ -244,15 +307,12 @@ impl Game for GrammarGame {
     }
 
     fn initial_states(&self) -> Vec<Vec<u8>> {
-        self.rules
-            .starts
-            .iter()
-            .map(|s| {
-                let mut buf = Vec::new();
-                self.layout.pack(s, &self.rules.slots, false, &mut buf);
-                buf
-            })
-            .collect()
+        let pack = |s: &Vec<Val>| {
+            let mut buf = Vec::new();
+            self.layout.pack(s, &self.rules.slots, false, &mut buf);
+            buf
+        };
+        self.rules.starts.iter().map(pack).collect()
     }
 
     fn action_labels(&self) -> Vec<String> {
@@ -263,8 +323,8 @@ impl Game for GrammarGame {
             .map(|i| i.label.clone())
             .collect();
         for a in 0..self.tuples {
-            let tuple = self.decode_tuple(a);
-            let parts: Vec<String> = tuple
+            let parts: Vec<String> = self
+                .decode_tuple(a)
                 .iter()
                 .enumerate()
                 .map(|(p, d)| format!("{}:{}", self.rules.players[p], d.as_deref().unwrap_or("-")))
@@ -283,68 +343,20 @@ impl Game for GrammarGame {
     }
 
     fn terminal(&self, state: &[u8]) -> Option<OutcomeId> {
-        let mut cx = self.cx();
-        if self.load(state, &mut cx).is_none() {
-            return Some(self.error_outcome());
-        }
-        match self.legal(&mut cx) {
-            Ok(legal) if legal.iter().all(|l| l.is_empty()) => Some(self.outcome(&mut cx)),
-            Ok(_) => None,
+        let found = self.with_state(state, |cx, s| match self.legal(state, cx, s) {
+            Ok(()) if s.legal.iter().all(|l| l.is_empty()) => Some(self.outcome(cx)),
+            Ok(()) => None,
             Err(_) => Some(self.error_outcome()),
-        }
+        });
+        found.unwrap_or(Some(self.error_outcome()))
     }
 
     fn successors(&self, state: &[u8], out: &mut Successors) {
-        let mut cx = self.cx();
-        if self.load(state, &mut cx).is_none() {
-            return;
-        }
-        let Ok(legal) = self.legal(&mut cx) else {
-            return;
-        };
-        let start = cx.slots.clone();
-        let active: Vec<usize> = (0..legal.len()).filter(|&p| !legal[p].is_empty()).collect();
-        if let [p] = active[..] {
-            for &i in &legal[p] {
-                let mv = Move {
-                    action: i as ActionId,
-                    player: p as PlayerId,
-                    prob: Prob::ONE,
-                };
-                self.push_tuple(&mut cx, &start, &[(p, i)], mv, out);
+        self.with_state(state, |cx, s| {
+            if self.legal(state, cx, s).is_ok() {
+                self.expand(cx, s, out);
             }
-            return;
-        }
-        let Some(&first) = active.first() else { return };
-        // Odometer over the active players' legal decisions.
-        let mut pick = vec![0usize; active.len()];
-        loop {
-            let mut digits = vec![0usize; legal.len()];
-            let mut choices = Vec::with_capacity(active.len());
-            for (k, &p) in active.iter().enumerate() {
-                let i = legal[p][pick[k]];
-                digits[p] = 1 + self.per_player[p].iter().position(|&x| x == i).unwrap_or(0);
-                choices.push((p, i));
-            }
-            let mv = Move {
-                action: self.tuple_action(&digits),
-                player: first as PlayerId,
-                prob: Prob::ONE,
-            };
-            self.push_tuple(&mut cx, &start, &choices, mv, out);
-            let mut k = active.len();
-            loop {
-                if k == 0 {
-                    return;
-                }
-                k -= 1;
-                pick[k] += 1;
-                if pick[k] < legal[active[k]].len() {
-                    break;
-                }
-                pick[k] = 0;
-            }
-        }
+        });
     }
 
     fn render(&self, state: &[u8]) -> String {
@@ -356,14 +368,15 @@ impl Game for GrammarGame {
     }
 
     fn to_move(&self, state: &[u8]) -> Option<PlayerId> {
-        let mut cx = self.cx();
-        self.load(state, &mut cx)?;
-        let legal = self.legal(&mut cx).ok()?;
-        let mut active = (0..legal.len()).filter(|&p| !legal[p].is_empty());
-        match (active.next(), active.next()) {
-            (Some(p), None) => Some(p as PlayerId),
-            _ => None,
-        }
+        self.with_state(state, |cx, s| {
+            self.legal(state, cx, s).ok()?;
+            let mut active = (0..s.legal.len()).filter(|&p| !s.legal[p].is_empty());
+            match (active.next(), active.next()) {
+                (Some(p), None) => Some(p as PlayerId),
+                _ => None,
+            }
+        })
+        .flatten()
     }
 
     fn decision_tuple(&self, action: ActionId) -> Option<Vec<Option<String>>> {
@@ -377,21 +390,5 @@ impl Game for GrammarGame {
 
     fn project(&self, state: &[u8], ignored: &[usize], out: &mut Vec<u8>) {
         self.project_state(state, ignored, out)
-    }
-}
-
-impl GrammarGame {
-    /// Each player's decision (label or `None`) in tuple number `a`.
-    fn decode_tuple(&self, a: u32) -> Vec<Option<String>> {
-        self.per_player
-            .iter()
-            .enumerate()
-            .map(|(p, list)| {
-                let digit = (a / self.strides[p]) % (list.len() as u32 + 1);
-                let i = digit.checked_sub(1)?;
-                let inst = list.get(i as usize)?;
-                Some(self.rules.instances[*inst as usize].label.clone())
-            })
-            .collect()
     }
 }

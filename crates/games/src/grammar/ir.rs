@@ -64,6 +64,10 @@ pub enum Ex {
         /// Failure site of an index out of range.
         site: u32,
     },
+    /// `slot == value`, the commonest test, as one node.
+    SlotEq(u32, Val),
+    /// `slot != value`.
+    SlotNe(u32, Val),
     /// A bound variable (parameter, quantifier, loop, player).
     Var(u32),
     /// A definition without parameters, computed once per state.
@@ -171,6 +175,8 @@ impl Ex {
                 let slot = *base as usize + offset as usize;
                 cx.slots.get(slot).copied().unwrap_or(0)
             }
+            Ex::SlotEq(s, k) => Val::from(cx.slots.get(*s as usize) == Some(k)),
+            Ex::SlotNe(s, k) => Val::from(cx.slots.get(*s as usize) != Some(k)),
             Ex::Var(v) => cx.vars.get(*v as usize).copied().unwrap_or(0),
             Ex::Memo(m) => return memo(*m as usize, cx),
             Ex::Neg(e, site) => overflow(e.eval(cx)?.checked_neg(), *site)?,

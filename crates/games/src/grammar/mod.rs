@@ -22,6 +22,8 @@ mod parse_expr;
 mod parser;
 mod printer;
 mod rules;
+mod scratch;
+mod spec;
 mod view;
 
 #[cfg(test)]

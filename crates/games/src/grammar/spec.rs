@@ -1,0 +1,181 @@
+//! Constant folding and specialisation: a decision's rules are compiled
+//! once per (player, concrete decision) with the parameters and the
+//! deciding player replaced by their values and folded, so that
+//! `board[i] == none` for `place(4)` becomes a read of one slot.
+
+use super::ir::{Cmp, Cx, Ex, St, Target, Val};
+
+/// Folds the outermost node of `ex` when its operands allow.
+pub fn fold(ex: Ex) -> Ex {
+    let k = |e: &Ex| match e {
+        Ex::K(v) => Some(*v),
+        _ => None,
+    };
+    match ex {
+        // Only a constant left operand decides: a right one may still fail.
+        Ex::And(a, b) => match k(&a) {
+            Some(0) => Ex::K(0),
+            Some(_) => *b,
+            None => Ex::And(a, b),
+        },
+        Ex::Or(a, b) => match k(&a) {
+            Some(0) => *b,
+            Some(_) => Ex::K(1),
+            None => Ex::Or(a, b),
+        },
+        Ex::If(c, a, b) => match k(&c) {
+            Some(0) => *b,
+            Some(_) => *a,
+            None => Ex::If(c, a, b),
+        },
+        Ex::Elem {
+            base,
+            lo,
+            len,
+            index,
+            site,
+        } => match k(&index) {
+            Some(v) if v >= lo && v - lo < Val::from(len) => Ex::Slot(base + (v - lo) as u32),
+            _ => Ex::Elem {
+                base,
+                lo,
+                len,
+                index,
+                site,
+            },
+        },
+        Ex::Cmp(op @ (Cmp::Eq | Cmp::Ne), a, b) => match (&*a, &*b) {
+            (Ex::Slot(s), Ex::K(v)) | (Ex::K(v), Ex::Slot(s)) if op == Cmp::Eq => {
+                Ex::SlotEq(*s, *v)
+            }
+            (Ex::Slot(s), Ex::K(v)) | (Ex::K(v), Ex::Slot(s)) => Ex::SlotNe(*s, *v),
+            _ => fold_operands(Ex::Cmp(op, a, b)),
+        },
+        other => fold_operands(other),
+    }
+}
+
+fn fold_operands(ex: Ex) -> Ex {
+    let is_k = |e: &Ex| matches!(e, Ex::K(_));
+    let constant = match &ex {
+        Ex::Neg(a, _) | Ex::Abs(a, _) | Ex::Not(a) | Ex::Next { arg: a, .. } => is_k(a),
+        Ex::Arith(_, a, b, _) | Ex::Cmp(_, a, b) => is_k(a) && is_k(b),
+        _ => false,
+    };
+    if !constant {
+        return ex;
+    }
+    let mut cx = Cx::new(&[], 0, 0);
+    match ex.eval(&mut cx) {
+        Ok(v) => Ex::K(v),
+        Err(_) => ex,
+    }
+}
+
+/// `ex` with the variables of `binds` replaced by their values, folded.
+pub fn specialise(ex: &Ex, binds: &[(u32, Val)]) -> Ex {
+    let s = |e: &Ex| Box::new(specialise(e, binds));
+    let rebuilt = match ex {
+        Ex::Var(v) => match binds.iter().find(|(var, _)| var == v) {
+            Some((_, value)) => Ex::K(*value),
+            None => Ex::Var(*v),
+        },
+        Ex::K(_) | Ex::Slot(_) | Ex::Memo(_) | Ex::SlotEq(..) | Ex::SlotNe(..) => ex.clone(),
+        Ex::Elem {
+            base,
+            lo,
+            len,
+            index,
+            site,
+        } => Ex::Elem {
+            base: *base,
+            lo: *lo,
+            len: *len,
+            index: s(index),
+            site: *site,
+        },
+        Ex::Neg(a, site) => Ex::Neg(s(a), *site),
+        Ex::Abs(a, site) => Ex::Abs(s(a), *site),
+        Ex::Not(a) => Ex::Not(s(a)),
+        Ex::Arith(op, a, b, site) => Ex::Arith(*op, s(a), s(b), *site),
+        Ex::Cmp(op, a, b) => Ex::Cmp(*op, s(a), s(b)),
+        Ex::And(a, b) => Ex::And(s(a), s(b)),
+        Ex::Or(a, b) => Ex::Or(s(a), s(b)),
+        Ex::If(c, a, b) => Ex::If(s(c), s(a), s(b)),
+        Ex::Quant {
+            q,
+            var,
+            lo,
+            hi,
+            body,
+            site,
+        } => Ex::Quant {
+            q: *q,
+            var: *var,
+            lo: s(lo),
+            hi: s(hi),
+            body: s(body),
+            site: *site,
+        },
+        Ex::Next { base, len, arg } => Ex::Next {
+            base: *base,
+            len: *len,
+            arg: s(arg),
+        },
+    };
+    fold(rebuilt)
+}
+
+/// Statements with the variables of `binds` replaced by their values.
+pub fn specialise_block(stmts: &[St], binds: &[(u32, Val)]) -> Vec<St> {
+    stmts.iter().map(|st| specialise_stmt(st, binds)).collect()
+}
+
+fn specialise_stmt(st: &St, binds: &[(u32, Val)]) -> St {
+    match st {
+        St::Set(target, value, dom, site) => {
+            let target = match target {
+                Target::Slot(s) => Target::Slot(*s),
+                Target::Elem {
+                    base,
+                    lo,
+                    len,
+                    index,
+                    site,
+                } => match specialise(index, binds) {
+                    Ex::K(v) if v >= *lo && v - lo < Val::from(*len) => {
+                        Target::Slot(base + (v - lo) as u32)
+                    }
+                    index => Target::Elem {
+                        base: *base,
+                        lo: *lo,
+                        len: *len,
+                        index,
+                        site: *site,
+                    },
+                },
+            };
+            St::Set(target, specialise(value, binds), *dom, *site)
+        }
+        St::If(c, a, b) => match specialise(c, binds) {
+            Ex::K(0) => St::If(Ex::K(1), specialise_block(b, binds), Vec::new()),
+            Ex::K(_) => St::If(Ex::K(1), specialise_block(a, binds), Vec::new()),
+            c => St::If(c, specialise_block(a, binds), specialise_block(b, binds)),
+        },
+        St::For(var, lo, hi, body) => St::For(
+            *var,
+            specialise(lo, binds),
+            specialise(hi, binds),
+            specialise_block(body, binds),
+        ),
+        St::Random(branches) => St::Random(
+            branches
+                .iter()
+                .map(|(n, d, body)| (*n, *d, specialise_block(body, binds)))
+                .collect(),
+        ),
+        St::RandomIn(var, values, body) => {
+            St::RandomIn(*var, values.clone(), specialise_block(body, binds))
+        }
+    }
+}
