@@ -27,11 +27,13 @@ macro_rules! out {
 mod analyze_cmd;
 mod explore_cmd;
 mod export_cmd;
+mod features_cmd;
 mod fling_cmd;
 mod report;
 mod sandbox_cmd;
 mod sizes;
 mod tui_cmd;
+mod weak_cmd;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -68,6 +70,10 @@ enum Command {
     Sandbox(sandbox_cmd::SandboxArgs),
     /// Fling! level design: retrograde tables, board analysis, level selection.
     Fling(fling_cmd::FlingArgs),
+    /// The weak-equivalence HSG: states equal but for the ignored features are one.
+    Weak(weak_cmd::WeakArgs),
+    /// Rank the game's features by how much ignoring each shrinks the HSG and changes the game.
+    Features(features_cmd::FeaturesArgs),
 }
 
 /// Ends the process after a failed write to standard output: quietly (success) when the
@@ -119,6 +125,8 @@ fn main() -> ExitCode {
         Command::Verify(args) => report::verify(args),
         Command::Sandbox(args) => sandbox_cmd::run(args),
         Command::Fling(args) => fling_cmd::run(args),
+        Command::Weak(args) => weak_cmd::run(args),
+        Command::Features(args) => features_cmd::run(args),
     };
     match result {
         Ok(code) => code,
