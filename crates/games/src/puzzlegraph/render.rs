@@ -190,21 +190,29 @@ impl Canvas {
         }
     }
 
-    /// Draws a straight line between two cells with `marker` at its middle.
+    /// Draws a straight line between two cells with `marker` at its middle: `-`
+    /// where the line stays on a row, `|` where it stays in a column, `/` or `\`
+    /// where it moves both ways.
     fn line(&mut self, from: (i64, i64), to: (i64, i64), marker: Option<char>) {
         let (dr, dc) = (to.0 - from.0, to.1 - from.1);
-        let glyph = match (dr.signum(), dc.signum()) {
-            (0, _) => '-',
-            (_, 0) => '|',
-            (a, b) if a == b => '\\',
-            _ => '/',
+        let diagonal = if dr.signum() == dc.signum() {
+            '\\'
+        } else {
+            '/'
         };
         let steps = dr.abs().max(dc.abs()).max(1);
+        let mut previous = from;
         for i in 0..=steps {
             let t = i as f64 / steps as f64;
             let row = from.0 + (dr as f64 * t).round() as i64;
             let col = from.1 + (dc as f64 * t).round() as i64;
+            let glyph = match (row == previous.0, col == previous.1) {
+                (true, _) if dc != 0 => '-',
+                (_, true) => '|',
+                _ => diagonal,
+            };
             self.put(row, col, glyph);
+            previous = (row, col);
         }
         if let Some(m) = marker {
             self.put(from.0 + dr / 2, from.1 + dc / 2, m);
