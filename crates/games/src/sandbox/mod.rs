@@ -108,4 +108,6 @@ fn syntax(file: &str, line: usize, message: String) -> GamesError {
 }
 
 #[cfg(test)]
+mod game_tests;
+#[cfg(test)]
 mod tests;
