@@ -166,10 +166,12 @@ fn instance_stats(results: &Results, instance: usize) -> InstanceStats {
     }
 }
 
-/// The kinds a specification uses, for tables of picked-up tokens.
+/// The kinds a specification uses that can be picked up (terrain tokens
+/// stay on the board), for tables of picked-up tokens.
 pub fn kinds_used(results: &Results) -> Vec<TokenKind> {
     TokenKind::ALL
         .into_iter()
+        .filter(|k| !k.is_terrain())
         .filter(|k| {
             results.design.spec.count(*k) > 0
                 || results.design.spec.hidden[usize::from(k.code())] > 0
