@@ -7,6 +7,10 @@
 //! /usr/bin/time -v cargo bench -p fling --bench tables
 //! FLING_BENCH_PIECES=10 FLING_BENCH_DIR=/work/tables cargo bench -p fling --bench tables
 //! ```
+//!
+//! With `FLING_BENCH_SAMPLE=K` it instead times `FLING_BENCH_CHUNKS` (default
+//! 200) evenly spaced ranges of 65,536 K-piece boards computed from the
+//! finished K-1 tables in `FLING_BENCH_DIR`, and projects the full count.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -21,6 +25,12 @@ fn main() {
         .map(PathBuf::from)
         .unwrap_or_else(|_| scratch.clone());
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if let Some(sample) = std::env::var("FLING_BENCH_SAMPLE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        return sample_rate(&dir, sample, threads);
+    }
     let started = Instant::now();
     match fling::build(&dir, pieces, threads, &|_| {}) {
         Ok(built) => {
@@ -50,4 +60,33 @@ fn main() {
     if dir == scratch {
         let _ = std::fs::remove_dir_all(&scratch);
     }
+}
+
+/// Times a sample of one piece count and projects the whole count.
+fn sample_rate(dir: &std::path::Path, pieces: usize, threads: usize) {
+    let chunks: u64 = std::env::var("FLING_BENCH_CHUNKS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200);
+    let scratch = dir.join("sample-scratch");
+    match fling::sample_rate(dir, &scratch, pieces, chunks, threads) {
+        Ok(s) => {
+            let rate = s.boards as f64 / s.seconds.max(1e-9);
+            let total = fling::boards(pieces);
+            let share = |n: u64| n as f64 / s.boards.max(1) as f64;
+            println!(
+                "{pieces} pieces: sampled {} boards in {:.1} s on {threads} threads: {rate:.0} boards/s",
+                s.boards, s.seconds
+            );
+            println!(
+                "projected: {:.0} s ({:.2} h) for all {total} boards; ~{:.0} solvable, ~{:.0} uniquely solvable",
+                total as f64 / rate,
+                total as f64 / rate / 3600.0,
+                share(s.solvable) * total as f64,
+                share(s.unique) * total as f64
+            );
+        }
+        Err(err) => eprintln!("fling sample: {err}"),
+    }
+    let _ = std::fs::remove_dir(&scratch);
 }

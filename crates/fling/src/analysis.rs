@@ -4,8 +4,8 @@
 //! solvable. Tables answer when they cover a piece count; otherwise a
 //! direct search does.
 
+use crate::lookup::Tables;
 use crate::search::{pruned_size, Space};
-use crate::tables::Tables;
 use games::fling::{Board, CELLS};
 use std::collections::HashMap;
 

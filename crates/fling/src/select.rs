@@ -3,9 +3,9 @@
 //! the commutation-pruned search size and then by the plain size.
 
 use crate::error::FlingError;
+use crate::lookup::Tables;
 use crate::rank::unrank;
 use crate::search::{pruned_size, Space};
-use crate::tables::Tables;
 use games::fling::Board;
 use std::cmp::Ordering;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering as AtomicOrdering};

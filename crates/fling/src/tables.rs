@@ -11,16 +11,18 @@
 //! so the result does not depend on the thread count or the scheduling.
 
 use crate::error::FlingError;
+use crate::lookup::Level;
 use crate::manifest::{self, LevelStats};
-use crate::rank::{boards, next_combination, rank, unrank};
+use crate::rank::{boards, next_combination, unrank};
+use crate::step::{classify, copy_to_memory, previous_words, Previous};
 use games::fling::Board;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
-use store::{BitTable, BitTableWriter};
+use store::BitTableWriter;
 
 /// Ranks per unit of work handed to a thread (a multiple of 64).
-const CHUNK: u64 = 1 << 16;
+pub(crate) const CHUNK: u64 = 1 << 16;
 /// The most pieces a table build accepts; beyond, the tables outgrow any disk.
 pub const MAX_TABLE_PIECES: usize = 14;
 
@@ -49,109 +51,20 @@ pub fn table_path(dir: &Path, what: &str, pieces: usize) -> PathBuf {
     dir.join(format!("{what}-{pieces}.bits"))
 }
 
-fn kind(what: &str, pieces: usize) -> String {
+pub(crate) fn kind(what: &str, pieces: usize) -> String {
     format!("fling-{what}-{pieces}")
-}
-
-/// The solvable and uniquely solvable tables of one piece count.
-pub struct Level {
-    /// Bit per rank: the board is solvable.
-    pub solvable: BitTable,
-    /// Bit per rank: the board is uniquely solvable.
-    pub unique: BitTable,
-}
-
-impl Level {
-    /// Opens the finished tables of `pieces` in `dir`, verifying their checksums if asked.
-    pub fn open(dir: &Path, pieces: usize, verify: bool) -> Result<Level, FlingError> {
-        let open = |what: &str| {
-            BitTable::open(&table_path(dir, what, pieces), &kind(what, pieces), verify)
-        };
-        let level = Level {
-            solvable: open("solvable")?,
-            unique: open("unique")?,
-        };
-        if level.solvable.len_bits() != boards(pieces) || level.unique.len_bits() != boards(pieces)
-        {
-            return Err(FlingError::MissingTables {
-                dir: dir.to_path_buf(),
-                pieces,
-            });
-        }
-        Ok(level)
-    }
-}
-
-/// The tables one piece count below the one being computed.
-enum Previous<'a> {
-    /// One piece: every board is solved.
-    Solved,
-    /// The mapped tables.
-    Tables(&'a Level),
-}
-
-impl Previous<'_> {
-    #[inline]
-    fn solvable(&self, rank: u64) -> bool {
-        match self {
-            Previous::Solved => true,
-            Previous::Tables(t) => t.solvable.get(rank),
-        }
-    }
-
-    #[inline]
-    fn unique(&self, rank: u64) -> bool {
-        match self {
-            Previous::Solved => true,
-            Previous::Tables(t) => t.unique.get(rank),
-        }
-    }
-}
-
-/// A board's classification: (has a legal move, solvable, uniquely solvable).
-#[inline]
-fn classify(board: Board, previous: &Previous) -> (bool, bool, bool) {
-    let mut any_move = false;
-    let mut solving = 0u32;
-    let mut unique_child = false;
-    let mut rest = board.mask();
-    // Stop at the second solving move: the board is then solvable and not unique.
-    'cells: while rest != 0 {
-        let cell = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        for dir in games::fling::DIRECTIONS {
-            let Some(child) = board.apply(cell, dir) else {
-                continue;
-            };
-            any_move = true;
-            let r = rank(child.mask());
-            if previous.solvable(r) {
-                solving += 1;
-                if solving > 1 {
-                    break 'cells;
-                }
-                unique_child = previous.unique(r);
-            }
-        }
-    }
-    let unique = if board.pieces() == 2 {
-        any_move
-    } else {
-        solving == 1 && unique_child
-    };
-    (any_move, solving > 0, unique)
 }
 
 /// Counts of one rank range.
 #[derive(Clone, Copy, Default)]
-struct Counts {
-    with_move: u64,
-    solvable: u64,
-    unique: u64,
+pub(crate) struct Counts {
+    pub(crate) with_move: u64,
+    pub(crate) solvable: u64,
+    pub(crate) unique: u64,
 }
 
 /// Computes the ranks `start..end` (start a multiple of 64) into the tables.
-fn compute_range(
+pub(crate) fn compute_range(
     pieces: usize,
     start: u64,
     end: u64,
@@ -266,6 +179,10 @@ fn compute_level(
     Ok(stats)
 }
 
+/// Memory for in-memory copies of the previous level's tables (beyond it
+/// they are read through the file mapping): 12 GiB, enough for k = 10.
+pub const COPY_BUDGET: u64 = 12 << 30;
+
 /// Builds (or resumes) the tables of 2..=`max_pieces` pieces in `dir`: a
 /// piece count recorded in the manifest whose tables open is kept, the
 /// others are computed in order with `threads` threads.
@@ -273,6 +190,18 @@ pub fn build(
     dir: &Path,
     max_pieces: usize,
     threads: usize,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<Vec<Built>, FlingError> {
+    build_with_budget(dir, max_pieces, threads, COPY_BUDGET, progress)
+}
+
+/// [`build`] with an explicit budget for in-memory copies of the previous
+/// level's tables (0: always read them through the mapping).
+pub fn build_with_budget(
+    dir: &Path,
+    max_pieces: usize,
+    threads: usize,
+    memory_budget: u64,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Vec<Built>, FlingError> {
     if !(2..=MAX_TABLE_PIECES).contains(&max_pieces) {
@@ -298,75 +227,18 @@ pub fn build(
         if previous.is_none() && pieces > 2 {
             previous = Some(Level::open(dir, pieces - 1, true)?);
         }
-        let prev = previous.as_ref().map_or(Previous::Solved, Previous::Tables);
+        let copies = match &previous {
+            Some(level) => copy_to_memory(level, memory_budget)?,
+            None => None,
+        };
+        let prev = previous_words(previous.as_ref(), copies.as_ref());
         let stats = compute_level(dir, pieces, &prev, threads, progress)?;
+        drop(copies);
         manifest::record(dir, &stats)?;
         built.push(Built { stats, kept: false });
         previous = Some(Level::open(dir, pieces, false)?);
     }
     Ok(built)
-}
-
-/// The finished tables of a directory, for looking boards up.
-pub struct Tables {
-    dir: PathBuf,
-    levels: Vec<Option<Level>>,
-}
-
-impl Tables {
-    /// Opens every finished piece count recorded in `dir`'s manifest.
-    pub fn open(dir: &Path) -> Result<Tables, FlingError> {
-        let recorded = manifest::read(dir)?;
-        let max = recorded.iter().map(|l| l.pieces).max().unwrap_or(0);
-        let mut levels: Vec<Option<Level>> = (0..=max).map(|_| None).collect();
-        for stats in &recorded {
-            if let Some(slot) = levels.get_mut(stats.pieces) {
-                *slot = Some(Level::open(dir, stats.pieces, false)?);
-            }
-        }
-        Ok(Tables {
-            dir: dir.to_path_buf(),
-            levels,
-        })
-    }
-
-    /// The directory.
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
-    /// The largest piece count with tables.
-    pub fn max_pieces(&self) -> usize {
-        self.levels
-            .iter()
-            .rposition(Option::is_some)
-            .unwrap_or(1)
-            .max(1)
-    }
-
-    /// The tables of `pieces`, or an error naming the directory.
-    pub fn level(&self, pieces: usize) -> Result<&Level, FlingError> {
-        self.levels
-            .get(pieces)
-            .and_then(Option::as_ref)
-            .ok_or_else(|| FlingError::MissingTables {
-                dir: self.dir.clone(),
-                pieces,
-            })
-    }
-
-    /// (solvable, uniquely solvable) of `board`, when its piece count is covered.
-    pub fn status(&self, board: Board) -> Option<(bool, bool)> {
-        match board.pieces() {
-            0 => Some((false, false)),
-            1 => Some((true, true)),
-            k => {
-                let level = self.levels.get(k as usize)?.as_ref()?;
-                let r = rank(board.mask());
-                Some((level.solvable.get(r), level.unique.get(r)))
-            }
-        }
-    }
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::search::Space;
+use crate::{sample_rate, Tables};
 use proptest::prelude::*;
 use std::sync::OnceLock;
 
@@ -107,4 +108,16 @@ fn every_three_piece_board_and_a_sample_of_four_agree_with_a_direct_search() {
         }
     }
     assert!(solvable > 1000);
+}
+
+#[test]
+fn a_sample_of_every_chunk_counts_like_the_full_build() {
+    let scratch = tempfile::tempdir().unwrap();
+    let sample = sample_rate(shared().0.path(), scratch.path(), 4, 1000, 2).unwrap();
+    let stats = &shared().1[2].stats;
+    assert_eq!(
+        (sample.boards, sample.solvable, sample.unique),
+        (stats.boards, stats.solvable, stats.unique)
+    );
+    assert_eq!(std::fs::read_dir(scratch.path()).unwrap().count(), 0);
 }
