@@ -10,5 +10,4 @@ mod puzzlegraph;
 mod resume;
 mod sandbox;
 mod util;
-mod weak;
 mod workbench;
