@@ -25,6 +25,7 @@ macro_rules! out {
 }
 
 mod analyze_cmd;
+mod compare_cmd;
 mod explore_cmd;
 mod export_cmd;
 mod features_cmd;
@@ -74,6 +75,10 @@ enum Command {
     Weak(weak_cmd::WeakArgs),
     /// Rank the game's features by how much ignoring each shrinks the HSG and changes the game.
     Features(features_cmd::FeaturesArgs),
+    /// Compare two games: tree or agency equivalence, or similarity by sampling.
+    Compare(compare_cmd::CompareArgs),
+    /// Write a game's tree (Algorithm 2 of the game-grammar paper) as a store.
+    Tree(compare_cmd::TreeArgs),
 }
 
 /// Ends the process after a failed write to standard output: quietly (success) when the
@@ -127,6 +132,8 @@ fn main() -> ExitCode {
         Command::Fling(args) => fling_cmd::run(args),
         Command::Weak(args) => weak_cmd::run(args),
         Command::Features(args) => features_cmd::run(args),
+        Command::Compare(args) => compare_cmd::run(args),
+        Command::Tree(args) => compare_cmd::tree(args),
     };
     match result {
         Ok(code) => code,

@@ -82,7 +82,11 @@ pub(crate) struct Canon {
 }
 
 /// Computes the canonical id of every node of `tree`, bottom-up.
-pub(crate) fn canonicalize(tree: &GameTree, dag: &mut Dag, mode: Mode) -> Result<Canon, EquivError> {
+pub(crate) fn canonicalize(
+    tree: &GameTree,
+    dag: &mut Dag,
+    mode: Mode,
+) -> Result<Canon, EquivError> {
     let n = tree.len();
     let mut ids = vec![0u32; n];
     let mut example = Vec::new();
@@ -108,7 +112,11 @@ pub(crate) fn canonicalize(tree: &GameTree, dag: &mut Dag, mode: Mode) -> Result
     }
     let mut roots: Vec<u32> = tree.roots().map(|r| ids[r as usize]).collect();
     roots.sort_unstable();
-    Ok(Canon { ids, roots, example })
+    Ok(Canon {
+        ids,
+        roots,
+        example,
+    })
 }
 
 fn choice(m: Matrix) -> Shape {
@@ -130,14 +138,19 @@ fn chance_tree(tree: &GameTree, node: u32, ids: &[u32], dag: &mut Dag) -> u32 {
 
 /// A chance node after bookkeeping (chained draws multiply out) and symmetry
 /// (equal outcomes add up) reductions; a certain draw disappears.
-fn chance_reduced(tree: &GameTree, node: u32, ids: &[u32], dag: &mut Dag) -> Result<u32, EquivError> {
+fn chance_reduced(
+    tree: &GameTree,
+    node: u32,
+    ids: &[u32],
+    dag: &mut Dag,
+) -> Result<u32, EquivError> {
     let mut pairs: Vec<(u32, Ratio)> = Vec::new();
     for c in tree.children(node) {
         let (id, p) = (ids[c as usize], tree.incoming_prob(c));
         match dag.shape(id) {
             Shape::Chance(inner) => {
                 for &(g, q) in inner {
-                    pairs.push((g, p.mul(q)?));
+                    pairs.push((g, p.checked_mul(q)?));
                 }
             }
             _ => pairs.push((id, p)),
@@ -151,12 +164,14 @@ fn chance_reduced(tree: &GameTree, node: u32, ids: &[u32], dag: &mut Dag) -> Res
 }
 
 /// Sorts (child, probability) pairs by child and adds up the probabilities of equal children.
-pub(crate) fn merge_probabilities(mut pairs: Vec<(u32, Ratio)>) -> Result<Vec<(u32, Ratio)>, EquivError> {
+pub(crate) fn merge_probabilities(
+    mut pairs: Vec<(u32, Ratio)>,
+) -> Result<Vec<(u32, Ratio)>, EquivError> {
     pairs.sort_unstable();
     let mut merged: Vec<(u32, Ratio)> = Vec::with_capacity(pairs.len());
     for (id, p) in pairs {
         match merged.last_mut() {
-            Some(last) if last.0 == id => last.1 = last.1.add(p)?,
+            Some(last) if last.0 == id => last.1 = last.1.checked_add(p)?,
             _ => merged.push((id, p)),
         }
     }
@@ -166,7 +181,12 @@ pub(crate) fn merge_probabilities(mut pairs: Vec<(u32, Ratio)>) -> Result<Vec<(u
 /// A state node after the reductions: redundant choices removed, a single
 /// remaining edge collapsed into its child (bookkeeping), and a single player's
 /// deterministic chain of choices flattened into one choice.
-fn state_reduced(tree: &GameTree, node: u32, ids: &[u32], dag: &mut Dag) -> Result<u32, EquivError> {
+fn state_reduced(
+    tree: &GameTree,
+    node: u32,
+    ids: &[u32],
+    dag: &mut Dag,
+) -> Result<u32, EquivError> {
     let mut m = state_matrix(tree, node, ids)?;
     m.drop_redundant();
     match m.players.as_slice() {
@@ -228,14 +248,20 @@ fn state_matrix(tree: &GameTree, node: u32, ids: &[u32]) -> Result<Matrix, Equiv
     let mut cells = vec![ABSENT; size];
     let mut filled_by = vec![u32::MAX; size];
     for (k, c) in children.enumerate() {
-        let flat = index.iter().zip(&dims).fold(0usize, |acc, (of_child, &d)| acc * d as usize + of_child[k] as usize);
+        let flat = index.iter().zip(&dims).fold(0usize, |acc, (of_child, &d)| {
+            acc * d as usize + of_child[k] as usize
+        });
         if filled_by[flat] != u32::MAX {
             return Err(duplicate(tree, node, filled_by[flat], c));
         }
         filled_by[flat] = c;
         cells[flat] = ids[c as usize];
     }
-    Ok(Matrix { players, dims, cells })
+    Ok(Matrix {
+        players,
+        dims,
+        cells,
+    })
 }
 
 fn duplicate(tree: &GameTree, node: u32, first: u32, second: u32) -> EquivError {

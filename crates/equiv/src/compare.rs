@@ -86,7 +86,12 @@ impl<'t> Side<'t> {
         let mut dag = Dag::default();
         let canon = canonicalize(tree, &mut dag, mode)?;
         let mult = multiplicities(&dag, &canon.roots, mode);
-        Ok(Side { tree, canon, dag, mult })
+        Ok(Side {
+            tree,
+            canon,
+            dag,
+            mult,
+        })
     }
 
     fn summary(&self) -> TreeSummary {
@@ -109,7 +114,12 @@ pub fn compare(a: &GameTree, b: &GameTree, mode: Mode) -> Result<Comparison, Equ
     let options = candidates(&inv_a, &inv_b)?;
     for map in &options {
         let moved = translate(&side_b.dag, &mut side_a.dag, map)?;
-        let mut roots_b: Vec<u32> = side_b.canon.roots.iter().map(|&r| moved[r as usize]).collect();
+        let mut roots_b: Vec<u32> = side_b
+            .canon
+            .roots
+            .iter()
+            .map(|&r| moved[r as usize])
+            .collect();
         roots_b.sort_unstable();
         if roots_b == side_a.canon.roots {
             let witness = witness(&side_a, map, a.labels(), b.labels(), mode);
@@ -123,11 +133,18 @@ pub fn compare(a: &GameTree, b: &GameTree, mode: Mode) -> Result<Comparison, Equ
             });
         }
     }
-    let map = options.first().cloned().unwrap_or_else(|| fallback(&inv_b, a.labels(), b.labels()));
+    let map = options
+        .first()
+        .cloned()
+        .unwrap_or_else(|| fallback(&inv_b, a.labels(), b.labels()));
     let moved = translate(&side_b.dag, &mut side_a.dag, &map)?;
     let mut difference = first_difference(&side_a, &side_b, &moved, &map, mode);
     if options.is_empty() {
-        difference.reason = format!("{}; {}", no_correspondence(&inv_a, &inv_b, a.labels(), b.labels()), difference.reason);
+        difference.reason = format!(
+            "{}; {}",
+            no_correspondence(&inv_a, &inv_b, a.labels(), b.labels()),
+            difference.reason
+        );
     }
     Ok(Comparison {
         equivalent: false,
@@ -144,13 +161,19 @@ fn witness(side_a: &Side, map: &Mapping, la: &Labels, lb: &Labels, mode: Mode) -
         .players
         .iter()
         .enumerate()
-        .map(|(b, &a)| Pair { a: Labels::player(a), b: Labels::player(b as u8) })
+        .map(|(b, &a)| Pair {
+            a: Labels::player(a),
+            b: Labels::player(b as u8),
+        })
         .collect();
     players.sort_by(|x, y| x.a.cmp(&y.a));
     let mut outcomes: Vec<Pair> = map
         .outcomes
         .iter()
-        .map(|(&b, &a)| Pair { a: la.outcome(a), b: lb.outcome(b) })
+        .map(|(&b, &a)| Pair {
+            a: la.outcome(a),
+            b: lb.outcome(b),
+        })
         .collect();
     outcomes.sort_by(|x, y| x.a.cmp(&y.a));
     Witness {
@@ -184,23 +207,38 @@ fn nodes_per_depth(dag: &Dag, roots: &[u32], mode: Mode) -> Vec<u64> {
 /// A correspondence to walk the trees with when the invariants allow none:
 /// players in order, outcomes by equal name, else in order of their ids.
 fn fallback(inv_b: &crate::relabel::Invariants, la: &Labels, lb: &Labels) -> Mapping {
-    let players = (0..lb.players).map(|p| p.min(la.players.saturating_sub(1))).collect();
+    let players = (0..lb.players)
+        .map(|p| p.min(la.players.saturating_sub(1)))
+        .collect();
     let mut outcomes = BTreeMap::new();
     for (k, &o) in inv_b.outcomes.keys().enumerate() {
         let name = lb.outcome(o);
-        let same = la.outcomes.iter().position(|n| *n == name).map(|i| i as u16);
+        let same = la
+            .outcomes
+            .iter()
+            .position(|n| *n == name)
+            .map(|i| i as u16);
         outcomes.insert(o, same.unwrap_or(k as u16));
     }
     Mapping { players, outcomes }
 }
 
-fn no_correspondence(a: &crate::relabel::Invariants, b: &crate::relabel::Invariants, la: &Labels, lb: &Labels) -> String {
+fn no_correspondence(
+    a: &crate::relabel::Invariants,
+    b: &crate::relabel::Invariants,
+    la: &Labels,
+    lb: &Labels,
+) -> String {
     if a.players.len() != b.players.len() {
         return format!("{} players against {}", a.players.len(), b.players.len());
     }
     if a.outcomes.len() != b.outcomes.len() {
         let names = |inv: &crate::relabel::Invariants, l: &Labels| {
-            inv.outcomes.keys().map(|&o| l.outcome(o)).collect::<Vec<_>>().join(", ")
+            inv.outcomes
+                .keys()
+                .map(|&o| l.outcome(o))
+                .collect::<Vec<_>>()
+                .join(", ")
         };
         return format!(
             "{} distinct outcomes ({}) against {} ({})",
@@ -210,5 +248,6 @@ fn no_correspondence(a: &crate::relabel::Invariants, b: &crate::relabel::Invaria
             names(b, lb)
         );
     }
-    "no player and outcome correspondence preserves the number of decisions and terminal outcomes".to_string()
+    "no player and outcome correspondence preserves the number of decisions and terminal outcomes"
+        .to_string()
 }

@@ -46,19 +46,35 @@ impl Namer<'_> {
     fn describe(&self, shape: &Shape) -> String {
         let player = |p: u8| Labels::player(self.players.get(&p).copied().unwrap_or(p));
         match shape {
-            Shape::Terminal(o) => format!("terminal, outcome `{}`", self.labels.outcome(self.outcomes.get(o).copied().unwrap_or(*o))),
+            Shape::Terminal(o) => format!(
+                "terminal, outcome `{}`",
+                self.labels
+                    .outcome(self.outcomes.get(o).copied().unwrap_or(*o))
+            ),
             Shape::Cut => "a leaf cut by the depth limit".to_string(),
             Shape::Chance(pairs) => {
                 let probs: Vec<String> = pairs.iter().map(|p| p.1.to_string()).collect();
-                format!("a chance node with {} outcomes ({})", pairs.len(), probs.join(", "))
+                format!(
+                    "a chance node with {} outcomes ({})",
+                    pairs.len(),
+                    probs.join(", ")
+                )
             }
             Shape::Choice { players, dims, .. } => match players.as_slice() {
                 [] => "a single forced move".to_string(),
-                [p] => format!("{} chooses among {}", player(*p), dims.first().copied().unwrap_or(0)),
+                [p] => format!(
+                    "{} chooses among {}",
+                    player(*p),
+                    dims.first().copied().unwrap_or(0)
+                ),
                 ps => {
                     let who: Vec<String> = ps.iter().map(|&p| player(p)).collect();
                     let size: Vec<String> = dims.iter().map(u32::to_string).collect();
-                    format!("{} decide simultaneously ({} matrix)", who.join(" and "), size.join("x"))
+                    format!(
+                        "{} decide simultaneously ({} matrix)",
+                        who.join(" and "),
+                        size.join("x")
+                    )
                 }
             },
         }
@@ -73,11 +89,26 @@ struct Stop {
 }
 
 /// Walks A and B (B's ids already moved into A's DAG) to the first difference.
-pub(crate) fn first_difference(a: &Side, b: &Side, moved: &[u32], map: &Mapping, mode: Mode) -> Difference {
-    let namer_a = Namer { labels: a.tree.labels(), players: HashMap::new(), outcomes: HashMap::new() };
+pub(crate) fn first_difference(
+    a: &Side,
+    b: &Side,
+    moved: &[u32],
+    map: &Mapping,
+    mode: Mode,
+) -> Difference {
+    let namer_a = Namer {
+        labels: a.tree.labels(),
+        players: HashMap::new(),
+        outcomes: HashMap::new(),
+    };
     let namer_b = Namer {
         labels: b.tree.labels(),
-        players: map.players.iter().enumerate().map(|(b, &a)| (a, b as u8)).collect(),
+        players: map
+            .players
+            .iter()
+            .enumerate()
+            .map(|(b, &a)| (a, b as u8))
+            .collect(),
         outcomes: map.outcomes.iter().map(|(&b, &a)| (a, b)).collect(),
     };
     let stop = match mode {
@@ -121,64 +152,131 @@ fn walk_trees(a: &Side, b: &Side, moved: &[u32], na: &Namer, nb: &Namer) -> Stop
     let roots_a: Vec<(u32, u32)> = a.tree.roots().map(|r| (id_a(r), r)).collect();
     let roots_b: Vec<(u32, u32)> = b.tree.roots().map(|r| (id_b(r), r)).collect();
     let (Some(mut x), rest_b) = first_unmatched(&roots_a, &roots_b) else {
-        return Stop { reason: "no structural difference under the correspondence tried".to_string(), a: None, b: None };
+        return Stop {
+            reason: "no structural difference under the correspondence tried".to_string(),
+            a: None,
+            b: None,
+        };
     };
     let Some(mut y) = rest_b.first().copied() else {
-        return Stop { reason: format!("{} initial states against {}", roots_a.len(), roots_b.len()), a: None, b: None };
+        return Stop {
+            reason: format!("{} initial states against {}", roots_a.len(), roots_b.len()),
+            a: None,
+            b: None,
+        };
     };
     let dag: &Dag = &a.dag;
     loop {
         let (sa, sb) = (dag.shape(id_a(x)), dag.shape(id_b(y)));
         if local(sa) != local(sb) {
             let reason = format!("A: {}; B: {}", na.describe(sa), nb.describe(sb));
-            return Stop { reason, a: Some(x), b: Some(y) };
+            return Stop {
+                reason,
+                a: Some(x),
+                b: Some(y),
+            };
         }
         let kids_a: Vec<(u32, u32)> = a.tree.children(x).map(|c| (id_a(c), c)).collect();
         let kids_b: Vec<(u32, u32)> = b.tree.children(y).map(|c| (id_b(c), c)).collect();
         let (next_a, rest_b) = first_unmatched(&kids_a, &kids_b);
         let Some(next_a) = next_a else {
-            let reason = format!("same subtrees below, arranged in different decision matrices ({})", na.describe(sa));
-            return Stop { reason, a: Some(x), b: Some(y) };
+            let reason = format!(
+                "same subtrees below, arranged in different decision matrices ({})",
+                na.describe(sa)
+            );
+            return Stop {
+                reason,
+                a: Some(x),
+                b: Some(y),
+            };
         };
         let label = a.tree.edge_label(next_a);
-        let partner = rest_b.iter().copied().find(|&c| b.tree.edge_label(c) == label).or_else(|| rest_b.first().copied());
+        let partner = rest_b
+            .iter()
+            .copied()
+            .find(|&c| b.tree.edge_label(c) == label)
+            .or_else(|| rest_b.first().copied());
         let Some(next_b) = partner else {
-            return Stop { reason: "B lacks a subtree that A has".to_string(), a: Some(next_a), b: Some(y) };
+            return Stop {
+                reason: "B lacks a subtree that A has".to_string(),
+                a: Some(next_a),
+                b: Some(y),
+            };
         };
         (x, y) = (next_a, next_b);
     }
 }
 
 fn walk_reduced(a: &Side, b: &Side, moved: &[u32], na: &Namer, nb: &Namer) -> Stop {
-    let back: HashMap<u32, u32> = moved.iter().enumerate().map(|(k, &v)| (v, k as u32)).collect();
-    let example_a = |u: u32| a.canon.example.get(u as usize).copied().filter(|&n| n != u32::MAX);
-    let example_b = |v: u32| back.get(&v).and_then(|&k| b.canon.example.get(k as usize).copied()).filter(|&n| n != u32::MAX);
+    let back: HashMap<u32, u32> = moved
+        .iter()
+        .enumerate()
+        .map(|(k, &v)| (v, k as u32))
+        .collect();
+    let example_a = |u: u32| {
+        a.canon
+            .example
+            .get(u as usize)
+            .copied()
+            .filter(|&n| n != u32::MAX)
+    };
+    let example_b = |v: u32| {
+        back.get(&v)
+            .and_then(|&k| b.canon.example.get(k as usize).copied())
+            .filter(|&n| n != u32::MAX)
+    };
     let roots_a: Vec<(u32, u32)> = a.canon.roots.iter().map(|&r| (r, r)).collect();
-    let roots_b: Vec<(u32, u32)> = b.canon.roots.iter().map(|&r| (moved[r as usize], moved[r as usize])).collect();
+    let roots_b: Vec<(u32, u32)> = b
+        .canon
+        .roots
+        .iter()
+        .map(|&r| (moved[r as usize], moved[r as usize]))
+        .collect();
     let (Some(mut u), rest) = first_unmatched(&roots_a, &roots_b) else {
-        return Stop { reason: "no difference in the reduced trees under the correspondence tried".to_string(), a: None, b: None };
+        return Stop {
+            reason: "no difference in the reduced trees under the correspondence tried".to_string(),
+            a: None,
+            b: None,
+        };
     };
     let Some(mut v) = rest.first().copied() else {
-        return Stop { reason: format!("{} initial states against {}", roots_a.len(), roots_b.len()), a: None, b: None };
+        return Stop {
+            reason: format!("{} initial states against {}", roots_a.len(), roots_b.len()),
+            a: None,
+            b: None,
+        };
     };
     let dag = &a.dag;
     let mut depth = 0;
     loop {
         let (su, sv) = (dag.shape(u), dag.shape(v));
-        let stop = |reason: String| Stop {
+        let stop = |reason: String| {
+            Stop {
             reason: format!("{reason} (reduced trees, depth {depth}; paths lead to nodes with these reduced subtrees)"),
             a: example_a(u),
             b: example_b(v),
+        }
         };
         if local(su) != local(sv) {
             return stop(format!("A: {}; B: {}", na.describe(su), nb.describe(sv)));
         }
-        let kids_a: Vec<(u32, u32)> = shape_children(su, Mode::Agency).into_iter().map(|c| (c, c)).collect();
-        let kids_b: Vec<(u32, u32)> = shape_children(sv, Mode::Agency).into_iter().map(|c| (c, c)).collect();
+        let kids_a: Vec<(u32, u32)> = shape_children(su, Mode::Agency)
+            .into_iter()
+            .map(|c| (c, c))
+            .collect();
+        let kids_b: Vec<(u32, u32)> = shape_children(sv, Mode::Agency)
+            .into_iter()
+            .map(|c| (c, c))
+            .collect();
         let (next, rest) = first_unmatched(&kids_a, &kids_b);
         match (next, rest.first()) {
             (Some(n), Some(&m)) => (u, v, depth) = (n, m, depth + 1),
-            _ => return stop(format!("same reduced subtrees below, arranged differently ({})", na.describe(su))),
+            _ => {
+                return stop(format!(
+                    "same reduced subtrees below, arranged differently ({})",
+                    na.describe(su)
+                ))
+            }
         }
     }
 }

@@ -26,7 +26,9 @@ pub enum EquivError {
         state: String,
     },
     /// Two edges of one node carry the same decision tuple.
-    #[error("{game}: actions `{first}` and `{second}` carry the same decision tuple at state\n{state}")]
+    #[error(
+        "{game}: actions `{first}` and `{second}` carry the same decision tuple at state\n{state}"
+    )]
     DuplicateDecision {
         /// The game's title.
         game: String,
@@ -38,7 +40,9 @@ pub enum EquivError {
         state: String,
     },
     /// A decision tuple does not have one entry per player.
-    #[error("{game}: the decision tuple of action `{action}` has {len} entries for {players} players")]
+    #[error(
+        "{game}: the decision tuple of action `{action}` has {len} entries for {players} players"
+    )]
     BadTuple {
         /// The game's title.
         game: String,
@@ -81,6 +85,14 @@ pub enum EquivError {
     /// Sampling could not proceed (no state to sample, a state that does not map).
     #[error("similarity: {0}")]
     Sampling(String),
+    /// A state does not fit the record size the game declares.
+    #[error("a {len}-byte state does not fit the game's declared {slot}-byte records")]
+    BadRecord {
+        /// The state's length.
+        len: usize,
+        /// The record size.
+        slot: usize,
+    },
     /// Writing the tree as a store failed.
     #[error(transparent)]
     Store(#[from] store::StoreError),

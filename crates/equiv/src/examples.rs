@@ -91,7 +91,11 @@ impl Game for TicTacToe {
         let turn = s[9];
         if turn == 0 {
             for first in [1u8, 2] {
-                let mv = Move { action: 19, player: 0, prob: Prob { num: 1, den: 2 } };
+                let mv = Move {
+                    action: 19,
+                    player: 0,
+                    prob: Prob { num: 1, den: 2 },
+                };
                 out.push_with(mv, |b| {
                     b.extend_from_slice(&s[..9]);
                     b.extend_from_slice(&[first, 0]);
@@ -102,10 +106,17 @@ impl Game for TicTacToe {
         let player = turn - 1;
         let next = 3 - turn;
         if s[10] == 1 {
-            out.push_with(Move { action: 18, player, prob: Prob::ONE }, |b| {
-                b.extend_from_slice(&s[..9]);
-                b.extend_from_slice(&[next, 0]);
-            });
+            out.push_with(
+                Move {
+                    action: 18,
+                    player,
+                    prob: Prob::ONE,
+                },
+                |b| {
+                    b.extend_from_slice(&s[..9]);
+                    b.extend_from_slice(&[next, 0]);
+                },
+            );
             return;
         }
         let opening = s[..9].iter().all(|&c| c == 0);
@@ -114,22 +125,33 @@ impl Game for TicTacToe {
                 continue;
             }
             let action = (i + 9 * usize::from(player)) as u16;
-            out.push_with(Move { action, player, prob: Prob::ONE }, |b| {
-                let at = b.len() + i;
-                b.extend_from_slice(&s[..9]);
-                b[at] = turn;
-                if self.0 == Variant::EndOfTurn {
-                    b.extend_from_slice(&[turn, 1]);
-                } else {
-                    b.extend_from_slice(&[next, 0]);
-                }
-            });
+            out.push_with(
+                Move {
+                    action,
+                    player,
+                    prob: Prob::ONE,
+                },
+                |b| {
+                    let at = b.len() + i;
+                    b.extend_from_slice(&s[..9]);
+                    b[at] = turn;
+                    if self.0 == Variant::EndOfTurn {
+                        b.extend_from_slice(&[turn, 1]);
+                    } else {
+                        b.extend_from_slice(&[next, 0]);
+                    }
+                },
+            );
         }
     }
     fn render(&self, s: &[u8]) -> String {
         s[..9]
             .chunks(3)
-            .map(|row| row.iter().map(|&c| [".", "X", "O"][usize::from(c.min(2))]).collect::<String>())
+            .map(|row| {
+                row.iter()
+                    .map(|&c| [".", "X", "O"][usize::from(c.min(2))])
+                    .collect::<String>()
+            })
             .collect::<Vec<_>>()
             .join("\n")
     }
@@ -155,7 +177,10 @@ impl ThreeToFifteen {
     fn holds_fifteen(s: &[u8], who: u8) -> bool {
         let held: Vec<usize> = (0..9).filter(|&i| s[i] == who).map(|i| i + 1).collect();
         held.iter().enumerate().any(|(a, &x)| {
-            held[a + 1..].iter().enumerate().any(|(b, &y)| held[a + b + 2..].iter().any(|&z| x + y + z == 15))
+            held[a + 1..]
+                .iter()
+                .enumerate()
+                .any(|(b, &y)| held[a + b + 2..].iter().any(|&z| x + y + z == 15))
         })
     }
 }
@@ -179,7 +204,9 @@ impl Game for ThreeToFifteen {
         (1..=9).rev().map(|n| format!("take {n}")).collect()
     }
     fn outcome_names(&self) -> Vec<String> {
-        ["draw", "second player wins", "first player wins"].map(String::from).to_vec()
+        ["draw", "second player wins", "first player wins"]
+            .map(String::from)
+            .to_vec()
     }
     fn terminal(&self, s: &[u8]) -> Option<OutcomeId> {
         if Self::holds_fifteen(s, 1) {
@@ -198,7 +225,11 @@ impl Game for ThreeToFifteen {
             if s[n - 1] != 0 {
                 continue;
             }
-            let mv = Move { action: (9 - n) as u16, player, prob: Prob::ONE };
+            let mv = Move {
+                action: (9 - n) as u16,
+                player,
+                prob: Prob::ONE,
+            };
             out.push_with(mv, |b| {
                 let at = b.len() + n - 1;
                 b.extend_from_slice(&s[..9]);
@@ -249,10 +280,14 @@ impl Game for Simultaneous {
         vec![vec![9]]
     }
     fn action_labels(&self) -> Vec<String> {
-        (0..9).map(|k| format!("{}/{}", self.names[k / 3], self.names[k % 3])).collect()
+        (0..9)
+            .map(|k| format!("{}/{}", self.names[k / 3], self.names[k % 3]))
+            .collect()
     }
     fn outcome_names(&self) -> Vec<String> {
-        ["draw", "player 1 wins", "player 2 wins"].map(String::from).to_vec()
+        ["draw", "player 1 wins", "player 2 wins"]
+            .map(String::from)
+            .to_vec()
     }
     fn terminal(&self, s: &[u8]) -> Option<OutcomeId> {
         let k = usize::from(s[0]);
@@ -260,7 +295,14 @@ impl Game for Simultaneous {
     }
     fn successors(&self, _s: &[u8], out: &mut Successors) {
         for k in 0..9u8 {
-            out.push(Move { action: u16::from(k), player: 0, prob: Prob::ONE }, &[k]);
+            out.push(
+                Move {
+                    action: u16::from(k),
+                    player: 0,
+                    prob: Prob::ONE,
+                },
+                &[k],
+            );
         }
     }
     fn render(&self, s: &[u8]) -> String {
@@ -268,6 +310,11 @@ impl Game for Simultaneous {
     }
     fn decision_tuple(&self, action: u16) -> Option<Vec<Option<String>>> {
         let k = usize::from(action);
-        (k < 9).then(|| vec![Some(self.names[k / 3].to_string()), Some(self.names[k % 3].to_string())])
+        (k < 9).then(|| {
+            vec![
+                Some(self.names[k / 3].to_string()),
+                Some(self.names[k % 3].to_string()),
+            ]
+        })
     }
 }

@@ -14,17 +14,24 @@ mod compare;
 mod diff;
 mod error;
 pub mod examples;
+mod feature_map;
 mod labels;
 mod matrix;
 mod ratio;
 mod relabel;
+mod sample;
+mod similarity;
+mod store_out;
 mod tree;
 
 pub use canon::Mode;
 pub use compare::{compare, Comparison, Difference, Pair, TreeSummary, Witness};
 pub use error::EquivError;
+pub use feature_map::FeatureMap;
 pub use labels::Labels;
 pub use ratio::Ratio;
+pub use similarity::{similarity, Similarity, SimilarityOptions};
+pub use store_out::{write_store, LevelInfo, WrittenTree};
 pub use tree::{GameTree, NodeKind, TreeOptions, NO_OUTCOME};
 
 #[cfg(test)]

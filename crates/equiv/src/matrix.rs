@@ -128,7 +128,11 @@ fn permute_axes(dims: &[u32], cells: &[u32], order: &[usize]) -> (Vec<u32>, Vec<
     let mut out = Vec::with_capacity(cells.len());
     let mut index = vec![0u32; new_dims.len()];
     for _ in 0..cells.len() {
-        let flat: usize = index.iter().zip(&new_strides).map(|(&i, &s)| i as usize * s).sum();
+        let flat: usize = index
+            .iter()
+            .zip(&new_strides)
+            .map(|(&i, &s)| i as usize * s)
+            .sum();
         out.push(cells[flat]);
         odometer(&mut index, &new_dims);
     }
@@ -217,7 +221,14 @@ fn advance_perms(perms: &mut [Vec<u32>]) -> bool {
 }
 
 /// The cells with the prefix axes permuted by `perms` and the last axis sorted.
-fn sorted_columns(cells: &[u32], perms: &[Vec<u32>], dims: &[u32], strides: &[usize], rows: usize, last: usize) -> Vec<u32> {
+fn sorted_columns(
+    cells: &[u32],
+    perms: &[Vec<u32>],
+    dims: &[u32],
+    strides: &[usize],
+    rows: usize,
+    last: usize,
+) -> Vec<u32> {
     let mut row_of = Vec::with_capacity(rows);
     let mut index = vec![0u32; dims.len()];
     for _ in 0..rows {
@@ -260,7 +271,12 @@ mod tests {
         let shuffled = m(&[1, 0], &[3, 3], &[0, 1, 2, 2, 0, 1, 1, 2, 0]);
         assert_eq!(rps.canonical().unwrap(), shuffled.canonical().unwrap());
         let other = m(&[0, 1], &[3, 3], &[0, 2, 1, 1, 0, 2, 2, 0, 1]);
-        assert_ne!(m(&[0, 1], &[3, 3], &[0, 2, 1, 1, 0, 2, 2, 1, 0]).canonical().unwrap(), other.canonical().unwrap());
+        assert_ne!(
+            m(&[0, 1], &[3, 3], &[0, 2, 1, 1, 0, 2, 2, 1, 0])
+                .canonical()
+                .unwrap(),
+            other.canonical().unwrap()
+        );
     }
 
     #[test]

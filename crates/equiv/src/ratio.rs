@@ -40,14 +40,14 @@ impl Ratio {
     }
 
     /// The product of two probabilities.
-    pub fn mul(self, other: Ratio) -> Result<Ratio, EquivError> {
+    pub fn checked_mul(self, other: Ratio) -> Result<Ratio, EquivError> {
         let num = u128::from(self.num) * u128::from(other.num);
         let den = u128::from(self.den) * u128::from(other.den);
         Ratio::reduce(num, den)
     }
 
     /// The sum of two probabilities (may exceed one: callers check sums).
-    pub fn add(self, other: Ratio) -> Result<Ratio, EquivError> {
+    pub fn checked_add(self, other: Ratio) -> Result<Ratio, EquivError> {
         let num = u128::from(self.num) * u128::from(other.den)
             + u128::from(other.num) * u128::from(self.den);
         let den = u128::from(self.den) * u128::from(other.den);
@@ -74,14 +74,14 @@ mod tests {
     fn sums_and_products_stay_exact() {
         let half = Ratio::new(2, 4);
         assert_eq!(half, Ratio { num: 1, den: 2 });
-        assert!(half.add(half).unwrap().is_one());
-        assert_eq!(half.mul(Ratio::new(1, 3)).unwrap(), Ratio::new(1, 6));
-        assert_eq!(Ratio::new(1, 3).add(Ratio::new(1, 6)).unwrap(), half);
+        assert!(half.checked_add(half).unwrap().is_one());
+        assert_eq!(half.checked_mul(Ratio::new(1, 3)).unwrap(), Ratio::new(1, 6));
+        assert_eq!(Ratio::new(1, 3).checked_add(Ratio::new(1, 6)).unwrap(), half);
     }
 
     #[test]
     fn overflow_is_an_error_not_a_wrong_number() {
         let tiny = Ratio::new(1, u64::MAX);
-        assert!(tiny.mul(tiny).is_err());
+        assert!(tiny.checked_mul(tiny).is_err());
     }
 }

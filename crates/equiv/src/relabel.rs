@@ -75,7 +75,9 @@ pub(crate) fn invariants(dag: &Dag, mult: &[u64], players: u8) -> Invariants {
                 let e = inv.outcomes.entry(*o).or_insert(0);
                 *e = e.wrapping_add(m);
             }
-            Shape::Choice { players: ps, dims, .. } => {
+            Shape::Choice {
+                players: ps, dims, ..
+            } => {
                 for (k, &p) in ps.iter().enumerate() {
                     if let Some(v) = inv.players.get_mut(usize::from(p)) {
                         let slot = usize::from(ps.len() > 1);
@@ -96,11 +98,32 @@ pub(crate) fn candidates(a: &Invariants, b: &Invariants) -> Result<Vec<Mapping>,
     if a.players.len() != b.players.len() || a.outcomes.len() != b.outcomes.len() {
         return Ok(Vec::new());
     }
-    let a_players: Vec<(u64, [u64; 3])> = a.players.iter().enumerate().map(|(i, v)| (i as u64, *v)).collect();
-    let b_players: Vec<(u64, [u64; 3])> = b.players.iter().enumerate().map(|(i, v)| (i as u64, *v)).collect();
-    let a_outcomes: Vec<(u64, u64)> = a.outcomes.iter().map(|(&o, &c)| (u64::from(o), c)).collect();
-    let b_outcomes: Vec<(u64, u64)> = b.outcomes.iter().map(|(&o, &c)| (u64::from(o), c)).collect();
-    let (Some(player_maps), Some(outcome_maps)) = (bijections(&b_players, &a_players)?, bijections(&b_outcomes, &a_outcomes)?) else {
+    let a_players: Vec<(u64, [u64; 3])> = a
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (i as u64, *v))
+        .collect();
+    let b_players: Vec<(u64, [u64; 3])> = b
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (i as u64, *v))
+        .collect();
+    let a_outcomes: Vec<(u64, u64)> = a
+        .outcomes
+        .iter()
+        .map(|(&o, &c)| (u64::from(o), c))
+        .collect();
+    let b_outcomes: Vec<(u64, u64)> = b
+        .outcomes
+        .iter()
+        .map(|(&o, &c)| (u64::from(o), c))
+        .collect();
+    let (Some(player_maps), Some(outcome_maps)) = (
+        bijections(&b_players, &a_players)?,
+        bijections(&b_outcomes, &a_outcomes)?,
+    ) else {
         return Ok(Vec::new());
     };
     let count = player_maps.len() as u128 * outcome_maps.len() as u128;
@@ -122,10 +145,16 @@ pub(crate) fn candidates(a: &Invariants, b: &Invariants) -> Result<Vec<Mapping>,
     Ok(out)
 }
 
+/// Bijections, each a list of (from item, to item) pairs.
+type Bijections = Vec<Vec<(u64, u64)>>;
+
 /// Every bijection from `from` to `to` pairing only items with equal keys, as
 /// (from item, to item) lists in `from` order; `None` when the key classes
 /// differ in size.
-fn bijections<K: Ord + Copy>(from: &[(u64, K)], to: &[(u64, K)]) -> Result<Option<Vec<Vec<(u64, u64)>>>, EquivError> {
+fn bijections<K: Ord + Copy>(
+    from: &[(u64, K)],
+    to: &[(u64, K)],
+) -> Result<Option<Bijections>, EquivError> {
     let mut classes: BTreeMap<K, (Vec<u64>, Vec<u64>)> = BTreeMap::new();
     for &(x, k) in from {
         classes.entry(k).or_default().0.push(x);
@@ -146,7 +175,7 @@ fn bijections<K: Ord + Copy>(from: &[(u64, K)], to: &[(u64, K)]) -> Result<Optio
             limit: CORRESPONDENCE_LIMIT,
         });
     }
-    let mut result: Vec<Vec<(u64, u64)>> = vec![Vec::new()];
+    let mut result: Bijections = vec![Vec::new()];
     for (xs, ys) in classes.values() {
         let mut next = Vec::new();
         for perm in permutations(ys) {
@@ -192,16 +221,25 @@ pub(crate) fn translate(from: &Dag, into: &mut Dag, map: &Mapping) -> Result<Vec
     let id_of = |ids: &[u32], c: u32| if c == ABSENT { ABSENT } else { ids[c as usize] };
     for k in 0..from.len() {
         let shape = match from.shape(k as u32) {
-            Shape::Terminal(o) => Shape::Terminal(map.outcomes.get(o).copied().unwrap_or(u16::MAX - 1)),
+            Shape::Terminal(o) => {
+                Shape::Terminal(map.outcomes.get(o).copied().unwrap_or(u16::MAX - 1))
+            }
             Shape::Cut => Shape::Cut,
             Shape::Chance(pairs) => {
                 let mut p: Vec<_> = pairs.iter().map(|&(c, r)| (id_of(&ids, c), r)).collect();
                 p.sort_unstable();
                 Shape::Chance(p)
             }
-            Shape::Choice { players, dims, cells } => {
+            Shape::Choice {
+                players,
+                dims,
+                cells,
+            } => {
                 let m = Matrix {
-                    players: players.iter().map(|&p| map.players.get(usize::from(p)).copied().unwrap_or(p)).collect(),
+                    players: players
+                        .iter()
+                        .map(|&p| map.players.get(usize::from(p)).copied().unwrap_or(p))
+                        .collect(),
                     dims: dims.clone(),
                     cells: cells.iter().map(|&c| id_of(&ids, c)).collect(),
                 }
@@ -238,6 +276,9 @@ mod tests {
         let all = bijections(&from, &to).unwrap().unwrap();
         assert_eq!(all.len(), 2);
         assert!(all.iter().all(|m| m.contains(&(0, 6))));
-        assert_eq!(bijections(&from, &[(5, 'a'), (6, 'a'), (7, 'b')]).unwrap(), None);
+        assert_eq!(
+            bijections(&from, &[(5, 'a'), (6, 'a'), (7, 'b')]).unwrap(),
+            None
+        );
     }
 }

@@ -18,12 +18,20 @@ fn tictactoe_has_the_well_known_counts() {
     assert_eq!(t.len(), 549_946);
     assert_eq!(t.terminal_count(), 255_168);
     let levels: Vec<u64> = t.level_counts().iter().map(|l| l.iter().sum()).collect();
-    assert_eq!(levels, vec![1, 9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872]);
+    assert_eq!(
+        levels,
+        vec![1, 9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872]
+    );
 }
 
 #[test]
 fn tictactoe_and_three_to_fifteen_are_equivalent_up_to_relabeling() {
-    let c = compare(&ttt(Variant::Standard), &tree(&ThreeToFifteen, "15"), Mode::Tree).unwrap();
+    let c = compare(
+        &ttt(Variant::Standard),
+        &tree(&ThreeToFifteen, "15"),
+        Mode::Tree,
+    )
+    .unwrap();
     assert!(c.equivalent, "{c:#?}");
     let w = c.witness.unwrap();
     assert_eq!(w.nodes_per_depth.iter().sum::<u64>(), 549_946);
@@ -39,7 +47,10 @@ fn misere_is_equivalent_up_to_relabeling_of_outcomes() {
     let c = compare(&ttt(Variant::Standard), &ttt(Variant::Misere), Mode::Tree).unwrap();
     assert!(c.equivalent, "{c:#?}");
     let w = c.witness.unwrap();
-    assert!(w.outcomes.iter().any(|p| p.a == "X wins" && p.b == "O wins"));
+    assert!(w
+        .outcomes
+        .iter()
+        .any(|p| p.a == "X wins" && p.b == "O wins"));
 }
 
 #[test]
@@ -56,14 +67,32 @@ fn variants_are_agency_equivalent_but_not_tree_equivalent() {
 
 #[test]
 fn no_diagonals_differs_at_the_first_diagonal_win() {
-    let c = compare(&ttt(Variant::Standard), &ttt(Variant::NoDiagonals), Mode::Tree).unwrap();
+    let c = compare(
+        &ttt(Variant::Standard),
+        &ttt(Variant::NoDiagonals),
+        Mode::Tree,
+    )
+    .unwrap();
     assert!(!c.equivalent);
     let d = c.difference.unwrap();
     assert_eq!(d.path_a, ["X0", "O1", "X2", "O3", "X4", "O5", "X6"]);
     assert_eq!(d.path_b, d.path_a);
-    assert!(d.reason.contains("terminal, outcome `X wins`"), "{}", d.reason);
-    assert!(d.reason.contains("B: player 2 chooses among 2"), "{}", d.reason);
-    let agency = compare(&ttt(Variant::Standard), &ttt(Variant::NoDiagonals), Mode::Agency).unwrap();
+    assert!(
+        d.reason.contains("terminal, outcome `X wins`"),
+        "{}",
+        d.reason
+    );
+    assert!(
+        d.reason.contains("B: player 2 chooses among 2"),
+        "{}",
+        d.reason
+    );
+    let agency = compare(
+        &ttt(Variant::Standard),
+        &ttt(Variant::NoDiagonals),
+        Mode::Agency,
+    )
+    .unwrap();
     assert!(!agency.equivalent);
 }
 
@@ -74,7 +103,11 @@ fn random_start_has_a_chance_node_and_differs_from_plain() {
     let c = compare(&ttt(Variant::Standard), &t, Mode::Agency).unwrap();
     assert!(!c.equivalent);
     let d = c.difference.unwrap();
-    assert!(d.reason.contains("chance node with 2 outcomes (1/2, 1/2)"), "{}", d.reason);
+    assert!(
+        d.reason.contains("chance node with 2 outcomes (1/2, 1/2)"),
+        "{}",
+        d.reason
+    );
     assert!(compare(&t, &t, Mode::Tree).unwrap().equivalent);
 }
 
@@ -87,7 +120,124 @@ fn simultaneous_games_match_up_to_relabeling_choices() {
     renamed.table = [[2, 0, 1], [0, 1, 2], [1, 2, 0]];
     let c = compare(&tree(&rps, "rps"), &tree(&renamed, "renamed"), Mode::Tree).unwrap();
     assert!(c.equivalent, "{c:#?}");
-    let coordination = Simultaneous { table: [[1, 0, 0], [0, 1, 0], [0, 0, 2]], names: ["a", "b", "c"] };
-    let c = compare(&tree(&rps, "rps"), &tree(&coordination, "coordination"), Mode::Tree).unwrap();
+    let coordination = Simultaneous {
+        table: [[1, 0, 0], [0, 1, 0], [0, 0, 2]],
+        names: ["a", "b", "c"],
+    };
+    let c = compare(
+        &tree(&rps, "rps"),
+        &tree(&coordination, "coordination"),
+        Mode::Tree,
+    )
+    .unwrap();
     assert!(!c.equivalent);
+}
+
+/// A coin flip, then the winner of the flip picks one of two outcomes.
+struct CoinThenChoose;
+
+impl Game for CoinThenChoose {
+    fn kind(&self) -> &'static str {
+        "coin-test"
+    }
+    fn players(&self) -> u8 {
+        2
+    }
+    fn state_width(&self) -> model::StateWidth {
+        model::StateWidth::Fixed(1)
+    }
+    fn initial_states(&self) -> Vec<Vec<u8>> {
+        vec![vec![0]]
+    }
+    fn action_labels(&self) -> Vec<String> {
+        ["flip", "left", "right"].map(String::from).to_vec()
+    }
+    fn outcome_names(&self) -> Vec<String> {
+        ["a", "b"].map(String::from).to_vec()
+    }
+    fn terminal(&self, s: &[u8]) -> Option<u16> {
+        (s[0] >= 3).then(|| u16::from(s[0] - 3))
+    }
+    fn successors(&self, s: &[u8], out: &mut model::Successors) {
+        let half = model::Prob { num: 1, den: 2 };
+        if s[0] == 0 {
+            out.push(
+                model::Move {
+                    action: 0,
+                    player: 0,
+                    prob: half,
+                },
+                &[1],
+            );
+            out.push(
+                model::Move {
+                    action: 0,
+                    player: 0,
+                    prob: half,
+                },
+                &[2],
+            );
+        } else {
+            let player = s[0] - 1;
+            out.push(
+                model::Move {
+                    action: 1,
+                    player,
+                    prob: model::Prob::ONE,
+                },
+                &[3],
+            );
+            out.push(
+                model::Move {
+                    action: 2,
+                    player,
+                    prob: model::Prob::ONE,
+                },
+                &[4],
+            );
+        }
+    }
+    fn render(&self, s: &[u8]) -> String {
+        s[0].to_string()
+    }
+    fn has_chance(&self) -> bool {
+        true
+    }
+}
+
+#[test]
+fn a_tree_is_written_as_a_store_with_chance_folded_into_edges() {
+    let game = CoinThenChoose;
+    let t = tree(&game, "coin");
+    assert_eq!(t.len(), 1 + 1 + 2 + 4);
+    let dir = tempfile::tempdir().unwrap();
+    let level = crate::LevelInfo {
+        title: "coin",
+        text: "coin",
+    };
+    let written = crate::write_store(&t, &game, &level, dir.path(), false).unwrap();
+    assert_eq!(
+        (written.states, written.transitions, written.depth),
+        (7, 6, 2)
+    );
+    let run = store::Run::open(dir.path()).unwrap();
+    assert_eq!(run.state_count(), 7);
+    assert_eq!(run.layers(), &[0, 1, 3]);
+    let root: Vec<_> = run.out_edges(0).collect();
+    assert_eq!(root.len(), 2);
+    assert!(root.iter().all(|e| e.action == 0));
+    assert_eq!(run.prob(0), Some((1, 2)));
+    assert_eq!(run.terminals().count(), 4);
+    assert_eq!(run.state(3), &[3]);
+}
+
+#[test]
+fn chance_and_bookkeeping_reduce_away_in_agency_mode() {
+    // Both flip results lead to equivalent choices (players differ), so the
+    // flip is not symmetry-redundant under identical players: the reduced tree
+    // keeps it, and the game differs from a plain choice.
+    let coin = tree(&CoinThenChoose, "coin");
+    let c = compare(&coin, &coin, Mode::Agency).unwrap();
+    assert!(c.equivalent);
+    assert_eq!(c.a.compared_nodes, 1 + 2 * 3);
 }

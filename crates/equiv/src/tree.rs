@@ -233,7 +233,14 @@ impl<'g> Builder<'g> {
         Ok(self.tree)
     }
 
-    fn push(&mut self, kind: NodeKind, parent: u32, mv: Move, state: &[u8], depth: u32) -> Result<u32, EquivError> {
+    fn push(
+        &mut self,
+        kind: NodeKind,
+        parent: u32,
+        mv: Move,
+        state: &[u8],
+        depth: u32,
+    ) -> Result<u32, EquivError> {
         let t = &mut self.tree;
         if t.kinds.len() >= self.opts.max_nodes || t.kinds.len() >= u32::MAX as usize - 1 {
             return Err(EquivError::TreeTooLarge {
@@ -281,7 +288,10 @@ impl<'g> Builder<'g> {
                     continue;
                 }
             }
-            let decision = group.first().map(|(mv, _)| Move { prob: model::Prob::ONE, ..*mv });
+            let decision = group.first().map(|(mv, _)| Move {
+                prob: model::Prob::ONE,
+                ..*mv
+            });
             if let Some(decision) = decision {
                 self.push(NodeKind::Chance, id, decision, &[], depth)?;
                 self.pending.push_back(group);
@@ -304,7 +314,10 @@ impl<'g> Builder<'g> {
     fn groups(&self, state: &[u8]) -> Result<Vec<Pending>, EquivError> {
         let mut groups: Vec<Pending> = Vec::new();
         for (mv, child) in self.successors.iter() {
-            let same = |g: &&mut Pending| g.first().is_some_and(|(m, _)| m.action == mv.action && m.player == mv.player);
+            let same = |g: &&mut Pending| {
+                g.first()
+                    .is_some_and(|(m, _)| m.action == mv.action && m.player == mv.player)
+            };
             match groups.iter_mut().find(same) {
                 Some(group) => group.push((mv, child.to_vec())),
                 None => groups.push(vec![(mv, child.to_vec())]),
@@ -313,7 +326,7 @@ impl<'g> Builder<'g> {
         for group in &groups {
             let mut sum = Ratio { num: 0, den: 1 };
             for (mv, _) in group {
-                sum = sum.add(Ratio::new(u64::from(mv.prob.num), u64::from(mv.prob.den)))?;
+                sum = sum.checked_add(Ratio::new(u64::from(mv.prob.num), u64::from(mv.prob.den)))?;
             }
             if !sum.is_one() {
                 let action = group.first().map_or(0, |(m, _)| m.action);
