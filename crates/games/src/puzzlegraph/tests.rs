@@ -8,6 +8,20 @@ use model::{Game, Successors};
 
 /// The eight samples shipped with PuzzleGraph (copied unchanged into levels/),
 /// with their state and goal-state counts under PuzzleGraph 1.1's rules.
+///
+/// Four are counted by hand:
+/// - Door And Toggle: the gate follows toggle D; the player stands on A, B or D with
+///   the toggle off or on (6), plus the goal C with it on: 7.
+/// - State Space Tester: six positions; from B the wall A-B cannot be climbed back
+///   without a ball, so B, D and E are stuck: 6 states, 1 goal.
+/// - Ball Track: the gate B-C follows plate D, on exactly while the ball lies on D.
+///   The ball can lie on E, A (brought along A-E), D (pushed along the ball track) or
+///   B (brought from D); with each the player can stand on A, B, D or E (16), and
+///   with the ball on D the player can also reach the goal C: 17 states, 1 goal.
+/// - Hanoi 3: toggles f, e, d; gates B-E = !f, B-G = f, G-D = !e, G-C = e, C-H = d.
+///   All 8 toggle states are reachable. The player can stand on A, F, B always, on
+///   E when !f, on G when f, on D when f and !e, on C when f and e, on H when f, e
+///   and d: 4 x 4 (f off) + 5 x 2 (f on, e off) + 5 + 6 (f and e on) = 37, 1 goal.
 const SAMPLES: [(&str, &str, usize, usize); 8] = [
     (
         "Ball Track.txt",
