@@ -169,6 +169,18 @@ pub struct Expr {
     pub kind: ExprKind,
 }
 
+impl Expr {
+    /// Where the expression's text begins (an operator's `pos` is the
+    /// operator itself; this is its leftmost operand's start).
+    pub fn start(&self) -> Pos {
+        let mut e = self;
+        while let ExprKind::Binary(_, left, _) | ExprKind::In(left, _) = &e.kind {
+            e = left;
+        }
+        e.pos
+    }
+}
+
 /// Binary operators, loosest binding last.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BinOp {

@@ -169,8 +169,8 @@ pub fn check(file: &ast::File) -> Result<Rules, Diag> {
             _ => {}
         }
     }
-    c.finish_outcomes(file)?;
     c.starts(file)?;
+    c.finish_outcomes(file)?;
     c.check_den_bound();
     Ok(c.rules)
 }

@@ -146,16 +146,16 @@ impl Checker<'_> {
         };
         let v = self.expr(value)?;
         let (dom, ty) = (self.rules.tracks[t].dom, self.track_ty[t]);
-        self.assignable(value.pos, v.ty, ty)?;
+        self.assignable(value.start(), v.ty, ty)?;
         if let Ex::K(k) = v.ex {
-            self.in_dom(value.pos, k, dom, &name.text)?;
+            self.in_dom(value.start(), k, dom, &name.text)?;
         }
         let fails = match dom {
             Dom::Int { lo, size } => v.span.0 < lo as i128 || v.span.1 >= lo as i128 + size as i128,
             _ => false,
         };
         let site = self.site(
-            value.pos,
+            value.start(),
             format!("value outside the values of `{}`", name.text),
             fails,
         );

@@ -203,7 +203,7 @@ pub fn expr(e: &Expr, min: u8) -> String {
         ExprKind::Name(n) => n.clone(),
         ExprKind::Index(name, index) => format!("{}[{}]", name.text, expr(index, 0)),
         ExprKind::Call(name, args) => format!("{}({})", name.text, list(args)),
-        ExprKind::Neg(inner) => format!("-{}", expr(inner, 12)),
+        ExprKind::Neg(inner) => format!("-{}", expr(inner, 13)),
         ExprKind::Not(inner) => format!("not {}", expr(inner, 5)),
         ExprKind::Binary(op, l, r) => {
             let p = op.precedence() * 2;

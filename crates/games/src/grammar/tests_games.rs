@@ -112,3 +112,56 @@ fn every_level_loads_and_round_trips() {
         assert_eq!(again.game.outcome_names(), level.game.outcome_names());
     }
 }
+
+#[test]
+fn random_start_doubles_tictactoe_behind_a_fair_coin() {
+    // The coin state, then every position once with X first and once with O first.
+    assert_eq!(
+        reachable(&game("tictactoe-random-start.game")).len(),
+        1 + 2 * 5478
+    );
+}
+
+#[test]
+fn chance_probabilities_sum_to_one_per_action() {
+    for name in ["pig.game", "tictactoe-random-start.game"] {
+        let g = game(name);
+        assert!(g.has_chance(), "{name}");
+        let mut out = Successors::new();
+        for s in reachable(&g) {
+            if g.terminal(&s).is_some() {
+                continue;
+            }
+            out.clear();
+            g.successors(&s, &mut out);
+            let mut sums: HashMap<u16, (u64, u64)> = HashMap::new();
+            for (mv, _) in out.iter() {
+                let (n, d) = sums.entry(mv.action).or_insert((0, 1));
+                let (pn, pd) = (u64::from(mv.prob.num), u64::from(mv.prob.den));
+                (*n, *d) = (*n * pd + pn * *d, *d * pd);
+            }
+            for (action, (n, d)) in sums {
+                assert_eq!(n, d, "{name}: action {action} sums to {n}/{d}");
+            }
+        }
+    }
+}
+
+#[test]
+fn fallible_games_never_reach_their_rule_error() {
+    for (name, outcomes) in [("pig.game", 2), ("nim.game", 2)] {
+        let g = game(name);
+        assert_eq!(
+            g.outcome_names().last().map(String::as_str),
+            Some(super::RULE_ERROR)
+        );
+        let states = reachable(&g);
+        let counts = outcome_counts(&g, &states);
+        assert_eq!(counts.len(), outcomes, "{name}: {counts:?}");
+        assert!(!counts.contains_key(super::RULE_ERROR), "{name}");
+    }
+    // Nim 1-3-5: (1+1)(3+1)(5+1) heap configurations, each with either player to move,
+    // less those unreachable; the first player wins (1 ^ 3 ^ 5 != 0).
+    let nim = game("nim.game");
+    assert!(reachable(&nim).len() <= 2 * 2 * 4 * 6);
+}
