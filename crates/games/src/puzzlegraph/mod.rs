@@ -14,6 +14,8 @@ mod state;
 mod text;
 
 #[cfg(test)]
+mod reference_tests;
+#[cfg(test)]
 mod rules_tests;
 #[cfg(test)]
 mod tests;

@@ -184,7 +184,7 @@ fn features_name_each_element_and_the_items_and_project_forgets_them() {
 
 /// A random puzzle text: up to 7 nodes, random edges and elements, 1-2 players
 /// and 0-2 balls, receivers wired to random triggers.
-fn random_puzzle(rng: &mut XorShift) -> String {
+pub(super) fn random_puzzle(rng: &mut XorShift) -> String {
     let nodes = 2 + rng.below(6);
     let name = |i: usize| char::from(b'A' + i as u8);
     let node_kinds = ["", "Goal", "Button", "Plate", "Toggle", "Bridge"];
