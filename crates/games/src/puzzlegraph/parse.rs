@@ -11,8 +11,9 @@ use std::collections::HashMap;
 use super::puzzle::{Container, Dynamic, Edge, EdgeKind, Node, NodeKind, Puzzle};
 use crate::GamesError;
 
-/// The most nodes a puzzle may have (node indices are stored in two bytes).
-pub const MAX_NODES: usize = 1 << 16;
+/// The most nodes a puzzle may have: node indices take two bytes, and index
+/// 65,535 is kept free for projections that forget where the items are.
+pub const MAX_NODES: usize = (1 << 16) - 1;
 
 /// One object line split into its parts, each with its 1-based column.
 struct Line<'a> {
