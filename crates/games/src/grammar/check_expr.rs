@@ -59,7 +59,7 @@ impl Checker<'_> {
     pub fn const_int(&mut self, e: &ast::Expr) -> Result<Val, Diag> {
         match self.expr_of(e, Ty::Int)?.ex {
             Ex::K(v) => Ok(v),
-            _ => Err(Diag::new(e.pos, "expected a constant integer".to_string())),
+            ex => Err(self.not_constant(e.pos, &ex, "expected a constant integer")),
         }
     }
 
@@ -68,8 +68,30 @@ impl Checker<'_> {
         let t = self.expr(e)?;
         match t.ex {
             Ex::K(v) => Ok((v, t.ty)),
-            _ => Err(Diag::new(e.pos, "expected a constant value".to_string())),
+            ex => Err(self.not_constant(e.pos, &ex, "expected a constant value")),
         }
+    }
+
+    /// The error for code that should have folded to a constant: the
+    /// failing constant operation if there is one, else `message` at `pos`.
+    fn not_constant(&self, pos: Pos, ex: &Ex, message: &str) -> Diag {
+        match super::spec::failing_constant(ex) {
+            Some(site) => self.constant_failure(site),
+            None => Diag::new(pos, message.to_string()),
+        }
+    }
+
+    /// The error for a constant operation that always fails, at its site.
+    pub fn constant_failure(&self, site: u32) -> Diag {
+        let pos = self
+            .rules
+            .sites
+            .get(site as usize)
+            .map_or(Pos::default(), |s| s.0);
+        Diag::new(
+            pos,
+            "this constant arithmetic fails (division by zero or overflow)".to_string(),
+        )
     }
 
     /// Compiles an expression.
@@ -319,14 +341,6 @@ impl Checker<'_> {
         };
         let ex = Ex::Arith(op, Box::new(x.ex), Box::new(y.ex), site);
         let t = fold(typed(ex, Ty::Int, clamp(span)));
-        if let Ex::Arith(_, l, r, _) = &t.ex {
-            if let (Ex::K(_), Ex::K(_)) = (&**l, &**r) {
-                return Err(Diag::new(
-                    pos,
-                    "this constant arithmetic fails (division by zero or overflow)".to_string(),
-                ));
-            }
-        }
         Ok(t)
     }
 

@@ -12,6 +12,7 @@ mod ast;
 mod check;
 mod check_expr;
 mod check_stmt;
+mod check_track;
 mod diag;
 mod exec;
 mod game;
@@ -32,6 +33,8 @@ mod tests;
 mod tests_errors;
 #[cfg(test)]
 mod tests_games;
+#[cfg(test)]
+mod tests_props;
 
 pub use game::{GrammarGame, RULE_ERROR};
 

@@ -179,3 +179,47 @@ fn specialise_stmt(st: &St, binds: &[(u32, Val)]) -> St {
         }
     }
 }
+
+/// The failure site of an operation on constants left unfolded because it
+/// fails (a division by zero, an overflow), if `ex` contains one that is
+/// not discarded by a constant condition.
+pub fn failing_constant(ex: &Ex) -> Option<u32> {
+    let k = |e: &Ex| matches!(e, Ex::K(_));
+    match ex {
+        Ex::Neg(a, site) | Ex::Abs(a, site) if k(a) => Some(*site),
+        Ex::Arith(_, a, b, site) if k(a) && k(b) => Some(*site),
+        Ex::K(_) | Ex::Slot(_) | Ex::SlotEq(..) | Ex::SlotNe(..) | Ex::Var(_) | Ex::Memo(_) => None,
+        Ex::Neg(a, _) | Ex::Abs(a, _) | Ex::Not(a) | Ex::Next { arg: a, .. } => failing_constant(a),
+        Ex::Elem { index, .. } => failing_constant(index),
+        Ex::Arith(_, a, b, _) | Ex::Cmp(_, a, b) | Ex::And(a, b) | Ex::Or(a, b) => {
+            failing_constant(a).or_else(|| failing_constant(b))
+        }
+        Ex::If(c, a, b) => failing_constant(c)
+            .or_else(|| failing_constant(a))
+            .or_else(|| failing_constant(b)),
+        Ex::Quant { lo, hi, body, .. } => failing_constant(lo)
+            .or_else(|| failing_constant(hi))
+            .or_else(|| failing_constant(body)),
+    }
+}
+
+/// [`failing_constant`] over statements.
+pub fn failing_constant_in(stmts: &[St]) -> Option<u32> {
+    stmts.iter().find_map(|st| match st {
+        St::Set(target, value, _, _) => {
+            let index = match target {
+                Target::Elem { index, .. } => failing_constant(index),
+                Target::Slot(_) => None,
+            };
+            index.or_else(|| failing_constant(value))
+        }
+        St::If(c, a, b) => failing_constant(c)
+            .or_else(|| failing_constant_in(a))
+            .or_else(|| failing_constant_in(b)),
+        St::For(_, lo, hi, body) => failing_constant(lo)
+            .or_else(|| failing_constant(hi))
+            .or_else(|| failing_constant_in(body)),
+        St::Random(branches) => branches.iter().find_map(|(_, _, b)| failing_constant_in(b)),
+        St::RandomIn(_, _, body) => failing_constant_in(body),
+    })
+}
