@@ -3,9 +3,10 @@
 //! A state is the booleans of the dynamic elements, bit-packed (bit `i` of byte
 //! `i / 8` is element `i`), then the node of every player in increasing order,
 //! then the node of every ball in increasing order, each node index in one byte
-//! (puzzles of up to 256 nodes) or two (little-endian). Players are
-//! interchangeable, and so are balls: sorting makes two states that differ only
-//! by which player stands where encode to the same bytes.
+//! (puzzles of up to 255 nodes, keeping 255 free for projections) or two
+//! (little-endian). Players are interchangeable, and so are balls: sorting makes
+//! two states that differ only by which player stands where encode to the same
+//! bytes.
 
 use super::puzzle::Puzzle;
 
@@ -27,7 +28,7 @@ impl Layout {
     pub fn of(puzzle: &Puzzle) -> Layout {
         Layout {
             flag_bytes: puzzle.dynamic.len().div_ceil(8),
-            index_bytes: if puzzle.nodes.len() <= 256 { 1 } else { 2 },
+            index_bytes: if puzzle.nodes.len() < 256 { 1 } else { 2 },
             players: puzzle.players.len(),
             balls: puzzle.balls.len(),
         }
