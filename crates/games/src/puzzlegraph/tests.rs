@@ -398,3 +398,26 @@ fn an_empty_file_is_refused() {
         Err(GamesError::Syntax { line: 1, .. })
     ));
 }
+
+#[test]
+fn large_puzzles_use_two_bytes_per_node() {
+    // A corridor of 300 nodes, the player at one end and the goal at the other: 300
+    // states, the goal at depth 299; node indices need two bytes.
+    let mut text = String::from("corridor\n");
+    for i in 0..300 {
+        text.push_str(&format!("PuzzleNode N{i} {{ pos:{i},0 }}\n"));
+    }
+    for i in 1..300 {
+        text.push_str(&format!("PuzzleEdge N{}-N{i} {{  }}\n", i - 1));
+    }
+    text.push_str("PuzzleGoal N299 {  }\nPuzzlePlayer N0 {  }\n");
+    let level = load_first("corridor.puzzlegraph", &text).expect("loads");
+    assert_eq!(level.game.state_width(), model::StateWidth::Fixed(2));
+    let c = census(level.game.as_ref(), 10_000).expect("small");
+    assert_eq!((c.states, c.terminals), (300, 1));
+    let mut v = Vec::new();
+    level
+        .game
+        .project(&level.game.initial_states()[0], &[0], &mut v);
+    assert_eq!(v, [0xff, 0xff]);
+}
