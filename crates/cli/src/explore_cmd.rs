@@ -2,6 +2,7 @@
 //! with a progress display, and stop cleanly on SIGINT or SIGTERM.
 
 use crate::analyze_cmd::{self, AnalysisFlags};
+use crate::live::LiveAnalysis;
 use crate::sizes::{default_budget, human, parse_size};
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -63,6 +64,16 @@ pub struct ExploreArgs {
     /// Analyse the hyperstate space graph when the exploration ends (as `hsg analyze`).
     #[arg(long)]
     pub analyze: bool,
+    /// Maintain the hyperstates while exploring (incremental SCC after every BFS
+    /// layer): the progress shows hyperstates, HSG depth and states that can no
+    /// longer win, as they become certain.
+    #[arg(long)]
+    pub live_hsg: bool,
+    /// Depth-limited HSG: do not expand states whose hyperstate lies more than D
+    /// critical actions from the root's (as known when their layer starts).
+    /// Implies --live-hsg; the run is partial when states were held back.
+    #[arg(long, value_name = "D")]
+    pub hsg_depth: Option<u32>,
     #[command(flatten)]
     pub analysis: AnalysisFlags,
 }
@@ -81,6 +92,8 @@ impl ExploreArgs {
             checkpoint_secs: 2.0,
             index_limit: None,
             analyze: false,
+            live_hsg: false,
+            hsg_depth: None,
             analysis: AnalysisFlags::default(),
         }
     }
@@ -153,11 +166,35 @@ pub fn explore(args: &ExploreArgs) -> Result<Explored> {
         index_limit: args.index_limit,
     };
     let mut sink = Display::new();
+    let mut live = (args.live_hsg || args.hsg_depth.is_some()).then(|| {
+        let target = args.analysis.target.as_deref().unwrap_or(model::WIN);
+        let target = game
+            .outcome_names()
+            .iter()
+            .position(|n| n == target)
+            .and_then(|i| u16::try_from(i).ok());
+        LiveAnalysis::new(target, args.hsg_depth)
+    });
+    let watcher = live.as_mut().map(|l| l as &mut dyn explore::Watcher);
     EXPLORING.store(true, Ordering::SeqCst);
-    let summary = explore::explore(game, writer, checkpoint, &opts, &mut sink);
+    let summary = explore::explore_watched(game, writer, checkpoint, &opts, &mut sink, watcher);
     EXPLORING.store(false, Ordering::SeqCst);
     sink.done();
     let summary = summary?;
+    if let Some(live) = live.as_mut() {
+        let l = live.finish();
+        eprintln!(
+            "live HSG: {} hyperstates, HSG depth {}, {} winning, {} states in {} hyperstates can no longer win{}",
+            l.hyperstates,
+            l.depth,
+            l.winning,
+            l.dead_states,
+            l.dead_hyperstates,
+            args.hsg_depth
+                .map(|d| format!(", HSG depth limited to {d}"))
+                .unwrap_or_default()
+        );
+    }
     let rate = summary.states as f64 / summary.elapsed.as_secs_f64().max(1e-9);
     match summary.ending {
         Ending::Interrupted => {
@@ -241,6 +278,9 @@ fn identity(level: &games::Level, args: &ExploreArgs) -> RunIdentity {
     if let Some(n) = args.max_states {
         options.insert("max_states".to_string(), n.to_string());
     }
+    if let Some(d) = args.hsg_depth {
+        options.insert("hsg_depth".to_string(), d.to_string());
+    }
     RunIdentity::new(
         game.kind().to_string(),
         level.title.clone(),
@@ -286,14 +326,24 @@ impl Display {
 }
 
 fn line(p: &Progress) -> String {
-    format!(
+    let mut text = format!(
         "{} states, {} transitions, depth {}, {:.0} states/s, {} on disk",
         p.states,
         p.transitions,
         p.depth,
         p.states_per_sec,
         human(p.disk_bytes)
-    )
+    );
+    if let Some(live) = &p.live_hsg {
+        let field = |k: &str| live.get(k).and_then(|v| v.as_u64()).unwrap_or(0);
+        text.push_str(&format!(
+            "; {} hyperstates, HSG depth {}, {} states can no longer win",
+            field("hyperstates"),
+            field("depth"),
+            field("dead_states")
+        ));
+    }
+    text
 }
 
 impl ProgressSink for Display {

@@ -30,6 +30,7 @@ mod explore_cmd;
 mod export_cmd;
 mod features_cmd;
 mod fling_cmd;
+mod live;
 mod report;
 mod sandbox_cmd;
 mod sizes;

@@ -26,6 +26,9 @@ pub trait Watcher {
         expanded: u64,
     ) -> Result<(), String>;
 
+    /// States `0..count` are the initial states (called once, before any plan).
+    fn set_roots(&mut self, count: u64);
+
     /// Called when the graph fed so far is every row of the layers before
     /// `first..end`, the layer about to be expanded: returns which of its states
     /// to hold back (`held[i]` for state `first + i`; an empty vector holds none).
@@ -143,6 +146,7 @@ impl<'w> Watching<'w> {
     ) -> Result<(), ExploreError> {
         let n = layers.len();
         let (first, end) = (layers[n.saturating_sub(2)], layers[n - 1]);
+        self.watcher.set_roots(layers.get(1).copied().unwrap_or(0));
         self.feed_upto(writer, first)?;
         self.plan(first, end)?;
         self.feed_upto(writer, next_parent)

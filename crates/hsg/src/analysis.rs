@@ -171,9 +171,12 @@ fn summarize<G: StateGraph + ?Sized>(
     let c = &a.condensation;
     let t = &a.tagging;
     let rev = count_reversibility(g, c);
+    let mut cut_states = 0u64;
+    g.for_each_cut(&mut |_| cut_states += 1);
     let open_states = (g.expanded_count()..g.state_count())
         .filter(|&s| g.is_open(s))
-        .count() as u64;
+        .count() as u64
+        + cut_states;
     let longest = longest_to(c, |h| t.contains_target(h))[a.root as usize];
     let (lengths, lengths_note) =
         match winning_path_lengths(c, t, a.root, opts.mem_budget_bytes / 8) {

@@ -44,9 +44,19 @@ pub trait StateGraph {
     #[inline]
     fn prefetch_row(&self, _state: StateId) {}
 
+    /// Calls `f` for every state the explorer held back instead of expanding it (an
+    /// HSG depth limit), in increasing id order. Such a state lies below
+    /// `expanded_count()` with an empty row, is not terminal, and its future is unknown.
+    fn for_each_cut(&self, _f: &mut dyn FnMut(StateId)) {}
+
+    /// True when the explorer held `state` back (see [`StateGraph::for_each_cut`]).
+    fn is_cut(&self, _state: StateId) -> bool {
+        false
+    }
+
     /// True when `state` was never expanded and is not terminal: its future is unknown.
     fn is_open(&self, state: StateId) -> bool {
-        state >= self.expanded_count() && self.outcome(state).is_none()
+        (state >= self.expanded_count() && self.outcome(state).is_none()) || self.is_cut(state)
     }
 }
 

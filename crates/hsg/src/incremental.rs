@@ -26,7 +26,10 @@
 //! from the batch's targets, which for a puzzle with many reversible actions is most of
 //! the contracted graph; it stays small because components merge as they close.
 //! Depths ([`Incremental::compute_depths`]) and live tags ([`Incremental::live`]) are
-//! one more pass over the contracted graph each.
+//! one more pass over the contracted graph each. A caller that needs the components
+//! only from time to time settles once the pending edges outnumber the contracted
+//! graph ([`Incremental::pending_edges`], [`Incremental::settled_size`]), which makes
+//! the whole maintenance linear in the edges, amortized.
 
 use crate::error::HsgError;
 use crate::graph::StateId;
@@ -58,11 +61,18 @@ pub struct LiveHsg {
 #[derive(Debug, Default)]
 pub struct Incremental {
     forest: Vec<u32>,
+    /// Per representative: its successor list in `lists`, or [`NONE`].
+    list_of: Vec<u32>,
+    lists: Vec<Vec<u32>>,
+    free_lists: Vec<u32>,
+    /// Representatives whose lists grew since the last compaction.
+    dirty: Vec<u32>,
     /// Members per representative, for components of more than one state.
     sizes: FastMap<u32>,
-    out: FastMap<Vec<u32>>,
-    /// Tarjan index per representative during [`Incremental::settle`], else zero.
+    /// Tarjan index and low link per representative during [`Incremental::settle`].
     index: Vec<u32>,
+    low: Vec<u32>,
+    on_stack: Vec<u64>,
     depth: Vec<u32>,
     /// States below this id were expanded, except the cut ones.
     expanded_upto: u64,
@@ -72,7 +82,11 @@ pub struct Incremental {
     target_states: Vec<u32>,
     batch_targets: Vec<u32>,
     components: u64,
+    /// Entries of all successor lists after the last settle.
+    settled_size: u64,
 }
+
+const NONE: u32 = u32::MAX;
 
 type FastMap<V> = HashMap<u32, V, BuildHasherDefault<IdHasher>>;
 
@@ -92,6 +106,17 @@ impl Hasher for IdHasher {
     fn write_u32(&mut self, n: u32) {
         self.0 = u64::from(n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     }
+}
+
+/// The representative of `x`, halving the path on the way.
+#[inline]
+fn find(forest: &mut [u32], mut x: u32) -> u32 {
+    while forest[x as usize] != x {
+        let grand = forest[forest[x as usize] as usize];
+        forest[x as usize] = grand;
+        x = grand;
+    }
+    x
 }
 
 impl Incremental {
@@ -122,12 +147,14 @@ impl Incremental {
         if count <= u64::from(old) {
             return Ok(());
         }
-        for id in old..count as u32 {
-            self.forest.push(id);
-        }
-        self.index.resize(count as usize, UNSEEN);
-        self.depth.resize(count as usize, NO_DEPTH);
-        self.components += count.saturating_sub(u64::from(old));
+        self.forest.extend(old..count as u32);
+        let n = count as usize;
+        self.list_of.resize(n, NONE);
+        self.index.resize(n, UNSEEN);
+        self.low.resize(n, 0);
+        self.depth.resize(n, NO_DEPTH);
+        self.on_stack.resize(n.div_ceil(64), 0);
+        self.components += count - u64::from(old);
         Ok(())
     }
 
@@ -148,37 +175,102 @@ impl Incremental {
 
     /// Adds the row of an expanded `parent`; every id must already be known.
     pub fn add_row(&mut self, parent: StateId, targets: &[StateId]) {
-        let p = parent as u32;
-        let from = self.find(p);
+        let from = find(&mut self.forest, parent as u32);
+        let list = self.list_for(from);
+        let before = self.lists[list as usize].len();
         for &t in targets {
-            let to = self.find(t as u32);
+            let to = find(&mut self.forest, t as u32);
             if to != from {
-                self.out.entry(from).or_default().push(to);
+                self.lists[list as usize].push(to);
                 self.batch_targets.push(to);
             }
         }
+        if before == 0 && !self.lists[list as usize].is_empty() || before > 0 {
+            self.dirty.push(from);
+        }
+    }
+
+    /// The list of the representative `c`, created empty when it has none.
+    fn list_for(&mut self, c: u32) -> u32 {
+        let slot = self.list_of[c as usize];
+        if slot != NONE {
+            return slot;
+        }
+        let slot = match self.free_lists.pop() {
+            Some(free) => free,
+            None => {
+                self.lists.push(Vec::new());
+                (self.lists.len() - 1) as u32
+            }
+        };
+        self.list_of[c as usize] = slot;
+        slot
     }
 
     /// Records that `state` is terminal with a target outcome.
     pub fn add_target(&mut self, state: StateId) {
-        {
-            self.target_states.push(state as u32);
-        }
+        self.target_states.push(state as u32);
     }
 
     /// The representative (smallest id) of `state`'s component.
     pub fn component_of(&mut self, state: StateId) -> StateId {
-        StateId::from(self.find(state as u32))
+        StateId::from(find(&mut self.forest, state as u32))
+    }
+
+    /// True when the representative `c` has out-edges to other components.
+    fn has_successors(&self, c: u32) -> bool {
+        let slot = self.list_of[c as usize];
+        slot != NONE && !self.lists[slot as usize].is_empty()
+    }
+
+    /// Maps `c`'s list through the forest, sorted and without duplicates or `c`.
+    fn compact(&mut self, c: u32) {
+        let slot = self.list_of[c as usize];
+        if slot == NONE {
+            return;
+        }
+        let mut list = std::mem::take(&mut self.lists[slot as usize]);
+        for t in list.iter_mut() {
+            *t = find(&mut self.forest, *t);
+        }
+        list.sort_unstable();
+        list.dedup();
+        list.retain(|&t| t != c);
+        if list.is_empty() {
+            self.list_of[c as usize] = NONE;
+            self.free_lists.push(slot);
+        }
+        self.lists[slot as usize] = list;
+    }
+
+    /// Appends the successor components of the representative `c` to `out`.
+    fn push_successors(&mut self, c: u32, out: &mut Vec<u32>) {
+        let slot = self.list_of[c as usize];
+        if slot == NONE {
+            return;
+        }
+        for &t in &self.lists[slot as usize] {
+            let r = find(&mut self.forest, t);
+            if r != c {
+                out.push(r);
+            }
+        }
     }
 
     /// Merges the components closed by the rows added since the last call; returns
     /// how many states joined another component.
     pub fn settle(&mut self) -> u64 {
+        for c in std::mem::take(&mut self.dirty) {
+            let r = find(&mut self.forest, c);
+            if r == c {
+                self.compact(c);
+            }
+        }
         let roots = std::mem::take(&mut self.batch_targets);
         let mut tarjan = Tarjan::default();
         for &r in &roots {
-            let r = self.find(r);
-            if self.index[r as usize] == UNSEEN && self.out.contains_key(&r) {
+            let r = find(&mut self.forest, r);
+            if self.index[r as usize] == UNSEEN && self.has_successors(r) {
                 tarjan.run(self, r);
             }
         }
@@ -189,7 +281,20 @@ impl Incremental {
         for scc in tarjan.found {
             joined += self.merge(&scc);
         }
+        self.settled_size = self.lists.iter().map(|l| l.len() as u64).sum();
         joined
+    }
+
+    /// Edges added since the last [`Incremental::settle`].
+    pub fn pending_edges(&self) -> u64 {
+        self.batch_targets.len() as u64
+    }
+
+    /// The size of the contracted graph at the last settle (successor-list entries
+    /// plus components). A caller that settles only once as many edges are pending
+    /// pays O(1) amortized per edge.
+    pub fn settled_size(&self) -> u64 {
+        self.settled_size + self.components
     }
 
     /// Union of the components `members` (representatives), their lists rebuilt.
@@ -201,55 +306,25 @@ impl Incremental {
         let mut size = 0u64;
         for &m in members {
             size += u64::from(self.sizes.remove(&m).unwrap_or(1));
-            if let Some(l) = self.out.remove(&m) {
-                list.extend(l);
+            let slot = self.list_of[m as usize];
+            if slot != NONE {
+                list.append(&mut self.lists[slot as usize]);
+                self.list_of[m as usize] = NONE;
+                self.free_lists.push(slot);
             }
             self.forest[m as usize] = root;
         }
         self.sizes.insert(root, size.min(u64::from(u32::MAX)) as u32);
         self.components -= members.len() as u64 - 1;
-        for t in list.iter_mut() {
-            *t = self.find(*t);
-        }
-        list.sort_unstable();
-        list.dedup();
-        list.retain(|&t| t != root);
-        if !list.is_empty() {
-            self.out.insert(root, list);
-        }
+        let slot = self.list_for(root);
+        self.lists[slot as usize] = list;
+        self.compact(root);
         members.len() as u64 - 1
     }
 
-    fn find(&mut self, mut x: u32) -> u32 {
-        // Path halving: every visited node skips to its grandparent.
-        while self.forest[x as usize] != x {
-            let grand = self.forest[self.forest[x as usize] as usize];
-            self.forest[x as usize] = grand;
-            x = grand;
-        }
-        x
-    }
-
-    /// Distinct successor components of the representative `c`, deduplicating its
-    /// list first (lists grow with every row and hold stale ids after merges).
-    fn successors(&mut self, c: u32) -> Vec<u32> {
-        let Some(mut list) = self.out.remove(&c) else {
-            return Vec::new();
-        };
-        for t in list.iter_mut() {
-            *t = self.find(*t);
-        }
-        list.sort_unstable();
-        list.dedup();
-        list.retain(|&t| t != c);
-        let copy = list.clone();
-        self.out.insert(c, list);
-        copy
-    }
-
-    /// Computes the HSG depth of every component from state 0's: the fewest edges
-    /// between components on a path from the root. Components out of reach keep
-    /// [`NO_DEPTH`].
+    /// Computes the HSG depth of every component from the initial states': the
+    /// fewest edges between components on a path from them. Components out of reach
+    /// keep [`NO_DEPTH`].
     pub fn compute_depths(&mut self) {
         self.depth.iter_mut().for_each(|d| *d = NO_DEPTH);
         if self.forest.is_empty() {
@@ -257,15 +332,18 @@ impl Incremental {
         }
         let mut queue = std::collections::VecDeque::new();
         for r in 0..self.roots.max(1) {
-            let root = self.find(r);
+            let root = find(&mut self.forest, r);
             if self.depth[root as usize] == NO_DEPTH {
                 self.depth[root as usize] = 0;
                 queue.push_back(root);
             }
         }
+        let mut succ = Vec::new();
         while let Some(c) = queue.pop_front() {
             let next = self.depth[c as usize].saturating_add(1);
-            for t in self.successors(c) {
+            succ.clear();
+            self.push_successors(c, &mut succ);
+            for &t in &succ {
                 if self.depth[t as usize] == NO_DEPTH {
                     self.depth[t as usize] = next;
                     queue.push_back(t);
@@ -276,21 +354,20 @@ impl Incremental {
 
     /// The HSG depth of `state`'s component as of the last [`Incremental::compute_depths`].
     pub fn depth_of(&mut self, state: StateId) -> u32 {
-        let c = self.find(state as u32);
+        let c = find(&mut self.forest, state as u32);
         self.depth[c as usize]
     }
 
     /// Hyperstates, depth, winning and dead components of the graph so far; call
     /// after [`Incremental::settle`] and [`Incremental::compute_depths`].
     pub fn live(&mut self) -> LiveHsg {
-        let mut winning = vec![false; 0];
-        winning.resize(self.forest.len(), false);
+        let mut winning = vec![false; self.forest.len()];
         for i in 0..self.target_states.len() {
-            let c = self.find(self.target_states[i]);
+            let c = find(&mut self.forest, self.target_states[i]);
             winning[c as usize] = true;
         }
-        let win_count = (0..self.forest.len() as u32)
-            .filter(|&s| self.forest[s as usize] == s && winning[s as usize])
+        let win_count = (0..self.forest.len())
+            .filter(|&s| self.forest[s] == s as u32 && winning[s])
             .count() as u64;
         let (dead_states, dead_hyperstates) = self.dead(&winning);
         let depth = self
@@ -314,36 +391,40 @@ impl Incremental {
     fn dead(&mut self, winning: &[bool]) -> (u64, u64) {
         // 0 unvisited, 1 on the stack, 2 alive (reaches a target or the unknown), 3 dead.
         let mut mark = vec![0u8; self.forest.len()];
-        let reps: Vec<u32> = (0..self.forest.len() as u32)
-            .filter(|&s| self.forest[s as usize] == s)
-            .collect();
         let (mut states, mut comps) = (0u64, 0u64);
-        for &start in &reps {
-            if mark[start as usize] != 0 {
+        let mut arena = Vec::new();
+        for start in 0..self.forest.len() as u32 {
+            if self.forest[start as usize] != start || mark[start as usize] != 0 {
                 continue;
             }
-            let mut stack = vec![(start, self.successors(start), 0usize)];
             mark[start as usize] = 1;
-            while let Some((c, succ, next)) = stack.last_mut() {
-                if let Some(&t) = succ.get(*next) {
-                    *next += 1;
+            arena.clear();
+            self.push_successors(start, &mut arena);
+            // Frames: (component, start of its successors, next one, their end).
+            let mut frames = vec![(start, 0usize, 0usize, arena.len())];
+            while let Some(frame) = frames.last_mut() {
+                let (c, begin, next, end) = *frame;
+                if next < end {
+                    frame.2 += 1;
+                    let t = arena[next];
                     if mark[t as usize] == 0 {
                         mark[t as usize] = 1;
-                        let s = self.successors(t);
-                        stack.push((t, s, 0));
+                        let child_begin = arena.len();
+                        self.push_successors(t, &mut arena);
+                        frames.push((t, child_begin, child_begin, arena.len()));
                     }
                     continue;
                 }
-                let c = *c;
                 let alive = winning[c as usize]
                     || !self.all_expanded(c)
-                    || succ.iter().any(|&t| mark[t as usize] == 2);
+                    || arena[begin..end].iter().any(|&t| mark[t as usize] == 2);
                 mark[c as usize] = if alive { 2 } else { 3 };
                 if !alive {
                     comps += 1;
                     states += u64::from(self.sizes.get(&c).copied().unwrap_or(1));
                 }
-                stack.pop();
+                arena.truncate(begin);
+                frames.pop();
             }
         }
         (states, comps)
@@ -372,63 +453,68 @@ fn get_bit(bits: &[u64], i: u32) -> bool {
 }
 
 /// Iterative Tarjan over the contracted graph, collecting components of more than
-/// one member.
+/// one member. Successor lists are copied onto one arena used as a stack, so a
+/// visit allocates nothing.
 #[derive(Default)]
 struct Tarjan {
     next_index: u32,
-    low: FastMap<u32>,
     stack: Vec<u32>,
-    on_stack: FastMap<()>,
+    arena: Vec<u32>,
     visited: Vec<u32>,
     found: Vec<Vec<u32>>,
 }
 
 impl Tarjan {
-    fn visit(&mut self, g: &mut Incremental, c: u32) -> Vec<u32> {
+    /// Numbers `c`, pushes it and its successors; returns the end of its successors.
+    fn visit(&mut self, g: &mut Incremental, c: u32) -> usize {
         self.next_index += 1;
         g.index[c as usize] = self.next_index;
-        self.low.insert(c, self.next_index);
+        g.low[c as usize] = self.next_index;
         self.stack.push(c);
-        self.on_stack.insert(c, ());
+        set_bit(&mut g.on_stack, c);
         self.visited.push(c);
-        g.successors(c)
+        g.push_successors(c, &mut self.arena);
+        self.arena.len()
     }
 
     fn run(&mut self, g: &mut Incremental, start: u32) {
-        let succ = self.visit(g, start);
-        let mut frames = vec![(start, succ, 0usize)];
-        while let Some((c, succ, next)) = frames.last_mut() {
-            let c = *c;
-            if let Some(&t) = succ.get(*next) {
+        let begin = self.arena.len();
+        let end = self.visit(g, start);
+        // Frames: (component, next successor position, end of its successors).
+        let mut frames = vec![(start, begin, end)];
+        while let Some(&mut (c, ref mut next, end)) = frames.last_mut() {
+            if *next < end {
+                let t = self.arena[*next];
                 *next += 1;
                 if g.index[t as usize] == UNSEEN {
-                    if g.out.contains_key(&t) {
-                        let s = self.visit(g, t);
-                        frames.push((t, s, 0));
+                    if g.has_successors(t) {
+                        let child_begin = self.arena.len();
+                        let child_end = self.visit(g, t);
+                        frames.push((t, child_begin, child_end));
                     }
-                } else if self.on_stack.contains_key(&t) {
+                } else if get_bit(&g.on_stack, t) {
                     let lt = g.index[t as usize];
-                    let lc = self.low.entry(c).or_insert(lt);
-                    *lc = (*lc).min(lt);
+                    g.low[c as usize] = g.low[c as usize].min(lt);
                 }
                 continue;
             }
             frames.pop();
-            let low_c = self.low.get(&c).copied().unwrap_or(0);
-            if let Some((parent, _, _)) = frames.last() {
-                let lp = self.low.entry(*parent).or_insert(low_c);
-                *lp = (*lp).min(low_c);
+            let low_c = g.low[c as usize];
+            if let Some(&(parent, _, parent_end)) = frames.last() {
+                g.low[parent as usize] = g.low[parent as usize].min(low_c);
+                self.arena.truncate(parent_end);
             }
             if low_c == g.index[c as usize] {
-                self.pop_component(c);
+                self.pop_component(g, c);
             }
         }
+        self.arena.clear();
     }
 
-    fn pop_component(&mut self, c: u32) {
+    fn pop_component(&mut self, g: &mut Incremental, c: u32) {
         let mut members = Vec::new();
         while let Some(m) = self.stack.pop() {
-            self.on_stack.remove(&m);
+            g.on_stack[(m / 64) as usize] &= !(1 << (m % 64));
             members.push(m);
             if m == c {
                 break;

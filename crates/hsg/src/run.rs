@@ -72,13 +72,27 @@ impl StateGraph for RunGraph<'_> {
     }
 
     fn outcome(&self, state: StateId) -> Option<OutcomeId> {
-        self.run.outcome(state)
+        self.run.outcome(state).filter(|&o| o != store::CUT_OUTCOME)
     }
 
     fn for_each_terminal(&self, f: &mut dyn FnMut(StateId, OutcomeId)) {
         for (state, outcome) in self.run.terminals() {
-            f(state, outcome);
+            if outcome != store::CUT_OUTCOME {
+                f(state, outcome);
+            }
         }
+    }
+
+    fn for_each_cut(&self, f: &mut dyn FnMut(StateId)) {
+        for (state, outcome) in self.run.terminals() {
+            if outcome == store::CUT_OUTCOME {
+                f(state);
+            }
+        }
+    }
+
+    fn is_cut(&self, state: StateId) -> bool {
+        self.run.outcome(state) == Some(store::CUT_OUTCOME)
     }
 }
 

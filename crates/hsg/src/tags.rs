@@ -135,6 +135,7 @@ fn hyperstate_flags<G: StateGraph + ?Sized>(g: &G, c: &Condensation, target: Out
             flags[c.hyperstate_of(state) as usize] |= CONTAINS_TARGET;
         }
     });
+    g.for_each_cut(&mut |state| flags[c.hyperstate_of(state) as usize] |= OPEN);
     for state in g.expanded_count()..g.state_count() {
         if g.outcome(state).is_none() {
             flags[c.hyperstate_of(state) as usize] |= OPEN;

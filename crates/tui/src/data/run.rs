@@ -81,7 +81,7 @@ impl StateSource for RunStates {
     }
 
     fn outcome(&self, s: u64) -> Option<u16> {
-        self.run.outcome(s)
+        self.run.outcome(s).filter(|&o| o != store::CUT_OUTCOME)
     }
 
     fn live_progress(&self) -> Option<LiveProgress> {
