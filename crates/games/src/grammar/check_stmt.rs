@@ -404,19 +404,22 @@ impl Checker<'_> {
     }
 
     /// Marks the game as fallible when products of probabilities could
-    /// outgrow a 32-bit denominator.
+    /// outgrow a 32-bit denominator or a tuple could branch more than
+    /// [`super::exec::MAX_BRANCHES`] ways (the denominators bound both).
     pub fn check_den_bound(&mut self) {
-        let worst = self
+        // A decision with a `random` inside a loop has no bound (`None`).
+        let bounds: Option<Vec<u128>> = self
             .rules
             .decisions
             .iter()
             .map(|d| den_bound(&d.body))
-            .max()
-            .unwrap_or(Some(1));
+            .collect();
+        let worst = bounds.map(|b| b.into_iter().max().unwrap_or(1));
         let players = self.rules.players.len() as u32;
+        let limit = u128::from(u32::MAX).min(super::exec::MAX_BRANCHES as u128);
         let fits = worst
             .and_then(|w| w.checked_pow(players))
-            .is_some_and(|b| b <= u128::from(u32::MAX));
+            .is_some_and(|b| b <= limit);
         if !fits {
             self.rules.may_fail = true;
         }

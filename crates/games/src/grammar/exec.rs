@@ -9,6 +9,13 @@ use super::ir::{self, Cx, Ex, Fault, St, Val};
 /// The failure site reported when a probability's denominator outgrows 32 bits.
 pub const PROB_SITE: u32 = u32::MAX;
 
+/// The failure site reported when a tuple branches more than [`MAX_BRANCHES`] ways.
+pub const BRANCH_SITE: u32 = u32::MAX - 1;
+
+/// Most branches one decision tuple may have; beyond, the whole tuple is a
+/// rule error (so that `random` in long loops cannot exhaust memory).
+pub const MAX_BRANCHES: usize = 1 << 16;
+
 /// One consequence of a decision tuple.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {
@@ -68,7 +75,13 @@ pub fn run_tuple(memos: &[Ex], vars: usize, start: &[Val], parts: &[Part]) -> Ve
                             *x = value;
                         }
                     }
-                    run_body(memos, part.body, slots, v, (o.num, o.den), &mut next);
+                    if !run_body(memos, part.body, slots, v, (o.num, o.den), &mut next) {
+                        return vec![Outcome {
+                            num: 1,
+                            den: 1,
+                            result: Err(Fault { site: BRANCH_SITE }),
+                        }];
+                    }
                 }
                 Err(_) => next.push(o),
             }
@@ -109,6 +122,8 @@ enum Step {
     Failed(Fault),
 }
 
+/// Runs one consequence from one state, appending its branches to `out`;
+/// false when the branches outnumber [`MAX_BRANCHES`].
 fn run_body(
     memos: &[Ex],
     body: &[St],
@@ -116,7 +131,7 @@ fn run_body(
     vars: Vec<Val>,
     prob: (u128, u128),
     out: &mut Vec<Outcome>,
-) {
+) -> bool {
     let mut work = vec![Work {
         too_fine: false,
         num: prob.0,
@@ -126,6 +141,9 @@ fn run_body(
         frames: vec![Frame::Seq(body, 0)],
     }];
     while let Some(mut w) = work.pop() {
+        if out.len() + work.len() > MAX_BRANCHES {
+            return false;
+        }
         if w.too_fine {
             let fault = Err(Fault { site: PROB_SITE });
             out.push(Outcome {
@@ -164,6 +182,7 @@ fn run_body(
             _ => {}
         }
     }
+    true
 }
 
 fn step<'a>(w: &mut Work<'a>, cx: &mut Cx, work: &mut Vec<Work<'a>>) -> Step {

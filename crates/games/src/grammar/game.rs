@@ -178,8 +178,7 @@ impl GrammarGame {
 
     fn push_random(&self, start: &[Val], parts: &[Part], mv: Move, out: &mut Successors) {
         for o in exec::run_tuple(&self.rules.memos, self.rules.vars, start, parts) {
-            // `run_tuple` turns denominators beyond 32 bits into failures.
-            let prob = Prob::new(o.num as u32, o.den as u32).unwrap_or(Prob::ONE);
+            let prob = to_prob(o.num, o.den);
             let mv = Move { prob, ..mv };
             let (slots, error) = match &o.result {
                 Ok(slots) => (&slots[..], false),
@@ -252,6 +251,19 @@ impl GrammarGame {
             })
             .collect()
     }
+}
+
+/// `num/den` as a [`Prob`]. `run_tuple` turns branches whose denominator
+/// outgrows 32 bits into rule errors; their probability is then rounded to
+/// 31 bits, the only place where a probability is not exact.
+fn to_prob(num: u128, den: u128) -> Prob {
+    let (num, den) = if den > u128::from(u32::MAX) {
+        let shift = 128 - den.leading_zeros() - 31;
+        (num >> shift, den >> shift)
+    } else {
+        (num, den)
+    };
+    Prob::new(num as u32, den as u32).unwrap_or(Prob::ONE)
 }
 
 /// Every player's decisions, specialised to their parameters and player.

@@ -67,8 +67,14 @@ pub fn compile(
 
 /// Loads the game of a `.game` file (one level per file).
 pub fn load(file_name: &str, text: &str, selector: &LevelSelector) -> Result<Level, GamesError> {
-    let (game, canonical, title) = compile(file_name, text)?;
-    let title = title.unwrap_or_else(|| default_title(file_name));
+    let (game, mut canonical, title) = compile(file_name, text)?;
+    let title = title.unwrap_or_else(|| {
+        // The canonical text carries the title, so that a level reloaded
+        // from it (as `level.grammar`) keeps its name.
+        let title = default_title(file_name).replace('"', "'");
+        canonical = format!("game \"{title}\"\n{canonical}");
+        title
+    });
     crate::select(file_name, &[title.as_str()], selector)?;
     Ok(Level {
         game: Box::new(game),

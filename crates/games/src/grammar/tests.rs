@@ -298,3 +298,27 @@ fn canonical_text_is_a_fixpoint_and_keeps_meaning() {
         super::tests_games::reachable(&g2)
     );
 }
+
+#[test]
+fn runaway_branching_is_a_rule_error_not_a_hang() {
+    let g = game(
+        "players solo\n\
+         track x: 0..1 = 0\n\
+         track y: 0..99 = 0\n\
+         decision go when x == 0 {\n\
+           x := 1\n\
+           for i in 1..40 { random { 1/2: y := 0  1/2: y := 1 } }\n\
+         }\n\
+         outcome \"end\" otherwise\n",
+    );
+    assert_eq!(
+        g.outcome_names(),
+        vec!["end".to_string(), RULE_ERROR.to_string()]
+    );
+    let mut out = Successors::new();
+    g.successors(&g.initial_states()[0], &mut out);
+    assert_eq!(out.len(), 1);
+    let (mv, s) = out.get(0).unwrap();
+    assert!(mv.prob.is_one());
+    assert_eq!(g.terminal(s), Some(1));
+}

@@ -165,3 +165,18 @@ fn fallible_games_never_reach_their_rule_error() {
     let nim = game("nim.game");
     assert!(reachable(&nim).len() <= 2 * 2 * 4 * 6);
 }
+
+#[test]
+fn an_untitled_game_keeps_its_file_name_as_title_through_a_reload() {
+    let src = "players solo\ntrack t: bool\noutcome \"end\" otherwise\n";
+    let level = load("dir/my puzzle.game", src, &LevelSelector::First).unwrap();
+    assert_eq!(level.title, "my puzzle");
+    assert!(
+        level.text.starts_with("game \"my puzzle\"\n"),
+        "{}",
+        level.text
+    );
+    let again = load("level.grammar", &level.text, &LevelSelector::First).unwrap();
+    assert_eq!(again.title, "my puzzle");
+    assert_eq!(again.text, level.text);
+}
