@@ -42,13 +42,18 @@ fn main() {
     let seconds = started.elapsed().as_secs_f64();
     let stats = evolve::stats::analyse(&results);
     println!(
-        "{name}: {} instances x {} runs, {} games in {seconds:.2} s ({:.2} M games/s); top scores {}..{}, {} instances without variation",
+        "{name}: {} instances x {} runs, {} games in {seconds:.2} s ({:.2} M games/s); top scores {}..{} (median {}), mean best {:.1}..{:.1}, {} instances without variation, hardness {:.2}, interest {:.2}",
         design.instances,
         design.runs,
         results.games(),
         results.games() as f64 / seconds / 1e6,
         stats.top_scores.min,
         stats.top_scores.max,
-        stats.without_variation
+        stats.top_scores.median,
+        stats.mean_scores.min,
+        stats.mean_scores.max,
+        stats.without_variation,
+        stats.hardness,
+        stats.interest
     );
 }
