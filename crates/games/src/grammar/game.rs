@@ -24,10 +24,10 @@ const MAX_SPECS: usize = 1 << 16;
 /// One decision as one player takes it: the rules specialised to its
 /// parameters and player.
 #[derive(Debug)]
-struct Spec {
+pub(super) struct Spec {
     instance: u32,
-    when: Ex,
-    body: Vec<St>,
+    pub(super) when: Ex,
+    pub(super) body: Vec<St>,
     random: bool,
     /// A joint decision's consequence runs once per tuple.
     joint: bool,
@@ -80,6 +80,11 @@ impl GrammarGame {
             has_chance,
             id: scratch::game_id(),
         })
+    }
+
+    /// Every player's specialised decisions.
+    pub(super) fn specs(&self) -> &[Vec<Spec>] {
+        &self.specs
     }
 
     fn error_outcome(&self) -> OutcomeId {

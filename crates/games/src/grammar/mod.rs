@@ -14,6 +14,7 @@ mod check_expr;
 mod check_stmt;
 mod check_track;
 mod diag;
+mod diagnose;
 mod exec;
 mod game;
 mod ir;

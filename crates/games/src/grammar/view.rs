@@ -25,7 +25,7 @@ impl GrammarGame {
     /// named values show `index=value`); the error state says so.
     pub(super) fn render_state(&self, state: &[u8]) -> String {
         let mut slots = Vec::new();
-        let Some(error) = self.layout.unpack(state, &self.rules.slots, &mut slots) else {
+        let Some(_) = self.layout.unpack(state, &self.rules.slots, &mut slots) else {
             return format!("(not a state of this game: {} bytes)", state.len());
         };
         let mut lines = Vec::new();
@@ -53,10 +53,8 @@ impl GrammarGame {
             };
             lines.push(format!("{}: {line}", t.name));
         }
-        if error {
-            lines.push(
-                "rule error: a rule failed to evaluate on the move into this state".to_string(),
-            );
+        if let Some(reason) = self.rule_error_reason(state) {
+            lines.push(reason);
         }
         lines.join("\n")
     }
