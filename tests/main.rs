@@ -10,4 +10,5 @@ mod puzzlegraph;
 mod resume;
 mod sandbox;
 mod util;
+mod weak;
 mod workbench;
