@@ -72,7 +72,17 @@ impl Checker<'_> {
                 ));
             }
             let (n, d) = (b.num as u128, b.den as u128);
-            (num, den) = reduce(num * d + n * den, den * d);
+            let sum = (num.checked_mul(d))
+                .zip(n.checked_mul(den))
+                .and_then(|(a, b)| a.checked_add(b))
+                .zip(den.checked_mul(d));
+            let Some((sum_num, sum_den)) = sum else {
+                return Err(Diag::new(
+                    b.pos,
+                    "these probabilities are too fine to add up exactly".to_string(),
+                ));
+            };
+            (num, den) = reduce(sum_num, sum_den);
             compiled.push((b.num as u64, b.den as u64, self.block(&b.body)?));
         }
         if num != den {

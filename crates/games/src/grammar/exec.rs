@@ -197,12 +197,15 @@ fn step<'a>(w: &mut Work<'a>, cx: &mut Cx, work: &mut Vec<Work<'a>>) -> Step {
             body,
         } => {
             if next <= hi {
-                w.frames.push(Frame::Loop {
-                    var,
-                    next: next + 1,
-                    hi,
-                    body,
-                });
+                // At the largest integer the loop simply ends after this pass.
+                if let Some(after) = next.checked_add(1) {
+                    w.frames.push(Frame::Loop {
+                        var,
+                        next: after,
+                        hi,
+                        body,
+                    });
+                }
                 set_var(cx, var, next);
                 w.frames.push(Frame::Seq(body, 0));
             }

@@ -267,8 +267,7 @@ fn quant(
 ) -> Result<Val, Fault> {
     let (lo, hi) = (lo.eval(cx)?, hi.eval(cx)?);
     let mut total: Val = 0;
-    let mut i = lo;
-    while i <= hi {
+    for i in lo..=hi {
         if let Some(slot) = cx.vars.get_mut(var as usize) {
             *slot = i;
         }
@@ -280,7 +279,6 @@ fn quant(
             Quant::Count => total += Val::from(v != 0),
             _ => {}
         }
-        i += 1;
     }
     Ok(match q {
         Quant::Any => 0,
@@ -328,7 +326,7 @@ impl Dom {
             Dom::Int { lo, .. } => v.checked_sub(lo)?,
             Dom::Bool => v,
             Dom::Enum { opt: true, .. } if v == NONE => 0,
-            Dom::Enum { base, opt, .. } => v - base + Val::from(opt),
+            Dom::Enum { base, opt, .. } => v.wrapping_sub(base).wrapping_add(Val::from(opt)),
         };
         (i >= 0 && (i as u64) < self.size()).then_some(i as u64)
     }

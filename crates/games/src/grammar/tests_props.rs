@@ -122,3 +122,73 @@ proptest! {
         prop_assert_eq!(back, values);
     }
 }
+
+/// Pieces of `.game` text, shuffled into mostly-wrong files.
+const PIECES: &[&str] = &[
+    "players X, O\n",
+    "track t: 0..3 = 0\n",
+    "track b[0..2]: player? = none\n",
+    "define f(x) = ",
+    "decision d(i in 0..2) by p when ",
+    "outcome \"o\" when ",
+    "outcome \"d\" otherwise\n",
+    "random { 1/2: t := 1  1/2: t := 2 }",
+    "{",
+    "}",
+    "(",
+    ")",
+    "[",
+    "]",
+    "t",
+    "b[i]",
+    "i",
+    "p",
+    "X",
+    "none",
+    ":=",
+    "==",
+    "+",
+    "-",
+    "/",
+    "%",
+    "and",
+    "not",
+    "any j in 0..2:",
+    "sum j in 0..t:",
+    "if",
+    "then",
+    "else",
+    "1",
+    "0",
+    "2",
+    "next(p)",
+    "f(t)",
+    ",",
+    ":",
+    "\n",
+    "\"",
+    "start",
+    "for k in 0..t",
+    "b[t] := X",
+    "t := t / 0",
+    "type H = {a, c}\n",
+    "track h: H = a\n",
+];
+
+proptest! {
+    #[test]
+    fn arbitrary_text_never_panics(picks in proptest::collection::vec(0..PIECES.len(), 0..40)) {
+        let src: String = picks.iter().map(|&i| PIECES[i]).collect::<Vec<_>>().join(" ");
+        if let Ok((g, text, _)) = compile("fuzz.game", &src) {
+            use model::{Game, Successors};
+            // A file that loads must reload from its canonical text and expand.
+            prop_assert!(compile("again.game", &text).is_ok(), "{}", text);
+            let mut out = Successors::new();
+            for s in g.initial_states() {
+                let _ = g.terminal(&s);
+                g.successors(&s, &mut out);
+                let _ = g.render(&s);
+            }
+        }
+    }
+}
