@@ -180,3 +180,53 @@ fn an_untitled_game_keeps_its_file_name_as_title_through_a_reload() {
     assert_eq!(again.title, "my puzzle");
     assert_eq!(again.text, level.text);
 }
+
+/// Breadth-first distance from the initial state to the nearest state with outcome `name`.
+fn distance_to(game: &dyn Game, name: &str) -> Option<usize> {
+    let target = game.outcome_names().iter().position(|o| o == name)? as u16;
+    let mut seen: HashSet<Vec<u8>> = game.initial_states().into_iter().collect();
+    let mut layer: Vec<Vec<u8>> = seen.iter().cloned().collect();
+    let mut out = Successors::new();
+    for depth in 0.. {
+        if layer.is_empty() {
+            return None;
+        }
+        let mut next = Vec::new();
+        for s in layer {
+            match game.terminal(&s) {
+                Some(o) if o == target => return Some(depth),
+                Some(_) => continue,
+                None => {}
+            }
+            out.clear();
+            game.successors(&s, &mut out);
+            for (_, t) in out.iter() {
+                if seen.insert(t.to_vec()) {
+                    next.push(t.to_vec());
+                }
+            }
+        }
+        layer = next;
+    }
+    None
+}
+
+#[test]
+fn hanoi_has_3_to_the_n_positions_and_a_2_to_the_n_minus_1_solution() {
+    let text = level_text("hanoi.game");
+    for n in 1..=6u32 {
+        let src = text.replace("const disks = 4", &format!("const disks = {n}"));
+        let g = compile("hanoi.game", &src).unwrap().0;
+        assert_eq!(reachable(&g).len(), 3usize.pow(n), "{n} disks");
+        assert_eq!(distance_to(&g, "win"), Some(2usize.pow(n) - 1), "{n} disks");
+    }
+}
+
+#[test]
+fn eight_puzzle_reaches_half_of_nine_factorial() {
+    let g = game("eight-puzzle.game");
+    assert_eq!(reachable(&g).len(), 181_440);
+    // The start is two slides from the goal.
+    assert_eq!(distance_to(&g, "win"), Some(2));
+    assert_eq!(distance_to(&game("sliding-2x3.game"), "win"), Some(2));
+}
