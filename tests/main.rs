@@ -1,9 +1,11 @@
 //! The integration tests: each drives the real `hsg` binary on real levels.
 
 mod analysis;
+mod compare;
 mod corruption;
 mod errors;
 mod explore_counts;
+mod live;
 mod grammar;
 mod oracle;
 mod puzzlegraph;
