@@ -5,7 +5,6 @@ mod compare;
 mod corruption;
 mod errors;
 mod explore_counts;
-mod live;
 mod grammar;
 mod oracle;
 mod puzzlegraph;
