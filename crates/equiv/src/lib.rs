@@ -35,4 +35,6 @@ pub use store_out::{write_store, LevelInfo, WrittenTree};
 pub use tree::{GameTree, NodeKind, TreeOptions, NO_OUTCOME};
 
 #[cfg(test)]
+mod proptests;
+#[cfg(test)]
 mod tests;
