@@ -11,8 +11,7 @@
 //! # The quotient graph
 //!
 //! - **Vertices** are the classes of states with equal projections, numbered by their
-//!   smallest member id, so that the class of state 0 is vertex 0 and classes with an
-//!   expanded member come first (the expanded states are the id prefix of the run).
+//!   smallest member id (the class of state 0 is vertex 0) on complete runs.
 //! - **Edges**: every SSG transition `(s, l, t)` becomes `(class s, l, class t)`; equal
 //!   triples are kept once (the quotient is a graph of states, not of transitions), and
 //!   a row lists its edges by action then target.
@@ -21,9 +20,13 @@
 //!   else the smallest outcome id among its members. Classes whose members disagree
 //!   (two outcomes, or terminal and non-terminal members) are counted as
 //!   `conflicting_classes`: a projection that merges them changes the game's rules.
-//! - **Open classes**: a class is open when none of its members was expanded or is
-//!   terminal. A class mixing expanded and open members (`mixed_open_classes`, only on
-//!   partial runs) is treated as expanded with the edges known so far.
+//! - **Partial runs**: a class with an open member has a future that is partly
+//!   unknown. The quotient then has one more vertex, *unexplored* (never expanded, no
+//!   outcome: open), after the classes, and every class with an open member gets an
+//!   edge labelled [`UNEXPLORED_LABEL`] to it, so that such a class is never tagged as
+//!   lost. Classes that need a row (an expanded or open member, or state 0) are
+//!   numbered first, by smallest member, then the classes of unexpanded terminal
+//!   states. `mixed_open_classes` counts classes with open and other members.
 //!
 //! # Grouping
 //!
@@ -44,8 +47,15 @@ use xxhash_rust::xxh3::xxh3_64;
 
 #[path = "weak_compare.rs"]
 mod compare;
+#[path = "weak_group.rs"]
+mod group;
+
+use group::{compact, dense_classes, representatives};
 
 pub use compare::{compare, rank_features, FeatureRank, TagChange, WeakComparison};
+
+/// The action label of the edges into the unexplored vertex.
+pub const UNEXPLORED_LABEL: &str = "(unexplored)";
 
 /// Low 48 bits of a packed quotient edge: the target class.
 const TARGET_MASK: u64 = (1 << 48) - 1;
@@ -55,8 +65,13 @@ const TARGET_MASK: u64 = (1 << 48) - 1;
 pub struct Quotient {
     /// Quotient vertex (class) of every state of the original graph.
     pub class_of: IdVec,
-    /// The quotient as a state graph.
+    /// The quotient as a state graph: the classes, then the unexplored vertex if any.
     pub graph: QuotientGraph,
+    /// Number of classes of states with equal projections.
+    pub classes: u64,
+    /// The vertex that stands for the unexplored futures of a partial run, after the
+    /// classes; every class with an open member has an edge to it.
+    pub unexplored: Option<StateId>,
     /// Classes whose members disagree on their outcome.
     pub conflicting_classes: u64,
     /// Classes that mix expanded (or terminal) members with open ones.
@@ -122,19 +137,26 @@ impl StateGraph for QuotientGraph {
 }
 
 /// Groups the states of `g` by `project` and builds the quotient graph; `target` is the
-/// outcome that wins a class (see the module documentation).
-pub fn quotient<G, P>(g: &G, target: OutcomeId, project: P) -> Result<Quotient, HsgError>
+/// outcome that wins a class and `unexplored_action` labels the edges into the
+/// unexplored vertex of a partial run (see the module documentation).
+pub fn quotient<G, P>(
+    g: &G,
+    target: OutcomeId,
+    unexplored_action: ActionId,
+    project: P,
+) -> Result<Quotient, HsgError>
 where
     G: StateGraph + ?Sized,
     P: FnMut(StateId, &mut Vec<u8>),
 {
-    quotient_with_hash(g, target, project, xxh3_64)
+    quotient_with_hash(g, target, unexplored_action, project, xxh3_64)
 }
 
 /// [`quotient`] with the hash function given, so that tests can force collisions.
 pub(crate) fn quotient_with_hash<G, P>(
     g: &G,
     target: OutcomeId,
+    unexplored_action: ActionId,
     mut project: P,
     hash: fn(&[u8]) -> u64,
 ) -> Result<Quotient, HsgError>
@@ -143,104 +165,144 @@ where
     P: FnMut(StateId, &mut Vec<u8>),
 {
     validate(g)?;
-    if g.state_count() > TARGET_MASK {
+    if g.state_count() >= TARGET_MASK {
         return Err(HsgError::MalformedGraph(format!(
             "{} states do not fit the quotient's 48-bit ids",
             g.state_count()
         )));
     }
     let representative = representatives(g.state_count(), &mut project, hash);
-    let (class_of, classes, expanded) = number_classes(representative, g.expanded_count());
-    let graph = QuotientGraph {
-        state_count: classes,
-        expanded_count: expanded,
-        row_end: Vec::new(),
-        edges: Vec::new(),
-        terminals: Vec::new(),
-    };
+    let (mut class, classes) = dense_classes(representative);
+    let info = class_info(g, &class, classes, target);
+    let (number, prefix) = rows_first(&info);
+    for c in class.iter_mut() {
+        *c = number[*c as usize];
+    }
+    let any_open = info.flags.iter().any(|f| f & OPEN != 0);
+    let unexplored = any_open.then_some(classes);
     let mut q = Quotient {
-        class_of,
-        graph,
-        conflicting_classes: 0,
-        mixed_open_classes: 0,
+        class_of: compact(class),
+        graph: QuotientGraph {
+            state_count: classes + u64::from(any_open),
+            expanded_count: prefix,
+            ..QuotientGraph::default()
+        },
+        classes,
+        unexplored,
+        conflicting_classes: info.flags.iter().filter(|&&f| is_conflict(f)).count() as u64,
+        mixed_open_classes: info
+            .flags
+            .iter()
+            .filter(|&&f| f & OPEN != 0 && f & NOT_OPEN != 0)
+            .count() as u64,
     };
-    build_edges(g, &mut q);
-    class_outcomes(g, &mut q, target);
+    let open_rows = (0..classes as usize)
+        .filter(|&c| info.flags[c] & OPEN != 0)
+        .map(|c| number[c]);
+    let into_unexplored = unexplored.map(|u| (open_rows, u64::from(unexplored_action) << 48 | u));
+    build_edges(g, &mut q, into_unexplored);
+    let mut terminals: Vec<(StateId, OutcomeId)> = (0..classes as usize)
+        .filter_map(|c| info.outcome[c].map(|o| (number[c], o)))
+        .collect();
+    terminals.sort_unstable();
+    q.graph.terminals = terminals;
     Ok(q)
 }
 
-/// For every state, the smallest id with the same projection.
-fn representatives<P>(n: u64, project: &mut P, hash: fn(&[u8]) -> u64) -> Vec<u64>
-where
-    P: FnMut(StateId, &mut Vec<u8>),
-{
-    let mut buffer = Vec::new();
-    let mut keys: Vec<(u64, u64)> = (0..n)
-        .map(|id| {
-            buffer.clear();
-            project(id, &mut buffer);
-            (hash(&buffer), id)
-        })
-        .collect();
-    keys.sort_unstable();
-    let mut representative = vec![0u64; keys.len()];
-    // Distinct projections met in the current run of equal hashes, with their first id.
-    let mut distinct: Vec<(Vec<u8>, u64)> = Vec::new();
-    let mut start = 0;
-    while start < keys.len() {
-        let h = keys[start].0;
-        let end = start + keys[start..].iter().take_while(|k| k.0 == h).count();
-        if end - start == 1 {
-            let id = keys[start].1;
-            representative[id as usize] = id;
-        } else {
-            distinct.clear();
-            for &(_, id) in &keys[start..end] {
-                buffer.clear();
-                project(id, &mut buffer);
-                let rep = match distinct.iter().find(|(bytes, _)| *bytes == buffer) {
-                    Some(&(_, first)) => first,
-                    None => {
-                        distinct.push((buffer.clone(), id));
-                        id
-                    }
-                };
-                representative[id as usize] = rep;
-            }
-        }
-        start = end;
-    }
-    representative
+/// Class flag: a member was expanded.
+const EXPANDED: u8 = 1;
+/// Class flag: a member is open (never expanded, not terminal).
+const OPEN: u8 = 2;
+/// Class flag: a member is not open.
+const NOT_OPEN: u8 = 4;
+/// Class flag: a member is terminal.
+const TERMINAL: u8 = 8;
+/// Class flag: a member is not terminal.
+const NOT_TERMINAL: u8 = 16;
+/// Class flag: two members have different outcomes.
+const DISAGREE: u8 = 32;
+
+fn is_conflict(flags: u8) -> bool {
+    flags & DISAGREE != 0 || (flags & TERMINAL != 0 && flags & NOT_TERMINAL != 0)
 }
 
-/// Turns representatives into dense class numbers in order of their smallest member;
-/// returns the classes, their count and how many have a member below `expanded`.
-fn number_classes(mut class: Vec<u64>, expanded: u64) -> (IdVec, u64, u64) {
-    let mut next = 0u64;
-    let mut expanded_classes = 0;
-    for id in 0..class.len() {
-        let rep = class[id] as usize;
-        if rep == id {
-            class[id] = next;
-            next += 1;
-            if (id as u64) < expanded {
-                expanded_classes = next;
-            }
-        } else {
-            // `rep < id`, so its entry already holds its class number.
-            class[id] = class[rep];
-        }
-    }
-    let ids = if next <= u64::from(u32::MAX) {
-        IdVec::U32(class.iter().map(|&c| c as u32).collect())
-    } else {
-        IdVec::U64(class)
+/// What the members of every class are, and the class's outcome.
+struct ClassInfo {
+    flags: Vec<u8>,
+    outcome: Vec<Option<OutcomeId>>,
+}
+
+fn class_info<G: StateGraph + ?Sized>(
+    g: &G,
+    class: &[u64],
+    classes: u64,
+    target: OutcomeId,
+) -> ClassInfo {
+    let mut info = ClassInfo {
+        flags: vec![0; classes as usize],
+        outcome: vec![None; classes as usize],
     };
-    (ids, next, expanded_classes)
+    let mut terminals = Vec::new();
+    g.for_each_terminal(&mut |s, o| terminals.push((s, o)));
+    let mut next_terminal = terminals.iter().peekable();
+    for (s, &c) in class.iter().enumerate() {
+        let s = s as u64;
+        let c = c as usize;
+        let terminal = next_terminal.next_if(|t| t.0 == s).map(|t| t.1);
+        let mut flags = if s < g.expanded_count() { EXPANDED } else { 0 };
+        flags |= match terminal {
+            Some(_) => TERMINAL | NOT_OPEN,
+            None if s >= g.expanded_count() => OPEN | NOT_TERMINAL,
+            None => NOT_OPEN | NOT_TERMINAL,
+        };
+        info.flags[c] |= flags;
+        if let Some(o) = terminal {
+            match info.outcome[c] {
+                Some(previous) if previous != o => {
+                    info.flags[c] |= DISAGREE;
+                    if o == target || (previous != target && o < previous) {
+                        info.outcome[c] = Some(o);
+                    }
+                }
+                Some(_) => {}
+                None => info.outcome[c] = Some(o),
+            }
+        }
+    }
+    info
 }
 
-/// The quotient's distinct `(class, action, class)` edges, in rows.
-fn build_edges<G: StateGraph + ?Sized>(g: &G, q: &mut Quotient) {
+/// New class numbers: first the classes that need a row (an expanded or open member,
+/// and the class of state 0), then the others, each group in order of smallest member.
+/// Returns the numbers and the size of the first group.
+fn rows_first(info: &ClassInfo) -> (Vec<u64>, u64) {
+    let needs_row = |c: usize| c == 0 || info.flags[c] & (EXPANDED | OPEN) != 0;
+    let n = info.flags.len();
+    let mut number = vec![0u64; n];
+    let mut next = 0;
+    for (c, slot) in number.iter_mut().enumerate() {
+        if needs_row(c) {
+            *slot = next;
+            next += 1;
+        }
+    }
+    let prefix = next;
+    for (c, slot) in number.iter_mut().enumerate() {
+        if !needs_row(c) {
+            *slot = next;
+            next += 1;
+        }
+    }
+    (number, prefix)
+}
+
+/// The quotient's distinct `(class, action, class)` edges, in rows, plus an edge from
+/// every class in `into_unexplored.0` to the packed target `into_unexplored.1`.
+fn build_edges<G, I>(g: &G, q: &mut Quotient, into_unexplored: Option<(I, u64)>)
+where
+    G: StateGraph + ?Sized,
+    I: Iterator<Item = u64>,
+{
     let mut triples: Vec<(u64, u64)> = Vec::with_capacity(g.edge_count() as usize);
     for s in 0..g.expanded_count() {
         let source = q.class_of.at(s);
@@ -248,6 +310,9 @@ fn build_edges<G: StateGraph + ?Sized>(g: &G, q: &mut Quotient) {
             let (action, t) = g.edge(e);
             triples.push((source, u64::from(action) << 48 | q.class_of.at(t)));
         }
+    }
+    if let Some((classes, packed)) = into_unexplored {
+        triples.extend(classes.map(|c| (c, packed)));
     }
     triples.sort_unstable();
     triples.dedup();
@@ -260,51 +325,6 @@ fn build_edges<G: StateGraph + ?Sized>(g: &G, q: &mut Quotient) {
     }
     q.graph.row_end = row_end;
     q.graph.edges = triples.into_iter().map(|(_, packed)| packed).collect();
-}
-
-/// Outcomes of the classes, with the conflict and mixed-open counts.
-fn class_outcomes<G: StateGraph + ?Sized>(g: &G, q: &mut Quotient, target: OutcomeId) {
-    let classes = q.graph.state_count as usize;
-    // Per class: members, terminal members, and the outcome chosen so far.
-    let mut members = vec![0u32; classes];
-    let mut terminal_members = vec![0u32; classes];
-    let mut open_members = vec![0u32; classes];
-    let mut outcome: Vec<Option<OutcomeId>> = vec![None; classes];
-    let mut disagree = vec![false; classes];
-    for s in 0..g.state_count() {
-        let c = q.class_of.at(s) as usize;
-        members[c] = members[c].saturating_add(1);
-        if g.is_open(s) {
-            open_members[c] = open_members[c].saturating_add(1);
-        }
-    }
-    g.for_each_terminal(&mut |s, o| {
-        let c = q.class_of.at(s) as usize;
-        terminal_members[c] = terminal_members[c].saturating_add(1);
-        match outcome[c] {
-            Some(previous) if previous != o => {
-                disagree[c] = true;
-                if o == target || (previous != target && o < previous) {
-                    outcome[c] = Some(o);
-                }
-            }
-            Some(_) => {}
-            None => outcome[c] = Some(o),
-        }
-    });
-    for c in 0..classes {
-        if disagree[c] || (terminal_members[c] > 0 && terminal_members[c] < members[c]) {
-            q.conflicting_classes += 1;
-        }
-        if open_members[c] > 0 && open_members[c] < members[c] {
-            q.mixed_open_classes += 1;
-        }
-    }
-    q.graph.terminals = outcome
-        .iter()
-        .enumerate()
-        .filter_map(|(c, o)| o.map(|o| (c as u64, o)))
-        .collect();
 }
 
 /// A weak-equivalence analysis: the quotient, its full analysis and the comparison
@@ -335,16 +355,23 @@ where
     P: FnMut(StateId, &mut Vec<u8>),
 {
     let target = crate::analysis::resolve_target(labels, opts.target.as_deref())?;
-    let quotient = quotient(g, target, project)?;
+    let unexplored_action = ActionId::try_from(labels.actions.len()).map_err(|_| {
+        HsgError::MalformedGraph("the run names more than 65535 actions".to_string())
+    })?;
+    let quotient = quotient(g, target, unexplored_action, project)?;
     let q = &quotient.graph;
+    let mut labels = labels.clone();
+    if quotient.unexplored.is_some() {
+        labels.actions.push(UNEXPLORED_LABEL.to_string());
+    }
     let source = Source {
         states: q.state_count(),
         expanded: q.expanded_count(),
         transitions: q.edge_count(),
         ..source
     };
-    let analysis = analyze_graph(q, labels, opts, source)?;
-    let comparison = compare(g, exact, &quotient, &analysis, labels);
+    let analysis = analyze_graph(q, &labels, opts, source)?;
+    let comparison = compare(g, exact, &quotient, &analysis, &labels);
     Ok(WeakAnalysis {
         quotient,
         analysis,

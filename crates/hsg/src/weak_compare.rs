@@ -32,7 +32,7 @@ pub struct WeakComparison {
     pub state_compression: f64,
     /// Hyperstates of the exact HSG.
     pub exact_hyperstates: u64,
-    /// Hyperstates of the weak HSG.
+    /// Hyperstates of the weak HSG (not counting the unexplored vertex of a partial run).
     pub hyperstates: u64,
     /// `1 - hyperstates / exact_hyperstates`: how much ignoring the features shrinks
     /// the HSG (never negative: every exact hyperstate maps into one weak hyperstate).
@@ -74,7 +74,8 @@ pub fn compare<G: StateGraph + ?Sized>(
 ) -> WeakComparison {
     let states = g.state_count();
     let exact_h = exact.condensation.hyperstate_count();
-    let weak_h = weak.condensation.hyperstate_count();
+    // The unexplored vertex of a partial run is a hyperstate of its own, not a state's.
+    let weak_h = weak.condensation.hyperstate_count() - u64::from(q.unexplored.is_some());
     let weak_hyperstate = |s: u64| weak.condensation.hyperstate_of(q.class_of.at(s));
     let mut table = [[0u64; 5]; 5];
     for s in 0..states {
@@ -124,8 +125,8 @@ pub fn compare<G: StateGraph + ?Sized>(
         .max(share(differ, union));
     WeakComparison {
         states,
-        quotient_states: q.graph.state_count(),
-        state_compression: 1.0 - share(q.graph.state_count(), states),
+        quotient_states: q.classes,
+        state_compression: 1.0 - share(q.classes, states),
         exact_hyperstates: exact_h,
         hyperstates: weak_h,
         hsg_compression,

@@ -100,7 +100,7 @@ fn a_class_with_a_winning_member_wins_and_conflicts_are_counted() {
     assert_eq!(w.quotient.graph.outcome(0), Some(0));
     // Two non-target outcomes: the smaller id is kept.
     let g = MemGraph::new(3, &[(0, 0, 1), (0, 1, 2)], &[(1, 2), (2, 1)]).unwrap();
-    let q = quotient(&g, 0, by_label(&[0, 1, 1])).unwrap();
+    let q = quotient(&g, 0, 9, by_label(&[0, 1, 1])).unwrap();
     assert_eq!(q.graph.outcome(1), Some(1));
 }
 
@@ -120,20 +120,59 @@ fn outcomes_reached_through_a_merge_raise_the_impact() {
 fn hash_collisions_never_merge_different_projections() {
     let g = MemGraph::new(4, &[(0, 0, 1), (1, 0, 2), (2, 0, 3)], &[]).unwrap();
     let label = [3, 1, 3, 2];
-    let honest = quotient(&g, 0, by_label(&label)).unwrap();
-    let colliding = quotient_with_hash(&g, 0, by_label(&label), |_| 42).unwrap();
+    let honest = quotient(&g, 0, 9, by_label(&label)).unwrap();
+    let colliding = quotient_with_hash(&g, 0, 9, by_label(&label), |_| 42).unwrap();
     assert_eq!(honest, colliding);
     assert_eq!(colliding.graph.state_count(), 3);
 }
 
 #[test]
-fn classes_mixing_open_and_expanded_states_are_counted() {
+fn open_members_lead_to_the_unexplored_vertex() {
     // States 0 and 1 expanded, 2 and 3 open; 3 projects like 0.
     let g = MemGraph::partial(4, 2, &[(0, 0, 1), (1, 0, 2), (1, 1, 3)], &[]).unwrap();
-    let q = quotient(&g, 0, by_label(&[0, 1, 2, 0])).unwrap();
+    let q = quotient(&g, 0, 9, by_label(&[0, 1, 2, 0])).unwrap();
     assert_eq!(q.mixed_open_classes, 1);
-    assert_eq!((q.graph.state_count(), q.graph.expanded_count()), (3, 2));
-    assert!(q.graph.is_open(2));
+    assert_eq!((q.classes, q.unexplored), (3, Some(3)));
+    assert_eq!((q.graph.state_count(), q.graph.expanded_count()), (4, 3));
+    assert!(q.graph.is_open(3));
+    assert_eq!(
+        edges_of(&q.graph),
+        BTreeSet::from([(0, 0, 1), (0, 9, 3), (1, 0, 2), (1, 1, 0), (2, 9, 3)])
+    );
+}
+
+#[test]
+fn a_class_with_an_open_member_is_never_lost() {
+    // 0 -> 1, 1 open. Merged, {0, 1} only loops on itself, yet its future is unknown.
+    let g = MemGraph::partial(2, 1, &[(0, 0, 1)], &[]).unwrap();
+    let w = weak(&g, &[4, 4]);
+    assert_eq!(w.analysis.tagging.tag(w.analysis.root), Tag::Unknown);
+    let c = &w.comparison;
+    assert_eq!(
+        (c.quotient_states, c.hyperstates, c.exact_hyperstates),
+        (1, 1, 2)
+    );
+    assert_eq!(c.tag_changed_states, 0);
+    assert_eq!(
+        w.analysis
+            .summary
+            .reversibility_by_action
+            .last()
+            .map(|a| a.action.as_str()),
+        Some(UNEXPLORED_LABEL)
+    );
+}
+
+/// Classes of unexpanded terminal states come after those with rows.
+#[test]
+fn terminal_only_classes_follow_the_classes_with_rows() {
+    // 0 expanded; 1 terminal (win), 2 open, both unexpanded; 3 terminal.
+    let g = MemGraph::partial(4, 1, &[(0, 0, 1), (0, 1, 2), (0, 2, 3)], &[(1, 0), (3, 0)]).unwrap();
+    let q = quotient(&g, 0, 9, by_label(&[0, 1, 2, 3])).unwrap();
+    assert_eq!(q.class_of.iter().collect::<Vec<_>>(), vec![0, 2, 1, 3]);
+    assert_eq!(q.graph.expanded_count(), 2);
+    assert_eq!(q.graph.outcome(2), Some(0));
+    assert!(q.graph.is_open(4));
 }
 
 #[test]
@@ -182,37 +221,54 @@ fn arbitrary_graph() -> impl Strategy<Value = (MemGraph, Vec<u8>)> {
     })
 }
 
-/// The quotient by brute force: classes numbered by smallest member, edge set.
-fn brute_force(g: &MemGraph, label: &[u8]) -> (Vec<u64>, BTreeSet<(u64, u16, u64)>) {
+/// Edges between first states of classes, `None` standing for the unexplored vertex.
+type FirstEdges = BTreeSet<(usize, u16, Option<usize>)>;
+
+/// The quotient by brute force: the first state of every state's class, and the
+/// edges between first states.
+fn brute_force(g: &MemGraph, label: &[u8]) -> (Vec<usize>, FirstEdges) {
     let n = label.len();
-    let first = |s: usize| (0..n).find(|&x| label[x] == label[s]).unwrap_or(s);
-    let mut class = vec![0u64; n];
-    let mut next = 0;
-    for s in 0..n {
-        class[s] = if first(s) == s {
-            next += 1;
-            next - 1
-        } else {
-            class[first(s)]
-        };
-    }
+    let first: Vec<usize> = (0..n)
+        .map(|s| (0..n).find(|&x| label[x] == label[s]).unwrap_or(s))
+        .collect();
     let mut edges = BTreeSet::new();
-    for s in 0..n as u64 {
-        for e in g.edge_range(s) {
+    for s in 0..n {
+        for e in g.edge_range(s as u64) {
             let (a, t) = g.edge(e);
-            edges.insert((class[s as usize], a, class[t as usize]));
+            edges.insert((first[s], a, Some(first[t as usize])));
+        }
+        if g.is_open(s as u64) {
+            edges.insert((first[s], UNEXPLORED_ACTION, None));
         }
     }
-    (class, edges)
+    (first, edges)
 }
+
+/// The unexplored action of [`weak`]: the first id past the test labels.
+const UNEXPLORED_ACTION: u16 = 4;
 
 proptest! {
     #[test]
     fn quotient_and_its_hyperstates_match_brute_force((g, label) in arbitrary_graph()) {
         let w = weak(&g, &label);
-        let (class, edges) = brute_force(&g, &label);
-        prop_assert_eq!(w.quotient.class_of.iter().collect::<Vec<_>>(), class.clone());
-        prop_assert_eq!(edges_of(&w.quotient.graph), edges.clone());
+        let q = &w.quotient;
+        let (first, edges) = brute_force(&g, &label);
+        let class = |s: usize| q.class_of.at(s as u64);
+        let firsts: BTreeSet<usize> = first.iter().copied().collect();
+        prop_assert_eq!(q.classes, firsts.len() as u64);
+        for (s, &f) in first.iter().enumerate() {
+            prop_assert_eq!(class(s), class(f));
+        }
+        let numbers: BTreeSet<u64> = firsts.iter().map(|&f| class(f)).collect();
+        prop_assert_eq!(numbers.len(), firsts.len());
+        let unexplored = q.unexplored;
+        prop_assert_eq!(unexplored.is_some(), (0..g.state_count()).any(|s| g.is_open(s)));
+        let expected: BTreeSet<(u64, u16, u64)> = edges
+            .iter()
+            .map(|&(s, a, t)| (class(s), a, t.map_or(q.classes, class)))
+            .collect();
+        prop_assert_eq!(edges_of(&q.graph), expected.clone());
+        let edges = expected;
         // Hyperstates of the quotient: the same partition as petgraph's SCCs.
         let classes = w.quotient.graph.state_count() as usize;
         let mut pg = DiGraph::<(), ()>::new();
@@ -238,7 +294,7 @@ proptest! {
         // Merging never adds hyperstates, and forcing collisions changes nothing.
         prop_assert!(w.comparison.hyperstates <= w.comparison.exact_hyperstates);
         prop_assert!(w.comparison.hsg_compression >= 0.0);
-        let colliding = quotient_with_hash(&g, 0, by_label(&label), |b| u64::from(b[0] % 2)).unwrap();
+        let colliding = quotient_with_hash(&g, 0, UNEXPLORED_ACTION, by_label(&label), |b| u64::from(b[0] % 2)).unwrap();
         prop_assert_eq!(&colliding, &w.quotient);
     }
 
@@ -252,6 +308,7 @@ proptest! {
         prop_assert_eq!(w.comparison.tag_changed_states, 0);
         prop_assert_eq!(w.comparison.impact, 0.0);
         prop_assert_eq!(w.comparison.conflicting_classes, 0);
-        prop_assert_eq!(w.quotient.class_of.iter().collect::<Vec<_>>(), (0..g.state_count()).collect::<Vec<_>>());
+        let distinct: BTreeSet<u64> = w.quotient.class_of.iter().collect();
+        prop_assert_eq!(distinct.len() as u64, g.state_count());
     }
 }
