@@ -52,7 +52,17 @@ pub struct GrammarGame {
 impl GrammarGame {
     /// Builds the interpreter; fails when the decisions or simultaneous
     /// decision tuples need more action ids than a store can number.
-    pub fn new(rules: Rules) -> Result<GrammarGame, String> {
+    pub fn new(mut rules: Rules) -> Result<GrammarGame, String> {
+        // Definitions and outcome rules get the same folding and unrolling
+        // as the decisions' rules.
+        for m in &mut rules.memos {
+            *m = spec::specialise(m, &[]);
+        }
+        for (cond, _) in &mut rules.outcome_rules {
+            if let Some(c) = cond {
+                *c = spec::specialise(c, &[]);
+            }
+        }
         let layout = Layout::new(&rules.slots);
         let specs = specialise_all(&rules)?;
         let mut strides = Vec::new();

@@ -3,7 +3,8 @@
 //! deciding player replaced by their values and folded, so that
 //! `board[i] == none` for `place(4)` becomes a read of one slot.
 
-use super::ir::{Cmp, Cx, Ex, St, Target, Val};
+use super::ast::Quant;
+use super::ir::{Arith, Cmp, Cx, Ex, St, Target, Val};
 
 /// Folds the outermost node of `ex` when its operands allow.
 pub fn fold(ex: Ex) -> Ex {
@@ -109,6 +110,28 @@ pub fn specialise(ex: &Ex, binds: &[(u32, Val)]) -> Ex {
             hi,
             body,
             site,
+        } if unrollable(lo, hi, binds).is_some() => {
+            let (a, b) = unrollable(lo, hi, binds).unwrap_or((1, 0));
+            let quant = (*q, *var, *site);
+            match unroll(quant, a, b, body, binds) {
+                Some(ex) => ex,
+                None => Ex::Quant {
+                    q: *q,
+                    var: *var,
+                    lo: Box::new(Ex::K(a)),
+                    hi: Box::new(Ex::K(b)),
+                    body: s(body),
+                    site: *site,
+                },
+            }
+        }
+        Ex::Quant {
+            q,
+            var,
+            lo,
+            hi,
+            body,
+            site,
         } => Ex::Quant {
             q: *q,
             var: *var,
@@ -124,6 +147,88 @@ pub fn specialise(ex: &Ex, binds: &[(u32, Val)]) -> Ex {
         },
     };
     fold(rebuilt)
+}
+
+/// Most values a quantifier may range over to be unrolled.
+const UNROLL_VALUES: Val = 64;
+/// Largest unrolled expression kept (in nodes); beyond, the loop stays.
+const UNROLL_NODES: usize = 4096;
+
+/// The constant bounds of a quantifier small enough to unroll.
+fn unrollable(lo: &Ex, hi: &Ex, binds: &[(u32, Val)]) -> Option<(Val, Val)> {
+    match (specialise(lo, binds), specialise(hi, binds)) {
+        (Ex::K(a), Ex::K(b)) if b.saturating_sub(a) < UNROLL_VALUES => Some((a, b)),
+        _ => None,
+    }
+}
+
+/// A quantifier over the constants `a..=b` written out as a chain of its
+/// bodies, each specialised to its value: conditions that do not depend on
+/// the state (`i + j + k == 15`) fold away. The chain keeps the loop's
+/// order and short-circuits, so it fails exactly when the loop would.
+fn unroll(quant: (Quant, u32, u32), a: Val, b: Val, body: &Ex, binds: &[(u32, Val)]) -> Option<Ex> {
+    let (q, var, site) = quant;
+    let mut with = binds.to_vec();
+    with.push((var, 0));
+    let mut acc: Option<Ex> = None;
+    let mut nodes = 0;
+    for v in a..=b {
+        if let Some(last) = with.last_mut() {
+            *last = (var, v);
+        }
+        let mut term = specialise(body, &with);
+        if q == Quant::Count {
+            term = fold(Ex::If(
+                Box::new(term),
+                Box::new(Ex::K(1)),
+                Box::new(Ex::K(0)),
+            ));
+        }
+        nodes += size(&term);
+        if nodes > UNROLL_NODES {
+            return None;
+        }
+        match (q, &term) {
+            (Quant::Any, Ex::K(0)) | (Quant::All, Ex::K(1)) => continue,
+            (Quant::Any, Ex::K(_)) if acc.is_none() => return Some(Ex::K(1)),
+            (Quant::All, Ex::K(0)) if acc.is_none() => return Some(Ex::K(0)),
+            _ => {}
+        }
+        // A constant true (any) or false (all) ends the loop here.
+        let last = matches!((q, &term), (Quant::Any, Ex::K(v)) if *v != 0)
+            || matches!((q, &term), (Quant::All, Ex::K(0)));
+        acc = Some(match acc {
+            None => term,
+            Some(prev) => fold(match q {
+                Quant::Any => Ex::Or(Box::new(prev), Box::new(term)),
+                Quant::All => Ex::And(Box::new(prev), Box::new(term)),
+                Quant::Sum | Quant::Count => {
+                    Ex::Arith(Arith::Add, Box::new(prev), Box::new(term), site)
+                }
+            }),
+        });
+        if last {
+            break;
+        }
+    }
+    Some(acc.unwrap_or(match q {
+        Quant::All => Ex::K(1),
+        _ => Ex::K(0),
+    }))
+}
+
+/// How many nodes an expression has.
+fn size(ex: &Ex) -> usize {
+    match ex {
+        Ex::K(_) | Ex::Slot(_) | Ex::SlotEq(..) | Ex::SlotNe(..) | Ex::Var(_) | Ex::Memo(_) => 1,
+        Ex::Neg(a, _) | Ex::Abs(a, _) | Ex::Not(a) | Ex::Next { arg: a, .. } => 1 + size(a),
+        Ex::Elem { index, .. } => 1 + size(index),
+        Ex::Arith(_, a, b, _) | Ex::Cmp(_, a, b) | Ex::And(a, b) | Ex::Or(a, b) => {
+            1 + size(a) + size(b)
+        }
+        Ex::If(c, a, b) => 1 + size(c) + size(a) + size(b),
+        Ex::Quant { lo, hi, body, .. } => 1 + size(lo) + size(hi) + size(body),
+    }
 }
 
 /// Statements with the variables of `binds` replaced by their values.
