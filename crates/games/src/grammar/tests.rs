@@ -321,3 +321,41 @@ fn runaway_branching_is_a_rule_error_not_a_hang() {
     assert!(mv.prob.is_one());
     assert_eq!(g.terminal(s), Some(1));
 }
+
+#[test]
+fn tuples_give_inactive_players_the_null_decision() {
+    let g = game(
+        "players A, B, C\n\
+         track said[player]: 0..2 = 0\n\
+         decision say(v in 1..2) by p when p != C and said[p] == 0 { said[p] := v }\n\
+         decision close by C when said[A] != 0 and said[C] == 0 { said[C] := 1 }\n\
+         outcome \"end\" otherwise\n",
+    );
+    let start = &g.initial_states()[0];
+    let mut out = Successors::new();
+    g.successors(start, &mut out);
+    assert_eq!(out.len(), 4);
+    let labels = g.action_labels();
+    let (mv, after) = out.get(1).unwrap();
+    assert_eq!(labels[mv.action as usize], "(A:say(1), B:say(2), C:-)");
+    assert_eq!(
+        g.decision_tuple(mv.action),
+        Some(vec![
+            Some("say(1)".to_string()),
+            Some("say(2)".to_string()),
+            None
+        ])
+    );
+    assert_eq!(mv.player, 0);
+    // Afterwards only C decides: an ordinary move of player 2.
+    let after = after.to_vec();
+    assert_eq!(g.to_move(&after), Some(2));
+    let mut out = Successors::new();
+    g.successors(&after, &mut out);
+    let (mv, _) = out.get(0).unwrap();
+    assert_eq!(
+        (labels[mv.action as usize].as_str(), mv.player),
+        ("close", 2)
+    );
+    assert_eq!(g.decision_tuple(mv.action), None);
+}
