@@ -5,7 +5,7 @@
 //! direct search does.
 
 use crate::lookup::Tables;
-use crate::search::{pruned_size, Space};
+use crate::search::{pruned_size, solvable, Space};
 use games::fling::{Board, CELLS};
 use std::collections::HashMap;
 
@@ -59,6 +59,14 @@ pub fn status(board: Board, tables: Option<&Tables>) -> (bool, bool) {
     })
 }
 
+/// True when `board` is solvable, from the tables when they cover its piece count.
+pub fn is_solvable(board: Board, tables: Option<&Tables>) -> bool {
+    match tables.and_then(|t| t.status(board)) {
+        Some((s, _)) => s,
+        None => solvable(board),
+    }
+}
+
 /// Analyses `board`, using `tables` where they cover a piece count.
 pub fn analyze(board: Board, tables: Option<&Tables>) -> Analysis {
     let space = Space::explore(board);
@@ -79,7 +87,7 @@ pub fn analyze(board: Board, tables: Option<&Tables>) -> Analysis {
     });
     let solvable_edits = (0..CELLS)
         .map(|cell| (cell, board.toggled(cell)))
-        .filter(|(_, edited)| edited.pieces() > 0 && status(*edited, tables).0)
+        .filter(|(_, edited)| edited.pieces() > 0 && is_solvable(*edited, tables))
         .map(|(cell, _)| Edit {
             cell,
             add: !board.occupied(cell),

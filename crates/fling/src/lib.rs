@@ -15,13 +15,13 @@ mod select;
 mod step;
 mod tables;
 
-pub use analysis::{analyze, status, Analysis, Edit};
+pub use analysis::{analyze, is_solvable, status, Analysis, Edit};
 pub use error::FlingError;
 pub use lookup::{Level, Tables};
 pub use manifest::{LevelStats, MANIFEST};
 pub use rank::{binomial, boards, next_combination, rank, unrank, MAX_PIECES};
 pub use sample::{sample_rate, Sample};
-pub use search::{classify_with, pruned_size, Space};
+pub use search::{classify_with, pruned_size, solvable, Space};
 pub use select::{select, Candidate, Selection};
 pub use tables::{
     build, build_with_budget, table_path, Built, Progress, COPY_BUDGET, MAX_TABLE_PIECES,

@@ -4,7 +4,7 @@
 //! of the search pruned by move commutation. Iterative throughout.
 
 use games::fling::{action_parts, Board};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Every board reachable from a start board, by layer.
 #[derive(Clone, Debug)]
@@ -49,6 +49,25 @@ impl Space {
         }
         status
     }
+}
+
+/// True when some sequence of moves from `start` leaves one piece: a
+/// depth-first search that stops at the first solution and never expands
+/// a board twice (much cheaper than [`Space::solve`] for solvable boards).
+pub fn solvable(start: Board) -> bool {
+    let mut seen: HashSet<Board> = HashSet::new();
+    let mut stack = vec![start];
+    while let Some(board) = stack.pop() {
+        if board.pieces() == 1 {
+            return true;
+        }
+        board.for_each_move(|_, child| {
+            if seen.insert(child) {
+                stack.push(child);
+            }
+        });
+    }
+    false
 }
 
 /// (solvable, uniquely solvable) of `board` given the status of its children.
@@ -131,6 +150,7 @@ mod tests {
         let space = Space::explore(dead);
         assert_eq!(space.solve()[&dead], (false, false));
         assert_eq!(space.layers.len(), 2);
+        assert!(solvable(pair) && !solvable(dead));
     }
 
     #[test]

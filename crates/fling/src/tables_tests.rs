@@ -121,3 +121,15 @@ fn a_sample_of_every_chunk_counts_like_the_full_build() {
     );
     assert_eq!(std::fs::read_dir(scratch.path()).unwrap().count(), 0);
 }
+
+#[test]
+fn the_depth_first_check_agrees_with_the_tables() {
+    let tables = Tables::open(shared().0.path()).unwrap();
+    for r in (0..crate::rank::boards(4)).step_by(31) {
+        let board = Board::from_mask(crate::rank::unrank(r, 4).unwrap()).unwrap();
+        assert_eq!(
+            Some(crate::search::solvable(board)),
+            tables.status(board).map(|s| s.0)
+        );
+    }
+}

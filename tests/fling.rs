@@ -1,0 +1,143 @@
+//! Fling! through the real binary: every shipped HOG2 board explored,
+//! analysed and reported (its HSG is its SSG: each move removes a piece, so
+//! no two states share a component), and the `hsg fling` commands.
+
+use crate::util::{explore, level, ok, path_arg, report, run};
+use serde_json::Value;
+
+/// The shipped HOG2 files.
+const FILES: [&str; 5] = [
+    "level1.txt",
+    "level3.txt",
+    "level10.txt",
+    "level20.txt",
+    "level35.txt",
+];
+
+fn board_json(file: &std::path::Path, index: usize, extra: &[&str]) -> Value {
+    let n = index.to_string();
+    let mut args = vec!["fling", "board", path_arg(file), "--level", &n, "--json"];
+    args.extend_from_slice(extra);
+    serde_json::from_slice(&ok(&args).stdout).expect("board report is JSON")
+}
+
+#[test]
+fn every_shipped_board_has_an_hsg_equal_to_its_ssg() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for file in FILES {
+        let path = level(&format!("fling/{file}"));
+        let boards = std::fs::read_to_string(&path)
+            .expect("level file")
+            .matches("Hash:")
+            .count();
+        assert!(boards > 0, "{file}");
+        for index in 1..=boards {
+            let store = dir.path().join(format!("{file}-{index}"));
+            explore(&path, &store, &["--level", &index.to_string(), "--analyze"]);
+            let r = report(&store);
+            let what = format!("{file} level {index}");
+            let states = r["exploration"]["states"].as_u64().expect("state count");
+            assert_eq!(r["hsg"]["hyperstates"].as_u64(), Some(states), "{what}");
+            assert!(
+                r["hsg"]["tags"]["win"].as_u64() > Some(0),
+                "{what}: HOG2 boards are solvable"
+            );
+            // The board analysis (with its 56 edited boards) is checked on the
+            // smaller boards only: a debug build takes minutes on 14 pieces.
+            if states < 20_000 {
+                let board = board_json(&path, index, &[]);
+                assert_eq!(board["plain_search"].as_u64(), Some(states), "{what}");
+                assert_eq!(board["solvable"], true, "{what}");
+            }
+        }
+    }
+}
+
+#[test]
+fn tables_board_and_select_agree() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let tables = dir.path().join("tables");
+    let out = ok(&[
+        "fling",
+        "tables",
+        "--max-pieces",
+        "4",
+        "--out",
+        path_arg(&tables),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "     4            367290            255733             35518              15724"
+        ),
+        "{text}"
+    );
+    let again = ok(&[
+        "fling",
+        "tables",
+        "--max-pieces",
+        "4",
+        "--out",
+        path_arg(&tables),
+    ]);
+    assert_eq!(
+        String::from_utf8_lossy(&again.stdout)
+            .matches("(kept)")
+            .count(),
+        3
+    );
+
+    let chosen = dir.path().join("chosen.txt");
+    ok(&[
+        "fling",
+        "select",
+        "--pieces",
+        "4",
+        "--top",
+        "5",
+        "--tables",
+        path_arg(&tables),
+        "-o",
+        path_arg(&chosen),
+    ]);
+    let written = std::fs::read_to_string(&chosen).expect("selection written");
+    assert_eq!(written.matches("Hash:").count(), 5);
+    for index in 1..=5 {
+        let with_tables = board_json(&chosen, index, &["--tables", path_arg(&tables)]);
+        let direct = board_json(&chosen, index, &[]);
+        assert_eq!(with_tables, direct, "level {index}");
+        assert_eq!(direct["uniquely_solvable"], true);
+        assert_eq!(direct["is_canonical"], true);
+        assert_eq!(direct["solving_moves"].as_array().map(Vec::len), Some(1));
+    }
+    let store = dir.path().join("run");
+    explore(&chosen, &store, &["--analyze"]);
+    let r = report(&store);
+    assert_eq!(r["hsg"]["hyperstates"], r["exploration"]["states"]);
+}
+
+#[test]
+fn a_board_command_on_a_wrong_file_names_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "Hash: 5\n.......\n.o.....\n").expect("write");
+    let out = run(&["fling", "board", path_arg(&bad)]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.txt:") && err.contains("8 rows"), "{err}");
+    let missing = run(&[
+        "fling",
+        "board",
+        path_arg(&level("fling/level1.txt")),
+        "--tables",
+        path_arg(&dir.path().join("none")),
+    ]);
+    assert_eq!(
+        missing.status.code(),
+        Some(0),
+        "an empty tables folder falls back to search"
+    );
+    let sokoban = run(&["fling", "board", path_arg(&level("sokoban/tiny.xsb"))]);
+    assert_eq!(sokoban.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&sokoban.stderr).contains("not a Fling! board"));
+}
