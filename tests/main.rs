@@ -5,6 +5,7 @@ mod compare;
 mod corruption;
 mod errors;
 mod explore_counts;
+mod fling;
 mod grammar;
 mod oracle;
 mod puzzlegraph;
