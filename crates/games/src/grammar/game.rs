@@ -14,6 +14,7 @@ use super::pack::Layout;
 use super::rules::Rules;
 use super::scratch::{self, Scratch};
 use super::spec;
+use super::turns;
 
 /// The name of the outcome of states where a rule failed to evaluate.
 pub const RULE_ERROR: &str = "rule error";
@@ -71,7 +72,15 @@ impl GrammarGame {
             strides.push(tuples.min(u64::from(u32::MAX)) as u32);
             tuples = tuples.saturating_mul(list.len() as u64 + 1);
         }
-        let tuples = if specs.len() > 1 { tuples } else { 0 };
+        let whens: Vec<Vec<&Ex>> = specs
+            .iter()
+            .map(|l| l.iter().map(|s| &s.when).collect())
+            .collect();
+        let tuples = if specs.len() > 1 && !turns::exclusive(&whens) {
+            tuples
+        } else {
+            0
+        };
         let total = rules.instances.len() as u64 + tuples;
         if total > u64::from(ActionId::MAX) {
             return Err(format!(

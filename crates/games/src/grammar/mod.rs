@@ -26,6 +26,7 @@ mod printer;
 mod rules;
 mod scratch;
 mod spec;
+mod turns;
 mod view;
 
 #[cfg(test)]

@@ -67,6 +67,10 @@ fn tictactoe_has_5478_positions() {
     assert_eq!(counts["o wins"], 316);
     assert_eq!(counts["draw"], 16);
     assert_eq!(g.outcome_names(), vec!["x wins", "o wins", "draw"]);
+    // The turn track proves play sequential: no decision tuples, nine labels.
+    assert_eq!(g.action_labels().len(), 9);
+    let random = game("tictactoe-random-start.game");
+    assert_eq!(random.action_labels().len(), 10 + 11 * 11);
 }
 
 #[test]
