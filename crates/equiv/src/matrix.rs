@@ -290,6 +290,43 @@ mod tests {
         assert_eq!(y, m(&[], &[], &[4]));
     }
 
+    /// The least row-major array over every permutation of every axis, by brute force.
+    fn brute_force(m: &Matrix) -> Vec<u32> {
+        let mut perms: Vec<Vec<u32>> = m.dims.iter().map(|&d| (0..d).collect()).collect();
+        let strides = strides(&m.dims);
+        let mut best: Option<Vec<u32>> = None;
+        loop {
+            let mut cells = Vec::with_capacity(m.cells.len());
+            let mut index = vec![0u32; m.dims.len()];
+            for _ in 0..m.cells.len() {
+                let flat: usize = index
+                    .iter()
+                    .enumerate()
+                    .map(|(a, &i)| perms[a][i as usize] as usize * strides[a])
+                    .sum();
+                cells.push(m.cells[flat]);
+                odometer(&mut index, &m.dims);
+            }
+            best = match best {
+                Some(b) if b <= cells => Some(b),
+                _ => Some(cells),
+            };
+            if !advance_perms(&mut perms) {
+                return best.unwrap_or_default();
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn canonical_form_is_the_brute_force_minimum(d0 in 1u32..4, d1 in 1u32..4, d2 in 1u32..3, seed in proptest::collection::vec(0u32..4, 36)) {
+            let dims = vec![d0, d1, d2];
+            let size = (d0 * d1 * d2) as usize;
+            let m = Matrix { players: vec![0, 1, 2], dims, cells: seed[..size].to_vec() };
+            proptest::prop_assert_eq!(m.clone().canonical().unwrap().cells, brute_force(&m));
+        }
+    }
+
     #[test]
     fn axes_permute_like_a_transpose() {
         let (dims, cells) = permute_axes(&[2, 3], &[1, 2, 3, 4, 5, 6], &[1, 0]);

@@ -12,9 +12,15 @@ fn ttt(v: Variant) -> GameTree {
     tree(&TicTacToe(v), &format!("{v:?}"))
 }
 
+/// Plain tic-tac-toe, built once for every test that needs it (debug builds are slow).
+fn standard() -> &'static GameTree {
+    static TREE: std::sync::OnceLock<GameTree> = std::sync::OnceLock::new();
+    TREE.get_or_init(|| ttt(Variant::Standard))
+}
+
 #[test]
 fn tictactoe_has_the_well_known_counts() {
-    let t = ttt(Variant::Standard);
+    let t = standard();
     assert_eq!(t.len(), 549_946);
     assert_eq!(t.terminal_count(), 255_168);
     let levels: Vec<u64> = t.level_counts().iter().map(|l| l.iter().sum()).collect();
@@ -44,7 +50,7 @@ fn tictactoe_and_three_to_fifteen_are_equivalent_up_to_relabeling() {
 
 #[test]
 fn misere_is_equivalent_up_to_relabeling_of_outcomes() {
-    let c = compare(&ttt(Variant::Standard), &ttt(Variant::Misere), Mode::Tree).unwrap();
+    let c = compare(standard(), &ttt(Variant::Misere), Mode::Tree).unwrap();
     assert!(c.equivalent, "{c:#?}");
     let w = c.witness.unwrap();
     assert!(w
@@ -55,12 +61,12 @@ fn misere_is_equivalent_up_to_relabeling_of_outcomes() {
 
 #[test]
 fn variants_are_agency_equivalent_but_not_tree_equivalent() {
-    let standard = ttt(Variant::Standard);
+    let standard = standard();
     for v in [Variant::EndOfTurn, Variant::Restricted] {
         let other = ttt(v);
-        let tree_mode = compare(&standard, &other, Mode::Tree).unwrap();
+        let tree_mode = compare(standard, &other, Mode::Tree).unwrap();
         assert!(!tree_mode.equivalent, "{v:?} should differ as a tree");
-        let agency = compare(&standard, &other, Mode::Agency).unwrap();
+        let agency = compare(standard, &other, Mode::Agency).unwrap();
         assert!(agency.equivalent, "{v:?}: {agency:#?}");
     }
 }
@@ -100,7 +106,7 @@ fn no_diagonals_differs_at_the_first_diagonal_win() {
 fn random_start_has_a_chance_node_and_differs_from_plain() {
     let t = ttt(Variant::RandomStart);
     assert_eq!(t.len(), 2 + 2 * 549_946);
-    let c = compare(&ttt(Variant::Standard), &t, Mode::Agency).unwrap();
+    let c = compare(standard(), &t, Mode::Agency).unwrap();
     assert!(!c.equivalent);
     let d = c.difference.unwrap();
     assert!(
@@ -240,4 +246,68 @@ fn chance_and_bookkeeping_reduce_away_in_agency_mode() {
     let c = compare(&coin, &coin, Mode::Agency).unwrap();
     assert!(c.equivalent);
     assert_eq!(c.a.compared_nodes, 1 + 2 * 3);
+}
+
+#[test]
+fn a_different_arrangement_of_the_same_outcomes_is_a_matrix_difference() {
+    let rps = Simultaneous::rock_paper_scissors();
+    // Same outcome counts, but player 1's choice alone decides.
+    let dictator = Simultaneous {
+        table: [[1, 1, 1], [2, 2, 2], [0, 0, 0]],
+        names: ["a", "b", "c"],
+    };
+    let c = compare(&tree(&rps, "rps"), &tree(&dictator, "dictator"), Mode::Tree).unwrap();
+    assert!(!c.equivalent);
+    let d = c.difference.unwrap();
+    assert!(
+        d.reason.contains("arranged in different decision matrices"),
+        "{}",
+        d.reason
+    );
+    assert!(d.path_a.is_empty() && d.path_b.is_empty());
+    // After the reductions player 2's choices are redundant in the dictator game.
+    let c = compare(
+        &tree(&rps, "rps"),
+        &tree(&dictator, "dictator"),
+        Mode::Agency,
+    )
+    .unwrap();
+    assert!(!c.equivalent);
+    assert!(c
+        .difference
+        .unwrap()
+        .reason
+        .contains("player 1 chooses among 3"));
+}
+
+#[test]
+fn similarity_is_one_under_the_magic_square_and_lower_under_a_wrong_map() {
+    // Tic-tac-toe cell i holds 3-to-15's number MAGIC[i]; its player 1 is X.
+    const MAGIC: [usize; 9] = [2, 7, 6, 9, 5, 1, 4, 3, 8];
+    let map = |magic: [usize; 9]| {
+        move |s: &[u8]| {
+            let mut t = vec![0u8; 10];
+            for (cell, &n) in magic.iter().enumerate() {
+                t[n - 1] = s[cell];
+            }
+            t[9] = s[9];
+            (s[10] == 0).then_some(t)
+        }
+    };
+    let opts = crate::SimilarityOptions {
+        depth: 3,
+        samples: 60,
+        seed: 5,
+        ..Default::default()
+    };
+    let (a, b) = (TicTacToe(Variant::Standard), ThreeToFifteen);
+    let s = crate::similarity(&a, &b, &map(MAGIC), &opts).unwrap();
+    assert_eq!((s.matched, s.similarity), (60, 1.0), "{s:#?}");
+    assert!(s.low > 0.9 && s.high > 0.999);
+    let again = crate::similarity(&a, &b, &map(MAGIC), &opts).unwrap();
+    assert_eq!(again.matched, s.matched);
+    let wrong = [7, 2, 6, 9, 5, 1, 4, 3, 8];
+    let s = crate::similarity(&a, &b, &map(wrong), &opts).unwrap();
+    assert!(s.similarity < 1.0, "{s:#?}");
+    assert!(s.first_mismatch.is_some());
 }
