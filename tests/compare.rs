@@ -190,16 +190,24 @@ fn a_game_tree_is_a_store_the_pipeline_reads() {
 }
 
 #[test]
-fn an_infinite_or_huge_tree_is_refused_with_the_limit() {
+fn an_infinite_or_huge_tree_is_refused_with_the_reason() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let store = dir.path().join("pig");
+    let store = dir.path().join("t");
+    let out = run(&["tree", path_arg(&game("pig")), "--store", path_arg(&store)]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("returns to a state it passed through"),
+        "{err}"
+    );
+    let (a, b) = (game("tictactoe"), game("three-to-fifteen"));
     let out = run(&[
-        "tree",
-        path_arg(&game("pig")),
-        "--store",
-        path_arg(&store),
+        "compare",
+        path_arg(&a),
+        path_arg(&b),
         "--max-nodes",
         "1000",
+        "--json",
     ]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);

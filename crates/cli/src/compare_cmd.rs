@@ -45,7 +45,7 @@ pub struct CompareArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Refuse game trees with more nodes than this.
-    #[arg(long, default_value_t = 50_000_000)]
+    #[arg(long, default_value_t = 20_000_000)]
     pub max_nodes: usize,
 }
 
@@ -60,7 +60,7 @@ pub struct TreeArgs {
     #[arg(long)]
     pub force_new: bool,
     /// Refuse game trees with more nodes than this.
-    #[arg(long, default_value_t = 50_000_000)]
+    #[arg(long, default_value_t = 20_000_000)]
     pub max_nodes: usize,
     /// Leave states at this depth unexpanded (a partial tree).
     #[arg(long)]

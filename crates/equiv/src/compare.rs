@@ -4,7 +4,9 @@
 use crate::canon::{canonicalize, Canon, Dag, Mode};
 use crate::diff::first_difference;
 use crate::labels::Labels;
-use crate::relabel::{candidates, invariants, multiplicities, shape_children, translate, Mapping};
+use crate::relabel::{
+    candidates, invariants, multiplicities, shape_children, translate, Invariants, Mapping,
+};
 use crate::tree::GameTree;
 use crate::EquivError;
 use serde::Serialize;
@@ -206,7 +208,7 @@ fn nodes_per_depth(dag: &Dag, roots: &[u32], mode: Mode) -> Vec<u64> {
 
 /// A correspondence to walk the trees with when the invariants allow none:
 /// players in order, outcomes by equal name, else in order of their ids.
-fn fallback(inv_b: &crate::relabel::Invariants, la: &Labels, lb: &Labels) -> Mapping {
+fn fallback(inv_b: &Invariants, la: &Labels, lb: &Labels) -> Mapping {
     let players = (0..lb.players)
         .map(|p| p.min(la.players.saturating_sub(1)))
         .collect();
@@ -223,31 +225,28 @@ fn fallback(inv_b: &crate::relabel::Invariants, la: &Labels, lb: &Labels) -> Map
     Mapping { players, outcomes }
 }
 
-fn no_correspondence(
-    a: &crate::relabel::Invariants,
-    b: &crate::relabel::Invariants,
-    la: &Labels,
-    lb: &Labels,
-) -> String {
+fn no_correspondence(a: &Invariants, b: &Invariants, la: &Labels, lb: &Labels) -> String {
     if a.players.len() != b.players.len() {
         return format!("{} players against {}", a.players.len(), b.players.len());
     }
-    if a.outcomes.len() != b.outcomes.len() {
-        let names = |inv: &crate::relabel::Invariants, l: &Labels| {
-            inv.outcomes
-                .keys()
-                .map(|&o| l.outcome(o))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+    let counts = |inv: &Invariants, l: &Labels| {
+        let parts: Vec<String> = inv
+            .outcomes
+            .iter()
+            .map(|(&o, &n)| format!("{} {n}", l.outcome(o)))
+            .collect();
+        parts.join(", ")
+    };
+    let (ca, cb) = (counts(a, la), counts(b, lb));
+    let sorted = |inv: &Invariants| {
+        let mut v: Vec<u64> = inv.outcomes.values().copied().collect();
+        v.sort_unstable();
+        v
+    };
+    if sorted(a) != sorted(b) {
         return format!(
-            "{} distinct outcomes ({}) against {} ({})",
-            a.outcomes.len(),
-            names(a, la),
-            b.outcomes.len(),
-            names(b, lb)
+            "no outcome correspondence: terminal leaves per outcome are {ca} against {cb}"
         );
     }
-    "no player and outcome correspondence preserves the number of decisions and terminal outcomes"
-        .to_string()
+    "no player correspondence preserves each player's number of decisions".to_string()
 }

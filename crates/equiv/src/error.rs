@@ -13,6 +13,14 @@ pub enum EquivError {
         /// The node budget.
         limit: usize,
     },
+    /// A play returns to a state it passed through: the game tree is infinite.
+    #[error("{game}: the play {path:?} returns to a state it passed through, so the game tree is infinite (compare partial trees by sampling instead)")]
+    Cycle {
+        /// The game's title.
+        game: String,
+        /// Action labels from the root to the repeated state.
+        path: Vec<String>,
+    },
     /// The outcomes of one decision do not have probabilities summing to one.
     #[error("{game}: the outcomes of action `{action}` have probabilities summing to {sum}, not 1, at state\n{state}")]
     BadProbabilities {

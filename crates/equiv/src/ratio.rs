@@ -75,8 +75,14 @@ mod tests {
         let half = Ratio::new(2, 4);
         assert_eq!(half, Ratio { num: 1, den: 2 });
         assert!(half.checked_add(half).unwrap().is_one());
-        assert_eq!(half.checked_mul(Ratio::new(1, 3)).unwrap(), Ratio::new(1, 6));
-        assert_eq!(Ratio::new(1, 3).checked_add(Ratio::new(1, 6)).unwrap(), half);
+        assert_eq!(
+            half.checked_mul(Ratio::new(1, 3)).unwrap(),
+            Ratio::new(1, 6)
+        );
+        assert_eq!(
+            Ratio::new(1, 3).checked_add(Ratio::new(1, 6)).unwrap(),
+            half
+        );
     }
 
     #[test]

@@ -28,6 +28,9 @@ pub enum NodeKind {
     Cut,
 }
 
+/// How many ancestors a new state is compared with to detect a cycle.
+const CYCLE_LOOKBACK: usize = 64;
+
 /// Limits on a tree's construction.
 #[derive(Clone, Copy, Debug)]
 pub struct TreeOptions {
@@ -40,7 +43,7 @@ pub struct TreeOptions {
 impl Default for TreeOptions {
     fn default() -> TreeOptions {
         TreeOptions {
-            max_nodes: 50_000_000,
+            max_nodes: 20_000_000,
             max_depth: None,
         }
     }
@@ -273,6 +276,7 @@ impl<'g> Builder<'g> {
             self.tree.kinds[i] = NodeKind::Cut;
             return Ok(());
         }
+        self.refuse_cycle(id)?;
         self.successors.clear();
         self.game.successors(&state, &mut self.successors);
         if self.successors.is_empty() {
@@ -296,6 +300,26 @@ impl<'g> Builder<'g> {
                 self.push(NodeKind::Chance, id, decision, &[], depth)?;
                 self.pending.push_back(group);
             }
+        }
+        Ok(())
+    }
+
+    /// Fails when node `id` repeats the state of one of its nearest ancestors
+    /// (a cycle makes the tree infinite; longer cycles meet the node budget).
+    fn refuse_cycle(&self, id: u32) -> Result<(), EquivError> {
+        let t = &self.tree;
+        let mut at = id;
+        for _ in 0..CYCLE_LOOKBACK {
+            let Some(p) = t.parent(at) else {
+                return Ok(());
+            };
+            if t.kind(p) != NodeKind::Chance && t.state(p) == t.state(id) {
+                return Err(EquivError::Cycle {
+                    game: self.title.clone(),
+                    path: t.path_to(id),
+                });
+            }
+            at = p;
         }
         Ok(())
     }
@@ -326,7 +350,8 @@ impl<'g> Builder<'g> {
         for group in &groups {
             let mut sum = Ratio { num: 0, den: 1 };
             for (mv, _) in group {
-                sum = sum.checked_add(Ratio::new(u64::from(mv.prob.num), u64::from(mv.prob.den)))?;
+                sum =
+                    sum.checked_add(Ratio::new(u64::from(mv.prob.num), u64::from(mv.prob.den)))?;
             }
             if !sum.is_one() {
                 let action = group.first().map_or(0, |(m, _)| m.action);
