@@ -6,6 +6,7 @@ mod corruption;
 mod errors;
 mod explore_counts;
 mod fling;
+mod live;
 mod grammar;
 mod oracle;
 mod puzzlegraph;

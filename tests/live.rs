@@ -1,0 +1,106 @@
+//! The live HSG (`--live-hsg`) and the HSG depth limit (`--hsg-depth`): the figures an
+//! exploration maintains agree with the batch analysis, and a depth-limited run is as
+//! deterministic as any other.
+
+use crate::util::{assert_same_content, exploration, explore, level, ok, path_arg, report};
+use std::path::Path;
+
+/// The `live HSG:` line's numbers: hyperstates, depth, winning, dead states, dead
+/// hyperstates.
+fn live_line(level: &Path, store: &Path, extra: &[&str]) -> Vec<u64> {
+    let mut args = vec!["explore", path_arg(level), "--store", path_arg(store)];
+    args.extend_from_slice(extra);
+    let out = ok(&args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("live HSG:"))
+        .unwrap_or_else(|| panic!("no live HSG line in {stderr}"));
+    line.split(|c: char| !c.is_ascii_digit())
+        .filter(|w| !w.is_empty())
+        .filter_map(|w| w.parse().ok())
+        .collect()
+}
+
+/// States in hyperstates tagged fail or implicitly failed, from the SSG export.
+fn states_that_cannot_win(store: &Path) -> u64 {
+    let out = ok(&[
+        "export",
+        path_arg(store),
+        "--graph",
+        "ssg",
+        "--format",
+        "jsonl",
+    ]);
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.contains("\"kind\":\"node\""))
+        .filter(|l| l.contains("\"tag\":\"fail\"") || l.contains("\"tag\":\"implicitly_failed\""))
+        .count() as u64
+}
+
+#[test]
+fn live_figures_match_the_batch_analysis() {
+    for name in ["sokoban/twoboxes.xsb", "sokoban/tiny.xsb", "sokoban/nowin.xsb"] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = dir.path().join("run");
+        let live = live_line(&level(name), &store, &["--live-hsg", "--analyze"]);
+        let hsg = &report(&store)["hsg"];
+        assert_eq!(live[0], hsg["hyperstates"].as_u64().unwrap(), "{name}: hyperstates");
+        assert_eq!(live[2], hsg["tags"]["win"].as_u64().unwrap(), "{name}: winning");
+        assert_eq!(live[3], states_that_cannot_win(&store), "{name}: dead states");
+        let dead_tags = hsg["tags"]["fail"].as_u64().unwrap()
+            + hsg["tags"]["implicitly_failed"].as_u64().unwrap();
+        assert_eq!(live[4], dead_tags, "{name}: dead hyperstates");
+    }
+}
+
+#[test]
+fn a_generous_depth_limit_changes_nothing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (plain, limited) = (dir.path().join("plain"), dir.path().join("limited"));
+    let path = level("sokoban/twoboxes.xsb");
+    explore(&path, &plain, &[]);
+    explore(&path, &limited, &["--hsg-depth", "1000"]);
+    assert_same_content(&plain, &limited);
+    assert_eq!(exploration(&limited)["status"], "complete");
+}
+
+#[test]
+fn a_tight_depth_limit_holds_states_back_and_leaves_their_tags_unknown() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("run");
+    let live = live_line(
+        &level("sokoban/twoboxes.xsb"),
+        &store,
+        &["--hsg-depth", "1", "--analyze"],
+    );
+    let full = dir.path().join("full");
+    explore(&level("sokoban/twoboxes.xsb"), &full, &[]);
+    let limited = report(&store);
+    assert_eq!(limited["exploration"]["status"], "partial");
+    let hsg = &limited["hsg"];
+    assert!(hsg["provisional"].as_bool().unwrap());
+    assert!(hsg["open_states"].as_u64().unwrap() > 0);
+    assert!(hsg["states"].as_u64().unwrap() < report(&full)["hsg"]["states"].as_u64().unwrap());
+    // Nothing expanded lies deeper than one critical action past the limit.
+    assert!(live[1] <= 2, "live depth {live:?}");
+    assert_eq!(hsg["tags"]["fail"], 0, "held-back states are never fail");
+}
+
+#[test]
+fn depth_limited_ids_do_not_depend_on_threads_or_the_index() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = level("sokoban/room3.xsb");
+    // A BFS depth bound rather than a state count: on disk, states are only known at the
+    // end of a layer, so a state-count limit stops elsewhere.
+    let limit = ["--hsg-depth", "3", "--max-depth", "27"];
+    let one = dir.path().join("one");
+    let two = dir.path().join("two");
+    let disk = dir.path().join("disk");
+    explore(&path, &one, &[&limit[..], &["--threads", "1"]].concat());
+    explore(&path, &two, &[&limit[..], &["--threads", "2"]].concat());
+    explore(&path, &disk, &[&limit[..], &["--index-limit", "50000"]].concat());
+    assert_same_content(&one, &two);
+    assert_same_content(&one, &disk);
+}
