@@ -10,7 +10,9 @@
 //!
 //! With `FLING_BENCH_SAMPLE=K` it instead times `FLING_BENCH_CHUNKS` (default
 //! 200) evenly spaced ranges of 65,536 K-piece boards computed from the
-//! finished K-1 tables in `FLING_BENCH_DIR`, and projects the full count.
+//! finished K-1 tables in `FLING_BENCH_DIR`, and projects the full count;
+//! `FLING_BENCH_STAND_IN=1` uses stand-in K-1 tables of the right size
+//! instead (for K whose K-1 tables are not built: a lower bound on the rate).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -68,23 +70,36 @@ fn sample_rate(dir: &std::path::Path, pieces: usize, threads: usize) {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(200);
-    let scratch = dir.join("sample-scratch");
-    match fling::sample_rate(dir, &scratch, pieces, chunks, threads) {
+    let scratch = dir.join(format!("sample-scratch-{}", std::process::id()));
+    let stand_in = std::env::var("FLING_BENCH_STAND_IN").is_ok_and(|v| v == "1");
+    let source = (!stand_in).then_some(dir);
+    match fling::sample_rate(source, &scratch, pieces, chunks, threads) {
         Ok(s) => {
             let rate = s.boards as f64 / s.seconds.max(1e-9);
+            let cpu_rate = s.boards as f64 / s.cpu_seconds.max(1e-9);
             let total = fling::boards(pieces);
             let share = |n: u64| n as f64 / s.boards.max(1) as f64;
+            let what = if stand_in {
+                "stand-in tables (1 bit in 64 set)"
+            } else {
+                "real tables"
+            };
             println!(
-                "{pieces} pieces: sampled {} boards in {:.1} s on {threads} threads: {rate:.0} boards/s",
-                s.boards, s.seconds
+                "{pieces} pieces from {what}: sampled {} boards in {:.1} s wall, {:.1} s CPU on {threads} threads: {rate:.0} boards/s wall, {cpu_rate:.0} boards per CPU second",
+                s.boards, s.seconds, s.cpu_seconds
             );
             println!(
-                "projected: {:.0} s ({:.2} h) for all {total} boards; ~{:.0} solvable, ~{:.0} uniquely solvable",
-                total as f64 / rate,
+                "projected for all {total} boards: {:.2} h at the wall rate, {:.2} h on {threads} idle cores at the CPU rate",
                 total as f64 / rate / 3600.0,
-                share(s.solvable) * total as f64,
-                share(s.unique) * total as f64
+                total as f64 / cpu_rate / threads as f64 / 3600.0
             );
+            if !stand_in {
+                println!(
+                    "projected counts: ~{:.0} solvable, ~{:.0} uniquely solvable",
+                    share(s.solvable) * total as f64,
+                    share(s.unique) * total as f64
+                );
+            }
         }
         Err(err) => eprintln!("fling sample: {err}"),
     }

@@ -8,7 +8,7 @@ use crate::tables::{compute_range, table_path, Counts, CHUNK, COPY_BUDGET};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
-use store::BitTableWriter;
+use store::{BitTableWriter, Words};
 
 /// What [`sample_rate`] measured.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -21,27 +21,67 @@ pub struct Sample {
     pub unique: u64,
     /// Wall-clock seconds.
     pub seconds: f64,
+    /// Processor seconds of the worker threads (Linux; 0 elsewhere), the
+    /// figure to trust on a machine shared with other work.
+    pub cpu_seconds: f64,
+}
+
+/// Processor seconds used so far by the calling thread, from
+/// `/proc/thread-self/stat` (user + system ticks at the usual 100 per second).
+fn thread_cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/thread-self/stat") else {
+        return 0.0;
+    };
+    // Fields after the command name (which ends with the last ')'): utime and stime are 12th and 13th.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// A stand-in table of `words` words with the top bit of each set: every
+/// page is written, so reads miss the caches as a real table's do (an
+/// untouched anonymous page would be the kernel's shared zero page), and
+/// one child in 64 counts as solvable.
+fn stand_in(words: usize) -> Result<Words, FlingError> {
+    let mut table = Words::zeroed(words)?;
+    table.as_mut_slice().fill(1 << 63);
+    Ok(table)
 }
 
 /// Measures the rate of computing `pieces` from the finished tables of
 /// `pieces - 1` in `dir`: `chunks` evenly spaced rank ranges of 65,536
 /// boards, with `threads` threads, into throw-away tables in `scratch`
 /// (sparse files, deleted afterwards). For projecting counts too large to build here.
+///
+/// Without `dir`, the previous tables are stand-ins of the right size in
+/// huge-page memory (see [`stand_in`]): the memory traffic is that of the
+/// real computation, but few children are solvable, so nearly every child is
+/// probed (few early exits) and the rate is a lower bound; the counts are
+/// then meaningless.
 pub fn sample_rate(
-    dir: &Path,
+    dir: Option<&Path>,
     scratch: &Path,
     pieces: usize,
     chunks: u64,
     threads: usize,
 ) -> Result<Sample, FlingError> {
-    let level = if pieces > 2 {
-        Some(Level::open(dir, pieces - 1, false)?)
-    } else {
-        None
+    let level = match dir {
+        Some(dir) if pieces > 2 => Some(Level::open(dir, pieces - 1, false)?),
+        _ => None,
     };
-    let copies = match &level {
-        Some(level) => copy_to_memory(level, COPY_BUDGET)?,
-        None => None,
+    let copies = match (&level, dir) {
+        (Some(level), _) => copy_to_memory(level, COPY_BUDGET)?,
+        (None, None) if pieces > 2 => {
+            let words = boards(pieces - 1).div_ceil(64) as usize;
+            Some((stand_in(words)?, stand_in(words)?))
+        }
+        _ => None,
     };
     let previous = previous_words(level.as_ref(), copies.as_ref());
     std::fs::create_dir_all(scratch).map_err(crate::error::io(scratch))?;
@@ -55,16 +95,17 @@ pub fn sample_rate(
     let stride = (total / CHUNK / chunks.max(1)).max(1);
     let next = AtomicU64::new(0);
     let started = Instant::now();
-    let sums: Vec<Result<Counts, FlingError>> = std::thread::scope(|scope| {
+    let sums: Vec<Result<(Counts, f64), FlingError>> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads.max(1))
             .map(|_| {
                 scope.spawn(|| {
                     let mut sum = Counts::default();
+                    let cpu = thread_cpu_seconds();
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let start = i * stride * CHUNK;
                         if i >= chunks || start >= total {
-                            return Ok::<Counts, FlingError>(sum);
+                            return Ok::<_, FlingError>((sum, thread_cpu_seconds() - cpu));
                         }
                         let end = (start + CHUNK).min(total);
                         let c = compute_range(pieces, start, end, &previous, (&solvable, &unique))?;
@@ -97,9 +138,11 @@ pub fn sample_rate(
         solvable: 0,
         unique: 0,
         seconds,
+        cpu_seconds: 0.0,
     };
     for sum in sums {
-        let sum = sum?;
+        let (sum, cpu) = sum?;
+        sample.cpu_seconds += cpu;
         sample.boards += sum.with_move;
         sample.solvable += sum.solvable;
         sample.unique += sum.unique;

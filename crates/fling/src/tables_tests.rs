@@ -113,13 +113,15 @@ fn every_three_piece_board_and_a_sample_of_four_agree_with_a_direct_search() {
 #[test]
 fn a_sample_of_every_chunk_counts_like_the_full_build() {
     let scratch = tempfile::tempdir().unwrap();
-    let sample = sample_rate(shared().0.path(), scratch.path(), 4, 1000, 2).unwrap();
+    let sample = sample_rate(Some(shared().0.path()), scratch.path(), 4, 1000, 2).unwrap();
     let stats = &shared().1[2].stats;
     assert_eq!(
         (sample.boards, sample.solvable, sample.unique),
         (stats.boards, stats.solvable, stats.unique)
     );
     assert_eq!(std::fs::read_dir(scratch.path()).unwrap().count(), 0);
+    let stand_in = sample_rate(None, scratch.path(), 4, 2, 1).unwrap();
+    assert_eq!(stand_in.boards, 2 * 65_536);
 }
 
 #[test]
