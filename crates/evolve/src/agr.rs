@@ -54,19 +54,28 @@ impl Decoder {
     /// Plays `genes` on `board` from `start` and returns the end of play.
     #[inline]
     pub fn play(&self, board: &Board, start: &Play, genes: &[Gene]) -> Play {
+        self.play_counted(board, start, genes).0
+    }
+
+    /// Plays `genes` and also returns how many genes were read: the genes
+    /// after them never influence the game.
+    #[inline]
+    pub fn play_counted(&self, board: &Board, start: &Play, genes: &[Gene]) -> (Play, usize) {
         let mut p = *start;
+        let mut used = 0;
         for &g in genes {
             let mask = board.admissible(&p);
             if mask == 0 {
                 break;
             }
+            used += 1;
             board.step_admissible(&mut p, self.choose(mask, g));
             while p.forced_left > 0 && p.moves_left > 0 {
                 let forced = p.forced_dir;
                 board.step_admissible(&mut p, forced);
             }
         }
-        p
+        (p, used)
     }
 
     /// Plays `genes` and lists the squares visited, start first (for drawings).

@@ -99,6 +99,8 @@ struct Run<'a> {
     /// Chromosome i is `genes[i * len .. (i + 1) * len]`.
     genes: Vec<Gene>,
     fitness: Vec<u16>,
+    /// Genes each chromosome's game read: changes beyond them change nothing.
+    used: Vec<usize>,
 }
 
 impl<'a> Run<'a> {
@@ -112,10 +114,11 @@ impl<'a> Run<'a> {
             decoder: Decoder::new(params.order),
             start: board.start(),
             fitness: vec![0; params.population],
+            used: vec![0; params.population],
             genes,
         };
         for i in 0..params.population {
-            run.fitness[i] = run.evaluate(i);
+            run.evaluate(i);
         }
         run
     }
@@ -124,10 +127,26 @@ impl<'a> Run<'a> {
         &self.genes[i * self.params.genes..(i + 1) * self.params.genes]
     }
 
-    fn evaluate(&self, i: usize) -> u16 {
-        self.decoder
-            .play(self.board, &self.start, self.chromosome(i))
-            .score
+    /// Plays chromosome `i` and records its fitness and the genes it read.
+    fn evaluate(&mut self, i: usize) {
+        let (end, used) = self
+            .decoder
+            .play_counted(self.board, &self.start, self.chromosome(i));
+        self.fitness[i] = end.score;
+        self.used[i] = used;
+    }
+
+    /// Gives `child`, a copy of `parent` changed from locus `change` on,
+    /// its fitness: the parent's when the change lies beyond the genes the
+    /// parent's game read (the games are then identical), else by playing.
+    fn settle(&mut self, child: usize, parent: (u16, usize), change: usize) {
+        let (fitness, used) = parent;
+        if change >= used {
+            self.fitness[child] = fitness;
+            self.used[child] = used;
+        } else {
+            self.evaluate(child);
+        }
     }
 
     /// One tournament: the two best of a random sample, ties broken at
@@ -149,15 +168,17 @@ impl<'a> Run<'a> {
         let (best, second) = (index(keyed[0]), index(keyed[1]));
         let (child_a, child_b) = (index(keyed[size - 1]), index(keyed[size - 2]));
         let len = self.params.genes;
+        let parent_a = (self.fitness[best], self.used[best]);
+        let parent_b = (self.fitness[second], self.used[second]);
         self.genes
             .copy_within(best * len..(best + 1) * len, child_a * len);
         self.genes
             .copy_within(second * len..(second + 1) * len, child_b * len);
-        self.cross(rng, child_a, child_b);
-        self.mutate(rng, child_a);
-        self.mutate(rng, child_b);
-        self.fitness[child_a] = self.evaluate(child_a);
-        self.fitness[child_b] = self.evaluate(child_b);
+        let crossed = self.cross(rng, child_a, child_b);
+        let change_a = crossed.min(self.mutate(rng, child_a));
+        let change_b = crossed.min(self.mutate(rng, child_b));
+        self.settle(child_a, parent_a, change_a);
+        self.settle(child_b, parent_b, change_b);
     }
 
     /// Fills `out` with distinct population indices.
@@ -174,7 +195,9 @@ impl<'a> Run<'a> {
     }
 
     /// Two-point crossover: the genes between two distinct cut points swap.
-    fn cross(&mut self, rng: &mut SplitMix, a: usize, b: usize) {
+    /// Returns the first locus where the chromosomes changed (the length
+    /// when the swapped genes were equal).
+    fn cross(&mut self, rng: &mut SplitMix, a: usize, b: usize) -> usize {
         let len = self.params.genes;
         let cuts = len as u32 + 1;
         let (mut lo, mut hi) = (rng.below(cuts) as usize, rng.below(cuts) as usize);
@@ -184,19 +207,28 @@ impl<'a> Run<'a> {
         if lo > hi {
             std::mem::swap(&mut lo, &mut hi);
         }
+        let mut first = len;
         for g in lo..hi {
-            self.genes.swap(a * len + g, b * len + g);
+            if self.genes[a * len + g] != self.genes[b * len + g] {
+                first = first.min(g);
+                self.genes.swap(a * len + g, b * len + g);
+            }
         }
+        first
     }
 
-    /// Replaces a uniform number (in the mutation range) of random genes.
-    fn mutate(&mut self, rng: &mut SplitMix, i: usize) {
+    /// Replaces a uniform number (in the mutation range) of random genes;
+    /// returns the first locus replaced.
+    fn mutate(&mut self, rng: &mut SplitMix, i: usize) -> usize {
         let p = self.params;
         let count = p.min_mutations + rng.below(p.max_mutations - p.min_mutations + 1);
+        let mut first = p.genes;
         for _ in 0..count {
             let locus = rng.below(p.genes as u32) as usize;
             self.genes[i * p.genes + locus] = rng.next_u32();
+            first = first.min(locus);
         }
+        first
     }
 
     fn result(&self) -> RunResult {
@@ -268,6 +300,22 @@ mod tests {
         pair.sort_unstable();
         old.sort_unstable();
         assert_eq!(pair, old, "crossover only exchanges genes");
+    }
+
+    #[test]
+    fn skipped_evaluations_give_the_fitness_a_full_evaluation_gives() {
+        let board = Board::new(&generate(&preset("exp6").unwrap(), 2, 0).unwrap()).unwrap();
+        let params = small();
+        let mut rng = SplitMix::new(8);
+        let mut run = Run::new(&board, &params, &mut rng);
+        for _ in 0..2000 {
+            run.update(&mut rng);
+        }
+        let decoder = Decoder::new(params.order);
+        for i in 0..params.population {
+            let (end, used) = decoder.play_counted(&board, &board.start(), run.chromosome(i));
+            assert_eq!((run.fitness[i], run.used[i]), (end.score, used), "chromosome {i}");
+        }
     }
 
     #[test]
