@@ -23,9 +23,10 @@ pub struct CompareArgs {
     pub a: PathBuf,
     /// The second game.
     pub b: PathBuf,
-    /// Which equivalence to decide.
-    #[arg(long, value_enum, default_value = "tree")]
-    pub equivalence: Equivalence,
+    /// Which equivalence to decide (default: tree; for --similarity, the one
+    /// applied to the partial trees, default: agency).
+    #[arg(long, value_enum)]
+    pub equivalence: Option<Equivalence>,
     /// Print one JSON object (key `equivalent`, or `similarity` with --similarity).
     #[arg(long)]
     pub json: bool,
@@ -91,10 +92,7 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
     if args.similarity {
         return similarity(&args, &a, &b);
     }
-    let mode = match args.equivalence {
-        Equivalence::Tree => Mode::Tree,
-        Equivalence::Agency => Mode::Agency,
-    };
+    let mode = mode_of(args.equivalence.unwrap_or(Equivalence::Tree));
     let (ta, tb) = (
         build(&a, args.max_nodes, None)?,
         build(&b, args.max_nodes, None)?,
@@ -106,6 +104,13 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
         print_comparison(&result);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn mode_of(e: Equivalence) -> Mode {
+    match e {
+        Equivalence::Tree => Mode::Tree,
+        Equivalence::Agency => Mode::Agency,
+    }
 }
 
 fn print_comparison(c: &equiv::Comparison) {
@@ -162,6 +167,8 @@ fn similarity(args: &CompareArgs, a: &games::Level, b: &games::Level) -> Result<
         depth: args.depth,
         samples: args.samples,
         seed: args.seed,
+        mode: mode_of(args.equivalence.unwrap_or(Equivalence::Agency)),
+        max_nodes: args.max_nodes,
         ..equiv::SimilarityOptions::default()
     };
     let map = equiv::FeatureMap::parse(
@@ -181,7 +188,7 @@ fn similarity(args: &CompareArgs, a: &games::Level, b: &games::Level) -> Result<
         outln!("{}", serde_json::to_string_pretty(&s)?);
     } else {
         outln!(
-            "similarity of {} and {}: {:.3} (95% confidence interval {:.3} to {:.3}; {} of {} sampled states give equivalent reduced trees of depth {})",
+            "similarity of {} and {}: {:.3} (95% confidence interval {:.3} to {:.3}; {} of {} sampled states give {} equivalent trees of depth {})",
             a.title,
             b.title,
             s.similarity,
@@ -189,6 +196,7 @@ fn similarity(args: &CompareArgs, a: &games::Level, b: &games::Level) -> Result<
             s.high,
             s.matched,
             s.samples,
+            if s.mode == Mode::Agency { "agency" } else { "tree" },
             s.depth
         );
     }

@@ -311,3 +311,66 @@ fn similarity_is_one_under_the_magic_square_and_lower_under_a_wrong_map() {
     assert!(s.similarity < 1.0, "{s:#?}");
     assert!(s.first_mismatch.is_some());
 }
+
+/// A counter that a player may step up or down between 0 and 3; 3 ends the game.
+struct Counter;
+
+impl Game for Counter {
+    fn kind(&self) -> &'static str {
+        "counter-test"
+    }
+    fn state_width(&self) -> model::StateWidth {
+        model::StateWidth::Fixed(1)
+    }
+    fn initial_states(&self) -> Vec<Vec<u8>> {
+        vec![vec![0]]
+    }
+    fn action_labels(&self) -> Vec<String> {
+        ["up", "down"].map(String::from).to_vec()
+    }
+    fn outcome_names(&self) -> Vec<String> {
+        vec!["win".to_string()]
+    }
+    fn terminal(&self, s: &[u8]) -> Option<u16> {
+        (s[0] == 3).then_some(0)
+    }
+    fn successors(&self, s: &[u8], out: &mut model::Successors) {
+        out.push(model::Move::solo(0), &[s[0] + 1]);
+        if s[0] > 0 {
+            out.push(model::Move::solo(1), &[s[0] - 1]);
+        }
+    }
+    fn render(&self, s: &[u8]) -> String {
+        s[0].to_string()
+    }
+}
+
+#[test]
+fn cycles_and_oversized_trees_are_refused_with_their_reason() {
+    let err = GameTree::build(&Counter, "counter", TreeOptions::default())
+        .err()
+        .unwrap();
+    assert!(
+        matches!(&err, crate::EquivError::Cycle { path, .. } if path == &["up", "down"]),
+        "{err}"
+    );
+    let small = TreeOptions {
+        max_nodes: 100,
+        max_depth: None,
+    };
+    let err = GameTree::build(&TicTacToe(Variant::Standard), "ttt", small)
+        .err()
+        .unwrap();
+    assert!(err.to_string().contains("exceeds 100 nodes"), "{err}");
+    // A depth limit gives a partial tree with cut leaves instead.
+    let partial = TreeOptions {
+        max_nodes: 100,
+        max_depth: Some(2),
+    };
+    let t = GameTree::build(&Counter, "counter", partial).unwrap();
+    assert_eq!(t.len(), 1 + 1 + 2);
+    assert!(t.children(1).all(|c| t.kind(c) == crate::NodeKind::Cut));
+    // Partial trees may loop back to earlier states: the depth limit ends them.
+    let deeper = TreeOptions { max_nodes: 100, max_depth: Some(4) };
+    assert!(GameTree::build(&Counter, "counter", deeper).is_ok());
+}

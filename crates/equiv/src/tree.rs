@@ -276,7 +276,10 @@ impl<'g> Builder<'g> {
             self.tree.kinds[i] = NodeKind::Cut;
             return Ok(());
         }
-        self.refuse_cycle(id)?;
+        if self.opts.max_depth.is_none() {
+            // A depth limit keeps a partial tree finite even when plays loop.
+            self.refuse_cycle(id)?;
+        }
         self.successors.clear();
         self.game.successors(&state, &mut self.successors);
         if self.successors.is_empty() {
