@@ -371,6 +371,9 @@ fn cycles_and_oversized_trees_are_refused_with_their_reason() {
     assert_eq!(t.len(), 1 + 1 + 2);
     assert!(t.children(1).all(|c| t.kind(c) == crate::NodeKind::Cut));
     // Partial trees may loop back to earlier states: the depth limit ends them.
-    let deeper = TreeOptions { max_nodes: 100, max_depth: Some(4) };
+    let deeper = TreeOptions {
+        max_nodes: 100,
+        max_depth: Some(4),
+    };
     assert!(GameTree::build(&Counter, "counter", deeper).is_ok());
 }
