@@ -8,6 +8,8 @@ use super::rules::{Rules, TokenKind};
 pub const OFF: u8 = u8::MAX;
 /// A token-table entry for "no token here".
 pub const NO_TOKEN: u8 = u8::MAX;
+/// A bit beyond every square (boards have at most 121), never free.
+pub const SENTINEL: u8 = 127;
 /// Room for every square of the largest board.
 pub const SQUARES: usize = 128;
 
@@ -24,6 +26,11 @@ pub struct Board {
     pub rules: Rules,
     /// For each square and direction, the square reached, or [`OFF`].
     pub neighbours: [[u8; 4]; SQUARES],
+    /// The same with [`SENTINEL`] for "off the board", so that the free
+    /// squares can be probed without a branch.
+    pub probe: [[u8; 4]; SQUARES],
+    /// Every square of the board (never the sentinel).
+    pub on_board: u128,
     /// For each square, the kind code of its token (visible or hidden), or [`NO_TOKEN`].
     pub kind_at: [u8; SQUARES],
     /// For each square, its token's number.
@@ -66,6 +73,9 @@ impl Board {
             cells,
             rules: instance.rules,
             neighbours: neighbour_table(side, instance.rules.toroidal),
+            probe: neighbour_table(side, instance.rules.toroidal)
+                .map(|row| row.map(|to| if to == OFF { SENTINEL } else { to })),
+            on_board: (0..cells as u8).fold(0, |m, c| m | bit(c)),
             kind_at: [NO_TOKEN; SQUARES],
             value_at: [0; SQUARES],
             reveals: vec![0; SQUARES],

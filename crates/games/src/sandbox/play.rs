@@ -128,15 +128,11 @@ impl Board {
         if p.forced_left > 0 {
             return 1 << p.forced_dir;
         }
-        let blocked = self.blocked(p);
-        let nb = &self.neighbours[usize::from(p.pos & 127)];
-        let mut mask = 0u8;
-        for (d, &to) in nb.iter().enumerate() {
-            if to != OFF && blocked & bit(to) == 0 {
-                mask |= 1 << d;
-            }
-        }
-        if self.arrows & p.active & bit(p.pos) != 0 {
+        let free = !self.blocked(p) & self.on_board;
+        let nb = &self.probe[usize::from(p.pos & 127)];
+        let probe = |d: usize| ((free >> (nb[d] & 127)) & 1) as u8;
+        let mut mask = probe(0) | probe(1) << 1 | probe(2) << 2 | probe(3) << 3;
+        if self.arrows != 0 && self.arrows & p.active & bit(p.pos) != 0 {
             mask &= 1 << self.value_at[usize::from(p.pos & 127)];
         }
         mask
@@ -187,7 +183,7 @@ impl Board {
     /// Moves the agent one square: pays the move, scores the turn, enters.
     #[inline]
     fn advance(&self, p: &mut Play, dir: Dir, to: u8) {
-        let cost = if self.swamps & p.active & bit(to) != 0 {
+        let cost = if self.swamps != 0 && self.swamps & p.active & bit(to) != 0 {
             u16::from(self.value_at[usize::from(to & 127)])
         } else {
             1
