@@ -151,7 +151,9 @@ impl SandboxGame {
         } else {
             return None;
         }
-        (usize::from(p.pos) < self.board.cells).then_some(p)
+        let directions_valid =
+            p.last_dir <= NO_DIR && (p.forced_left == 0 || p.forced_dir < NO_DIR);
+        (usize::from(p.pos) < self.board.cells && directions_valid).then_some(p)
     }
 }
 

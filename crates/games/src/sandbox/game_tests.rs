@@ -164,3 +164,18 @@ fn txt_files_are_recognised_by_their_content() {
         .render(&level.game.initial_states()[0])
         .contains("@@"));
 }
+
+#[test]
+fn foreign_bytes_are_not_states() {
+    let b = board(&EMPTY5, 9);
+    let game = SandboxGame::new(b);
+    let mut state = game.initial_states().remove(0);
+    state[10] = 3; // forced moves left
+    state[9] = 200; // with an impossible direction
+    assert!(game.decode(&state).is_none());
+    assert!(game.render(&state).starts_with("<not a state"));
+    let mut out = model::Successors::new();
+    game.successors(&state, &mut out);
+    assert!(out.is_empty());
+    assert_eq!(game.terminal(&[1, 2, 3]), None);
+}
