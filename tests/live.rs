@@ -41,14 +41,30 @@ fn states_that_cannot_win(store: &Path) -> u64 {
 
 #[test]
 fn live_figures_match_the_batch_analysis() {
-    for name in ["sokoban/twoboxes.xsb", "sokoban/tiny.xsb", "sokoban/nowin.xsb"] {
+    for name in [
+        "sokoban/twoboxes.xsb",
+        "sokoban/tiny.xsb",
+        "sokoban/nowin.xsb",
+    ] {
         let dir = tempfile::tempdir().expect("temp dir");
         let store = dir.path().join("run");
         let live = live_line(&level(name), &store, &["--live-hsg", "--analyze"]);
         let hsg = &report(&store)["hsg"];
-        assert_eq!(live[0], hsg["hyperstates"].as_u64().unwrap(), "{name}: hyperstates");
-        assert_eq!(live[2], hsg["tags"]["win"].as_u64().unwrap(), "{name}: winning");
-        assert_eq!(live[3], states_that_cannot_win(&store), "{name}: dead states");
+        assert_eq!(
+            live[0],
+            hsg["hyperstates"].as_u64().unwrap(),
+            "{name}: hyperstates"
+        );
+        assert_eq!(
+            live[2],
+            hsg["tags"]["win"].as_u64().unwrap(),
+            "{name}: winning"
+        );
+        assert_eq!(
+            live[3],
+            states_that_cannot_win(&store),
+            "{name}: dead states"
+        );
         let dead_tags = hsg["tags"]["fail"].as_u64().unwrap()
             + hsg["tags"]["implicitly_failed"].as_u64().unwrap();
         assert_eq!(live[4], dead_tags, "{name}: dead hyperstates");
@@ -100,7 +116,11 @@ fn depth_limited_ids_do_not_depend_on_threads_or_the_index() {
     let disk = dir.path().join("disk");
     explore(&path, &one, &[&limit[..], &["--threads", "1"]].concat());
     explore(&path, &two, &[&limit[..], &["--threads", "2"]].concat());
-    explore(&path, &disk, &[&limit[..], &["--index-limit", "50000"]].concat());
+    explore(
+        &path,
+        &disk,
+        &[&limit[..], &["--index-limit", "50000"]].concat(),
+    );
     assert_same_content(&one, &two);
     assert_same_content(&one, &disk);
 }

@@ -22,9 +22,13 @@ pub struct AnalyzeArgs {
 /// The flags shared by every command that may analyse a run.
 #[derive(Args, Debug, Clone, Default)]
 pub struct AnalysisFlags {
-    /// The outcome that counts as winning when tagging hyperstates (default: win).
-    #[arg(long)]
+    /// The outcome that counts as winning when tagging hyperstates, or `score>=N`
+    /// (default: `win`; without one, the best score reached; else the game's first outcome).
+    #[arg(long, conflicts_with = "win_score")]
     pub target: Option<String>,
+    /// For scoring games: every score of at least N counts as a win (`--target score>=N`).
+    #[arg(long, value_name = "N")]
+    pub win_score: Option<u32>,
     /// Memory the analysis may use beyond the mapped store, e.g. 2G (default: half the
     /// machine's RAM). Headroom falls back to HyperLogLog sketches beyond it.
     #[arg(long = "analysis-mem", value_parser = parse_size)]
@@ -35,10 +39,17 @@ pub struct AnalysisFlags {
 }
 
 impl AnalysisFlags {
+    /// The target as the library reads it; `None` leaves the choice to the run.
+    pub fn target_spec(&self) -> Option<String> {
+        self.win_score
+            .map(|n| format!("score>={n}"))
+            .or_else(|| self.target.clone())
+    }
+
     /// The library's options for these flags.
     pub fn options(&self) -> AnalyzeOptions {
         AnalyzeOptions {
-            target: self.target.clone(),
+            target: self.target_spec(),
             mem_budget_bytes: self.analysis_mem.unwrap_or_else(default_budget),
             headroom: !self.no_headroom,
         }
@@ -72,10 +83,11 @@ pub fn analyze_and_save(run: &Run, flags: &AnalysisFlags) -> Result<HsgSummary> 
 }
 
 /// True when the analysis saved in `dir` matches the run as it is now and was made
-/// for the same target outcome.
+/// for the target asked for (any target when none is asked for: the saved summary
+/// names the one it used, e.g. the one given to `hsg explore --analyze`).
 fn saved_is_usable(dir: &Path, run: &Run, target: Option<&str>) -> Option<HsgSummary> {
     let summary = hsg::load_summary(dir).ok()?;
-    let same_target = summary.target == target.unwrap_or("win");
+    let same_target = target.is_none_or(|t| summary.target == t);
     (same_target && hsg::is_current(&summary, run)).then_some(summary)
 }
 
@@ -83,7 +95,7 @@ fn saved_is_usable(dir: &Path, run: &Run, target: Option<&str>) -> Option<HsgSum
 /// fresh analysis, saved when the run is no longer being written (a store another
 /// process is still exploring is analysed in memory only).
 pub fn summary_for(run: &Run, flags: &AnalysisFlags) -> Result<HsgSummary> {
-    if let Some(summary) = saved_is_usable(run.dir(), run, flags.target.as_deref()) {
+    if let Some(summary) = saved_is_usable(run.dir(), run, flags.target_spec().as_deref()) {
         return Ok(summary);
     }
     if run.status() == RunStatus::Running {
@@ -95,7 +107,7 @@ pub fn summary_for(run: &Run, flags: &AnalysisFlags) -> Result<HsgSummary> {
 /// Makes sure `DIR/hsg/` holds an analysis of `run` as it is now (for exports and the
 /// workbench, which read the saved per-hyperstate files).
 pub fn ensure_saved(run: &Run, flags: &AnalysisFlags) -> Result<()> {
-    if saved_is_usable(run.dir(), run, flags.target.as_deref()).is_none() {
+    if saved_is_usable(run.dir(), run, flags.target_spec().as_deref()).is_none() {
         analyze_and_save(run, flags)?;
     }
     Ok(())

@@ -64,6 +64,10 @@ pub struct ExploreArgs {
     /// Analyse the hyperstate space graph when the exploration ends (as `hsg analyze`).
     #[arg(long)]
     pub analyze: bool,
+    /// Add K two-sided tokens that the player may flip as an action (the paper's
+    /// answer to Lantz et al.: the SSG doubles per token, the HSG stays the same).
+    #[arg(long, value_name = "K")]
+    pub flip_tokens: Option<u32>,
     /// Maintain the hyperstates while exploring (incremental SCC after every BFS
     /// layer): the progress shows hyperstates, HSG depth and states that can no
     /// longer win, as they become certain.
@@ -93,6 +97,7 @@ impl ExploreArgs {
             index_limit: None,
             analyze: false,
             live_hsg: false,
+            flip_tokens: None,
             hsg_depth: None,
             analysis: AnalysisFlags::default(),
         }
@@ -126,7 +131,10 @@ pub fn run(args: ExploreArgs) -> Result<ExitCode> {
 /// Explores (or resumes) the run `args` describe, showing progress on stderr.
 pub fn explore(args: &ExploreArgs) -> Result<Explored> {
     let w = &args.which;
-    let level = load_level(&w.level_file, w.level, w.title.as_deref())?;
+    let mut level = load_level(&w.level_file, w.level, w.title.as_deref())?;
+    if let Some(k) = args.flip_tokens.filter(|&k| k > 0) {
+        level = games::flip::wrap(level, k as usize)?;
+    }
     let game = level.game.as_ref();
     let identity = identity(&level, args);
     let mode = if args.force_new {
@@ -167,12 +175,19 @@ pub fn explore(args: &ExploreArgs) -> Result<Explored> {
     };
     let mut sink = Display::new();
     let mut live = (args.live_hsg || args.hsg_depth.is_some()).then(|| {
-        let target = args.analysis.target.as_deref().unwrap_or(model::WIN);
-        let target = game
-            .outcome_names()
-            .iter()
-            .position(|n| n == target)
-            .and_then(|i| u16::try_from(i).ok());
+        let labels = hsg::Labels {
+            actions: Vec::new(),
+            outcomes: game.outcome_names(),
+        };
+        // Without a target asked for, a scoring game has none yet: its default is the
+        // best score the finished exploration reaches.
+        let spec = args.analysis.target_spec();
+        let has_win = labels.outcomes.iter().any(|o| o == model::WIN);
+        let target = (spec.is_some() || has_win)
+            .then(|| hsg::target::resolve(&labels, spec.as_deref(), &hsg::MemGraph::empty()))
+            .and_then(Result::ok)
+            .map(|t| t.outcomes)
+            .unwrap_or_default();
         LiveAnalysis::new(target, args.hsg_depth)
     });
     let watcher = live.as_mut().map(|l| l as &mut dyn explore::Watcher);
@@ -280,6 +295,9 @@ fn identity(level: &games::Level, args: &ExploreArgs) -> RunIdentity {
     }
     if let Some(d) = args.hsg_depth {
         options.insert("hsg_depth".to_string(), d.to_string());
+    }
+    if let Some(k) = args.flip_tokens.filter(|&k| k > 0) {
+        options.insert(games::flip::OPTION.to_string(), k.to_string());
     }
     RunIdentity::new(
         game.kind().to_string(),

@@ -12,7 +12,7 @@ use store::{StateId, CUT_OUTCOME};
 /// states of each new layer whose hyperstate lies deeper than the limit.
 pub struct LiveAnalysis {
     inc: Incremental,
-    target: Option<u16>,
+    target: Vec<u16>,
     depth_limit: Option<u32>,
     held_back: u64,
     /// The last published figures and when they were computed: counting dead
@@ -30,9 +30,9 @@ struct Published<'a> {
 }
 
 impl LiveAnalysis {
-    /// A watcher tagging against the outcome `target` (none: no winning states),
+    /// A watcher tagging against the outcomes `target` (none: no winning states),
     /// holding back states whose HSG depth exceeds `depth_limit`.
-    pub fn new(target: Option<u16>, depth_limit: Option<u32>) -> LiveAnalysis {
+    pub fn new(target: Vec<u16>, depth_limit: Option<u32>) -> LiveAnalysis {
         LiveAnalysis {
             inc: Incremental::new(),
             target,
@@ -73,7 +73,7 @@ impl Watcher for LiveAnalysis {
         for &(state, outcome) in terminals {
             if outcome == CUT_OUTCOME {
                 self.inc.add_cut(state);
-            } else if Some(outcome) == self.target {
+            } else if self.target.contains(&outcome) {
                 self.inc.add_target(state);
             }
         }

@@ -379,7 +379,10 @@ impl<'g> Bfs<'g> {
         let expander = &self.expander;
         let keys = &self.keys;
         let parents = &self.parents;
-        let hold = self.watching.as_ref().map_or(Hold::default(), Watching::hold);
+        let hold = self
+            .watching
+            .as_ref()
+            .map_or(Hold::default(), Watching::hold);
         if threads == 1 {
             let (part, succ) = &mut self.parts[0];
             return expander.expand(first, parents, keys, None, hold, part, succ);

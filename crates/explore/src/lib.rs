@@ -25,6 +25,6 @@ mod table;
 mod watch;
 
 pub use bfs::{explore, explore_watched, Ending, ExploreOptions, ProgressSink, Summary};
-pub use watch::Watcher;
 pub use error::ExploreError;
 pub use slot::Slot;
+pub use watch::Watcher;

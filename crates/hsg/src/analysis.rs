@@ -104,18 +104,10 @@ pub struct Analysis {
     pub summary: HsgSummary,
 }
 
-/// Finds the id of the outcome named `name`.
+/// Finds the id of the outcome named `name` (`None`: `win`, else the first outcome).
+/// A `score>=N` target stands for several outcomes: see [`crate::target::resolve`].
 pub fn resolve_target(labels: &Labels, name: Option<&str>) -> Result<OutcomeId, HsgError> {
-    let name = name.unwrap_or("win");
-    labels
-        .outcomes
-        .iter()
-        .position(|o| o == name)
-        .and_then(|i| OutcomeId::try_from(i).ok())
-        .ok_or_else(|| HsgError::UnknownOutcome {
-            name: name.to_string(),
-            available: labels.outcomes.clone(),
-        })
+    crate::target::resolve(labels, name, &crate::mem::MemGraph::empty()).map(|t| t.representative())
 }
 
 /// Analyses a graph; `source` identifies it in the summary.
@@ -129,7 +121,27 @@ pub fn analyze_graph<G: StateGraph + ?Sized>(
     if g.state_count() == 0 {
         return Err(HsgError::MalformedGraph("the graph has no state".into()));
     }
-    let target = resolve_target(labels, opts.target.as_deref())?;
+    let target = crate::target::resolve(labels, opts.target.as_deref(), g)?;
+    let mut analysis = if target.outcomes.len() == 1 {
+        analyze_for(g, labels, opts, source, target.representative())?
+    } else {
+        let view = crate::target::TargetView {
+            inner: g,
+            target: &target,
+        };
+        analyze_for(&view, labels, opts, source, target.representative())?
+    };
+    analysis.summary.target = target.name;
+    Ok(analysis)
+}
+
+fn analyze_for<G: StateGraph + ?Sized>(
+    g: &G,
+    labels: &Labels,
+    opts: &AnalyzeOptions,
+    source: Source,
+    target: OutcomeId,
+) -> Result<Analysis, HsgError> {
     check_budget(g.state_count(), opts.mem_budget_bytes)?;
     let condensation = condense(g);
     let tagging = tag_hyperstates(g, &condensation, target);

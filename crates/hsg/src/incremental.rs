@@ -314,7 +314,8 @@ impl Incremental {
             }
             self.forest[m as usize] = root;
         }
-        self.sizes.insert(root, size.min(u64::from(u32::MAX)) as u32);
+        self.sizes
+            .insert(root, size.min(u64::from(u32::MAX)) as u32);
         self.components -= members.len() as u64 - 1;
         let slot = self.list_for(root);
         self.lists[slot as usize] = list;
@@ -434,8 +435,7 @@ impl Incremental {
     /// always are (a member on a cycle has an out-edge); a singleton is expanded when
     /// its id is below the expanded count and it was not cut.
     fn all_expanded(&self, c: u32) -> bool {
-        self.sizes.contains_key(&c)
-            || (u64::from(c) < self.expanded_upto && !get_bit(&self.cut, c))
+        self.sizes.contains_key(&c) || (u64::from(c) < self.expanded_upto && !get_bit(&self.cut, c))
     }
 }
 

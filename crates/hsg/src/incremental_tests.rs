@@ -13,7 +13,8 @@ fn feed(n: u64, rows: &[Vec<u64>], batch: usize) -> Incremental {
     for (chunk_no, chunk) in rows.chunks(batch.max(1)).enumerate() {
         let first = (chunk_no * batch.max(1)) as u64;
         let reach = chunk.iter().flatten().copied().max().unwrap_or(0) + 1;
-        inc.grow_to(reach.max(first + chunk.len() as u64).min(n)).unwrap();
+        inc.grow_to(reach.max(first + chunk.len() as u64).min(n))
+            .unwrap();
         for (k, row) in chunk.iter().enumerate() {
             inc.add_row(first + k as u64, row);
         }

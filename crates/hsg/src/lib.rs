@@ -27,6 +27,7 @@ pub mod scc;
 pub mod spectrum;
 pub mod summary;
 pub mod tags;
+pub mod target;
 pub mod weak;
 
 pub use analysis::{analyze_graph, resolve_target, Analysis, AnalyzeOptions, Labels};

@@ -167,11 +167,17 @@ pub fn open_store(dir: &Path, phase: &dyn Fn(&str)) -> Result<StoreBench, TuiErr
     // headers and lengths, which keeps opening a large store fast.
     let run = Run::open_unverified(dir)?;
     let id = run.identity().clone();
+    let tokens = id
+        .options
+        .get(games::flip::OPTION)
+        .and_then(|k| k.parse().ok())
+        .unwrap_or(0);
     let game = games::load(
         &level_file_name(&id.game),
         &id.level_text,
         &games::LevelSelector::First,
     )
+    .and_then(|l| games::flip::wrap(l, tokens))
     .ok()
     .map(|l| l.game);
     let summary_path = dir.join(hsg::persist::FOLDER).join("summary.json");
