@@ -158,6 +158,21 @@ fn a_running_store_is_live_and_its_progress_is_reread() {
     let later = bench.live_progress().unwrap();
     assert_eq!((later.states, later.expanded), (5000, 4000));
     assert_eq!(later.state, Some(RunState::Running));
+    assert_eq!(later.live_hsg, None);
+    writer
+        .publish_progress(Progress {
+            states: 6000,
+            live_hsg: Some(serde_json::json!({
+                "hyperstates": 42, "depth": 3, "winning": 1,
+                "dead_states": 700, "dead_hyperstates": 9, "depth_limit": 4
+            })),
+            ..Progress::default()
+        })
+        .unwrap();
+    let live = bench.live_progress().unwrap().live_hsg.unwrap();
+    assert_eq!((live.hyperstates, live.depth, live.winning), (42, 3, 1));
+    assert_eq!((live.dead_states, live.dead_hyperstates), (700, 9));
+    assert_eq!(live.depth_limit, Some(4));
 }
 
 #[test]

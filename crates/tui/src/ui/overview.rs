@@ -100,6 +100,19 @@ fn status_lines<'a>(o: &Overview, app: &App, t: &Theme) -> Vec<Line<'a>> {
             p.states, p.depth, p.states_per_sec
         )));
     }
+    if let Some(h) = &p.live_hsg {
+        lines.push(Line::raw(format!(
+            "so far {} hyperstates, HSG depth {}{}, {} winning, {} states in {} hyperstates can no longer win",
+            h.hyperstates,
+            h.depth,
+            h.depth_limit
+                .map(|d| format!(" (limit {d})"))
+                .unwrap_or_default(),
+            h.winning,
+            h.dead_states,
+            h.dead_hyperstates
+        )));
+    }
     lines
 }
 

@@ -145,3 +145,34 @@ fn a_large_partial_run_shows_a_neighbourhood_that_follows_the_selection() {
     );
     insta::assert_snapshot!("graph_neighbourhood_80x24", render(&app));
 }
+
+#[test]
+fn the_overview_of_a_running_exploration_shows_its_live_hyperstates() {
+    use crate::app::Event;
+    use crate::data::{LiveHsgFigures, LiveProgress, RunState};
+    let mut app = fixture_app(UNICODE, LARGE, None);
+    app.on_event(Event::Progress(LiveProgress {
+        state: Some(RunState::Running),
+        states: 5000,
+        expanded: 4000,
+        transitions: 12000,
+        depth: 20,
+        states_per_sec: 250000.0,
+        elapsed_secs: 3.0,
+        phase: "exploring".into(),
+        live_hsg: Some(LiveHsgFigures {
+            hyperstates: 61,
+            depth: 4,
+            winning: 1,
+            dead_states: 2400,
+            dead_hyperstates: 50,
+            depth_limit: Some(5),
+        }),
+    }));
+    let screen = render(&app);
+    assert!(
+        screen.contains("so far 61 hyperstates, HSG depth 4 (limit 5)"),
+        "{screen}"
+    );
+    insta::assert_snapshot!("overview_live_160x48", screen);
+}
