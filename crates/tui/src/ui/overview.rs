@@ -101,16 +101,17 @@ fn status_lines<'a>(o: &Overview, app: &App, t: &Theme) -> Vec<Line<'a>> {
         )));
     }
     if let Some(h) = &p.live_hsg {
+        let limit = h
+            .depth_limit
+            .map(|d| format!(" (limit {d})"))
+            .unwrap_or_default();
         lines.push(Line::raw(format!(
-            "so far {} hyperstates, HSG depth {}{}, {} winning, {} states in {} hyperstates can no longer win",
-            h.hyperstates,
-            h.depth,
-            h.depth_limit
-                .map(|d| format!(" (limit {d})"))
-                .unwrap_or_default(),
-            h.winning,
-            h.dead_states,
-            h.dead_hyperstates
+            "so far {} hyperstates, HSG depth {}{limit}, {} winning",
+            h.hyperstates, h.depth, h.winning
+        )));
+        lines.push(Line::raw(format!(
+            "{} states in {} hyperstates can no longer win",
+            h.dead_states, h.dead_hyperstates
         )));
     }
     lines
