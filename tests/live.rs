@@ -124,3 +124,25 @@ fn depth_limited_ids_do_not_depend_on_threads_or_the_index() {
     assert_same_content(&one, &two);
     assert_same_content(&one, &disk);
 }
+
+#[test]
+fn diff_names_the_merges_a_depth_limit_prevented() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = level("sokoban/twoboxes.xsb");
+    let (limited, full) = (dir.path().join("limited"), dir.path().join("full"));
+    explore(&path, &limited, &["--hsg-depth", "1"]);
+    explore(&path, &full, &[]);
+    let out = ok(&["diff", path_arg(&limited), path_arg(&full), "--json"]);
+    let c: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(c["missing_states"], 0);
+    assert_eq!(c["merged_only_in_limited"], 0);
+    assert_eq!(c["states"]["full"], 2887);
+    assert!(c["split_hyperstates"].as_u64().unwrap() > 0, "{c}");
+    assert_eq!(c["hyperstates"]["full"], 59);
+    // Runs of two different levels are refused with both names.
+    let other = dir.path().join("other");
+    explore(&level("sokoban/tiny.xsb"), &other, &[]);
+    let out = crate::util::run(&["diff", path_arg(&other), path_arg(&full)]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("different levels"));
+}

@@ -27,6 +27,7 @@ macro_rules! out {
 mod analyze_cmd;
 mod compare_cmd;
 mod explore_cmd;
+mod diff_cmd;
 mod export_cmd;
 mod features_cmd;
 mod fling_cmd;
@@ -80,6 +81,9 @@ enum Command {
     Compare(compare_cmd::CompareArgs),
     /// Write a game's tree (Algorithm 2 of the game-grammar paper) as a store.
     Tree(compare_cmd::TreeArgs),
+    /// Compare a depth-limited run's HSG with the exhaustive run's: merges the limit
+    /// prevented, how tags moved, the metrics side by side.
+    Diff(diff_cmd::DiffArgs),
 }
 
 /// Ends the process after a failed write to standard output: quietly (success) when the
@@ -135,6 +139,7 @@ fn main() -> ExitCode {
         Command::Features(args) => features_cmd::run(args),
         Command::Compare(args) => compare_cmd::run(args),
         Command::Tree(args) => compare_cmd::tree(args),
+        Command::Diff(args) => diff_cmd::run(args),
     };
     match result {
         Ok(code) => code,

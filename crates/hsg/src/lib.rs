@@ -9,6 +9,7 @@ pub mod analysis;
 pub mod bfs_counters;
 mod binfile;
 pub mod condense;
+pub mod depth_compare;
 pub mod error;
 pub mod export;
 pub mod graph;
