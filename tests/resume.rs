@@ -20,7 +20,10 @@ const CASES: [(&str, &[&str]); 4] = [
     ),
     // The HSG depth limit's decisions must survive a kill: a resume replays the
     // stored layers to the live analysis before it continues.
-    ("sokoban/room3.xsb", &["--hsg-depth", "3", "--max-states", "400000"]),
+    (
+        "sokoban/room3.xsb",
+        &["--hsg-depth", "3", "--max-states", "400000"],
+    ),
 ];
 
 const KILLS_PER_CASE: usize = 7;

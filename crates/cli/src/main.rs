@@ -26,8 +26,8 @@ macro_rules! out {
 
 mod analyze_cmd;
 mod compare_cmd;
-mod explore_cmd;
 mod diff_cmd;
+mod explore_cmd;
 mod export_cmd;
 mod features_cmd;
 mod fling_cmd;

@@ -314,7 +314,11 @@ mod tests {
         let decoder = Decoder::new(params.order);
         for i in 0..params.population {
             let (end, used) = decoder.play_counted(&board, &board.start(), run.chromosome(i));
-            assert_eq!((run.fitness[i], run.used[i]), (end.score, used), "chromosome {i}");
+            assert_eq!(
+                (run.fitness[i], run.used[i]),
+                (end.score, used),
+                "chromosome {i}"
+            );
         }
     }
 

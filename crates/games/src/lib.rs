@@ -8,8 +8,8 @@
 //! Affordance Sandbox instances and `.game` descriptions.
 
 mod error;
-pub mod flip;
 pub mod fling;
+pub mod flip;
 pub mod grammar;
 pub mod puzzlegraph;
 pub mod sandbox;
@@ -148,7 +148,11 @@ fn load_sokoban(
 }
 
 /// The 1-based number of the selected level among levels titled `titles`.
-pub(crate) fn select(file_name: &str, titles: &[&str], selector: &LevelSelector) -> Result<usize, GamesError> {
+pub(crate) fn select(
+    file_name: &str,
+    titles: &[&str],
+    selector: &LevelSelector,
+) -> Result<usize, GamesError> {
     let count = titles.len();
     match selector {
         LevelSelector::First if count > 0 => Ok(1),

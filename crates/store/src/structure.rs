@@ -166,7 +166,9 @@ fn check_terminals(p: &Parts) -> Result<(), StoreError> {
     let mut prev: Option<u64> = None;
     for (i, &w) in words.iter().enumerate() {
         let (id, outcome) = unpack_terminal(w);
-        if id >= p.manifest.states || prev.is_some_and(|q| id <= q) || (outcome >= outcomes && outcome != crate::CUT_OUTCOME)
+        if id >= p.manifest.states
+            || prev.is_some_and(|q| id <= q)
+            || (outcome >= outcomes && outcome != crate::CUT_OUTCOME)
         {
             return Err(corrupt(
                 p.terminals.path(),
