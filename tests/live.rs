@@ -146,3 +146,28 @@ fn diff_names_the_merges_a_depth_limit_prevented() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("different levels"));
 }
+
+#[test]
+fn flipping_tokens_doubles_the_states_but_not_the_hyperstates() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = level("sokoban/twoboxes.xsb");
+    let mut sizes = Vec::new();
+    for k in ["0", "1", "2"] {
+        let store = dir.path().join(format!("k{k}"));
+        explore(&path, &store, &["--flip-tokens", k]);
+        let hsg = &report(&store)["hsg"];
+        sizes.push((
+            hsg["states"].as_u64().unwrap(),
+            hsg["hyperstates"].as_u64().unwrap(),
+            hsg["hsg_edges"].as_u64().unwrap(),
+            hsg["tags"].clone(),
+        ));
+    }
+    assert_eq!(sizes[0].0, 2887);
+    // Terminal states carry no tokens (a game over clears them), so every other
+    // state doubles per token.
+    assert_eq!((sizes[1].0, sizes[2].0), (5772, 11542));
+    for s in &sizes[1..] {
+        assert_eq!((s.1, s.2, &s.3), (sizes[0].1, sizes[0].2, &sizes[0].3));
+    }
+}
