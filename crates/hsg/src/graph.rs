@@ -60,6 +60,21 @@ pub trait StateGraph {
     }
 }
 
+/// The row of `state` in compressed rows whose ends are `row_end` (`row_end[s]` is where
+/// row `s` ends; row 0 starts at 0); empty past the last row. Shared by the in-memory
+/// graphs.
+#[inline]
+pub fn row_range(row_end: &[u64], state: StateId) -> Range<u64> {
+    let Ok(s) = usize::try_from(state) else {
+        return 0..0;
+    };
+    let Some(&end) = row_end.get(s) else {
+        return 0..0;
+    };
+    let start = if s == 0 { 0 } else { row_end[s - 1] };
+    start..end
+}
+
 /// Checks the [`StateGraph`] contract in one sequential pass over rows and edges.
 pub fn validate<G: StateGraph + ?Sized>(g: &G) -> Result<(), HsgError> {
     let n = g.state_count();

@@ -106,14 +106,7 @@ impl StateGraph for QuotientGraph {
 
     #[inline]
     fn edge_range(&self, state: StateId) -> Range<u64> {
-        let Ok(s) = usize::try_from(state) else {
-            return 0..0;
-        };
-        let Some(&end) = self.row_end.get(s) else {
-            return 0..0;
-        };
-        let start = if s == 0 { 0 } else { self.row_end[s - 1] };
-        start..end
+        crate::graph::row_range(&self.row_end, state)
     }
 
     #[inline]
