@@ -4,7 +4,7 @@ use crate::error::FlingError;
 use crate::lookup::Level;
 use crate::rank::boards;
 use crate::step::{copy_to_memory, previous_words};
-use crate::tables::{compute_range, table_path, Counts, CHUNK, COPY_BUDGET};
+use crate::tables::{compute_range, join_workers, table_path, Counts, CHUNK, COPY_BUDGET};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -116,17 +116,7 @@ pub fn sample_rate(
                 })
             })
             .collect();
-        workers
-            .into_iter()
-            .map(|w| {
-                w.join().unwrap_or_else(|_| {
-                    Err(FlingError::Pieces {
-                        pieces,
-                        why: "a worker thread panicked".into(),
-                    })
-                })
-            })
-            .collect()
+        join_workers(workers, pieces)
     });
     let seconds = started.elapsed().as_secs_f64();
     drop((solvable, unique));

@@ -147,17 +147,7 @@ fn compute_level(
                 })
             })
             .collect();
-        workers
-            .into_iter()
-            .map(|w| {
-                w.join().unwrap_or_else(|_| {
-                    Err(FlingError::Pieces {
-                        pieces,
-                        why: "a worker thread panicked".into(),
-                    })
-                })
-            })
-            .collect()
+        join_workers(workers, pieces)
     });
     let mut stats = LevelStats {
         pieces,
@@ -239,6 +229,25 @@ pub fn build_with_budget(
         previous = Some(Level::open(dir, pieces, false)?);
     }
     Ok(built)
+}
+
+/// Joins the scoped workers of a `pieces`-piece pass, in order; a worker that
+/// panicked becomes an error naming the pass rather than a second panic.
+pub(crate) fn join_workers<T>(
+    workers: Vec<std::thread::ScopedJoinHandle<'_, Result<T, FlingError>>>,
+    pieces: usize,
+) -> Vec<Result<T, FlingError>> {
+    workers
+        .into_iter()
+        .map(|w| {
+            w.join().unwrap_or_else(|_| {
+                Err(FlingError::Pieces {
+                    pieces,
+                    why: "a worker thread panicked".into(),
+                })
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]
