@@ -15,6 +15,8 @@ pub struct LiveAnalysis {
     target: Vec<u16>,
     depth_limit: Option<u32>,
     held_back: u64,
+    /// The targets of the row being fed, reused from row to row.
+    targets: Vec<StateId>,
     /// The last published figures and when they were computed: counting dead
     /// states is a pass over the whole contracted graph, done at most once a second.
     published: Option<(std::time::Instant, serde_json::Value)>,
@@ -38,6 +40,7 @@ impl LiveAnalysis {
             target,
             depth_limit,
             held_back: 0,
+            targets: Vec::new(),
             published: None,
         }
     }
@@ -66,8 +69,9 @@ impl Watcher for LiveAnalysis {
                 .iter()
                 .position(|r| r.0 != source)
                 .map_or(rows.len(), |k| start + k);
-            let targets: Vec<StateId> = rows[start..end].iter().map(|r| r.1).collect();
-            self.inc.add_row(source, &targets);
+            self.targets.clear();
+            self.targets.extend(rows[start..end].iter().map(|r| r.1));
+            self.inc.add_row(source, &self.targets);
             start = end;
         }
         for &(state, outcome) in terminals {

@@ -176,16 +176,17 @@ impl Incremental {
     /// Adds the row of an expanded `parent`; every id must already be known.
     pub fn add_row(&mut self, parent: StateId, targets: &[StateId]) {
         let from = find(&mut self.forest, parent as u32);
-        let list = self.list_for(from);
-        let before = self.lists[list as usize].len();
+        let first_new = self.batch_targets.len();
         for &t in targets {
             let to = find(&mut self.forest, t as u32);
             if to != from {
-                self.lists[list as usize].push(to);
                 self.batch_targets.push(to);
             }
         }
-        if before == 0 && !self.lists[list as usize].is_empty() || before > 0 {
+        // A row whose edges all stay inside its component adds no list.
+        if self.batch_targets.len() > first_new {
+            let list = self.list_for(from) as usize;
+            self.lists[list].extend_from_slice(&self.batch_targets[first_new..]);
             self.dirty.push(from);
         }
     }
