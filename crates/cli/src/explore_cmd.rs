@@ -61,6 +61,10 @@ pub struct ExploreArgs {
     /// small levels exercise disk-based duplicate detection.
     #[arg(long, hide = true)]
     pub index_limit: Option<usize>,
+    /// Testing aid: parents each thread expands between two merges, so that
+    /// small levels have many chunks per layer.
+    #[arg(long, hide = true, value_parser = clap::value_parser!(u32).range(1..))]
+    pub chunk_parents: Option<u32>,
     /// Analyse the hyperstate space graph when the exploration ends (as `hsg analyze`).
     #[arg(long)]
     pub analyze: bool,
@@ -95,6 +99,7 @@ impl ExploreArgs {
             force_new: false,
             checkpoint_secs: 2.0,
             index_limit: None,
+            chunk_parents: None,
             analyze: false,
             live_hsg: false,
             flip_tokens: None,
@@ -172,6 +177,9 @@ pub fn explore(args: &ExploreArgs) -> Result<Explored> {
         stop,
         scratch_dir: args.store.join("scratch"),
         index_limit: args.index_limit,
+        parents_per_part: args
+            .chunk_parents
+            .map_or(explore::PARENTS_PER_PART, |n| n as usize),
     };
     let mut sink = Display::new();
     let mut live = (args.live_hsg || args.hsg_depth.is_some()).then(|| {

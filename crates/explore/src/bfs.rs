@@ -12,9 +12,12 @@
 //! - a checkpoint is taken only at a parent boundary, where every expanded
 //!   parent has all its transitions written and no later parent has any.
 
+mod pipeline;
+
 use crate::disk::DiskDedup;
-use crate::expand::{Expander, ParentInfo, Part, LOOKAHEAD, UNRESOLVED};
+use crate::expand::{Chunk, Expander, Part};
 use crate::keys::Keys;
+use crate::merge::Merge;
 use crate::slot::Slot;
 use crate::table::Table;
 use crate::watch::{Hold, Watcher, Watching};
@@ -27,8 +30,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use store::{Checkpoint, Edge, Progress, RunStatus, RunWriter};
 
-/// Parents expanded per thread between two merges.
-const PARENTS_PER_PART: usize = 16 * 1024;
+/// Parents expanded per thread between two merges, unless the options say.
+pub const PARENTS_PER_PART: usize = 16 * 1024;
 /// Memory kept aside from the visited index for buffers of every kind.
 const RESERVE_BYTES: u64 = 48 << 20;
 
@@ -54,6 +57,10 @@ pub struct ExploreOptions {
     /// Most states the in-memory index may hold whatever the budget (for
     /// tests of the disk path on small levels); `None` for no such cap.
     pub index_limit: Option<usize>,
+    /// Parents each thread expands between two merges ([`PARENTS_PER_PART`]
+    /// normally; tests make it small so that small levels have many chunks
+    /// per layer and exercise the overlapped merge).
+    pub parents_per_part: usize,
 }
 
 /// Receives progress while an exploration runs.
@@ -157,8 +164,18 @@ struct Bfs<'g> {
     disk: Option<DiskDedup>,
     layers: Vec<u64>,
     next_parent: u64,
+    /// Worker threads.
+    threads: usize,
+    /// The chunk being merged, expanded.
     parts: Vec<(Part, Successors)>,
+    /// The parents of the chunk being merged.
     parents: Vec<u8>,
+    /// The next chunk, expanded while the current one merges (see
+    /// [`pipeline`]), its parents, and where it starts and how many parents
+    /// it has once complete.
+    ahead: Vec<(Part, Successors)>,
+    ahead_parents: Vec<u8>,
+    ahead_at: Option<(u64, usize)>,
     edges: Vec<Edge>,
     probs: Vec<(u32, u32)>,
     started: Instant,
@@ -175,7 +192,6 @@ impl<'g> Bfs<'g> {
         opts: &'g ExploreOptions,
     ) -> Result<Bfs<'g>, ExploreError> {
         let slot = Slot::for_width(game.state_width());
-        let keys = Keys::new(slot.width());
         let table_limit = opts.mem_budget.saturating_sub(RESERVE_BYTES);
         let least = Table::bytes_for(1 << 16) + RESERVE_BYTES;
         if opts.mem_budget < least {
@@ -186,6 +202,9 @@ impl<'g> Bfs<'g> {
         }
         let threads = opts.threads.max(1);
         let now = Instant::now();
+        let arena = Keys::bytes_per_state(slot.width());
+        let most = most_in_memory(table_limit, arena, opts.index_limit);
+        let keys = Keys::new(slot.width(), most)?;
         Ok(Bfs {
             expander: Expander {
                 game,
@@ -195,12 +214,16 @@ impl<'g> Bfs<'g> {
             writer,
             opts,
             keys,
-            table: Table::with_capacity(opts.index_limit.unwrap_or(1 << 16).min(1 << 16))?,
+            table: Table::with_room(opts.index_limit.unwrap_or(1 << 16).min(1 << 16), most)?,
             table_limit,
             disk: None,
             layers: vec![0],
             next_parent: 0,
-            parts: (0..threads).map(|_| Default::default()).collect(),
+            threads,
+            parts: Vec::new(),
+            ahead: Vec::new(),
+            ahead_parents: Vec::new(),
+            ahead_at: None,
             parents: Vec::new(),
             edges: Vec::new(),
             probs: Vec::new(),
@@ -225,13 +248,15 @@ impl<'g> Bfs<'g> {
             let tag = self.keys.tag(&record);
             let next = self.writer.state_count();
             let keys = &self.keys;
+            if !keys.put(next, &record) {
+                return Err(ExploreError::ArenaTooSmall(next));
+            }
             if self
                 .table
                 .get_or_insert(tag, next, |id| keys.same(id, &record))
                 .is_err()
             {
                 self.writer.append_state(&record)?;
-                self.keys.remember(&record);
             }
         }
         self.layers = vec![0, self.writer.state_count()];
@@ -289,7 +314,11 @@ impl<'g> Bfs<'g> {
     /// Fills an index sized for `capacity` states with the stored states `from..`.
     fn refill_table(&mut self, from: u64, capacity: usize) -> Result<(), ExploreError> {
         let count = self.writer.state_count();
-        self.table = Table::with_capacity(capacity.max(1 << 16))?;
+        let most = match self.disk {
+            Some(_) => capacity,
+            None => self.most_in_memory(),
+        };
+        self.table = Table::with_room(capacity.max(1 << 16), most.max(capacity))?;
         self.keys.reset(from);
         let width = self.slot().width();
         let mut id = from;
@@ -297,8 +326,10 @@ impl<'g> Bfs<'g> {
             let n = (count - id).min(1 << 20) as usize;
             self.writer.read_states(id, n, &mut self.parents)?;
             for record in self.parents.chunks_exact(width) {
+                if !self.keys.put(id, record) {
+                    return Err(ExploreError::ArenaTooSmall(id));
+                }
                 self.table.insert_absent(self.keys.tag(record), id);
-                self.keys.remember(record);
                 id += 1;
             }
         }
@@ -342,13 +373,18 @@ impl<'g> Bfs<'g> {
                 return Ok(Ending::Partial);
             }
             let count = (layer_end - self.next_parent).min(self.chunk_len());
-            self.step(count as usize, sink)?;
+            self.step(count as usize, layer_end, sink)?;
             self.tick(sink)?;
         }
     }
 
+    fn most_in_memory(&self) -> usize {
+        let arena = self.keys.arena_bytes_per_state();
+        most_in_memory(self.table_limit, arena, self.opts.index_limit)
+    }
+
     fn chunk_len(&self) -> u64 {
-        (PARENTS_PER_PART * self.parts.len()) as u64
+        (self.opts.parents_per_part.max(1) * self.threads) as u64
     }
 
     fn limit_reached(&self) -> bool {
@@ -357,60 +393,22 @@ impl<'g> Bfs<'g> {
             .is_some_and(|max| self.writer.state_count() >= max)
     }
 
-    /// Expands `count` parents from `next_parent` and merges them.
-    fn step(&mut self, count: usize, sink: &mut dyn ProgressSink) -> Result<(), ExploreError> {
-        let first = self.next_parent;
-        self.writer.read_states(first, count, &mut self.parents)?;
-        self.expand_parallel(first, count)?;
-        self.make_room(sink)?;
-        for i in 0..self.parts.len() {
-            if !self.merge_part(i)? {
-                break;
-            }
-        }
-        Ok(())
-    }
-
-    /// Expands the parents in `self.parents` over the worker threads.
-    fn expand_parallel(&mut self, first: u64, count: usize) -> Result<(), ExploreError> {
-        let width = self.slot().width();
-        let threads = self.parts.len();
-        let per = count.div_ceil(threads).max(1);
-        let expander = &self.expander;
-        let keys = &self.keys;
-        let parents = &self.parents;
-        let hold = self
-            .watching
-            .as_ref()
-            .map_or(Hold::default(), Watching::hold);
-        if threads == 1 {
-            let (part, succ) = &mut self.parts[0];
-            return expander.expand(first, parents, keys, None, hold, part, succ);
-        }
-        let table = &self.table;
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = self
-                .parts
-                .iter_mut()
-                .enumerate()
-                .map(|(t, (part, succ))| {
-                    let lo = (t * per).min(count);
-                    let hi = ((t + 1) * per).min(count);
-                    let slice = &parents[lo * width..hi * width];
-                    let at = first + lo as u64;
-                    scope.spawn(move || {
-                        expander.expand(at, slice, keys, Some(table), hold, part, succ)
-                    })
-                })
-                .collect();
-            // A panic in a worker is a bug; it is re-raised here rather than
-            // turned into an error that would hide it. The scope joins the
-            // remaining workers even when one returns an error early.
-            handles.into_iter().try_for_each(|h| {
-                h.join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-        })
+    /// Expands the parents in `self.parents` over every thread. With one
+    /// thread, lookups are left to the merge, which probes anyway.
+    fn expand_parallel(&mut self, first: u64) -> Result<(), ExploreError> {
+        self.parts.resize_with(self.threads, Default::default);
+        let chunk = Chunk {
+            first,
+            parents: &self.parents,
+            table: (self.threads > 1).then_some(&self.table),
+            stop: None,
+            hold: self
+                .watching
+                .as_ref()
+                .map_or(Hold::default(), Watching::hold),
+        };
+        self.expander
+            .expand_chunk(&self.keys, &chunk, &mut self.parts)
     }
 
     /// Grows the index for the coming merge, or moves to disk-based
@@ -422,15 +420,15 @@ impl<'g> Bfs<'g> {
         if self.disk.is_some() || needed <= self.table.capacity().min(cap) {
             return Ok(());
         }
-        let mut wanted = self.table.capacity() * 2;
-        while wanted < needed {
-            wanted *= 2;
-        }
-        let arena = self.keys.arena_bytes_per_state() * wanted as u64;
-        // Growing briefly needs the old and the new table at once.
-        let fits = self.table.bytes() + Table::bytes_for(wanted) + arena <= self.table_limit;
-        if fits && needed <= cap {
-            self.table = self.table.grown_to(wanted)?;
+        // The table doubles in place inside a reservation sized for the
+        // budget, so growing never holds an old and a new table at once.
+        if needed <= self.table.reserved_capacity().min(cap) {
+            let mut wanted = self.table.capacity() * 2;
+            while wanted < needed {
+                wanted *= 2;
+            }
+            self.table
+                .grow_to(wanted.min(self.table.reserved_capacity()))?;
             return Ok(());
         }
         sink.note(&format!(
@@ -458,76 +456,20 @@ impl<'g> Bfs<'g> {
         Ok(())
     }
 
-    /// Merges one expanded part in parent order. Returns false when a limit
-    /// stopped the merge before the part's end.
-    fn merge_part(&mut self, i: usize) -> Result<bool, ExploreError> {
-        let width = self.slot().width();
-        let (part, succ) = std::mem::take(&mut self.parts[i]);
-        let done = self.merge_taken(&part, width);
-        self.parts[i] = (part, succ);
-        done
-    }
-
-    fn merge_taken(&mut self, part: &Part, width: usize) -> Result<bool, ExploreError> {
-        let mut begin = 0usize;
-        for (k, info) in part.infos.iter().enumerate() {
-            let parent = part.first + k as u64;
-            debug_assert_eq!(parent, self.next_parent);
-            self.edges.clear();
-            self.probs.clear();
-            match *info {
-                // On disk nothing reaches the store before the layer ends
-                // (so that an interrupted layer leaves no trace): the
-                // outcome is queued with the row below.
-                ParentInfo::Terminal(outcome) => {
-                    if self.disk.is_none() {
-                        self.writer.mark_terminal(parent, outcome)?;
-                    }
-                }
-                ParentInfo::Expanded(end) => {
-                    let end = end as usize;
-                    for s in begin..end {
-                        // Prefetch the slot a few successors ahead so that
-                        // its cache miss overlaps with this one's work.
-                        let ahead = s + LOOKAHEAD;
-                        if part.ids.get(ahead) == Some(&UNRESOLVED) {
-                            self.table.prefetch(part.tags[ahead]);
-                        }
-                        let record = &part.records[s * width..(s + 1) * width];
-                        let target = resolve(
-                            part.ids[s],
-                            part.tags[s],
-                            record,
-                            &mut self.table,
-                            &mut self.keys,
-                            &mut self.writer,
-                            &mut self.disk,
-                        )?;
-                        self.edges.push(Edge {
-                            action: part.actions[s],
-                            target,
-                        });
-                    }
-                    if self.expander.chance {
-                        self.probs.extend_from_slice(&part.probs[begin..end]);
-                    }
-                    begin = end;
-                }
-            }
-            let probs = self.expander.chance.then_some(&self.probs[..]);
-            match (self.disk.as_mut(), info) {
-                (Some(disk), ParentInfo::Terminal(outcome)) => {
-                    disk.push_terminal(parent, *outcome)?
-                }
-                (Some(disk), _) => disk.push_parent(parent, &self.edges, probs)?,
-                (None, _) => self.writer.append_edges(parent, &self.edges, probs)?,
-            }
-            self.next_parent += 1;
-            if self.limit_reached() {
-                return Ok(false);
-            }
+    /// The merge's view of the search: the index and arena shared, the store
+    /// and scratch exclusive.
+    fn merger(&mut self) -> Merge<'_> {
+        Merge {
+            table: &self.table,
+            keys: &self.keys,
+            writer: &mut self.writer,
+            disk: &mut self.disk,
+            next_parent: &mut self.next_parent,
+            edges: &mut self.edges,
+            probs: &mut self.probs,
+            chance: self.expander.chance,
+            max_states: self.opts.max_states,
         }
-        Ok(true)
     }
 
     /// Checkpoints and reports progress when their time has come.
@@ -682,32 +624,18 @@ impl<'g> Bfs<'g> {
     }
 }
 
-/// The id of a successor: known from the read-only lookup, found or inserted
-/// in the index, or (on disk) a placeholder resolved at the end of the layer.
-#[inline]
-fn resolve(
-    known: u64,
-    tag: u64,
-    record: &[u8],
-    table: &mut Table,
-    keys: &mut Keys,
-    writer: &mut RunWriter,
-    disk: &mut Option<DiskDedup>,
-) -> Result<u64, ExploreError> {
-    if known != UNRESOLVED {
-        return Ok(known);
-    }
-    if let Some(disk) = disk.as_mut() {
-        return disk.lookup_or_candidate(table, keys, tag, record);
-    }
-    let next = writer.state_count();
-    match table.get_or_insert(tag, next, |id| keys.same(id, record)) {
-        Ok(id) => Ok(id),
-        Err(new) => {
-            writer.append_state(record)?;
-            keys.remember(record);
-            Ok(new)
+/// The most states an in-memory index (table and key arena) may hold within
+/// `limit` bytes: the capacity of the largest table that fits, since tables
+/// come in powers of two.
+fn most_in_memory(limit: u64, arena_per_state: u64, index_limit: Option<usize>) -> usize {
+    let mut states = 1usize << 16;
+    loop {
+        let next = states * 2;
+        let bytes = Table::bytes_for(next) + arena_per_state * next as u64;
+        if bytes > limit || index_limit.is_some_and(|cap| states >= cap) {
+            return index_limit.map_or(states, |cap| states.min(cap.max(1 << 16)));
         }
+        states = next;
     }
 }
 

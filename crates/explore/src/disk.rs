@@ -216,7 +216,7 @@ impl DiskDedup {
     /// distinct candidate once, not once per meeting.
     pub fn lookup_or_candidate(
         &mut self,
-        table: &mut Table,
+        table: &Table,
         keys: &Keys,
         tag: u64,
         record: &[u8],

@@ -35,6 +35,10 @@ pub enum ExploreError {
         /// The least that works.
         needed: u64,
     },
+    /// The key arena does not reach a state the index is about to hold, a
+    /// sizing bug: going on would store that state twice.
+    #[error("internal error: the key arena does not reach state {0}")]
+    ArenaTooSmall(u64),
     /// The live analysis watching the exploration failed.
     #[error("live analysis: {0}")]
     Watcher(String),

@@ -13,14 +13,22 @@ use crate::table::Table;
 use crate::watch::Hold;
 use crate::ExploreError;
 use model::{Game, Successors};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// How many successors ahead a lookup prefetches the index.
 pub const LOOKAHEAD: usize = 24;
 
+/// Successors looked up between two looks at the stop flag.
+const STOP_CHECK: usize = 1024;
+
 /// Resolves the successors the table knows, prefetching ahead so that the
-/// cache misses of many probes overlap.
-fn lookup(part: &mut Part, table: &Table, keys: &Keys, width: usize) {
+/// cache misses of many probes overlap. Stops early once `stop` is set: the
+/// rest stay unresolved, which is always allowed.
+fn lookup(part: &mut Part, table: &Table, keys: &Keys, width: usize, stop: Option<&AtomicBool>) {
     for s in 0..part.tags.len() {
+        if s % STOP_CHECK == 0 && stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
+            return;
+        }
         if let Some(&ahead) = part.tags.get(s + LOOKAHEAD) {
             table.prefetch(ahead);
         }
@@ -87,7 +95,8 @@ pub struct Expander<'g> {
 impl Expander<'_> {
     /// Expands the parents whose slots are concatenated in `parents`, the
     /// first having id `first`. With a table, successors it knows are
-    /// resolved now; without one (a single thread), all are left to the merge.
+    /// resolved now (until `stop` is set, when the merge running meanwhile
+    /// is done); without one (a single thread), all are left to the merge.
     /// Parents that `hold` holds back are recorded with [`store::CUT_OUTCOME`].
     #[allow(clippy::too_many_arguments)]
     pub fn expand(
@@ -96,6 +105,7 @@ impl Expander<'_> {
         parents: &[u8],
         keys: &Keys,
         table: Option<&Table>,
+        stop: Option<&AtomicBool>,
         hold: Hold<'_>,
         part: &mut Part,
         scratch: &mut Successors,
@@ -129,8 +139,89 @@ impl Expander<'_> {
                 .push(ParentInfo::Expanded(part.actions.len() as u32));
         }
         if let Some(table) = table {
-            lookup(part, table, keys, self.slot.width());
+            lookup(part, table, keys, self.slot.width(), stop);
         }
         Ok(())
+    }
+}
+
+/// One chunk of parents to expand: which, with what, and where to.
+pub struct Chunk<'a> {
+    /// Id of the first parent.
+    pub first: u64,
+    /// The parents' slots, concatenated.
+    pub parents: &'a [u8],
+    /// The visited index to look successors up in, if any.
+    pub table: Option<&'a Table>,
+    /// Set when the lookups should stop (see [`Expander::expand`]).
+    pub stop: Option<&'a AtomicBool>,
+    /// Which parents the watcher holds back.
+    pub hold: Hold<'a>,
+}
+
+impl Expander<'_> {
+    /// Expands a chunk over one worker per entry of `parts`, each taking a
+    /// contiguous share of the parents in order; the calling thread is one of
+    /// the workers.
+    pub fn expand_chunk(
+        &self,
+        keys: &Keys,
+        chunk: &Chunk<'_>,
+        parts: &mut [(Part, Successors)],
+    ) -> Result<(), ExploreError> {
+        let width = self.slot.width();
+        let count = chunk.parents.len() / width;
+        let per = count.div_ceil(parts.len().max(1)).max(1);
+        let share = |t: usize| {
+            let lo = (t * per).min(count);
+            let hi = ((t + 1) * per).min(count);
+            (
+                chunk.first + lo as u64,
+                &chunk.parents[lo * width..hi * width],
+            )
+        };
+        let Some(((own, own_succ), rest)) = parts.split_first_mut() else {
+            return Ok(());
+        };
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = rest
+                .iter_mut()
+                .enumerate()
+                .map(|(t, (part, succ))| {
+                    let (at, slice) = share(t + 1);
+                    scope.spawn(move || {
+                        self.expand(
+                            at,
+                            slice,
+                            keys,
+                            chunk.table,
+                            chunk.stop,
+                            chunk.hold,
+                            part,
+                            succ,
+                        )
+                    })
+                })
+                .collect();
+            let (at, slice) = share(0);
+            let mine = self.expand(
+                at,
+                slice,
+                keys,
+                chunk.table,
+                chunk.stop,
+                chunk.hold,
+                own,
+                own_succ,
+            );
+            // A panic in a worker is a bug; it is re-raised here rather than
+            // turned into an error that would hide it. The scope joins the
+            // remaining workers even when one returns an error early.
+            handles.into_iter().try_for_each(|h| {
+                h.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })?;
+            mine
+        })
     }
 }

@@ -5,25 +5,58 @@
 //! kept in an arena so that a fingerprint match is confirmed by comparing
 //! bytes. The arena covers the ids the table holds, so it lives exactly as
 //! long as the table's entries do.
+//!
+//! The arena is a reservation of atomic words indexed by id, like the table:
+//! the merge writes a new state's record *before* the table publishes its id,
+//! so a lookup on another thread that finds the id also finds the record.
 
+use std::sync::atomic::Ordering;
+use store::{AtomicWords, StoreError};
 use xxhash_rust::xxh3::xxh3_64;
 
 /// Tags states and confirms tag matches.
 pub struct Keys {
     slot: usize,
     narrow: bool,
-    arena: Vec<u8>,
+    /// Words per record in the arena.
+    words: usize,
+    arena: AtomicWords,
     arena_base: u64,
 }
 
+/// The little-endian word of up to eight bytes, zero padded.
+#[inline]
+fn word(bytes: &[u8]) -> u64 {
+    let mut w = [0u8; 8];
+    w[..bytes.len()].copy_from_slice(bytes);
+    u64::from_le_bytes(w)
+}
+
 impl Keys {
-    /// Keys for records of `slot` bytes.
-    pub fn new(slot: usize) -> Keys {
-        Keys {
+    /// Keys for records of `slot` bytes, with an arena for up to `states`
+    /// records (address space only until written).
+    pub fn new(slot: usize, states: usize) -> Result<Keys, StoreError> {
+        let narrow = slot <= 8;
+        let words = slot.div_ceil(8);
+        let arena = match narrow {
+            true => AtomicWords::reserve(0)?,
+            false => AtomicWords::reserve(states * words)?,
+        };
+        Ok(Keys {
             slot,
-            narrow: slot <= 8,
-            arena: Vec::new(),
+            narrow,
+            words,
+            arena,
             arena_base: 0,
+        })
+    }
+
+    /// Bytes the arena spends per state for records of `slot` bytes.
+    pub fn bytes_per_state(slot: usize) -> u64 {
+        if slot <= 8 {
+            0
+        } else {
+            slot.div_ceil(8) as u64 * 8
         }
     }
 
@@ -34,23 +67,25 @@ impl Keys {
 
     /// Bytes the arena spends per state held in the table.
     pub fn arena_bytes_per_state(&self) -> u64 {
-        if self.narrow {
-            0
-        } else {
-            self.slot as u64
-        }
+        Keys::bytes_per_state(self.slot)
     }
 
     /// The tag of a record (slot bytes).
     #[inline]
     pub fn tag(&self, record: &[u8]) -> u64 {
         if self.narrow {
-            let mut word = [0u8; 8];
-            word[..record.len()].copy_from_slice(record);
-            u64::from_le_bytes(word)
+            word(record)
         } else {
             xxh3_64(record)
         }
+    }
+
+    /// The arena words of state `id`, when the arena covers it.
+    #[inline]
+    fn words_of(&self, id: u64) -> Option<&[std::sync::atomic::AtomicU64]> {
+        let index = usize::try_from(id.checked_sub(self.arena_base)?).ok()?;
+        let at = index.checked_mul(self.words)?;
+        self.arena.as_atomic().get(at..at + self.words)
     }
 
     /// True when the state `id` held in the arena equals `record`. Narrow
@@ -60,21 +95,36 @@ impl Keys {
         if self.narrow {
             return true;
         }
-        let at = ((id - self.arena_base) as usize) * self.slot;
-        self.arena.get(at..at + self.slot) == Some(record)
+        let Some(words) = self.words_of(id) else {
+            return false;
+        };
+        record
+            .chunks(8)
+            .zip(words)
+            .all(|(bytes, w)| w.load(Ordering::Relaxed) == word(bytes))
     }
 
-    /// Remembers the record of the next id (wide keys only).
+    /// Writes the record of state `id` (wide keys only). Call it before the
+    /// table publishes `id`; only the thread that inserts may call it.
+    /// Returns false when the arena does not reach `id`, which the caller must
+    /// treat as an error: a state whose record is missing could never be
+    /// confirmed, and would be stored twice.
     #[inline]
-    pub fn remember(&mut self, record: &[u8]) {
-        if !self.narrow {
-            self.arena.extend_from_slice(record);
+    pub fn put(&self, id: u64, record: &[u8]) -> bool {
+        if self.narrow {
+            return true;
         }
+        let Some(words) = self.words_of(id) else {
+            return false;
+        };
+        for (bytes, w) in record.chunks(8).zip(words) {
+            w.store(word(bytes), Ordering::Relaxed);
+        }
+        true
     }
 
-    /// Forgets every record and restarts the arena at `base`.
+    /// Forgets every record: the arena now starts at id `base`.
     pub fn reset(&mut self, base: u64) {
-        self.arena.clear();
         self.arena_base = base;
     }
 }
@@ -85,16 +135,19 @@ mod tests {
 
     #[test]
     fn narrow_tags_are_exact_and_wide_tags_are_confirmed() {
-        let narrow = Keys::new(5);
+        let narrow = Keys::new(5, 100).unwrap();
         assert_ne!(narrow.tag(&[1, 2, 3, 4, 5]), narrow.tag(&[1, 2, 3, 4, 6]));
         assert!(narrow.same(7, &[0; 5]));
 
-        let mut wide = Keys::new(10);
+        let mut wide = Keys::new(10, 4).unwrap();
         wide.reset(100);
-        wide.remember(&[1; 10]);
-        wide.remember(&[2; 10]);
+        assert!(wide.put(100, &[1; 10]));
+        assert!(wide.put(101, &[2; 10]));
         assert!(wide.same(101, &[2; 10]));
         assert!(!wide.same(100, &[2; 10]));
         assert!(!wide.same(105, &[2; 10]));
+        assert!(!wide.same(99, &[2; 10]));
+        assert!(!wide.put(104, &[3; 10]), "past the arena");
+        assert!(wide.put(103, &[3; 10]));
     }
 }

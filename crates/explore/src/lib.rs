@@ -20,11 +20,14 @@ mod disk;
 mod error;
 mod expand;
 mod keys;
+mod merge;
 mod slot;
 mod table;
 mod watch;
 
-pub use bfs::{explore, explore_watched, Ending, ExploreOptions, ProgressSink, Summary};
+pub use bfs::{
+    explore, explore_watched, Ending, ExploreOptions, ProgressSink, Summary, PARENTS_PER_PART,
+};
 pub use error::ExploreError;
 pub use slot::Slot;
 pub use watch::Watcher;

@@ -8,23 +8,35 @@
 //! [`crate::keys`]), so distinct states are never merged on a collision.
 //!
 //! Linear probing keeps a probe within one or two cache lines; the table
-//! never deletes, so no tombstones are needed.
+//! never deletes, so no tombstones are needed. A slot's home is the top bits
+//! of its mixed tag, so doubling the table sends home `h` to `2h` or
+//! `2h + 1`: the order of the entries is kept, and the table doubles in place
+//! inside its reservation with one backward sweep (see
+//! [`Table::double_in_place`]) instead of a rehash into fresh memory.
+//!
+//! One thread inserts while others look up: the words are atomics, an insert
+//! writes the tag before it publishes the id (release), and a lookup reads
+//! the id before the tag (acquire). A lookup racing an insert may miss the
+//! new entry, which only leaves that successor for the merge to resolve.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use store::{AtomicWords, StoreError};
 
 /// Largest share of slots in use before the table must grow.
 const MAX_LOAD_NUM: usize = 7;
 const MAX_LOAD_DEN: usize = 10;
-
-use store::{StoreError, Words};
 
 /// Bytes taken by one slot.
 pub const SLOT_BYTES: u64 = 16;
 
 /// An open-addressing map from tags to state ids, in huge-page memory.
 pub struct Table {
-    words: Words,
+    words: AtomicWords,
     slots: usize,
     shift: u32,
-    len: usize,
+    len: AtomicUsize,
+    /// Words of the reservation known to have memory (see [`Table::prefault`]).
+    faulted: AtomicUsize,
 }
 
 /// Scrambles a tag into a well-spread hash (the murmur3 finaliser): narrow
@@ -39,41 +51,46 @@ pub fn mix(tag: u64) -> u64 {
     h ^ (h >> 33)
 }
 
+/// Slots (a power of two) for `states` entries below the load limit.
+fn slots_for(states: usize) -> usize {
+    (states.max(16) * MAX_LOAD_DEN)
+        .div_ceil(MAX_LOAD_NUM)
+        .next_power_of_two()
+}
+
 impl Table {
     /// A table with room for at least `states` entries below the load limit.
     pub fn with_capacity(states: usize) -> Result<Table, StoreError> {
-        let wanted = (states.max(16) * MAX_LOAD_DEN).div_ceil(MAX_LOAD_NUM);
-        let slots = wanted.next_power_of_two();
+        Table::with_room(states, states)
+    }
+
+    /// A table with room for `states` entries that can grow in place to
+    /// `most` entries. Only the pages of the part in use get memory.
+    pub fn with_room(states: usize, most: usize) -> Result<Table, StoreError> {
+        let slots = slots_for(states);
+        let reserved = slots_for(most).max(slots);
         Ok(Table {
-            words: Words::zeroed(2 * slots)?,
+            words: AtomicWords::reserve(2 * reserved)?,
             slots,
             shift: 64 - slots.trailing_zeros(),
-            len: 0,
+            len: AtomicUsize::new(0),
+            faulted: AtomicUsize::new(0),
         })
     }
 
     #[inline]
-    fn slot(&self, i: usize) -> (u64, u64) {
-        let w = self.words.as_slice();
-        (w[2 * i], w[2 * i + 1])
+    fn atoms(&self) -> &[AtomicU64] {
+        self.words.as_atomic()
     }
 
-    #[inline]
-    fn set(&mut self, i: usize, tag: u64, id1: u64) {
-        let w = self.words.as_mut_slice();
-        w[2 * i] = tag;
-        w[2 * i + 1] = id1;
-    }
-
-    /// Bytes a table sized for `states` entries allocates.
+    /// Bytes a table sized for `states` entries uses.
     pub fn bytes_for(states: usize) -> u64 {
-        let wanted = (states.max(16) * MAX_LOAD_DEN).div_ceil(MAX_LOAD_NUM);
-        wanted.next_power_of_two() as u64 * SLOT_BYTES
+        slots_for(states) as u64 * SLOT_BYTES
     }
 
     /// Number of entries.
     pub fn len(&self) -> usize {
-        self.len
+        self.len.load(Ordering::Relaxed)
     }
 
     /// Entries the table can take before it must grow.
@@ -81,15 +98,21 @@ impl Table {
         self.slots * MAX_LOAD_NUM / MAX_LOAD_DEN
     }
 
-    /// Bytes allocated.
+    /// Entries the table can take once grown to its whole reservation.
+    pub fn reserved_capacity(&self) -> usize {
+        self.words.len() / 2 * MAX_LOAD_NUM / MAX_LOAD_DEN
+    }
+
+    /// Bytes in use (the reservation beyond them has no memory yet).
     pub fn bytes(&self) -> u64 {
         self.slots as u64 * SLOT_BYTES
     }
 
     /// Forgets every entry, keeping the allocation.
     pub fn clear(&mut self) {
-        self.words.as_mut_slice().fill(0);
-        self.len = 0;
+        let used = 2 * self.slots;
+        self.words.as_mut_slice()[..used].fill(0);
+        *self.len.get_mut() = 0;
     }
 
     #[inline]
@@ -101,20 +124,22 @@ impl Table {
     /// finds its cache line present.
     #[inline]
     pub fn prefetch(&self, tag: u64) {
-        self.words.prefetch(2 * self.home(tag));
+        store::prefetch(self.atoms(), 2 * self.home(tag));
     }
 
-    /// The id stored under `tag` for which `same(id)` holds.
+    /// The id stored under `tag` for which `same(id)` holds. Safe to call
+    /// while another thread inserts.
     #[inline]
     pub fn get(&self, tag: u64, mut same: impl FnMut(u64) -> bool) -> Option<u64> {
         let mask = self.slots - 1;
+        let w = self.atoms();
         let mut i = self.home(tag);
         loop {
-            let (t, id1) = self.slot(i);
+            let id1 = w[2 * i + 1].load(Ordering::Acquire);
             if id1 == 0 {
                 return None;
             }
-            if t == tag && same(id1 - 1) {
+            if w[2 * i].load(Ordering::Relaxed) == tag && same(id1 - 1) {
                 return Some(id1 - 1);
             }
             i = (i + 1) & mask;
@@ -122,64 +147,169 @@ impl Table {
     }
 
     /// The id under `tag` confirmed by `same`, or inserts `new_id` and returns
-    /// `Err(new_id)`. The caller must keep the load below capacity.
+    /// `Err(new_id)`. The caller must keep the load below capacity, and only
+    /// one thread may insert at a time (others may [`Table::get`]).
     #[inline]
     pub fn get_or_insert(
-        &mut self,
+        &self,
         tag: u64,
         new_id: u64,
         mut same: impl FnMut(u64) -> bool,
     ) -> Result<u64, u64> {
         let mask = self.slots - 1;
+        let w = self.atoms();
         let mut i = self.home(tag);
         loop {
-            let (t, id1) = self.slot(i);
+            let id1 = w[2 * i + 1].load(Ordering::Relaxed);
             if id1 == 0 {
-                self.set(i, tag, new_id + 1);
-                self.len += 1;
+                w[2 * i].store(tag, Ordering::Relaxed);
+                w[2 * i + 1].store(new_id + 1, Ordering::Release);
+                // One writer at a time, so a plain increment is enough and
+                // cheaper than a locked add.
+                let len = self.len.load(Ordering::Relaxed);
+                self.len.store(len + 1, Ordering::Relaxed);
                 return Err(new_id);
             }
-            if t == tag && same(id1 - 1) {
+            if w[2 * i].load(Ordering::Relaxed) == tag && same(id1 - 1) {
                 return Ok(id1 - 1);
             }
             i = (i + 1) & mask;
         }
     }
 
-    /// Inserts an entry known to be absent (rebuilding from the store).
+    /// Inserts an entry known to be absent (rebuilding from the store, or
+    /// a placeholder of the disk phase), with the same one-writer rule as
+    /// [`Table::get_or_insert`].
     #[inline]
-    pub fn insert_absent(&mut self, tag: u64, id: u64) {
-        let mask = self.slots - 1;
-        let mut i = self.home(tag);
-        while self.slot(i).1 != 0 {
-            i = (i + 1) & mask;
-        }
-        self.set(i, tag, id + 1);
-        self.len += 1;
+    pub fn insert_absent(&self, tag: u64, id: u64) {
+        let _ = self.get_or_insert(tag, id, |_| false);
     }
 
-    /// A table with room for `states` entries holding the same entries.
-    pub fn grown_to(&self, states: usize) -> Result<Table, StoreError> {
-        let mut bigger = Table::with_capacity(states.max(self.len))?;
-        for pair in self.words.as_slice().chunks_exact(2) {
-            if pair[1] != 0 {
-                bigger.insert_absent(pair[0], pair[1] - 1);
-            }
+    /// Grows to room for `states` entries: in place while the reservation
+    /// allows, else into a larger reservation.
+    pub fn grow_to(&mut self, states: usize) -> Result<(), StoreError> {
+        let wanted = slots_for(states.max(self.len()));
+        if wanted <= self.slots {
+            return Ok(());
         }
-        Ok(bigger)
+        if 2 * wanted > self.words.len() {
+            let mut bigger = Table::with_capacity(states.max(self.len()))?;
+            let used = 2 * self.slots;
+            let (mask, shift) = (bigger.slots - 1, bigger.shift);
+            let to = bigger.words.as_mut_slice();
+            for pair in self.words.as_mut_slice()[..used].chunks_exact(2) {
+                if pair[1] != 0 {
+                    place(to, (mix(pair[0]) >> shift) as usize, mask, pair[0], pair[1]);
+                }
+            }
+            *bigger.len.get_mut() = self.len();
+            *self = bigger;
+            return Ok(());
+        }
+        while self.slots < wanted {
+            self.double_in_place();
+        }
+        Ok(())
     }
+
+    /// Gives memory to the part of the reservation the next doubling will
+    /// use, a page at a time until `stop` is set, once the table is close
+    /// enough to its limit that it will likely double. The kernel's first
+    /// touch of a page (zeroing it, and on a virtual machine often more) costs
+    /// as much as the doubling's own work; a thread with time to spare pays it
+    /// here instead of the merge. Only words no lookup reads are written, and
+    /// with zeros, which is what they hold already.
+    pub fn prefault(&self, stop: &AtomicBool) {
+        const PAGE_WORDS: usize = 4096 / 8;
+        if self.len() < self.capacity() * 4 / 5 {
+            return;
+        }
+        let w = self.atoms();
+        let end = (4 * self.slots).min(w.len());
+        let mut at = self.faulted.load(Ordering::Relaxed).max(2 * self.slots);
+        while at < end && !stop.load(Ordering::Relaxed) {
+            let chunk_end = (at + 256 * PAGE_WORDS).min(end);
+            for page in (at..chunk_end).step_by(PAGE_WORDS) {
+                // A no-op for the data, but a write, so the page gets memory.
+                let _ = w[page].compare_exchange(0, 0, Ordering::Relaxed, Ordering::Relaxed);
+            }
+            at = chunk_end;
+            self.faulted.store(at, Ordering::Relaxed);
+        }
+    }
+
+    /// Doubles the table inside its reservation.
+    ///
+    /// Home `h` becomes `2h` or `2h + 1`, so an entry found at index `i`
+    /// nearly always belongs above `i` once doubled. A sweep from the top
+    /// moves each entry to its new place above the sweep, where every slot
+    /// is either new or already swept; the few entries whose new home is at
+    /// or below their old index (near the start, or wrapped around the end)
+    /// wait aside and are inserted at the end, when the sweep is over. Every
+    /// step only ever adds entries to the new table, so linear probing's
+    /// invariant (no gap between an entry and its home) holds throughout.
+    /// Reads and writes both run backwards through memory, one page after
+    /// another.
+    fn double_in_place(&mut self) {
+        let old = self.slots;
+        let new = 2 * old;
+        self.slots = new;
+        self.shift -= 1;
+        let shift = self.shift;
+        let home = |tag: u64| (mix(tag) >> shift) as usize;
+        let w = &mut self.words.as_mut_slice()[..2 * new];
+        let mut aside = Vec::new();
+        for i in (0..old).rev() {
+            let (tag, id1) = (w[2 * i], w[2 * i + 1]);
+            if id1 == 0 {
+                continue;
+            }
+            w[2 * i] = 0;
+            w[2 * i + 1] = 0;
+            let h = home(tag);
+            if h <= i {
+                aside.push((tag, id1));
+                continue;
+            }
+            let mut p = h;
+            while p < new && w[2 * p + 1] != 0 {
+                p += 1;
+            }
+            if p == new {
+                aside.push((tag, id1));
+                continue;
+            }
+            w[2 * p] = tag;
+            w[2 * p + 1] = id1;
+        }
+        for (tag, id1) in aside {
+            place(w, home(tag), new - 1, tag, id1);
+        }
+    }
+}
+
+/// Puts `[tag, id1]` in the first empty slot from `home` on.
+#[inline]
+fn place(w: &mut [u64], home: usize, mask: usize, tag: u64, id1: u64) {
+    let mut i = home;
+    while w[2 * i + 1] != 0 {
+        i = (i + 1) & mask;
+    }
+    w[2 * i] = tag;
+    w[2 * i + 1] = id1;
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn finds_what_it_stored_and_grows() {
-        let mut t = Table::with_capacity(4).unwrap();
+        let mut t = Table::with_room(4, 1 << 12).unwrap();
         for k in 0..1000u64 {
             if t.len() >= t.capacity() {
-                t = t.grown_to(t.capacity() * 2).unwrap();
+                t.grow_to(t.capacity() * 2).unwrap();
             }
             assert_eq!(t.get_or_insert(k * 7, k, |_| true), Err(k));
         }
@@ -195,10 +325,77 @@ mod tests {
     fn confirmation_separates_equal_tags() {
         // Two different states with one fingerprint: the confirmation callback
         // decides, so both get their own entry.
-        let mut t = Table::with_capacity(8).unwrap();
+        let t = Table::with_capacity(8).unwrap();
         assert_eq!(t.get_or_insert(42, 0, |id| id == 99), Err(0));
         assert_eq!(t.get_or_insert(42, 1, |id| id == 1), Err(1));
         assert_eq!(t.get(42, |id| id == 1), Some(1));
         assert_eq!(t.get(42, |id| id == 0), Some(0));
+    }
+
+    #[test]
+    fn growing_past_the_reservation_moves_to_a_larger_one() {
+        let mut t = Table::with_room(16, 32).unwrap();
+        for k in 0..200u64 {
+            t.grow_to(k as usize + 1).unwrap();
+            assert_eq!(t.get_or_insert(k, k, |_| true), Err(k));
+        }
+        assert!((0..200).all(|k| t.get(k, |_| true) == Some(k)));
+        assert!(t.reserved_capacity() >= 200);
+    }
+
+    #[test]
+    fn lookups_run_while_one_thread_inserts() {
+        let t = Table::with_room(1 << 16, 1 << 16).unwrap();
+        for k in 0..1000u64 {
+            t.insert_absent(k, k);
+        }
+        let t = &t;
+        std::thread::scope(|s| {
+            s.spawn(move || {
+                for k in 1000..40_000u64 {
+                    assert_eq!(t.get_or_insert(k, k, |_| true), Err(k));
+                }
+            });
+            for _ in 0..20 {
+                for k in (0..40_000u64).step_by(7) {
+                    // An entry is either not yet seen or seen whole.
+                    if let Some(id) = t.get(k, |_| true) {
+                        assert_eq!(id, k);
+                    } else {
+                        assert!(k >= 1000);
+                    }
+                }
+            }
+        });
+    }
+
+    /// Tags that crowd a small table: many share a home, and some clusters
+    /// wrap around the end, the cases the in-place doubling sets aside.
+    fn crowded_tags() -> impl Strategy<Value = Vec<u64>> {
+        prop::collection::vec(prop_oneof![0u64..64, any::<u64>()], 1..600)
+    }
+
+    proptest! {
+        #[test]
+        fn doubling_in_place_keeps_every_entry(tags in crowded_tags(), start in 16usize..64) {
+            let mut t = Table::with_room(start, 4096).unwrap();
+            let mut want = std::collections::HashMap::new();
+            for tag in tags {
+                if t.len() >= t.capacity() {
+                    let cap = t.capacity();
+                    t.grow_to(cap + 1).unwrap();
+                }
+                let next = want.len() as u64;
+                let got = t.get_or_insert(tag, next, |_| true);
+                let id = *want.entry(tag).or_insert(next);
+                prop_assert_eq!(got.unwrap_or_else(|e| e), id);
+            }
+            let len = t.len();
+            t.grow_to(len * 4).unwrap();
+            prop_assert_eq!(t.len(), want.len());
+            for (&tag, &id) in &want {
+                prop_assert_eq!(t.get(tag, |_| true), Some(id));
+            }
+        }
     }
 }

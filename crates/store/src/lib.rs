@@ -39,7 +39,7 @@ pub use header::FORMAT_VERSION;
 pub use identity::RunIdentity;
 pub use manifest::{Files, Manifest, Progress, RunStatus};
 pub use reader::Run;
-pub use words::{prefetch, Words};
+pub use words::{prefetch, AtomicWords, Words};
 pub use writer::{Checkpoint, OpenMode, RunWriter};
 
 /// Dense id of a state: its position in discovery (BFS) order.

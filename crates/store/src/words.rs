@@ -3,9 +3,16 @@
 //! table of gigabytes probed at random spends most of its time in TLB misses
 //! with 4 KiB pages. It sits in the store because it is an `mmap`, and the
 //! store is the one crate that may contain `unsafe`.
+//!
+//! An array can be *reserved* larger than it is used: the kernel gives
+//! memory to a page only when it is first written, so a table that grows in
+//! place inside its reservation costs only the pages it has reached, and
+//! growing never needs the old and the new table at once. The words can also
+//! be seen as atomics, so that one thread may write while others read.
 
 use crate::error::StoreError;
-use memmap2::{Advice, MmapMut};
+use memmap2::{Advice, MmapMut, MmapOptions};
+use std::sync::atomic::AtomicU64;
 
 /// A zero-initialised `[u64]` of fixed length.
 pub struct Words {
@@ -56,6 +63,70 @@ impl Words {
     }
 }
 
+/// A zero-initialised `[AtomicU64]` of fixed length, reserved rather than
+/// allocated: one thread may write while others read, and pages get memory
+/// only when first written.
+pub struct AtomicWords {
+    map: Option<MmapMut>,
+}
+
+impl AtomicWords {
+    /// `len` zero words of address space, no memory: a page is given memory
+    /// when it is first written, and no swap is reserved for the untouched
+    /// rest. Huge pages are requested as in [`Words::zeroed`].
+    pub fn reserve(len: usize) -> Result<AtomicWords, StoreError> {
+        if len == 0 {
+            return Ok(AtomicWords { map: None });
+        }
+        let map = MmapOptions::new()
+            .len(len * 8)
+            .no_reserve_swap()
+            .map_anon()
+            .map_err(|e| StoreError::Io {
+                path: "anonymous memory".into(),
+                source: e,
+            })?;
+        let _ = map.advise(Advice::HugePage);
+        Ok(AtomicWords { map: Some(map) })
+    }
+
+    /// Number of words.
+    pub fn len(&self) -> usize {
+        self.map.as_ref().map_or(0, |m| m.len() / 8)
+    }
+
+    /// True when there are no words.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The words, for one writer and many readers at once.
+    #[inline]
+    pub fn as_atomic(&self) -> &[AtomicU64] {
+        match &self.map {
+            // SAFETY: `AtomicU64` has the size and alignment of `u64`; the map
+            // is page aligned and a multiple of 8 bytes long. A shared
+            // reference only ever sees the words as atomics, and the plain
+            // view below needs `&mut self`, so no plain access overlaps an
+            // atomic one.
+            Some(m) => unsafe {
+                std::slice::from_raw_parts(m.as_ptr().cast::<AtomicU64>(), m.len() / 8)
+            },
+            None => &[],
+        }
+    }
+
+    /// The words, writable without atomics while nobody else can see them.
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [u64] {
+        match &mut self.map {
+            // SAFETY: as in `Words::as_slice`; the borrow is exclusive.
+            Some(m) => unsafe { m.align_to_mut::<u64>().1 },
+            None => &mut [],
+        }
+    }
+}
+
 /// Asks the processor to start loading the cache line of `items[index]` (nothing
 /// happens when `index` is out of bounds). Unlike a load, a prefetch retires at once,
 /// so the misses of many prefetches overlap; the analysis uses it on the arrays and
@@ -87,5 +158,19 @@ mod tests {
         assert_eq!(w.as_slice()[12345], 7);
         assert_eq!(w.as_slice().len(), 1 << 20);
         assert!(Words::zeroed(0).unwrap().as_slice().is_empty());
+    }
+
+    #[test]
+    fn reserved_words_are_zero_and_shared_writes_are_seen() {
+        use std::sync::atomic::Ordering;
+        let w = AtomicWords::reserve(1 << 24).unwrap();
+        assert_eq!(w.len(), 1 << 24);
+        let a = w.as_atomic();
+        assert_eq!(a[(1 << 24) - 1].load(Ordering::Relaxed), 0);
+        std::thread::scope(|s| {
+            s.spawn(|| a[5].store(9, Ordering::Release));
+        });
+        assert_eq!(a[5].load(Ordering::Acquire), 9);
+        assert!(AtomicWords::reserve(0).unwrap().is_empty());
     }
 }

@@ -189,8 +189,11 @@ impl DiskDedup {
         let room = table.capacity() - table.len();
         for (k, &i) in by_id.iter().take(room).enumerate() {
             let rec = &fresh.records[i as usize * self.width..(i as usize + 1) * self.width];
+            // The index is only a cache here: a record the arena cannot take
+            // leaves its state unconfirmed, so it becomes a candidate and the
+            // disk runs resolve it.
+            keys.put(base + k as u64, rec);
             table.insert_absent(keys.tag(rec), base + k as u64);
-            keys.remember(rec);
         }
         self.table_end = base + n.min(room) as u64;
     }

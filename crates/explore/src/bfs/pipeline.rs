@@ -1,0 +1,119 @@
+//! One step of the search: expand a chunk of parents, make room in the
+//! index, merge. With several threads and the index in memory, the next
+//! chunk is expanded while the current one merges.
+//!
+//! The merge is sequential (it gives ids in parent order), so without
+//! overlap a second core would idle through it. Here the merge runs on the
+//! calling thread while the other workers expand the next chunk of the same
+//! layer and look its successors up in the index the merge is filling. When
+//! the merge is done it raises a flag, and the expansion stops looking up and
+//! returns: the work moves to whichever side has time, and a successor left
+//! unresolved is resolved by the next merge. Ids do not depend on any of it,
+//! since the merge alone decides them, in parent order.
+//!
+//! The overlap never crosses a layer (the next layer's parents are the states
+//! the current layer's merge is still writing) and never runs on disk, where
+//! the merge updates the index as a cache and the expansion would read it
+//! unguarded.
+
+use super::Bfs;
+use crate::expand::Chunk;
+use crate::merge::Merge;
+use crate::watch::{Hold, Watching};
+use crate::{ExploreError, ProgressSink};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+impl Bfs<'_> {
+    /// Expands and merges the `count` parents from `next_parent`, in the
+    /// layer ending at `layer_end`.
+    pub(super) fn step(
+        &mut self,
+        count: usize,
+        layer_end: u64,
+        sink: &mut dyn ProgressSink,
+    ) -> Result<(), ExploreError> {
+        let first = self.next_parent;
+        match self.ahead_at.take() {
+            Some(at) if at == (first, count) => {
+                std::mem::swap(&mut self.parts, &mut self.ahead);
+                std::mem::swap(&mut self.parents, &mut self.ahead_parents);
+            }
+            _ => {
+                self.writer.read_states(first, count, &mut self.parents)?;
+                self.expand_parallel(first)?;
+            }
+        }
+        self.make_room(sink)?;
+        let next = first + count as u64;
+        let next_count = (layer_end - next).min(self.chunk_len()) as usize;
+        if self.threads < 2 || self.disk.is_some() || next_count == 0 {
+            return self.merge_alone();
+        }
+        self.writer
+            .read_states(next, next_count, &mut self.ahead_parents)?;
+        if self.merge_overlapped(next)? {
+            self.ahead_at = Some((next, next_count));
+        }
+        Ok(())
+    }
+
+    /// Merges the expanded chunk with nothing else running.
+    fn merge_alone(&mut self) -> Result<(), ExploreError> {
+        let width = self.slot().width();
+        let parts = std::mem::take(&mut self.parts);
+        let merged = self.merger().parts(parts.iter().map(|(p, _)| p), width);
+        self.parts = parts;
+        merged.map(|_| ())
+    }
+
+    /// Merges the expanded chunk while the other threads expand the next
+    /// one, whose parents (from `next`) are in `ahead_parents`. Returns
+    /// false when a limit stopped the merge, which makes the next chunk
+    /// useless.
+    fn merge_overlapped(&mut self, next: u64) -> Result<bool, ExploreError> {
+        let width = self.slot().width();
+        self.ahead.resize_with(self.threads - 1, Default::default);
+        let stop = AtomicBool::new(false);
+        let hold = self
+            .watching
+            .as_ref()
+            .map_or(Hold::default(), Watching::hold);
+        let chunk = Chunk {
+            first: next,
+            parents: &self.ahead_parents,
+            table: Some(&self.table),
+            stop: Some(&stop),
+            hold,
+        };
+        let (expander, keys, ahead) = (&self.expander, &self.keys, &mut self.ahead);
+        let table = &self.table;
+        let mut merge = Merge {
+            table: &self.table,
+            keys: &self.keys,
+            writer: &mut self.writer,
+            disk: &mut self.disk,
+            next_parent: &mut self.next_parent,
+            edges: &mut self.edges,
+            probs: &mut self.probs,
+            chance: self.expander.chance,
+            max_states: self.opts.max_states,
+        };
+        let parts = &self.parts;
+        let (merged, expanded) = std::thread::scope(|scope| {
+            let worker = scope.spawn(|| {
+                let expanded = expander.expand_chunk(keys, &chunk, ahead);
+                table.prefault(&stop);
+                expanded
+            });
+            let merged = merge.parts(parts.iter().map(|(p, _)| p), width);
+            stop.store(true, Ordering::Relaxed);
+            let expanded = worker
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (merged, expanded)
+        });
+        let merged = merged?;
+        expanded?;
+        Ok(merged)
+    }
+}
