@@ -11,7 +11,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 level=${1:-$root/../shared/fixtures/bench/room4.xsb}
 runs=${RUNS:-3}
 cargo build --release --quiet --bin hsg --manifest-path "$root/Cargo.toml"
-hsg=$root/target/release/hsg
+hsg=${CARGO_TARGET_DIR:-$root/target}/release/hsg
 work=$(mktemp -d "${TMPDIR:-/tmp}/hsg-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 

@@ -17,7 +17,11 @@ use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 
-const BUFFER: usize = 4 << 20;
+/// Bytes buffered per file before a `write`. A run keeps several files open
+/// (segments, transition index and log, terminals), and under a small
+/// `--mem` their buffers count: 1 MiB keeps them small while a write still
+/// moves enough to cost nothing per byte.
+const BUFFER: usize = 1 << 20;
 
 /// What a checkpoint records of one file: its data length and the checksum
 /// of its partial last block.

@@ -98,8 +98,13 @@ fn build_in_edges(w: &mut RunWriter) -> Result<(), StoreError> {
                 *c += 1;
             }
         })?;
-        let bytes: Vec<u8> = buf.iter().flat_map(|x| x.to_le_bytes()).collect();
-        in_log.append(&bytes)?;
+        // In pieces, so that the pass never holds a second copy of `buf`.
+        let mut bytes = Vec::with_capacity(8 << 10);
+        for words in buf.chunks(1 << 10) {
+            bytes.clear();
+            bytes.extend(words.iter().flat_map(|x| x.to_le_bytes()));
+            in_log.append(&bytes)?;
+        }
         total += sum;
         lo = hi;
     }
