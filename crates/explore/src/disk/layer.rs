@@ -2,7 +2,7 @@
 //! layer's candidates against the visited runs, number the new states, write
 //! the layer's run and stream its pending edges to the store.
 
-use super::files::{write_file, EntryReader, Merge};
+use super::files::{EntryReader, Merge};
 use super::{io_err, DiskDedup, FRESH, IO_BUF, MAX_RUNS, PLACEHOLDER, TERMINAL_ROW};
 use crate::keys::Keys;
 use crate::table::Table;
@@ -64,10 +64,10 @@ impl DiskDedup {
         drop(out);
         let t0 = std::time::Instant::now();
         let mut resolved = vec![0u64; self.seq as usize];
-        let fresh = self.resolve(&mut resolved)?;
+        let mut fresh = self.resolve(&mut resolved)?;
         let t1 = t0.elapsed();
         let base = writer.state_count();
-        let rank = append_fresh(&fresh, self.width, writer)?;
+        let rank = append_fresh(&mut fresh, self.width, writer)?;
         for r in resolved.iter_mut() {
             if *r & FRESH != 0 {
                 *r = base + rank[(*r & !FRESH) as usize];
@@ -152,13 +152,20 @@ impl DiskDedup {
         if rank.is_empty() {
             return Ok(());
         }
-        let mut bytes = Vec::with_capacity(rank.len() * (self.width + 8));
-        for (i, rec) in fresh.records.chunks_exact(self.width).enumerate() {
-            bytes.extend_from_slice(rec);
-            bytes.extend_from_slice(&(base + rank[i]).to_le_bytes());
-        }
+        // Streamed through a small buffer: a layer can hold tens of millions
+        // of new states, and a whole copy of them would break `--mem`.
         let path = self.new_path("run");
-        write_file(&path, &bytes)?;
+        let file = File::create(&path).map_err(io_err(&path))?;
+        let mut out = std::io::BufWriter::with_capacity(IO_BUF, file);
+        for (i, rec) in fresh.records.chunks_exact(self.width).enumerate() {
+            let id = (base + rank[i]).to_le_bytes();
+            std::io::Write::write_all(&mut out, rec).map_err(io_err(&path))?;
+            std::io::Write::write_all(&mut out, &id).map_err(io_err(&path))?;
+        }
+        let file = out
+            .into_inner()
+            .map_err(|e| io_err(&path)(e.into_error()))?;
+        file.sync_data().map_err(io_err(&path))?;
         self.runs.push((path, rank.len() as u64));
         Ok(())
     }
@@ -226,12 +233,14 @@ impl DiskDedup {
 /// Appends the fresh states in order of first occurrence; returns each one's
 /// rank (its id minus the first new id), indexed in record order.
 fn append_fresh(
-    fresh: &Fresh,
+    fresh: &mut Fresh,
     width: usize,
     writer: &mut RunWriter,
 ) -> Result<Vec<u64>, ExploreError> {
     let mut order: Vec<u32> = (0..fresh.first_seq.len() as u32).collect();
     order.sort_unstable_by_key(|&i| fresh.first_seq[i as usize]);
+    // First occurrences are needed only for this order: free them now.
+    fresh.first_seq = Vec::new();
     let mut rank = vec![0u64; order.len()];
     for (r, &i) in order.iter().enumerate() {
         rank[i as usize] = r as u64;
