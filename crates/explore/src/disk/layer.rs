@@ -62,10 +62,8 @@ impl DiskDedup {
         };
         std::io::Write::flush(&mut out).map_err(io_err(&pending_path))?;
         drop(out);
-        let t0 = std::time::Instant::now();
         let mut resolved = vec![0u64; self.seq as usize];
         let mut fresh = self.resolve(&mut resolved)?;
-        let t1 = t0.elapsed();
         let base = writer.state_count();
         let rank = append_fresh(&mut fresh, self.width, writer)?;
         for r in resolved.iter_mut() {
@@ -80,14 +78,9 @@ impl DiskDedup {
         self.garbage.extend(self.spills.drain(..).map(|(p, _)| p));
         self.seq = 0;
         self.cands.clear();
-        let t2 = t0.elapsed();
         self.refresh_table(&fresh, &rank, base, table, keys);
-        let t3 = t0.elapsed();
         if self.runs.len() > MAX_RUNS {
             self.compact()?;
-        }
-        if std::env::var_os("HSG_TIMING").is_some() {
-            eprintln!("layer: cands {} fresh {} runs {} resolve {:?} append+stream {:?} refresh {:?} compact {:?}", resolved.len(), rank.len(), self.runs.len(), t1, t2 - t1, t3 - t2, t0.elapsed() - t3);
         }
         Ok(())
     }
