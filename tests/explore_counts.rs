@@ -82,6 +82,46 @@ fn the_overlapped_merge_gives_the_ids_of_one_thread() {
     }
 }
 
+/// The disk phase resolves its candidates in rounds when a layer has more of
+/// them than the budget allows at once; the states a round finds new must
+/// take the ids of a one-pass search. Rounds end at chunk boundaries, so
+/// chunks of two parents and rounds of 1 to 40 candidates cut every layer of
+/// these small levels many times over, on narrow and wide states and with
+/// chance.
+#[test]
+fn mid_layer_rounds_on_disk_give_the_ids_of_an_in_memory_run() {
+    let cases = [
+        ("sokoban/twoboxes.xsb", "300"),
+        ("grammar/tictactoe.game", "500"),
+        ("grammar/pig.game", "300"),
+    ];
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (name, index) in cases {
+        let path = level(name);
+        let one = dir.path().join(format!("{name}-mem").replace('/', "-"));
+        explore(&path, &one, &["--threads", "1"]);
+        for (threads, round) in [("1", "1"), ("2", "7"), ("1", "40")] {
+            let other = dir
+                .path()
+                .join(format!("{name}-{threads}-{round}").replace('/', "-"));
+            let flags = [
+                "--index-limit",
+                index,
+                "--round-candidates",
+                round,
+                "--chunk-parents",
+                "2",
+            ];
+            explore(
+                &path,
+                &other,
+                &[&["--threads", threads][..], &flags].concat(),
+            );
+            assert_same_content(&one, &other);
+        }
+    }
+}
+
 #[test]
 fn a_state_limit_inside_an_overlapped_chunk_stops_where_one_thread_does() {
     let path = level("sokoban/twoboxes.xsb");

@@ -16,7 +16,14 @@ const CASES: [(&str, &[&str]); 4] = [
     ),
     (
         "sokoban/room3.xsb",
-        &["--max-depth", "40", "--index-limit", "200000"],
+        &[
+            "--max-depth",
+            "40",
+            "--index-limit",
+            "200000",
+            "--round-candidates",
+            "50000",
+        ],
     ),
     // The HSG depth limit's decisions must survive a kill: a resume replays the
     // stored layers to the live analysis before it continues.

@@ -61,6 +61,10 @@ pub struct ExploreArgs {
     /// small levels exercise disk-based duplicate detection.
     #[arg(long, hide = true)]
     pub index_limit: Option<usize>,
+    /// Testing aid: resolve the disk phase's candidates every N of them, so
+    /// that small levels exercise the mid-layer rounds.
+    #[arg(long, hide = true, value_parser = clap::value_parser!(u64).range(1..))]
+    pub round_candidates: Option<u64>,
     /// Testing aid: parents each thread expands between two merges, so that
     /// small levels have many chunks per layer.
     #[arg(long, hide = true, value_parser = clap::value_parser!(u32).range(1..))]
@@ -99,6 +103,7 @@ impl ExploreArgs {
             force_new: false,
             checkpoint_secs: 2.0,
             index_limit: None,
+            round_candidates: None,
             chunk_parents: None,
             analyze: false,
             live_hsg: false,
@@ -177,6 +182,7 @@ pub fn explore(args: &ExploreArgs) -> Result<Explored> {
         stop,
         scratch_dir: args.store.join("scratch"),
         index_limit: args.index_limit,
+        round_limit: args.round_candidates,
         parents_per_part: args
             .chunk_parents
             .map_or(explore::PARENTS_PER_PART, |n| n as usize),

@@ -59,6 +59,7 @@ fn explore_into(dir: &Path, name: &str, tokens: usize) {
         stop: Arc::new(AtomicBool::new(false)),
         scratch_dir: dir.join("scratch"),
         index_limit: None,
+        round_limit: None,
         parents_per_part: explore::PARENTS_PER_PART,
     };
     explore::explore(game, writer, checkpoint, &opts, &mut Quiet).unwrap();

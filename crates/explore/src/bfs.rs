@@ -57,6 +57,9 @@ pub struct ExploreOptions {
     /// Most states the in-memory index may hold whatever the budget (for
     /// tests of the disk path on small levels); `None` for no such cap.
     pub index_limit: Option<usize>,
+    /// Most candidates one disk-phase resolution takes (for tests of the
+    /// mid-layer rounds on small levels); `None` to derive it from the budget.
+    pub round_limit: Option<u64>,
     /// Parents each thread expands between two merges ([`PARENTS_PER_PART`]
     /// normally; tests make it small so that small levels have many chunks
     /// per layer and exercise the overlapped merge).
@@ -374,7 +377,21 @@ impl<'g> Bfs<'g> {
             }
             let count = (layer_end - self.next_parent).min(self.chunk_len());
             self.step(count as usize, layer_end, sink)?;
+            self.resolve_full_round()?;
             self.tick(sink)?;
+        }
+    }
+
+    /// On disk, resolves the candidates met so far when a layer has more
+    /// than one resolution can hold in the budget. New states keep the ids
+    /// of a one-pass layer: those of an earlier round were all met first.
+    fn resolve_full_round(&mut self) -> Result<(), ExploreError> {
+        let chance = self.expander.chance;
+        match self.disk.as_mut() {
+            Some(disk) if disk.round_full() => {
+                disk.finish_layer(&mut self.writer, &mut self.table, &mut self.keys, chance)
+            }
+            _ => Ok(()),
         }
     }
 
@@ -443,7 +460,12 @@ impl<'g> Bfs<'g> {
         let per_state = crate::table::SLOT_BYTES * 10 / 7 + self.keys.arena_bytes_per_state();
         let states = (self.opts.mem_budget / 4 / per_state) as usize;
         self.table = Table::with_capacity(0)?;
-        self.table = Table::with_capacity(states.min(self.table_limit as usize / 16))?;
+        // The testing cap applies here too: clearing a table sized for the
+        // whole default budget at every layer end would dwarf a small level.
+        let states = states
+            .min(self.table_limit as usize / 16)
+            .min(cap.max(1 << 16));
+        self.table = Table::with_capacity(states)?;
         self.keys.reset(self.writer.state_count());
         let dedup = DiskDedup::start(
             self.opts,

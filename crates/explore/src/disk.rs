@@ -13,9 +13,16 @@
 //! the in-memory search would have given them. Finally the layer's pending
 //! edges are streamed to the store with their placeholders replaced.
 //!
-//! Cost: each layer reads every visited run once (sequential I/O, O(visited)
-//! per layer, as in disk-based BFS) plus a sort of its candidates. Memory:
-//! the index, the candidate buffer, and 8 bytes per candidate of one layer.
+//! A layer with more candidates than one resolution may hold in the budget
+//! (see [`round_limit`]) is resolved in rounds, at chunk boundaries: the
+//! new states of a round were all met before any candidate of the next, so
+//! numbering them at once gives the same ids, and the next round finds them
+//! in the runs like any visited state.
+//!
+//! Cost: each round reads every visited run once (sequential I/O, O(visited)
+//! per round, as in disk-based BFS) plus a sort of its candidates. Memory:
+//! the index, the candidate buffer, and the round's resolution (8 bytes a
+//! candidate and about 30 a new state), all sized from `--mem`.
 //! Checkpoints happen at layer ends; a killed run redoes the current layer.
 
 use crate::bfs::ExploreOptions;
@@ -59,6 +66,8 @@ pub struct DiskDedup {
     provisional: bool,
     cands: Vec<u8>,
     cand_limit: usize,
+    /// Candidates after which the current round is resolved, even mid-layer.
+    round_limit: u64,
     spills: Vec<(PathBuf, u64)>,
     seq: u64,
     pending: Option<(PathBuf, BufWriter<File>)>,
@@ -90,6 +99,7 @@ impl DiskDedup {
         // the rest to the per-candidate resolution and the new states.
         let cand_limit = (free / 3 / (entry + 16)).max(1 << 16) as usize;
         let mut dedup = DiskDedup::empty(dir, width, cand_limit, 0);
+        dedup.round_limit = opts.round_limit.unwrap_or(dedup.round_limit).max(1);
         dedup.table_states = table_capacity as u64;
         dedup.table_end = writer.state_count();
         dedup.write_base_runs(writer)?;
@@ -108,6 +118,7 @@ impl DiskDedup {
             provisional: false,
             cands: Vec::new(),
             cand_limit,
+            round_limit: round_limit(cand_limit, width),
             spills: Vec::new(),
             seq: 0,
             pending: None,
@@ -128,6 +139,7 @@ impl DiskDedup {
             point.cand_limit as usize,
             point.next_file,
         );
+        dedup.round_limit = opts.round_limit.unwrap_or(dedup.round_limit).max(1);
         dedup.table_states = point.table_states;
         for (name, entries) in &point.runs {
             let path = dir.join(name);
@@ -148,6 +160,13 @@ impl DiskDedup {
             }
         }
         Ok(dedup)
+    }
+
+    /// True when the candidates met since the last resolution would make the
+    /// next one outgrow its share of the budget: the caller then resolves
+    /// them at the next parent boundary, even in the middle of a layer.
+    pub fn round_full(&self) -> bool {
+        self.seq >= self.round_limit
     }
 
     /// States the in-memory index holds in disk mode.
@@ -297,6 +316,19 @@ impl DiskDedup {
         }
         self.write_pending(parent, &buf)
     }
+}
+
+/// The most candidates one resolution may take. The budget left beside the
+/// index is split into a third for the candidate buffer (`cand_limit`
+/// entries of `width + 8` bytes, plus 16 for the sort) and two thirds for the
+/// resolution, which holds 8 bytes a candidate (its resolved id) and, for
+/// each new state, its record, first occurrence, order and rank (at most
+/// `width + 16` bytes, counted twice for the growth of their vectors).
+fn round_limit(cand_limit: usize, width: usize) -> u64 {
+    let entry = width as u64 + 8;
+    let resolution_bytes = 2 * cand_limit as u64 * (entry + 16);
+    // Ranks are 32-bit, so a round never holds more than 2^32 - 1 new states.
+    (resolution_bytes / (8 + 2 * (width as u64 + 16))).clamp(1 << 16, u64::from(u32::MAX))
 }
 
 mod files;

@@ -1,5 +1,5 @@
-//! The end-of-layer pass of disk-based duplicate detection: resolve the
-//! layer's candidates against the visited runs, number the new states, write
+//! The end-of-layer (or end-of-round) pass of disk-based duplicate detection:
+//! resolve the candidates against the visited runs, number the new states, write
 //! the layer's run and stream its pending edges to the store.
 
 use super::files::{EntryReader, Merge};
@@ -48,8 +48,9 @@ impl<'a> RunCursor<'a> {
 }
 
 impl DiskDedup {
-    /// Resolves the layer's candidates, appends its new states to the store
-    /// and streams its pending edges, then refreshes the in-memory index.
+    /// Resolves the candidates of the layer (or of the round, when the layer
+    /// is resolved in several), appends its new states to the store and
+    /// streams its pending edges, then refreshes the in-memory index.
     pub fn finish_layer(
         &mut self,
         writer: &mut RunWriter,
@@ -68,7 +69,7 @@ impl DiskDedup {
         let rank = append_fresh(&mut fresh, self.width, writer)?;
         for r in resolved.iter_mut() {
             if *r & FRESH != 0 {
-                *r = base + rank[(*r & !FRESH) as usize];
+                *r = base + u64::from(rank[(*r & !FRESH) as usize]);
             }
         }
         self.write_layer_run(&fresh, &rank, base)?;
@@ -139,7 +140,7 @@ impl DiskDedup {
     fn write_layer_run(
         &mut self,
         fresh: &Fresh,
-        rank: &[u64],
+        rank: &[u32],
         base: u64,
     ) -> Result<(), ExploreError> {
         if rank.is_empty() {
@@ -151,7 +152,7 @@ impl DiskDedup {
         let file = File::create(&path).map_err(io_err(&path))?;
         let mut out = std::io::BufWriter::with_capacity(IO_BUF, file);
         for (i, rec) in fresh.records.chunks_exact(self.width).enumerate() {
-            let id = (base + rank[i]).to_le_bytes();
+            let id = (base + u64::from(rank[i])).to_le_bytes();
             std::io::Write::write_all(&mut out, rec).map_err(io_err(&path))?;
             std::io::Write::write_all(&mut out, &id).map_err(io_err(&path))?;
         }
@@ -168,7 +169,7 @@ impl DiskDedup {
     fn refresh_table(
         &mut self,
         fresh: &Fresh,
-        rank: &[u64],
+        rank: &[u32],
         base: u64,
         table: &mut Table,
         keys: &mut Keys,
@@ -229,14 +230,14 @@ fn append_fresh(
     fresh: &mut Fresh,
     width: usize,
     writer: &mut RunWriter,
-) -> Result<Vec<u64>, ExploreError> {
+) -> Result<Vec<u32>, ExploreError> {
     let mut order: Vec<u32> = (0..fresh.first_seq.len() as u32).collect();
     order.sort_unstable_by_key(|&i| fresh.first_seq[i as usize]);
     // First occurrences are needed only for this order: free them now.
     fresh.first_seq = Vec::new();
-    let mut rank = vec![0u64; order.len()];
+    let mut rank = vec![0u32; order.len()];
     for (r, &i) in order.iter().enumerate() {
-        rank[i as usize] = r as u64;
+        rank[i as usize] = r as u32;
         let at = i as usize * width;
         writer.append_state(&fresh.records[at..at + width])?;
     }
