@@ -183,6 +183,44 @@ fn analyze_is_idempotent_and_explore_analyze_saves_the_summary() {
     assert_eq!(summary["hyperstates"], 59);
 }
 
+/// Below the SCC's needs, the per-state arrays go to scratch files in the run; the
+/// hyperstates, members and HSG edges saved must be those of an analysis in RAM.
+#[test]
+fn an_analysis_short_of_memory_runs_on_scratch_files_and_agrees() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("run");
+    explore(&level("sokoban/twoboxes.xsb"), &store, &[]);
+    ok(&["analyze", path_arg(&store)]);
+    let in_ram = analysis_files(&store);
+    // 2,887 states need about 35 KB at the SCC's peak.
+    ok(&["analyze", path_arg(&store), "--analysis-mem", "8K"]);
+    let on_files = analysis_files(&store);
+    assert!(
+        !store.join("hsg-scratch").exists(),
+        "the scratch folder is removed"
+    );
+    let structural = |files: &[(String, Vec<u8>)]| -> Vec<(String, Vec<u8>)> {
+        files
+            .iter()
+            .filter(|(n, _)| !n.contains("summary") && !n.contains("headroom"))
+            .cloned()
+            .collect()
+    };
+    let (a, b) = (structural(&in_ram), structural(&on_files));
+    assert!(
+        a.len() >= 5,
+        "{:?}",
+        a.iter().map(|f| &f.0).collect::<Vec<_>>()
+    );
+    assert_eq!(a.len(), b.len());
+    for ((name, x), (_, y)) in a.iter().zip(&b) {
+        assert!(x == y, "hsg/{name} differs on scratch files");
+    }
+    let report = ok(&["report", path_arg(&store), "--json"]);
+    let v: Value = serde_json::from_slice(&report.stdout).expect("report is JSON");
+    assert_eq!(v["hsg"]["hyperstates"], 59);
+}
+
 #[test]
 fn an_unknown_target_names_the_available_outcomes() {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -52,6 +52,7 @@ impl AnalysisFlags {
             target: self.target_spec(),
             mem_budget_bytes: self.analysis_mem.unwrap_or_else(default_budget),
             headroom: !self.no_headroom,
+            scratch_dir: None,
         }
     }
 }
@@ -72,7 +73,17 @@ pub fn analyze_and_save(run: &Run, flags: &AnalysisFlags) -> Result<HsgSummary> 
         run.dir().display(),
         run.state_count()
     );
-    let analysis = hsg::analyze(run, &flags.options())
+    let opts = flags.options();
+    let needed = hsg::scc::bytes_per_state(run.state_count()) * run.state_count() as f64;
+    if needed > opts.mem_budget_bytes as f64 {
+        eprintln!(
+            "the per-state arrays need about {} MiB, more than --analysis-mem ({} MiB): they go to scratch files in {} (slower once they outgrow the page cache)",
+            (needed / (1 << 20) as f64).ceil(),
+            opts.mem_budget_bytes >> 20,
+            run.dir().join(hsg::run::SCRATCH_FOLDER).display()
+        );
+    }
+    let analysis = hsg::analyze(run, &opts)
         .with_context(|| format!("cannot analyse the run in {}", run.dir().display()))?;
     eprintln!(
         "analysis saved in {} ({:.1} s)",

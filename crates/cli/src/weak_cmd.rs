@@ -50,6 +50,7 @@ impl WeakFlags {
             target: self.target.clone(),
             mem_budget_bytes: self.analysis_mem.unwrap_or_else(default_budget),
             headroom: false,
+            scratch_dir: None,
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The whole analysis of one state graph: condensation, tags, reversibility, paths,
 //! headroom and failure spectrum, gathered into an [`Analysis`] with its summary.
 
-use crate::condense::{condense, Condensation};
+use crate::condense::{condense_in, Condensation};
 use crate::error::HsgError;
 use crate::graph::{validate, OutcomeId, StateGraph};
 use crate::headroom::{compute_headroom, Headroom};
@@ -16,6 +16,7 @@ use crate::summary::{
     ActionClasses, HsgSummary, ShortestWin, Source, TagCounts, WinningPaths, FORMAT_VERSION,
 };
 use crate::tags::{tag_hyperstates, Tagging};
+use crate::words::Backing;
 
 /// Names of actions and outcomes, indexed by id.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -45,6 +46,9 @@ pub struct AnalyzeOptions {
     pub mem_budget_bytes: u64,
     /// Compute headroom (the most expensive metric).
     pub headroom: bool,
+    /// Where the per-state arrays go when they do not fit `mem_budget_bytes` (see
+    /// [`crate::words`]); `None` refuses such a graph instead.
+    pub scratch_dir: Option<std::path::PathBuf>,
 }
 
 impl Default for AnalyzeOptions {
@@ -53,6 +57,7 @@ impl Default for AnalyzeOptions {
             target: None,
             mem_budget_bytes: default_budget(),
             headroom: true,
+            scratch_dir: None,
         }
     }
 }
@@ -68,19 +73,26 @@ pub fn default_budget() -> u64 {
         .map_or(1 << 30, |kib| kib * 1024 / 2)
 }
 
-/// Refuses, before anything is allocated, a graph whose SCC arrays alone would not fit
-/// the budget: the analysis keeps O(1) words per state in RAM and has no external
-/// fallback (see `docs/metrics.md`, "Cost").
-fn check_budget(states: u64, budget: u64) -> Result<(), HsgError> {
+/// Chooses where the per-state arrays go, before anything is allocated: the heap while
+/// the SCC's arrays (its peak, see [`crate::scc`]) fit the budget, else scratch files in
+/// `scratch_dir`; without one, such a graph is refused (see `docs/metrics.md`, "Cost").
+fn choose_backing(
+    states: u64,
+    budget: u64,
+    scratch_dir: Option<&std::path::Path>,
+) -> Result<Backing, HsgError> {
     let needed = (states as f64 * crate::scc::bytes_per_state(states)).ceil() as u64;
-    if needed > budget {
-        return Err(HsgError::OverBudget {
+    if needed <= budget {
+        return Ok(Backing::Heap);
+    }
+    match scratch_dir {
+        Some(dir) => Ok(Backing::Files(dir.to_path_buf())),
+        None => Err(HsgError::OverBudget {
             states,
             needed_mib: needed.div_ceil(1 << 20),
             budget_mib: budget >> 20,
-        });
+        }),
     }
-    Ok(())
 }
 
 /// The result of an analysis: per-hyperstate arrays and the summary.
@@ -142,8 +154,12 @@ fn analyze_for<G: StateGraph + ?Sized>(
     source: Source,
     target: OutcomeId,
 ) -> Result<Analysis, HsgError> {
-    check_budget(g.state_count(), opts.mem_budget_bytes)?;
-    let condensation = condense(g);
+    let backing = choose_backing(
+        g.state_count(),
+        opts.mem_budget_bytes,
+        opts.scratch_dir.as_deref(),
+    )?;
+    let condensation = condense_in(g, &backing)?;
     let tagging = tag_hyperstates(g, &condensation, target);
     let root = condensation.hyperstate_of(0);
     let depth = depths_from(&condensation, root);

@@ -134,6 +134,63 @@ fn a_budget_too_small_for_the_scc_is_refused_with_the_figures() {
     assert!(analyze_graph(&g, &labels(), &enough, Source::default()).is_ok());
 }
 
+/// A deterministic jumble of `n` states and `e` edges, mostly local (so that it has
+/// cycles of every size) with a few wins and losses.
+fn scrambled(n: u64, e: usize) -> MemGraph {
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let terminals: Vec<(u64, u16)> = (0..n)
+        .filter(|s| s % 97 == 5)
+        .map(|s| (s, (s % 2) as u16))
+        .collect();
+    let edges: Vec<(u64, u16, u64)> = (0..e)
+        .map(|_| {
+            let s = next() % n;
+            let t = if next() % 4 == 0 {
+                next() % n
+            } else {
+                (s + next() % 9) % n
+            };
+            (s, (next() % 4) as u16, t)
+        })
+        .filter(|e| e.0 % 97 != 5)
+        .collect();
+    MemGraph::new(n, &edges, &terminals).unwrap()
+}
+
+#[test]
+fn short_of_memory_the_analysis_moves_to_scratch_files_and_agrees() {
+    let dir = tempfile::tempdir().unwrap();
+    for g in [sample(), scrambled(3_000, 9_000)] {
+        let in_ram = analyze_graph(&g, &labels(), &AnalyzeOptions::default(), Source::default());
+        let short = AnalyzeOptions {
+            mem_budget_bytes: 1,
+            scratch_dir: Some(dir.path().join("scratch")),
+            ..AnalyzeOptions::default()
+        };
+        let on_files = analyze_graph(&g, &labels(), &short, Source::default()).unwrap();
+        assert!(on_files.condensation.components.of_state.is_file());
+        assert!(on_files.condensation.members.is_file());
+        // Headroom and the path-length histogram follow the budget; the rest must agree.
+        let in_ram = in_ram.unwrap();
+        assert_eq!(on_files.condensation, in_ram.condensation);
+        assert_eq!(on_files.tagging, in_ram.tagging);
+        assert_eq!(on_files.depth, in_ram.depth);
+        assert_eq!(on_files.win_distance, in_ram.win_distance);
+        assert_eq!(on_files.spectrum, in_ram.spectrum);
+        assert_eq!(on_files.summary.hyperstates, in_ram.summary.hyperstates);
+    }
+    let left = std::fs::read_dir(dir.path().join("scratch"))
+        .unwrap()
+        .count();
+    assert_eq!(left, 0, "scratch files are unlinked once mapped");
+}
+
 #[test]
 fn partial_exploration_is_provisional() {
     let g = MemGraph::partial(3, 1, &[(0, 0, 1), (0, 1, 2)], &[(2, 1)]).unwrap();

@@ -10,9 +10,11 @@
 //! its members' rows, so the only scratch is one hyperstate's critical actions. Time
 //! `O(V + E + C log C)` with `C` the critical actions of the largest hyperstate.
 
+use crate::error::HsgError;
 use crate::graph::{ActionId, StateGraph};
 use crate::ids::IdVec;
-use crate::scc::{strongly_connected_components, Components};
+use crate::scc::{strongly_connected_components_in, Components};
+use crate::words::Backing;
 use std::ops::Range;
 
 /// Labelled HSG edges in CSR form: row `h` lists `(target, action, multiplicity)` for
@@ -130,22 +132,35 @@ impl Condensation {
     }
 }
 
-/// Computes hyperstates, member lists and HSG edges of a validated graph.
+/// Computes hyperstates, member lists and HSG edges of a validated graph, on the heap.
 pub fn condense<G: StateGraph + ?Sized>(g: &G) -> Condensation {
-    let components = strongly_connected_components(g);
-    let (member_offsets, members) = member_lists(&components);
+    match condense_in(g, &Backing::Heap) {
+        Ok(c) => c,
+        // The heap backing allocates like `vec!`, which aborts rather than failing.
+        Err(e) => unreachable!("heap arrays cannot fail: {e}"),
+    }
+}
+
+/// Computes hyperstates, member lists and HSG edges of a validated graph, with the
+/// per-state arrays allocated as `backing` says.
+pub fn condense_in<G: StateGraph + ?Sized>(
+    g: &G,
+    backing: &Backing,
+) -> Result<Condensation, HsgError> {
+    let components = strongly_connected_components_in(g, backing)?;
+    let (member_offsets, members) = member_lists(&components, backing)?;
     let (edges, critical_actions) = hsg_edges(g, &components, &member_offsets, &members);
-    Condensation {
+    Ok(Condensation {
         components,
         member_offsets,
         members,
         edges,
         critical_actions,
-    }
+    })
 }
 
 /// Counting sort of states by hyperstate; ids come out sorted within each hyperstate.
-fn member_lists(c: &Components) -> (Vec<u64>, IdVec) {
+fn member_lists(c: &Components, backing: &Backing) -> Result<(Vec<u64>, IdVec), HsgError> {
     let n = c.of_state.len();
     let mut offsets = vec![0u64; c.count as usize + 1];
     for h in c.of_state.iter() {
@@ -154,14 +169,14 @@ fn member_lists(c: &Components) -> (Vec<u64>, IdVec) {
     for h in 0..c.count as usize {
         offsets[h + 1] += offsets[h];
     }
-    let mut members = IdVec::zeros(n, n.saturating_sub(1) as u64);
+    let mut members = IdVec::zeros_in(n, n.saturating_sub(1) as u64, backing)?;
     let mut cursor = offsets.clone();
     for (state, h) in c.of_state.iter().enumerate() {
         let slot = &mut cursor[h as usize];
         members.set(*slot, state as u64);
         *slot += 1;
     }
-    (offsets, members)
+    Ok((offsets, members))
 }
 
 fn hsg_edges<G: StateGraph + ?Sized>(
@@ -217,7 +232,7 @@ fn hsg_edges<G: StateGraph + ?Sized>(
     let targets = if count <= u64::from(u32::MAX) {
         IdVec::U32(targets.iter().map(|&t| t as u32).collect())
     } else {
-        IdVec::U64(targets)
+        IdVec::U64(targets.into())
     };
     let edges = HsgEdges {
         offsets,

@@ -1,8 +1,13 @@
 //! Compact id arrays: `u32` words while every id fits, `u64` beyond, so that per-state
 //! arrays cost four bytes a state on all but gigantic graphs.
 
+use crate::error::HsgError;
+use crate::words::{Backing, Words};
+
 /// An unsigned integer type used to store ids in large arrays.
-pub trait Word: Copy + Default + Eq + Ord + Send + Sync + std::fmt::Debug + 'static {
+pub trait Word:
+    store::PlainWord + Copy + Default + Eq + Ord + Send + Sync + std::fmt::Debug + 'static
+{
     /// The largest value the word can hold.
     const MAX_VALUE: u64;
     /// Narrows `value`, which the caller guarantees is at most [`Word::MAX_VALUE`].
@@ -40,19 +45,28 @@ impl Word for u64 {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum IdVec {
     /// Every id is below 2^32.
-    U32(Vec<u32>),
+    U32(Words<u32>),
     /// Some id needs 64 bits.
-    U64(Vec<u64>),
+    U64(Words<u64>),
 }
 
 impl IdVec {
     /// A vector of `len` zeros able to hold values up to `max_value`.
     pub fn zeros(len: usize, max_value: u64) -> IdVec {
         if max_value <= u32::MAX_VALUE {
-            IdVec::U32(vec![0; len])
+            IdVec::U32(vec![0; len].into())
         } else {
-            IdVec::U64(vec![0; len])
+            IdVec::U64(vec![0; len].into())
         }
+    }
+
+    /// As [`IdVec::zeros`], allocated as `backing` says.
+    pub fn zeros_in(len: usize, max_value: u64, backing: &Backing) -> Result<IdVec, HsgError> {
+        Ok(if max_value <= u32::MAX_VALUE {
+            IdVec::U32(backing.zeroed(len)?)
+        } else {
+            IdVec::U64(backing.zeroed(len)?)
+        })
     }
 
     /// Number of entries.
@@ -126,6 +140,14 @@ impl IdVec {
         }
     }
 
+    /// True when the entries are in a scratch file rather than on the heap.
+    pub fn is_file(&self) -> bool {
+        match self {
+            IdVec::U32(v) => v.is_file(),
+            IdVec::U64(v) => v.is_file(),
+        }
+    }
+
     /// Heap bytes used.
     pub fn heap_bytes(&self) -> u64 {
         (self.len() * self.width()) as u64
@@ -134,12 +156,12 @@ impl IdVec {
 
 impl From<Vec<u32>> for IdVec {
     fn from(v: Vec<u32>) -> Self {
-        IdVec::U32(v)
+        IdVec::U32(v.into())
     }
 }
 
 impl From<Vec<u64>> for IdVec {
     fn from(v: Vec<u64>) -> Self {
-        IdVec::U64(v)
+        IdVec::U64(v.into())
     }
 }

@@ -30,6 +30,7 @@ pub mod summary;
 pub mod tags;
 pub mod target;
 pub mod weak;
+pub mod words;
 
 pub use analysis::{analyze_graph, resolve_target, Analysis, AnalyzeOptions, Labels};
 pub use bfs_counters::{bfs_counters, BfsCounters};

@@ -299,7 +299,7 @@ fn read_edges(dir: &Path, offsets: Vec<u64>, hyperstates: u64) -> Result<HsgEdge
     let targets = if hyperstates <= u64::from(u32::MAX) {
         IdVec::U32(targets.iter().map(|&t| t as u32).collect())
     } else {
-        IdVec::U64(targets)
+        IdVec::U64(targets.into())
     };
     Ok(HsgEdges {
         offsets,

@@ -122,10 +122,26 @@ pub fn is_current(summary: &HsgSummary, run: &store::Run) -> bool {
 
 /// Analyses `run` without saving anything (for a store another process is still
 /// writing, whose analysis would be stale at once).
+///
+/// Per-state arrays that do not fit the budget go to scratch files in the run's
+/// directory unless `opts` names another place (see [`crate::words`]).
 pub fn analyze_unsaved(run: &store::Run, opts: &AnalyzeOptions) -> Result<Analysis, HsgError> {
     let graph = RunGraph::new(run)?;
-    analyze_graph(&graph, &labels_of(run), opts, source_of(run))
+    let mut opts = opts.clone();
+    let scratch = opts
+        .scratch_dir
+        .get_or_insert_with(|| run.dir().join(SCRATCH_FOLDER))
+        .clone();
+    let analysis = analyze_graph(&graph, &labels_of(run), &opts, source_of(run));
+    // The files in it were unlinked when made; the folder goes too once empty (an
+    // error only means another analysis is using it or it was never made).
+    let _ = std::fs::remove_dir(&scratch);
+    analysis
 }
+
+/// The folder of a run where an analysis short of memory keeps its scratch files (they
+/// are unlinked as soon as they are made, so it stays empty).
+pub const SCRATCH_FOLDER: &str = "hsg-scratch";
 
 /// Analyses `run` and saves the result into `run.dir()/hsg/` (replacing any earlier
 /// analysis; re-running gives the same files).

@@ -26,8 +26,10 @@
 //! once (zeroed pages are only touched as the DFS reaches them). The output reuses
 //! `rindex`.
 
+use crate::error::HsgError;
 use crate::graph::{StateGraph, StateId};
 use crate::ids::{IdVec, Word};
+use crate::words::{Backing, Words};
 use std::ops::Range;
 
 /// The strongly connected component of every state.
@@ -48,32 +50,45 @@ pub fn bytes_per_state(state_count: u64) -> f64 {
     }
 }
 
-/// Computes the strongly connected components of a validated graph.
+/// Computes the strongly connected components of a validated graph, on the heap.
 pub fn strongly_connected_components<G: StateGraph + ?Sized>(g: &G) -> Components {
+    match strongly_connected_components_in(g, &Backing::Heap) {
+        Ok(c) => c,
+        // The heap backing allocates like `vec!`, which aborts rather than failing.
+        Err(e) => unreachable!("heap arrays cannot fail: {e}"),
+    }
+}
+
+/// Computes the strongly connected components of a validated graph, with the search's
+/// arrays allocated as `backing` says (scratch files when the budget is short).
+pub fn strongly_connected_components_in<G: StateGraph + ?Sized>(
+    g: &G,
+    backing: &Backing,
+) -> Result<Components, HsgError> {
     let n = g.state_count();
     // Values stored are DFS indices `1..=n` and component numbers `0..n`.
-    if n < u64::from(u32::MAX) {
-        let (rindex, count) = pearce::<u32, G>(g);
+    Ok(if n < u64::from(u32::MAX) {
+        let (rindex, count) = pearce::<u32, G>(g, backing)?;
         Components {
             of_state: IdVec::U32(rindex),
             count,
         }
     } else {
-        let (rindex, count) = pearce::<u64, G>(g);
+        let (rindex, count) = pearce::<u64, G>(g, backing)?;
         Components {
             of_state: IdVec::U64(rindex),
             count,
         }
-    }
+    })
 }
 
 /// The DFS state of one run: Pearce's arrays plus the explicit call stack.
 struct Search<W: Word> {
-    rindex: Vec<W>,
+    rindex: Words<W>,
     /// Call stack in `arena[..calls]`, component stack in `arena[n - pending..]`.
-    arena: Vec<W>,
-    offsets: Vec<u32>,
-    roots: Vec<u64>,
+    arena: Words<W>,
+    offsets: Words<u32>,
+    roots: Words<u64>,
     calls: usize,
     pending: usize,
     index: u64,
@@ -81,17 +96,17 @@ struct Search<W: Word> {
 }
 
 impl<W: Word> Search<W> {
-    fn new(n: usize) -> Self {
-        Search {
-            rindex: vec![W::default(); n],
-            arena: vec![W::default(); n],
-            offsets: vec![0; n],
-            roots: vec![0; n.div_ceil(64)],
+    fn new(n: usize, backing: &Backing) -> Result<Self, HsgError> {
+        Ok(Search {
+            rindex: backing.zeroed(n)?,
+            arena: backing.zeroed(n)?,
+            offsets: backing.zeroed(n)?,
+            roots: backing.zeroed(n.div_ceil(64))?,
             calls: 0,
             pending: 0,
             index: 1,
             next_component: (n as u64).wrapping_sub(1),
-        }
+        })
     }
 
     #[inline]
@@ -205,12 +220,15 @@ impl<W: Word> Search<W> {
     }
 }
 
-fn pearce<W: Word, G: StateGraph + ?Sized>(g: &G) -> (Vec<W>, u64) {
+fn pearce<W: Word, G: StateGraph + ?Sized>(
+    g: &G,
+    backing: &Backing,
+) -> Result<(Words<W>, u64), HsgError> {
     let n = g.state_count() as usize;
     if n == 0 {
-        return (Vec::new(), 0);
+        return Ok((Words::Heap(Vec::new()), 0));
     }
-    let mut search = Search::<W>::new(n);
+    let mut search = Search::<W>::new(n, backing)?;
     for start in 0..n as u64 {
         if search.rindex(start) == 0 {
             search.visit_from(g, start);
@@ -225,7 +243,7 @@ fn pearce<W: Word, G: StateGraph + ?Sized>(g: &G) -> (Vec<W>, u64) {
     for r in rindex.iter_mut() {
         *r = W::from_u64(last - r.to_u64());
     }
-    (rindex, count)
+    Ok((rindex, count))
 }
 
 #[cfg(test)]

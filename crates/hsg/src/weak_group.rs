@@ -70,6 +70,6 @@ pub(super) fn compact(class: Vec<u64>) -> IdVec {
     if class.iter().all(|&c| c <= u64::from(u32::MAX)) {
         IdVec::U32(class.iter().map(|&c| c as u32).collect())
     } else {
-        IdVec::U64(class)
+        IdVec::U64(class.into())
     }
 }

@@ -17,6 +17,7 @@ compile_error!("the store maps little-endian u64 files directly and needs a litt
 mod append;
 mod bits;
 mod error;
+mod file_array;
 mod finish;
 mod header;
 mod identity;
@@ -35,6 +36,7 @@ mod tests_run;
 pub use append::Commit;
 pub use bits::{BitTable, BitTableWriter};
 pub use error::StoreError;
+pub use file_array::{FileArray, PlainWord};
 pub use header::FORMAT_VERSION;
 pub use identity::RunIdentity;
 pub use manifest::{Files, Manifest, Progress, RunStatus};

@@ -199,7 +199,7 @@ fn reverse_edges(saved: &SavedAnalysis) -> Reverse {
     let sources = if (h as u64) <= u64::from(u32::MAX) {
         IdVec::U32(sources.into_iter().map(|x| x as u32).collect())
     } else {
-        IdVec::U64(sources)
+        IdVec::U64(sources.into())
     };
     Reverse {
         offsets,

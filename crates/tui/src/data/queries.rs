@@ -388,6 +388,6 @@ fn narrow(values: Vec<u64>, max: u64) -> IdVec {
     if max <= u64::from(u32::MAX) {
         IdVec::U32(values.into_iter().map(|x| x as u32).collect())
     } else {
-        IdVec::U64(values)
+        IdVec::U64(values.into())
     }
 }
