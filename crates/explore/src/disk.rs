@@ -94,10 +94,7 @@ impl DiskDedup {
         let dir = opts.scratch_dir.clone();
         clear_dir(&dir)?;
         let free = opts.mem_budget.saturating_sub(index_bytes + (48 << 20));
-        let entry = (width + 8) as u64;
-        // A third of what is free goes to the candidate buffer (and its sort);
-        // the rest to the per-candidate resolution and the new states.
-        let cand_limit = (free / 3 / (entry + 16)).max(1 << 16) as usize;
+        let cand_limit = (free / resolution_bytes_per_candidate(width)).max(1 << 16) as usize;
         let mut dedup = DiskDedup::empty(dir, width, cand_limit, 0);
         dedup.round_limit = opts.round_limit.unwrap_or(dedup.round_limit).max(1);
         dedup.table_states = table_capacity as u64;
@@ -118,7 +115,7 @@ impl DiskDedup {
             provisional: false,
             cands: Vec::new(),
             cand_limit,
-            round_limit: round_limit(cand_limit, width),
+            round_limit: round_limit(cand_limit),
             spills: Vec::new(),
             seq: 0,
             pending: None,
@@ -318,17 +315,20 @@ impl DiskDedup {
     }
 }
 
-/// The most candidates one resolution may take. The budget left beside the
-/// index is split into a third for the candidate buffer (`cand_limit`
-/// entries of `width + 8` bytes, plus 16 for the sort) and two thirds for the
-/// resolution, which holds 8 bytes a candidate (its resolved id) and, for
-/// each new state, its record, first occurrence, order and rank (at most
-/// `width + 16` bytes, counted twice for the growth of their vectors).
-fn round_limit(cand_limit: usize, width: usize) -> u64 {
-    let entry = width as u64 + 8;
-    let resolution_bytes = 2 * cand_limit as u64 * (entry + 16);
-    // Ranks are 32-bit, so a round never holds more than 2^32 - 1 new states.
-    (resolution_bytes / (8 + 2 * (width as u64 + 16))).clamp(1 << 16, u64::from(u32::MAX))
+/// Bytes a candidate costs until its round is resolved, at the peak (the
+/// resolution): its entry in the buffer (`width + 8`), its resolved id (8)
+/// and, if it is a new state, its record, first occurrence, order and rank
+/// (`width + 16`). The sort before it needs less: the entry and a 16-byte key.
+/// Rounds hold as many candidates as the buffer, so the buffer never spills
+/// but for a chunk that overshoots it.
+fn resolution_bytes_per_candidate(width: usize) -> u64 {
+    2 * width as u64 + 32
+}
+
+/// The most candidates one resolution may take: the candidate buffer's
+/// length (ranks are 32-bit, so never more than 2^32 - 1).
+fn round_limit(cand_limit: usize) -> u64 {
+    (cand_limit as u64).min(u64::from(u32::MAX))
 }
 
 mod files;

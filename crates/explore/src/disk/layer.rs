@@ -98,9 +98,12 @@ impl DiskDedup {
             .map(|(p, n)| RunCursor::open(p, *n, width))
             .collect::<Result<Vec<_>, _>>()?;
         let mut merge = Merge::new(&self.spills, &self.cands, entry)?;
+        // Room for every candidate being new, so that the vectors never grow by
+        // doubling: the pages past what is used are never touched, so they
+        // cost address space, not memory.
         let mut fresh = Fresh {
-            records: Vec::new(),
-            first_seq: Vec::new(),
+            records: Vec::with_capacity(self.seq as usize * width),
+            first_seq: Vec::with_capacity(self.seq as usize),
         };
         let mut group: Option<(Vec<u8>, u64)> = None;
         while let Some(e) = merge.next_entry()? {
