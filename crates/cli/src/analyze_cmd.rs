@@ -74,11 +74,11 @@ pub fn analyze_and_save(run: &Run, flags: &AnalysisFlags) -> Result<HsgSummary> 
         run.state_count()
     );
     let opts = flags.options();
-    let needed = hsg::scc::bytes_per_state(run.state_count()) * run.state_count() as f64;
-    if needed > opts.mem_budget_bytes as f64 {
+    let needed = hsg::analysis::scc_bytes_needed(run.state_count());
+    if needed > opts.mem_budget_bytes {
         eprintln!(
             "the per-state arrays need about {} MiB, more than --analysis-mem ({} MiB): they go to scratch files in {} (slower once they outgrow the page cache)",
-            (needed / (1 << 20) as f64).ceil(),
+            needed.div_ceil(1 << 20),
             opts.mem_budget_bytes >> 20,
             run.dir().join(hsg::run::SCRATCH_FOLDER).display()
         );

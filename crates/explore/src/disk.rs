@@ -22,7 +22,7 @@
 //! Cost: each round reads every visited run once (sequential I/O, O(visited)
 //! per round, as in disk-based BFS) plus a sort of its candidates. Memory:
 //! the index, the candidate buffer, and the round's resolution (8 bytes a
-//! candidate and about 30 a new state), all sized from `--mem`.
+//! candidate and `width + 16` a new state), all sized from `--mem`.
 //! Checkpoints happen at layer ends; a killed run redoes the current layer.
 
 use crate::bfs::ExploreOptions;
@@ -95,15 +95,21 @@ impl DiskDedup {
         clear_dir(&dir)?;
         let free = opts.mem_budget.saturating_sub(index_bytes + (48 << 20));
         let cand_limit = (free / resolution_bytes_per_candidate(width)).max(1 << 16) as usize;
-        let mut dedup = DiskDedup::empty(dir, width, cand_limit, 0);
-        dedup.round_limit = opts.round_limit.unwrap_or(dedup.round_limit).max(1);
+        let mut dedup = DiskDedup::empty(dir, width, cand_limit, 0, opts.round_limit);
         dedup.table_states = table_capacity as u64;
         dedup.table_end = writer.state_count();
         dedup.write_base_runs(writer)?;
         Ok(dedup)
     }
 
-    fn empty(dir: PathBuf, width: usize, cand_limit: usize, next_file: u64) -> DiskDedup {
+    /// `round_limit` overrides the rounds' size (a testing aid).
+    fn empty(
+        dir: PathBuf,
+        width: usize,
+        cand_limit: usize,
+        next_file: u64,
+        round_limit: Option<u64>,
+    ) -> DiskDedup {
         DiskDedup {
             dir,
             width,
@@ -115,7 +121,7 @@ impl DiskDedup {
             provisional: false,
             cands: Vec::new(),
             cand_limit,
-            round_limit: round_limit(cand_limit),
+            round_limit: round_limit.unwrap_or(self::round_limit(cand_limit)).max(1),
             spills: Vec::new(),
             seq: 0,
             pending: None,
@@ -135,8 +141,8 @@ impl DiskDedup {
             width,
             point.cand_limit as usize,
             point.next_file,
+            opts.round_limit,
         );
-        dedup.round_limit = opts.round_limit.unwrap_or(dedup.round_limit).max(1);
         dedup.table_states = point.table_states;
         for (name, entries) in &point.runs {
             let path = dir.join(name);

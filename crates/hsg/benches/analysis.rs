@@ -172,14 +172,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     drop(comps);
 
     // The fallback past `--analysis-mem`: the same search on mapped scratch files.
-    let scratch = hsg::words::Backing::Files(std::path::Path::new(dir).join("hsg-scratch"));
+    let scratch_dir = std::path::Path::new(dir).join(hsg::run::SCRATCH_FOLDER);
+    let scratch = hsg::words::Backing::Files(scratch_dir.clone());
     let sampler = PeakSampler::start();
     let (files_secs, comps) = timed(repeats, || {
         hsg::scc::strongly_connected_components_in(&g, &scratch)
     });
     let files_peak = sampler.finish().saturating_sub(base);
     let comps = comps?;
-    let _ = std::fs::remove_dir(std::path::Path::new(dir).join("hsg-scratch"));
+    let _ = std::fs::remove_dir(&scratch_dir);
     println!(
         "SCC on scratch files: {files_secs:.3} s wall ({:.3} s CPU), {:.1} M transitions/s, \
          {} components, peak anon {:.1} bytes/state; heap/files time ratio {:.2}",

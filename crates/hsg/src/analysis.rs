@@ -73,6 +73,12 @@ pub fn default_budget() -> u64 {
         .map_or(1 << 30, |kib| kib * 1024 / 2)
 }
 
+/// Bytes of RAM the SCC's arrays need at their peak for a graph of `states` states:
+/// beyond the budget, the analysis puts its per-state arrays in scratch files.
+pub fn scc_bytes_needed(states: u64) -> u64 {
+    (states as f64 * crate::scc::bytes_per_state(states)).ceil() as u64
+}
+
 /// Chooses where the per-state arrays go, before anything is allocated: the heap while
 /// the SCC's arrays (its peak, see [`crate::scc`]) fit the budget, else scratch files in
 /// `scratch_dir`; without one, such a graph is refused (see `docs/metrics.md`, "Cost").
@@ -81,7 +87,7 @@ fn choose_backing(
     budget: u64,
     scratch_dir: Option<&std::path::Path>,
 ) -> Result<Backing, HsgError> {
-    let needed = (states as f64 * crate::scc::bytes_per_state(states)).ceil() as u64;
+    let needed = scc_bytes_needed(states);
     if needed <= budget {
         return Ok(Backing::Heap);
     }

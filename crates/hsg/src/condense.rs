@@ -134,11 +134,7 @@ impl Condensation {
 
 /// Computes hyperstates, member lists and HSG edges of a validated graph, on the heap.
 pub fn condense<G: StateGraph + ?Sized>(g: &G) -> Condensation {
-    match condense_in(g, &Backing::Heap) {
-        Ok(c) => c,
-        // The heap backing allocates like `vec!`, which aborts rather than failing.
-        Err(e) => unreachable!("heap arrays cannot fail: {e}"),
-    }
+    crate::words::on_heap(condense_in(g, &Backing::Heap))
 }
 
 /// Computes hyperstates, member lists and HSG edges of a validated graph, with the

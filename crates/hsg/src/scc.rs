@@ -52,11 +52,7 @@ pub fn bytes_per_state(state_count: u64) -> f64 {
 
 /// Computes the strongly connected components of a validated graph, on the heap.
 pub fn strongly_connected_components<G: StateGraph + ?Sized>(g: &G) -> Components {
-    match strongly_connected_components_in(g, &Backing::Heap) {
-        Ok(c) => c,
-        // The heap backing allocates like `vec!`, which aborts rather than failing.
-        Err(e) => unreachable!("heap arrays cannot fail: {e}"),
-    }
+    crate::words::on_heap(strongly_connected_components_in(g, &Backing::Heap))
 }
 
 /// Computes the strongly connected components of a validated graph, with the search's

@@ -26,6 +26,15 @@ pub enum Backing {
     Files(PathBuf),
 }
 
+/// The value of a computation whose arrays are all on the heap, which cannot fail:
+/// heap arrays are allocated like `vec!`, which aborts rather than returning an error.
+pub(crate) fn on_heap<T>(result: Result<T, HsgError>) -> T {
+    match result {
+        Ok(value) => value,
+        Err(e) => unreachable!("heap arrays cannot fail: {e}"),
+    }
+}
+
 /// Distinguishes the scratch files of one process.
 static NEXT_FILE: AtomicU64 = AtomicU64::new(0);
 
