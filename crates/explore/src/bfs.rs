@@ -157,6 +157,18 @@ pub fn explore_watched<'a>(
     bfs.end(ending, resumed, sink)
 }
 
+/// What the overlapped expansion borrows while [`Merge`] holds the rest.
+struct Beside<'a, 'g> {
+    expander: &'a Expander<'g>,
+    /// The chunk being merged.
+    parts: &'a [(Part, Successors)],
+    /// The next chunk, being expanded.
+    ahead: &'a mut Vec<(Part, Successors)>,
+    ahead_parents: &'a [u8],
+    /// The states the live analysis holds back.
+    hold: Hold<'a>,
+}
+
 struct Bfs<'g> {
     expander: Expander<'g>,
     writer: RunWriter,
@@ -481,7 +493,14 @@ impl<'g> Bfs<'g> {
     /// The merge's view of the search: the index and arena shared, the store
     /// and scratch exclusive.
     fn merger(&mut self) -> Merge<'_> {
-        Merge {
+        self.merger_beside().0
+    }
+
+    /// The merge's view, and beside it the fields the overlapped expansion
+    /// of the next chunk uses while the merge runs (borrowed apart, so both
+    /// can run at once).
+    fn merger_beside(&mut self) -> (Merge<'_>, Beside<'_, 'g>) {
+        let merge = Merge {
             table: &self.table,
             keys: &self.keys,
             writer: &mut self.writer,
@@ -491,7 +510,18 @@ impl<'g> Bfs<'g> {
             probs: &mut self.probs,
             chance: self.expander.chance,
             max_states: self.opts.max_states,
-        }
+        };
+        let beside = Beside {
+            expander: &self.expander,
+            parts: &self.parts,
+            ahead: &mut self.ahead,
+            ahead_parents: &self.ahead_parents,
+            hold: self
+                .watching
+                .as_ref()
+                .map_or(Hold::default(), Watching::hold),
+        };
+        (merge, beside)
     }
 
     /// Checkpoints and reports progress when their time has come.

@@ -18,8 +18,6 @@
 
 use super::Bfs;
 use crate::expand::Chunk;
-use crate::merge::Merge;
-use crate::watch::{Hold, Watching};
 use crate::{ExploreError, ProgressSink};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -74,31 +72,16 @@ impl Bfs<'_> {
         let width = self.slot().width();
         self.ahead.resize_with(self.threads - 1, Default::default);
         let stop = AtomicBool::new(false);
-        let hold = self
-            .watching
-            .as_ref()
-            .map_or(Hold::default(), Watching::hold);
+        let (mut merge, beside) = self.merger_beside();
+        let (table, keys) = (merge.table, merge.keys);
         let chunk = Chunk {
             first: next,
-            parents: &self.ahead_parents,
-            table: Some(&self.table),
+            parents: beside.ahead_parents,
+            table: Some(table),
             stop: Some(&stop),
-            hold,
+            hold: beside.hold,
         };
-        let (expander, keys, ahead) = (&self.expander, &self.keys, &mut self.ahead);
-        let table = &self.table;
-        let mut merge = Merge {
-            table: &self.table,
-            keys: &self.keys,
-            writer: &mut self.writer,
-            disk: &mut self.disk,
-            next_parent: &mut self.next_parent,
-            edges: &mut self.edges,
-            probs: &mut self.probs,
-            chance: self.expander.chance,
-            max_states: self.opts.max_states,
-        };
-        let parts = &self.parts;
+        let (expander, ahead, parts) = (beside.expander, beside.ahead, beside.parts);
         let (merged, expanded) = std::thread::scope(|scope| {
             let worker = scope.spawn(|| {
                 let expanded = expander.expand_chunk(keys, &chunk, ahead);
