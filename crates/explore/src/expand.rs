@@ -172,12 +172,21 @@ impl Expander<'_> {
         let width = self.slot.width();
         let count = chunk.parents.len() / width;
         let per = count.div_ceil(parts.len().max(1)).max(1);
-        let share = |t: usize| {
+        // Worker `t` expands its contiguous share of the parents into `part`.
+        let work = |t: usize, part: &mut Part, succ: &mut Successors| {
             let lo = (t * per).min(count);
             let hi = ((t + 1) * per).min(count);
-            (
-                chunk.first + lo as u64,
-                &chunk.parents[lo * width..hi * width],
+            let slice = &chunk.parents[lo * width..hi * width];
+            let at = chunk.first + lo as u64;
+            self.expand(
+                at,
+                slice,
+                keys,
+                chunk.table,
+                chunk.stop,
+                chunk.hold,
+                part,
+                succ,
             )
         };
         let Some(((own, own_succ), rest)) = parts.split_first_mut() else {
@@ -187,33 +196,9 @@ impl Expander<'_> {
             let handles: Vec<_> = rest
                 .iter_mut()
                 .enumerate()
-                .map(|(t, (part, succ))| {
-                    let (at, slice) = share(t + 1);
-                    scope.spawn(move || {
-                        self.expand(
-                            at,
-                            slice,
-                            keys,
-                            chunk.table,
-                            chunk.stop,
-                            chunk.hold,
-                            part,
-                            succ,
-                        )
-                    })
-                })
+                .map(|(t, (part, succ))| scope.spawn(move || work(t + 1, part, succ)))
                 .collect();
-            let (at, slice) = share(0);
-            let mine = self.expand(
-                at,
-                slice,
-                keys,
-                chunk.table,
-                chunk.stop,
-                chunk.hold,
-                own,
-                own_succ,
-            );
+            let mine = work(0, own, own_succ);
             // A panic in a worker is a bug; it is re-raised here rather than
             // turned into an error that would hide it. The scope joins the
             // remaining workers even when one returns an error early.
