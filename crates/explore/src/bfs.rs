@@ -456,8 +456,9 @@ impl<'g> Bfs<'g> {
             while wanted < needed {
                 wanted *= 2;
             }
-            self.table
-                .grow_to(wanted.min(self.table.reserved_capacity()))?;
+            let wanted = wanted.min(self.table.reserved_capacity());
+            self.prefault_on_every_thread(wanted);
+            self.table.grow_to(wanted)?;
             return Ok(());
         }
         sink.note(&format!(
@@ -488,6 +489,23 @@ impl<'g> Bfs<'g> {
         )?;
         self.disk = Some(dedup);
         Ok(())
+    }
+
+    /// Gives memory to the part of the index a growth to `states` entries
+    /// will use, on every thread at once. The growth itself is a sequential
+    /// sweep, but the kernel's first touch of its fresh pages, which often
+    /// costs more than the sweep (see [`Table::prefault`]), splits over the
+    /// threads.
+    fn prefault_on_every_thread(&self, states: usize) {
+        let end = self.table.words_for(states);
+        let never = AtomicBool::new(false);
+        let table = &self.table;
+        std::thread::scope(|scope| {
+            for _ in 1..self.threads {
+                scope.spawn(|| table.prefault(end, &never));
+            }
+            table.prefault(end, &never);
+        });
     }
 
     /// The merge's view of the search: the index and arena shared, the store

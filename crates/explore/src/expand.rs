@@ -139,6 +139,12 @@ impl Expander<'_> {
                 .push(ParentInfo::Expanded(part.actions.len() as u32));
         }
         if let Some(table) = table {
+            // Beside a merge, memory for the coming doubling comes first: it
+            // saves the merge all the time it takes, where a lookup saves
+            // the merge only part of a probe it would prefetch anyway.
+            if let Some(stop) = stop {
+                table.prefault_next_doubling(stop);
+            }
             lookup(part, table, keys, self.slot.width(), stop);
         }
         Ok(())

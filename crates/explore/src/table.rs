@@ -212,29 +212,59 @@ impl Table {
         Ok(())
     }
 
-    /// Gives memory to the part of the reservation the next doubling will
-    /// use, a page at a time until `stop` is set, once the table is close
-    /// enough to its limit that it will likely double. The kernel's first
-    /// touch of a page (zeroing it, and on a virtual machine often more) costs
-    /// as much as the doubling's own work; a thread with time to spare pays it
-    /// here instead of the merge. Only words no lookup reads are written, and
-    /// with zeros, which is what they hold already.
-    pub fn prefault(&self, stop: &AtomicBool) {
+    /// True once the table is close enough to its limit that it will likely
+    /// double soon, when preparing the doubling's memory pays.
+    pub fn doubling_near(&self) -> bool {
+        self.len() >= self.capacity() * 4 / 5
+    }
+
+    /// Words the table will use once grown to room for `states` entries
+    /// (bounded by the reservation).
+    pub fn words_for(&self, states: usize) -> usize {
+        (2 * slots_for(states)).min(self.words.len())
+    }
+
+    /// Gives memory to the words `..end` of the reservation that the table
+    /// does not use yet, until `stop` is set. The kernel's first touch of a
+    /// page (zeroing it, and on a virtual machine often far more) costs as
+    /// much as a doubling's own work, and the doubling is sequential; a
+    /// thread with time to spare pays it here instead. Any number of threads
+    /// may call this at once: each claims a huge page's worth of words at a
+    /// time, so they share the work. Only words no lookup reads are written,
+    /// and with zeros, which is what they hold already.
+    pub fn prefault(&self, end: usize, stop: &AtomicBool) {
         const PAGE_WORDS: usize = 4096 / 8;
-        if self.len() < self.capacity() * 4 / 5 {
-            return;
-        }
+        const CLAIM_WORDS: usize = 512 * PAGE_WORDS;
         let w = self.atoms();
-        let end = (4 * self.slots).min(w.len());
-        let mut at = self.faulted.load(Ordering::Relaxed).max(2 * self.slots);
-        while at < end && !stop.load(Ordering::Relaxed) {
-            let chunk_end = (at + 256 * PAGE_WORDS).min(end);
-            for page in (at..chunk_end).step_by(PAGE_WORDS) {
+        let end = end.min(w.len());
+        let mut seen = self.faulted.load(Ordering::Relaxed);
+        while !stop.load(Ordering::Relaxed) {
+            let at = seen.max(2 * self.slots);
+            if at >= end {
+                return;
+            }
+            let claim_end = (at + CLAIM_WORDS).min(end);
+            if let Err(now) = self.faulted.compare_exchange_weak(
+                seen,
+                claim_end,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                seen = now;
+                continue;
+            }
+            seen = claim_end;
+            for page in (at..claim_end).step_by(PAGE_WORDS) {
                 // A no-op for the data, but a write, so the page gets memory.
                 let _ = w[page].compare_exchange(0, 0, Ordering::Relaxed, Ordering::Relaxed);
             }
-            at = chunk_end;
-            self.faulted.store(at, Ordering::Relaxed);
+        }
+    }
+
+    /// [`Table::prefault`] for the next doubling, once it is near.
+    pub fn prefault_next_doubling(&self, stop: &AtomicBool) {
+        if self.doubling_near() {
+            self.prefault(4 * self.slots, stop);
         }
     }
 
@@ -367,6 +397,29 @@ mod tests {
                 }
             }
         });
+    }
+
+    #[test]
+    fn threads_share_the_prefault_and_the_doubling_keeps_every_entry() {
+        let mut t = Table::with_room(1 << 16, 1 << 20).unwrap();
+        for k in 0..(t.capacity() as u64) {
+            t.insert_absent(k, k);
+        }
+        assert!(t.doubling_near());
+        let end = t.words_for(t.capacity() * 4);
+        let never = AtomicBool::new(false);
+        std::thread::scope(|s| {
+            for _ in 0..3 {
+                s.spawn(|| t.prefault(end, &never));
+            }
+        });
+        assert_eq!(t.faulted.load(Ordering::Relaxed), end);
+        // A set stop flag leaves the rest of the reservation untouched.
+        t.prefault(t.words.len(), &AtomicBool::new(true));
+        assert_eq!(t.faulted.load(Ordering::Relaxed), end);
+        let len = t.len();
+        t.grow_to(len * 4).unwrap();
+        assert!((0..len as u64).all(|k| t.get(k, |_| true) == Some(k)));
     }
 
     /// Tags that crowd a small table: many share a home, and some clusters

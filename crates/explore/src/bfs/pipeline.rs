@@ -85,7 +85,7 @@ impl Bfs<'_> {
         let (merged, expanded) = std::thread::scope(|scope| {
             let worker = scope.spawn(|| {
                 let expanded = expander.expand_chunk(keys, &chunk, ahead);
-                table.prefault(&stop);
+                table.prefault_next_doubling(&stop);
                 expanded
             });
             let merged = merge.parts(parts.iter().map(|(p, _)| p), width);
