@@ -203,9 +203,14 @@ struct Bfs<'g> {
 impl<'g> Bfs<'g> {
     fn new(
         game: &'g dyn Game,
-        writer: RunWriter,
+        mut writer: RunWriter,
         opts: &'g ExploreOptions,
     ) -> Result<Bfs<'g>, ExploreError> {
+        // With threads to spare, the merge's writes land in the background:
+        // the merge is the sequential step the other threads wait for.
+        if opts.threads > 1 {
+            writer.write_in_background()?;
+        }
         let slot = Slot::for_width(game.state_width());
         let table_limit = opts.mem_budget.saturating_sub(RESERVE_BYTES);
         let least = Table::bytes_for(1 << 16) + RESERVE_BYTES;
@@ -578,6 +583,10 @@ impl<'g> Bfs<'g> {
         let progress = self.progress("exploring");
         self.writer.checkpoint(blob, progress)?;
         if let Some(disk) = self.disk.as_mut() {
+            // The files the checkpoint leaves behind may only go once a
+            // crash can no longer resume from the previous one, which
+            // names them.
+            self.writer.sync_manifest()?;
             disk.after_checkpoint();
         }
         self.last_checkpoint = Instant::now();

@@ -9,12 +9,14 @@
 //! names data that is not on disk.
 
 use crate::error::{corrupt, io, StoreError};
+use crate::flight::{DataWriter, InFlight};
 use crate::header::{kind, Header, BLOCK, HEADER_LEN};
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 
 /// Bytes buffered per file before a `write`. A run keeps several files open
@@ -52,13 +54,19 @@ pub fn sum_header() -> Header {
 pub struct AppendFile {
     path: PathBuf,
     sum_path: PathBuf,
-    file: File,
-    sums: File,
+    file: Arc<File>,
+    sums: Arc<File>,
     flushed: u64,
     buf: Vec<u8>,
     hasher: Xxh3,
     block_fill: u64,
     sum_buf: Vec<u8>,
+    /// Writes full buffers in the background, when set.
+    writer: Option<DataWriter>,
+    /// The buffer being written in the background, just before `buf`.
+    flight: Option<InFlight>,
+    /// An empty buffer back from the background, for the next swap.
+    spare: Vec<u8>,
     /// A write or sync failed: what is on disk past the last commit is
     /// unknown, so the file refuses every further write and commit, and the
     /// last checkpoint stays the one to resume from.
@@ -94,13 +102,16 @@ impl AppendFile {
         AppendFile {
             path: path.to_path_buf(),
             sum_path,
-            file,
-            sums,
+            file: Arc::new(file),
+            sums: Arc::new(sums),
             flushed: len,
             buf: Vec::with_capacity(BUFFER),
             hasher: Xxh3::new(),
             block_fill: 0,
             sum_buf: Vec::new(),
+            writer: None,
+            flight: None,
+            spare: Vec::new(),
             failed: false,
             #[cfg(test)]
             fail_after: None,
@@ -193,12 +204,64 @@ impl AppendFile {
         written
     }
 
+    /// Hands full buffers to `writer` from now on (see [`crate::flight`]).
+    pub fn write_in_background(&mut self, writer: DataWriter) {
+        self.writer = Some(writer);
+    }
+
     fn write_buffer(&mut self) -> Result<(), StoreError> {
         self.simulated_full_disk()?;
-        self.file
-            .write_all_at(&self.buf, HEADER_LEN as u64 + self.flushed)
-            .map_err(io(&self.path))?;
-        let mut rest = &self.buf[..];
+        // At most one buffer in flight: the previous one must land first.
+        self.land()?;
+        let at = HEADER_LEN as u64 + self.flushed;
+        let len = self.buf.len() as u64;
+        if self.writer.is_none() {
+            self.file
+                .write_all_at(&self.buf, at)
+                .map_err(io(&self.path))?;
+        }
+        let buf = std::mem::take(&mut self.buf);
+        let summed = self.checksum(&buf);
+        match &self.writer {
+            Some(writer) => {
+                self.flight = Some(writer.submit(self.file.clone(), buf, at));
+                self.buf = std::mem::take(&mut self.spare);
+                self.buf.reserve(BUFFER);
+            }
+            None => {
+                self.buf = buf;
+                self.buf.clear();
+            }
+        }
+        summed?;
+        self.flushed += len;
+        Ok(())
+    }
+
+    /// Waits for the buffer in flight, if any, and keeps it as the spare.
+    fn land(&mut self) -> Result<(), StoreError> {
+        if let Some(flight) = self.flight.take() {
+            self.spare = flight.land().map_err(io(&self.path))?;
+        }
+        Ok(())
+    }
+
+    /// Lands the buffer in flight, poisoning the file if its write failed.
+    fn settle(&mut self) -> Result<(), StoreError> {
+        if self.failed {
+            return Err(StoreError::Poisoned {
+                path: self.path.clone(),
+            });
+        }
+        let landed = self.land();
+        self.failed = landed.is_err();
+        landed
+    }
+
+    /// Adds the checksums of `data`, the bytes just written after
+    /// `flushed`, block by block, and writes those of the blocks it fills.
+    fn checksum(&mut self, data: &[u8]) -> Result<(), StoreError> {
+        let mut rest = data;
         while !rest.is_empty() {
             let room = (BLOCK - self.block_fill) as usize;
             let (now, later) = rest.split_at(room.min(rest.len()));
@@ -212,8 +275,6 @@ impl AppendFile {
             }
             rest = later;
         }
-        self.flushed += self.buf.len() as u64;
-        self.buf.clear();
         if !self.sum_buf.is_empty() {
             let at = self.sums.metadata().map_err(io(&self.sum_path))?.len();
             self.sums
@@ -240,9 +301,30 @@ impl AppendFile {
         Ok(())
     }
 
+    /// Flushes and returns what a checkpoint records, without syncing: the
+    /// caller syncs [`AppendFile::sync_files`] before naming the commit
+    /// anywhere durable.
+    pub fn commit_unsynced(&mut self) -> Result<Commit, StoreError> {
+        self.flush()?;
+        self.settle()?;
+        Ok(Commit {
+            len: self.flushed,
+            tail: self.hasher.digest(),
+        })
+    }
+
+    /// The data file and its checksums, for a sync on another thread.
+    pub fn sync_files(&self) -> [crate::syncer::SyncFile; 2] {
+        [
+            (self.file.clone(), self.path.clone()),
+            (self.sums.clone(), self.sum_path.clone()),
+        ]
+    }
+
     /// Flushes, syncs data and checksums, and returns what a checkpoint records.
     pub fn commit(&mut self) -> Result<Commit, StoreError> {
         self.flush()?;
+        self.settle()?;
         // After a failed fsync the kernel may have dropped the dirty pages:
         // poison the file rather than ever committing what may be lost.
         let synced = self
@@ -269,7 +351,11 @@ impl AppendFile {
                 self.len()
             )));
         }
-        let on_disk = end.min(self.flushed).saturating_sub(offset) as usize;
+        // The bytes before `landed` are in the file; then come the buffer
+        // in flight, if any, and the one being filled.
+        let in_flight = self.flight.as_ref().map_or(&[][..], |f| &f.data[..]);
+        let landed = self.flushed - in_flight.len() as u64;
+        let on_disk = end.min(landed).saturating_sub(offset) as usize;
         if on_disk > 0 {
             let at = out.len();
             out.resize(at + on_disk, 0);
@@ -277,12 +363,21 @@ impl AppendFile {
                 .read_exact_at(&mut out[at..], HEADER_LEN as u64 + offset)
                 .map_err(io(&self.path))?;
         }
-        let from = offset.max(self.flushed) - self.flushed;
-        let to = end - self.flushed.min(end);
-        if to > from {
-            out.extend_from_slice(&self.buf[from as usize..to as usize]);
+        for (start, bytes) in [(landed, in_flight), (self.flushed, &self.buf[..])] {
+            let from = offset.clamp(start, start + bytes.len() as u64) - start;
+            let to = end.clamp(start, start + bytes.len() as u64) - start;
+            out.extend_from_slice(&bytes[from as usize..to as usize]);
         }
         Ok(())
+    }
+}
+
+impl Drop for AppendFile {
+    fn drop(&mut self) {
+        // The last write lands before the file closes, so that whoever opens
+        // it next reads it; a failure here is that of a run already ending
+        // without a commit, whose last checkpoint stands.
+        let _ = self.land();
     }
 }
 
@@ -329,6 +424,52 @@ mod tests {
         again.append(&data).unwrap();
         assert_eq!(again.commit().unwrap(), c2);
         assert!(g.read_at(2_999_999, 2, &mut out).is_err());
+    }
+
+    #[test]
+    fn background_writes_read_back_and_commit_like_synchronous_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let data: Vec<u8> = (0..5_000_000u32).map(|i| (i % 253) as u8).collect();
+        let mut sync = AppendFile::create(&dir.path().join("s"), header()).unwrap();
+        let mut back = AppendFile::create(&dir.path().join("b"), header()).unwrap();
+        back.write_in_background(DataWriter::start().unwrap());
+        let mut out = Vec::new();
+        for piece in data.chunks(700_001) {
+            sync.append(piece).unwrap();
+            back.append(piece).unwrap();
+            // Reads that span the file, the buffer in flight and the one
+            // being filled.
+            let len = back.len();
+            let wide = len.saturating_sub(BUFFER as u64 + 5);
+            for (from, to) in [(0, 10), (wide, len), (len - 3, len)] {
+                out.clear();
+                back.read_at(from, (to - from) as usize, &mut out).unwrap();
+                assert_eq!(out, &data[from as usize..to as usize]);
+            }
+        }
+        assert_eq!(sync.commit().unwrap(), back.commit().unwrap());
+        drop((sync, back));
+        for name in ["s", "b", "s.sum", "b.sum"] {
+            assert!(std::fs::metadata(dir.path().join(name)).unwrap().len() > 0);
+        }
+        let read = |n: &str| std::fs::read(dir.path().join(n)).unwrap();
+        assert_eq!(read("s"), read("b"));
+        assert_eq!(read("s.sum"), read("b.sum"));
+    }
+
+    #[test]
+    fn a_failed_background_write_poisons_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        let mut f = AppendFile::create(&path, header()).unwrap();
+        f.write_in_background(DataWriter::start().unwrap());
+        // A read-only handle makes the background write fail.
+        f.file = Arc::new(File::open(&path).unwrap());
+        f.append(&vec![1u8; BUFFER + 10]).unwrap();
+        let e = f.commit_unsynced().unwrap_err().to_string();
+        assert!(e.contains(&path.display().to_string()), "{e}");
+        let e = f.commit().unwrap_err().to_string();
+        assert!(e.contains("earlier write failed"), "{e}");
     }
 
     #[test]

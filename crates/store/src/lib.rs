@@ -19,6 +19,7 @@ mod bits;
 mod error;
 mod file_array;
 mod finish;
+mod flight;
 mod header;
 mod identity;
 mod layout;
@@ -27,6 +28,7 @@ mod mapped;
 mod meta;
 mod reader;
 mod structure;
+mod syncer;
 mod words;
 mod writer;
 

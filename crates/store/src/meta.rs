@@ -8,6 +8,7 @@ use crate::manifest::Manifest;
 use std::path::Path;
 
 /// The writer's metadata database.
+#[derive(Clone)]
 pub struct Meta {
     db: sled::Db,
 }

@@ -222,6 +222,38 @@ fn a_full_disk_keeps_the_last_checkpoint() {
 }
 
 #[test]
+fn a_checkpoint_that_cannot_be_made_durable_fails_every_later_call() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = graph(100);
+    let mut w = write(dir.path(), &g, Some(49)).unwrap();
+    let before = w.checkpoint_history().unwrap();
+    w.publish_progress(Progress::default()).unwrap();
+    w.sync_manifest().unwrap();
+    // A directory where the manifest's temporary file goes makes the
+    // background thread fail after it synced the data files.
+    std::fs::create_dir(dir.path().join("MANIFEST.tmp")).unwrap();
+    w.checkpoint(serde_json::json!({"at": 50}), Progress::default())
+        .unwrap();
+    let e = w.sync_manifest().unwrap_err().to_string();
+    assert!(e.contains("MANIFEST.tmp"), "{e}");
+    let e = w
+        .checkpoint(serde_json::Value::Null, Progress::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("MANIFEST") && e.contains("earlier write failed"),
+        "{e}"
+    );
+    assert!(w.publish_progress(Progress::default()).is_err());
+    assert!(w.checkpoint_history().is_err());
+    drop(w);
+    std::fs::remove_dir(dir.path().join("MANIFEST.tmp")).unwrap();
+    let (w, cp) = RunWriter::open(dir.path(), identity(3), OpenMode::ResumeOrCreate).unwrap();
+    assert_eq!(cp.unwrap().explorer["at"], 49);
+    assert_eq!(w.checkpoint_history().unwrap(), before);
+}
+
+#[test]
 fn damage_inside_a_block_or_its_checksum_is_located() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), &graph(200_000), None);

@@ -3,11 +3,13 @@
 
 use crate::append::{AppendFile, Commit};
 use crate::error::{io, StoreError};
+use crate::flight::DataWriter;
 use crate::header::{kind, Header};
 use crate::identity::RunIdentity;
 use crate::layout::{foreign_entries, lock, segment, wipe, SEGMENT_STATES};
 use crate::manifest::{Files, Manifest, Progress, RunStatus, MANIFEST};
 use crate::meta::Meta;
+use crate::syncer::{SyncFile, Syncer};
 use crate::{pack_prob, pack_terminal, Edge, StateId, MAX_STATE_ID};
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -75,6 +77,10 @@ pub struct RunWriter {
     pub(crate) dir: PathBuf,
     _lock: File,
     meta: Meta,
+    /// Makes checkpoints durable in the background (see [`crate::syncer`]).
+    syncer: Syncer,
+    /// Writes full buffers in the background, once asked to.
+    data_writer: Option<DataWriter>,
     pub(crate) manifest: Manifest,
     pub(crate) files: DataFiles,
     pub(crate) states: u64,
@@ -191,10 +197,13 @@ impl RunWriter {
         slot: usize,
     ) -> Result<RunWriter, StoreError> {
         let manifest_status = manifest.status;
+        let meta = Meta::open(dir)?;
         Ok(RunWriter {
             dir: dir.to_path_buf(),
             _lock: held,
-            meta: Meta::open(dir)?,
+            syncer: Syncer::start(dir, meta.clone(), manifest.clone())?,
+            data_writer: None,
+            meta,
             states: manifest.states,
             expanded: manifest.expanded,
             transitions: manifest.transitions,
@@ -306,6 +315,25 @@ impl RunWriter {
         Ok(())
     }
 
+    /// From now on, full buffers are written by a background thread while
+    /// the caller fills the next ones (see [`crate::flight`]): for a caller
+    /// with more threads than the one that appends, whose appends are its
+    /// sequential step.
+    pub fn write_in_background(&mut self) -> Result<(), StoreError> {
+        let writer = DataWriter::start().map_err(io(&self.dir))?;
+        let f = &mut self.files;
+        for file in f
+            .segments
+            .iter_mut()
+            .chain([&mut f.trans_idx, &mut f.trans_log, &mut f.terminals])
+            .chain(f.trans_prob.as_mut())
+        {
+            file.write_in_background(writer.clone());
+        }
+        self.data_writer = Some(writer);
+        Ok(())
+    }
+
     /// Sets the memory `finish` may use to build its indexes.
     pub fn set_mem_budget(&mut self, bytes: u64) {
         self.mem_budget = bytes.max(16 << 20);
@@ -340,7 +368,10 @@ impl RunWriter {
         let seg = (self.states / SEGMENT_STATES) as usize;
         if seg == self.files.segments.len() {
             let path = segment(&self.dir, seg);
-            let file = AppendFile::create(&path, header("states", self.slot as u32))?;
+            let mut file = AppendFile::create(&path, header("states", self.slot as u32))?;
+            if let Some(writer) = &self.data_writer {
+                file.write_in_background(writer.clone());
+            }
             self.files.segments.push(file);
         }
         self.files.segments[seg].append(record)?;
@@ -532,35 +563,58 @@ impl RunWriter {
         data + data / (1 << 17)
     }
 
-    /// Syncs every data file and records the checkpoint in the manifest.
+    /// Records a checkpoint: every buffer goes to the kernel now, and a
+    /// background thread syncs the data files and then writes the manifest
+    /// naming them (see [`crate::syncer`]). Until it is done the last
+    /// checkpoint stays the one a crash resumes from. Waits for the previous
+    /// checkpoint first, and returns the failure of any earlier one.
     pub fn checkpoint(
         &mut self,
         explorer: serde_json::Value,
         progress: Progress,
     ) -> Result<(), StoreError> {
-        self.commit_files()?;
+        self.commit_files(false)?;
         self.manifest.explorer = explorer;
         self.manifest.progress = progress;
         self.manifest.checkpoint_seq += 1;
-        self.write_manifest()
+        let f = &self.files;
+        let files: Vec<SyncFile> = f
+            .segments
+            .iter()
+            .chain([&f.trans_idx, &f.trans_log, &f.terminals])
+            .chain(f.trans_prob.as_ref())
+            .flat_map(AppendFile::sync_files)
+            .collect();
+        self.syncer.checkpoint(files, self.manifest.clone())
     }
 
-    /// Syncs every data file and records their commits and the counts in
-    /// the in-memory manifest, all or nothing: after a failure the manifest
-    /// still describes the last checkpoint (progress updates rewrite it).
-    pub(crate) fn commit_files(&mut self) -> Result<(), StoreError> {
+    /// Waits until every checkpoint and progress update handed to the
+    /// background thread is on disk, and returns its failure, if any.
+    pub fn sync_manifest(&self) -> Result<(), StoreError> {
+        self.syncer.wait_idle()
+    }
+
+    /// Flushes every data file (and syncs them when `sync`) and records their
+    /// commits and the counts in the in-memory manifest, all or nothing:
+    /// after a failure the manifest still describes the last checkpoint
+    /// (progress updates rewrite it).
+    pub(crate) fn commit_files(&mut self, sync: bool) -> Result<(), StoreError> {
+        let commit = |file: &mut AppendFile| match sync {
+            true => file.commit(),
+            false => file.commit_unsynced(),
+        };
         let f = &mut self.files;
         let states = f
             .segments
             .iter_mut()
-            .map(|s| s.commit())
+            .map(commit)
             .collect::<Result<Vec<Commit>, _>>()?;
         let files = Files {
             states,
-            trans_idx: f.trans_idx.commit()?,
-            trans_log: f.trans_log.commit()?,
-            trans_prob: f.trans_prob.as_mut().map(|p| p.commit()).transpose()?,
-            terminals: f.terminals.commit()?,
+            trans_idx: commit(&mut f.trans_idx)?,
+            trans_log: commit(&mut f.trans_log)?,
+            trans_prob: f.trans_prob.as_mut().map(commit).transpose()?,
+            terminals: commit(&mut f.terminals)?,
             ..self.manifest.files.clone()
         };
         let m = &mut self.manifest;
@@ -580,10 +634,11 @@ impl RunWriter {
     }
 
     /// Publishes progress for readers without syncing data: the manifest
-    /// still names only what the last checkpoint synced.
+    /// still names only what the last durable checkpoint synced. Written by
+    /// the background thread, after any checkpoint handed to it before.
     pub fn publish_progress(&mut self, progress: Progress) -> Result<(), StoreError> {
-        self.manifest.progress = progress;
-        self.manifest.write(&self.dir)
+        self.manifest.progress = progress.clone();
+        self.syncer.progress(progress, self.manifest.status)
     }
 
     /// Checkpoints and marks the run interrupted (resumable).
@@ -594,13 +649,15 @@ impl RunWriter {
     ) -> Result<(), StoreError> {
         self.manifest.status = RunStatus::Interrupted;
         self.checkpoint(explorer, progress)?;
+        self.syncer.wait_idle()?;
         self.meta.flush()
     }
 
     /// Ends the run: builds the in-edge CSR and the fingerprint index, then
     /// records the final status.
     pub fn finish(mut self, status: RunStatus, progress: Progress) -> Result<(), StoreError> {
-        self.commit_files()?;
+        self.syncer.wait_idle()?;
+        self.commit_files(true)?;
         crate::finish::build_indexes(&mut self)?;
         self.manifest.status = status;
         self.manifest.progress = progress;
@@ -609,9 +666,11 @@ impl RunWriter {
         self.meta.flush()
     }
 
-    /// Checkpoints recorded in the metadata database.
-    pub fn checkpoint_history(&self) -> usize {
-        self.meta.checkpoints()
+    /// Checkpoints recorded in the metadata database, once every checkpoint
+    /// handed over is durable.
+    pub fn checkpoint_history(&self) -> Result<usize, StoreError> {
+        self.syncer.wait_idle()?;
+        Ok(self.meta.checkpoints())
     }
 }
 

@@ -73,6 +73,7 @@ fn write_store(dir: &Path, finish: bool, stop_at: u64) -> Option<RunWriter> {
         None
     } else {
         w.checkpoint(serde_json::json!({}), progress).unwrap();
+        w.sync_manifest().unwrap();
         Some(w)
     }
 }
@@ -155,6 +156,7 @@ fn a_running_store_is_live_and_its_progress_is_reread() {
             ..Progress::default()
         })
         .unwrap();
+    writer.sync_manifest().unwrap();
     let later = bench.live_progress().unwrap();
     assert_eq!((later.states, later.expanded), (5000, 4000));
     assert_eq!(later.state, Some(RunState::Running));
@@ -169,6 +171,7 @@ fn a_running_store_is_live_and_its_progress_is_reread() {
             ..Progress::default()
         })
         .unwrap();
+    writer.sync_manifest().unwrap();
     let live = bench.live_progress().unwrap().live_hsg.unwrap();
     assert_eq!((live.hyperstates, live.depth, live.winning), (42, 3, 1));
     assert_eq!((live.dead_states, live.dead_hyperstates), (700, 9));
