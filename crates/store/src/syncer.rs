@@ -78,6 +78,7 @@ impl Syncer {
             .name("hsg-sync".into())
             .spawn(move || {
                 let mut worker = worker;
+                let _exit = Exit(worker.shared.clone());
                 for job in inbox {
                     worker.run(job);
                 }
@@ -126,6 +127,9 @@ impl Syncer {
             .as_ref()
             .is_some_and(|jobs| jobs.send(job).is_ok());
         if !sent {
+            let mut state = self.state();
+            state.pending -= 1;
+            state.checkpoints -= usize::from(checkpoint);
             return Err(StoreError::Misuse("the checkpoint thread is gone".into()));
         }
         Ok(())
@@ -159,6 +163,24 @@ impl Drop for Syncer {
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
+    }
+}
+
+/// Marks the run failed if the thread ends with work pending (it can only
+/// panic), so that no caller waits for it forever.
+struct Exit(Shared);
+
+impl Drop for Exit {
+    fn drop(&mut self) {
+        let (lock, done) = &*self.0;
+        let mut state = lock.lock().unwrap_or_else(|e| e.into_inner());
+        if state.pending > 0 {
+            state.failed = true;
+            state.error.get_or_insert(StoreError::Misuse(
+                "the checkpoint thread stopped with work pending".into(),
+            ));
+        }
+        done.notify_all();
     }
 }
 
