@@ -187,9 +187,10 @@ impl AppendFile {
         self.append(&word.to_le_bytes())
     }
 
-    /// Writes the buffer out and checksums it, block by block. The data is
-    /// hashed only once it is written, and a failure poisons the file, so a
-    /// retry can never record checksums of data that is not on disk.
+    /// Checksums the buffer block by block and writes it out (or hands it to
+    /// the background writer). A failure, now or when a background write
+    /// lands, poisons the file, so no commit ever covers checksums of data
+    /// that did not reach the file.
     pub fn flush(&mut self) -> Result<(), StoreError> {
         if self.failed {
             return Err(StoreError::Poisoned {
@@ -215,24 +216,23 @@ impl AppendFile {
         self.land()?;
         let at = HEADER_LEN as u64 + self.flushed;
         let len = self.buf.len() as u64;
-        if self.writer.is_none() {
-            self.file
-                .write_all_at(&self.buf, at)
-                .map_err(io(&self.path))?;
-        }
         let buf = std::mem::take(&mut self.buf);
         let summed = self.checksum(&buf);
-        match &self.writer {
+        let written = match &self.writer {
             Some(writer) => {
                 self.flight = Some(writer.submit(self.file.clone(), buf, at));
                 self.buf = std::mem::take(&mut self.spare);
                 self.buf.reserve(BUFFER);
+                Ok(())
             }
             None => {
+                let written = self.file.write_all_at(&buf, at).map_err(io(&self.path));
                 self.buf = buf;
                 self.buf.clear();
+                written
             }
-        }
+        };
+        written?;
         summed?;
         self.flushed += len;
         Ok(())

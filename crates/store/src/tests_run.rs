@@ -53,6 +53,13 @@ fn write(dir: &Path, edges: &[Vec<u64>], crash_after: Option<usize>) -> Option<R
     None
 }
 
+/// The message of a checkpoint that must fail.
+fn failed_checkpoint(w: &mut RunWriter) -> String {
+    w.checkpoint(serde_json::Value::Null, Progress::default())
+        .unwrap_err()
+        .to_string()
+}
+
 fn check_graph(dir: &Path, edges: &[Vec<u64>]) {
     let run = Run::open(dir).unwrap();
     assert_eq!(run.state_count(), edges.len() as u64);
@@ -196,18 +203,12 @@ fn a_full_disk_keeps_the_last_checkpoint() {
             break;
         }
     }
-    let e = w
-        .checkpoint(serde_json::Value::Null, Progress::default())
-        .unwrap_err()
-        .to_string();
+    let e = failed_checkpoint(&mut w);
     assert!(
         e.contains("trans.log") && e.contains("No space left"),
         "{e}"
     );
-    let e = w
-        .checkpoint(serde_json::Value::Null, Progress::default())
-        .unwrap_err()
-        .to_string();
+    let e = failed_checkpoint(&mut w);
     assert!(
         e.contains("trans.log") && e.contains("earlier write failed"),
         "{e}"
@@ -236,10 +237,7 @@ fn a_checkpoint_that_cannot_be_made_durable_fails_every_later_call() {
         .unwrap();
     let e = w.sync_manifest().unwrap_err().to_string();
     assert!(e.contains("MANIFEST.tmp"), "{e}");
-    let e = w
-        .checkpoint(serde_json::Value::Null, Progress::default())
-        .unwrap_err()
-        .to_string();
+    let e = failed_checkpoint(&mut w);
     assert!(
         e.contains("MANIFEST") && e.contains("earlier write failed"),
         "{e}"

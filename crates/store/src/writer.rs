@@ -65,6 +65,21 @@ pub(crate) struct DataFiles {
     pub terminals: AppendFile,
 }
 
+impl DataFiles {
+    /// Every data file: segments, then the transition index and log, the
+    /// terminals and the probabilities.
+    fn all(&mut self) -> impl Iterator<Item = &mut AppendFile> {
+        self.segments
+            .iter_mut()
+            .chain([
+                &mut self.trans_idx,
+                &mut self.trans_log,
+                &mut self.terminals,
+            ])
+            .chain(self.trans_prob.as_mut())
+    }
+}
+
 pub(crate) fn header(name: &str, width: u32) -> Header {
     Header {
         kind: kind(name),
@@ -321,13 +336,7 @@ impl RunWriter {
     /// sequential step.
     pub fn write_in_background(&mut self) -> Result<(), StoreError> {
         let writer = DataWriter::start().map_err(io(&self.dir))?;
-        let f = &mut self.files;
-        for file in f
-            .segments
-            .iter_mut()
-            .chain([&mut f.trans_idx, &mut f.trans_log, &mut f.terminals])
-            .chain(f.trans_prob.as_mut())
-        {
+        for file in self.files.all() {
             file.write_in_background(writer.clone());
         }
         self.data_writer = Some(writer);
@@ -577,14 +586,7 @@ impl RunWriter {
         self.manifest.explorer = explorer;
         self.manifest.progress = progress;
         self.manifest.checkpoint_seq += 1;
-        let f = &self.files;
-        let files: Vec<SyncFile> = f
-            .segments
-            .iter()
-            .chain([&f.trans_idx, &f.trans_log, &f.terminals])
-            .chain(f.trans_prob.as_ref())
-            .flat_map(AppendFile::sync_files)
-            .collect();
+        let files: Vec<SyncFile> = self.files.all().flat_map(|f| f.sync_files()).collect();
         self.syncer.checkpoint(files, self.manifest.clone())
     }
 
