@@ -52,7 +52,13 @@ pub enum ParentInfo {
 }
 
 /// The expanded successors of a contiguous range of parents.
+///
+/// Aligned to a pair of cache lines, so that the parts (and the scratch
+/// buffers beside them) that threads fill side by side never share a line:
+/// every push writes a vector's length, and a shared line would move between
+/// the cores at every successor.
 #[derive(Default)]
+#[repr(align(128))]
 pub struct Part {
     /// Id of the first parent.
     pub first: u64,
@@ -83,6 +89,11 @@ impl Part {
 }
 
 /// Expands parents for one run.
+///
+/// Read at every parent by the threads expanding beside the merge, so it
+/// keeps its cache lines to itself (see [`Part`]) rather than share one with
+/// fields the merge writes.
+#[repr(align(128))]
 pub struct Expander<'g> {
     /// The game.
     pub game: &'g dyn Game,
@@ -214,5 +225,25 @@ impl Expander<'_> {
             })?;
             mine
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::mem::{align_of, size_of};
+
+    /// Whole pairs of cache lines: no neighbour in an array or a struct can
+    /// share a line with these.
+    fn alone<T>() -> bool {
+        align_of::<T>() >= 128 && size_of::<T>().is_multiple_of(128)
+    }
+
+    #[test]
+    fn what_threads_fill_or_read_side_by_side_keeps_its_cache_lines() {
+        assert!(alone::<Part>());
+        assert!(alone::<(Part, Successors)>());
+        assert!(alone::<Expander<'static>>());
+        assert!(alone::<Keys>());
     }
 }

@@ -15,6 +15,10 @@ use store::{AtomicWords, StoreError};
 use xxhash_rust::xxh3::xxh3_64;
 
 /// Tags states and confirms tag matches.
+///
+/// Read at every successor by every thread, so aligned to a pair of cache
+/// lines that no field the merge writes can share.
+#[repr(align(128))]
 pub struct Keys {
     slot: usize,
     narrow: bool,

@@ -30,14 +30,27 @@ const MAX_LOAD_DEN: usize = 10;
 pub const SLOT_BYTES: u64 = 16;
 
 /// An open-addressing map from tags to state ids, in huge-page memory.
+///
+/// The fields every probe reads (`words`, `slots`, `shift`) sit on cache
+/// lines no other data shares: the table is aligned to two lines (the
+/// adjacent-line prefetch pairs them), and the counters that change, `len`
+/// at every insert, are padded onto lines of their own. Otherwise each insert
+/// by the merge would evict the line from the cores looking states up beside
+/// it, costing them a transfer between cores at every probe.
+#[repr(align(128))]
 pub struct Table {
     words: AtomicWords,
     slots: usize,
     shift: u32,
-    len: AtomicUsize,
+    len: Padded<AtomicUsize>,
     /// Words of the reservation known to have memory (see [`Table::prefault`]).
-    faulted: AtomicUsize,
+    faulted: Padded<AtomicUsize>,
 }
+
+/// A value alone on its pair of cache lines.
+#[derive(Default)]
+#[repr(align(128))]
+struct Padded<T>(T);
 
 /// Scrambles a tag into a well-spread hash (the murmur3 finaliser): narrow
 /// tags are raw state bytes, whose low bits alone hash badly.
@@ -73,8 +86,8 @@ impl Table {
             words: AtomicWords::reserve(2 * reserved)?,
             slots,
             shift: 64 - slots.trailing_zeros(),
-            len: AtomicUsize::new(0),
-            faulted: AtomicUsize::new(0),
+            len: Padded(AtomicUsize::new(0)),
+            faulted: Padded(AtomicUsize::new(0)),
         })
     }
 
@@ -90,7 +103,7 @@ impl Table {
 
     /// Number of entries.
     pub fn len(&self) -> usize {
-        self.len.load(Ordering::Relaxed)
+        self.len.0.load(Ordering::Relaxed)
     }
 
     /// Entries the table can take before it must grow.
@@ -112,7 +125,7 @@ impl Table {
     pub fn clear(&mut self) {
         let used = 2 * self.slots;
         self.words.as_mut_slice()[..used].fill(0);
-        *self.len.get_mut() = 0;
+        *self.len.0.get_mut() = 0;
     }
 
     #[inline]
@@ -166,8 +179,8 @@ impl Table {
                 w[2 * i + 1].store(new_id + 1, Ordering::Release);
                 // One writer at a time, so a plain increment is enough and
                 // cheaper than a locked add.
-                let len = self.len.load(Ordering::Relaxed);
-                self.len.store(len + 1, Ordering::Relaxed);
+                let len = self.len.0.load(Ordering::Relaxed);
+                self.len.0.store(len + 1, Ordering::Relaxed);
                 return Err(new_id);
             }
             if w[2 * i].load(Ordering::Relaxed) == tag && same(id1 - 1) {
@@ -202,7 +215,7 @@ impl Table {
                     place(to, (mix(pair[0]) >> shift) as usize, mask, pair[0], pair[1]);
                 }
             }
-            *bigger.len.get_mut() = self.len();
+            *bigger.len.0.get_mut() = self.len();
             *self = bigger;
             return Ok(());
         }
@@ -237,14 +250,14 @@ impl Table {
         const CLAIM_WORDS: usize = 512 * PAGE_WORDS;
         let w = self.atoms();
         let end = end.min(w.len());
-        let mut seen = self.faulted.load(Ordering::Relaxed);
+        let mut seen = self.faulted.0.load(Ordering::Relaxed);
         while !stop.load(Ordering::Relaxed) {
             let at = seen.max(2 * self.slots);
             if at >= end {
                 return;
             }
             let claim_end = (at + CLAIM_WORDS).min(end);
-            if let Err(now) = self.faulted.compare_exchange_weak(
+            if let Err(now) = self.faulted.0.compare_exchange_weak(
                 seen,
                 claim_end,
                 Ordering::Relaxed,
@@ -352,6 +365,22 @@ mod tests {
     }
 
     #[test]
+    fn counters_never_share_a_cache_line_with_what_probes_read() {
+        use std::mem::{align_of, offset_of, size_of};
+        // Pairs of lines, since the adjacent-line prefetch moves them together.
+        let pair = |offset: usize| offset / 128;
+        let read = [
+            offset_of!(Table, words),
+            offset_of!(Table, slots),
+            offset_of!(Table, shift),
+        ];
+        for counter in [offset_of!(Table, len), offset_of!(Table, faulted)] {
+            assert!(read.iter().all(|&r| pair(r) != pair(counter)));
+        }
+        assert!(align_of::<Table>() >= 128 && size_of::<Table>().is_multiple_of(128));
+    }
+
+    #[test]
     fn confirmation_separates_equal_tags() {
         // Two different states with one fingerprint: the confirmation callback
         // decides, so both get their own entry.
@@ -413,10 +442,10 @@ mod tests {
                 s.spawn(|| t.prefault(end, &never));
             }
         });
-        assert_eq!(t.faulted.load(Ordering::Relaxed), end);
+        assert_eq!(t.faulted.0.load(Ordering::Relaxed), end);
         // A set stop flag leaves the rest of the reservation untouched.
         t.prefault(t.words.len(), &AtomicBool::new(true));
-        assert_eq!(t.faulted.load(Ordering::Relaxed), end);
+        assert_eq!(t.faulted.0.load(Ordering::Relaxed), end);
         let len = t.len();
         t.grow_to(len * 4).unwrap();
         assert!((0..len as u64).all(|k| t.get(k, |_| true) == Some(k)));
