@@ -231,13 +231,7 @@ impl Expander<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::mem::{align_of, size_of};
-
-    /// Whole pairs of cache lines: no neighbour in an array or a struct can
-    /// share a line with these.
-    fn alone<T>() -> bool {
-        align_of::<T>() >= 128 && size_of::<T>().is_multiple_of(128)
-    }
+    use crate::on_lines_of_its_own as alone;
 
     #[test]
     fn what_threads_fill_or_read_side_by_side_keeps_its_cache_lines() {

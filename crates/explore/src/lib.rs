@@ -31,3 +31,10 @@ pub use bfs::{
 pub use error::ExploreError;
 pub use slot::Slot;
 pub use watch::Watcher;
+
+/// True when no neighbour in an array or a struct can share a pair of cache
+/// lines with a `T`: the layout rule for what threads touch side by side.
+#[cfg(test)]
+pub(crate) fn on_lines_of_its_own<T>() -> bool {
+    std::mem::align_of::<T>() >= 128 && std::mem::size_of::<T>().is_multiple_of(128)
+}
