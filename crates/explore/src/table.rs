@@ -48,7 +48,6 @@ pub struct Table {
 }
 
 /// A value alone on its pair of cache lines.
-#[derive(Default)]
 #[repr(align(128))]
 struct Padded<T>(T);
 
