@@ -15,7 +15,7 @@
 mod pipeline;
 
 use crate::disk::DiskDedup;
-use crate::expand::{Chunk, Expander, Part};
+use crate::expand::{Chunk, Expander, Part, PARTS_PER_THREAD};
 use crate::keys::Keys;
 use crate::merge::Merge;
 use crate::slot::Slot;
@@ -430,7 +430,8 @@ impl<'g> Bfs<'g> {
     /// Expands the parents in `self.parents` over every thread. With one
     /// thread, lookups are left to the merge, which probes anyway.
     fn expand_parallel(&mut self, first: u64) -> Result<(), ExploreError> {
-        self.parts.resize_with(self.threads, Default::default);
+        self.parts
+            .resize_with(self.threads * PARTS_PER_THREAD, Default::default);
         let chunk = Chunk {
             first,
             parents: &self.parents,
@@ -442,7 +443,7 @@ impl<'g> Bfs<'g> {
                 .map_or(Hold::default(), Watching::hold),
         };
         self.expander
-            .expand_chunk(&self.keys, &chunk, &mut self.parts)
+            .expand_chunk(&self.keys, &chunk, &mut self.parts, self.threads)
     }
 
     /// Grows the index for the coming merge, or moves to disk-based
@@ -503,13 +504,12 @@ impl<'g> Bfs<'g> {
     /// threads.
     fn prefault_on_every_thread(&self, states: usize) {
         let end = self.table.words_for(states);
-        let never = AtomicBool::new(false);
         let table = &self.table;
         std::thread::scope(|scope| {
             for _ in 1..self.threads {
-                scope.spawn(|| table.prefault(end, &never));
+                scope.spawn(|| table.prefault(end));
             }
-            table.prefault(end, &never);
+            table.prefault(end);
         });
     }
 

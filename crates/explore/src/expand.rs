@@ -14,9 +14,13 @@ use crate::watch::Hold;
 use crate::ExploreError;
 use model::{Game, Successors};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 
 /// How many successors ahead a lookup prefetches the index.
 pub const LOOKAHEAD: usize = 24;
+
+/// Parts a chunk is cut into for each thread (see [`Pieces`]).
+pub const PARTS_PER_THREAD: usize = 4;
 
 /// Successors looked up between two looks at the stop flag.
 const STOP_CHECK: usize = 1024;
@@ -105,18 +109,13 @@ pub struct Expander<'g> {
 
 impl Expander<'_> {
     /// Expands the parents whose slots are concatenated in `parents`, the
-    /// first having id `first`. With a table, successors it knows are
-    /// resolved now (until `stop` is set, when the merge running meanwhile
-    /// is done); without one (a single thread), all are left to the merge.
+    /// first having id `first`, leaving every successor unresolved.
     /// Parents that `hold` holds back are recorded with [`store::CUT_OUTCOME`].
-    #[allow(clippy::too_many_arguments)]
     pub fn expand(
         &self,
         first: u64,
         parents: &[u8],
         keys: &Keys,
-        table: Option<&Table>,
-        stop: Option<&AtomicBool>,
         hold: Hold<'_>,
         part: &mut Part,
         scratch: &mut Successors,
@@ -149,15 +148,6 @@ impl Expander<'_> {
             part.infos
                 .push(ParentInfo::Expanded(part.actions.len() as u32));
         }
-        if let Some(table) = table {
-            // Beside a merge, memory for the coming doubling comes first: it
-            // saves the merge all the time it takes, where a lookup saves
-            // the merge only part of a probe it would prefetch anyway.
-            if let Some(stop) = stop {
-                table.prefault_next_doubling(stop);
-            }
-            lookup(part, table, keys, self.slot.width(), stop);
-        }
         Ok(())
     }
 }
@@ -170,52 +160,93 @@ pub struct Chunk<'a> {
     pub parents: &'a [u8],
     /// The visited index to look successors up in, if any.
     pub table: Option<&'a Table>,
-    /// Set when the lookups should stop (see [`Expander::expand`]).
+    /// Set when the lookups should stop: the merge running meanwhile is
+    /// done, and the thread that ran it now expands what is left.
     pub stop: Option<&'a AtomicBool>,
     /// Which parents the watcher holds back.
     pub hold: Hold<'a>,
 }
 
+/// A chunk's parts, each a contiguous run of its parents, handed out in
+/// order to whichever thread asks next.
+///
+/// A chunk is cut into more parts than there are threads so that no thread
+/// waits long for another at the chunk's end: beside a merge, the merging
+/// thread expands whatever parts are left when its merge is done, instead
+/// of waiting for the other threads to expand them.
+pub struct Pieces<'p> {
+    queue: Mutex<std::iter::Enumerate<std::slice::IterMut<'p, (Part, Successors)>>>,
+    per: usize,
+}
+
+impl<'p> Pieces<'p> {
+    /// Cuts `count` parents into `parts.len()` parts of equal length.
+    pub fn new(parts: &'p mut [(Part, Successors)], count: usize) -> Pieces<'p> {
+        let per = count.div_ceil(parts.len().max(1)).max(1);
+        Pieces {
+            queue: Mutex::new(parts.iter_mut().enumerate()),
+            per,
+        }
+    }
+
+    /// The next part nobody has taken, with the range of parents it covers.
+    fn take(&self, count: usize) -> Option<(std::ops::Range<usize>, &'p mut (Part, Successors))> {
+        // A poisoned queue means a thread panicked while taking a part, and
+        // that panic is re-raised when the threads are joined.
+        let (i, part) = self.queue.lock().ok()?.next()?;
+        let lo = (i * self.per).min(count);
+        Some((lo..((i + 1) * self.per).min(count), part))
+    }
+}
+
 impl Expander<'_> {
-    /// Expands a chunk over one worker per entry of `parts`, each taking a
-    /// contiguous share of the parents in order; the calling thread is one of
-    /// the workers.
+    /// Expands parts of `chunk` taken from `pieces` until none is left,
+    /// then, with a table, looks up the successors of the parts this thread
+    /// expanded, until `stop` is set. Every part is expanded whatever the
+    /// flag; the lookups are optional, since the merge resolves whatever
+    /// they leave.
+    pub fn expand_taken(
+        &self,
+        keys: &Keys,
+        chunk: &Chunk<'_>,
+        pieces: &Pieces<'_>,
+    ) -> Result<(), ExploreError> {
+        let width = self.slot.width();
+        let count = chunk.parents.len() / width;
+        let mut mine = Vec::new();
+        while let Some((range, (part, succ))) = pieces.take(count) {
+            let slice = &chunk.parents[range.start * width..range.end * width];
+            let at = chunk.first + range.start as u64;
+            self.expand(at, slice, keys, chunk.hold, part, succ)?;
+            mine.push(part);
+        }
+        if let Some(table) = chunk.table {
+            for part in mine {
+                if chunk.stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
+                    break;
+                }
+                lookup(part, table, keys, width, chunk.stop);
+            }
+        }
+        Ok(())
+    }
+
+    /// Expands a chunk into `parts` on `threads` threads, the calling thread
+    /// being one of them.
     pub fn expand_chunk(
         &self,
         keys: &Keys,
         chunk: &Chunk<'_>,
         parts: &mut [(Part, Successors)],
+        threads: usize,
     ) -> Result<(), ExploreError> {
-        let width = self.slot.width();
-        let count = chunk.parents.len() / width;
-        let per = count.div_ceil(parts.len().max(1)).max(1);
-        // Worker `t` expands its contiguous share of the parents into `part`.
-        let work = |t: usize, part: &mut Part, succ: &mut Successors| {
-            let lo = (t * per).min(count);
-            let hi = ((t + 1) * per).min(count);
-            let slice = &chunk.parents[lo * width..hi * width];
-            let at = chunk.first + lo as u64;
-            self.expand(
-                at,
-                slice,
-                keys,
-                chunk.table,
-                chunk.stop,
-                chunk.hold,
-                part,
-                succ,
-            )
-        };
-        let Some(((own, own_succ), rest)) = parts.split_first_mut() else {
-            return Ok(());
-        };
+        let count = chunk.parents.len() / self.slot.width();
+        let pieces = Pieces::new(parts, count);
         std::thread::scope(|scope| {
-            let handles: Vec<_> = rest
-                .iter_mut()
-                .enumerate()
-                .map(|(t, (part, succ))| scope.spawn(move || work(t + 1, part, succ)))
+            let handles: Vec<_> = (1..threads)
+                .map(|_| scope.spawn(|| self.expand_taken(keys, chunk, &pieces)))
                 .collect();
-            let mine = work(0, own, own_succ);
+            let mine = self.expand_taken(keys, chunk, &pieces);
             // A panic in a worker is a bug; it is re-raised here rather than
             // turned into an error that would hide it. The scope joins the
             // remaining workers even when one returns an error early.
@@ -239,5 +270,21 @@ mod tests {
         assert!(alone::<(Part, Successors)>());
         assert!(alone::<Expander<'static>>());
         assert!(alone::<Keys>());
+    }
+
+    #[test]
+    fn pieces_hand_out_every_parent_once_in_order() {
+        for parts in 1..6 {
+            for count in 0..20 {
+                let mut buffers: Vec<(Part, Successors)> = Vec::new();
+                buffers.resize_with(parts, Default::default);
+                let pieces = Pieces::new(&mut buffers, count);
+                let mut covered = Vec::new();
+                while let Some((range, _)) = pieces.take(count) {
+                    covered.extend(range);
+                }
+                assert_eq!(covered, (0..count).collect::<Vec<_>>(), "{parts} parts");
+            }
+        }
     }
 }

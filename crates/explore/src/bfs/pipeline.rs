@@ -6,10 +6,11 @@
 //! overlap a second core would idle through it. Here the merge runs on the
 //! calling thread while the other workers expand the next chunk of the same
 //! layer and look its successors up in the index the merge is filling. When
-//! the merge is done it raises a flag, and the expansion stops looking up and
-//! returns: the work moves to whichever side has time, and a successor left
-//! unresolved is resolved by the next merge. Ids do not depend on any of it,
-//! since the merge alone decides them, in parent order.
+//! the merge is done it raises a flag: the lookups stop, and the merging
+//! thread expands the parts of the next chunk nobody has taken yet (see
+//! [`crate::expand::Pieces`]). The work moves to whichever side has time,
+//! and a successor left unresolved is resolved by the next merge. Ids do not
+//! depend on any of it, since the merge alone decides them, in parent order.
 //!
 //! The overlap never crosses a layer (the next layer's parents are the states
 //! the current layer's merge is still writing) and never runs on disk, where
@@ -17,7 +18,7 @@
 //! unguarded.
 
 use super::Bfs;
-use crate::expand::Chunk;
+use crate::expand::{Chunk, Pieces, PARTS_PER_THREAD};
 use crate::{ExploreError, ProgressSink};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -65,34 +66,41 @@ impl Bfs<'_> {
     }
 
     /// Merges the expanded chunk while the other threads expand the next
-    /// one, whose parents (from `next`) are in `ahead_parents`. Returns
-    /// false when a limit stopped the merge, which makes the next chunk
-    /// useless.
+    /// one, whose parents (from `next`) are in `ahead_parents`. Once its
+    /// merge is done, this thread expands whatever parts of the next chunk
+    /// the others have not taken. Returns false when a limit stopped the
+    /// merge, which makes the next chunk useless.
     fn merge_overlapped(&mut self, next: u64) -> Result<bool, ExploreError> {
         let width = self.slot().width();
-        self.ahead.resize_with(self.threads - 1, Default::default);
+        let count = self.ahead_parents.len() / width;
+        self.ahead
+            .resize_with(self.threads * PARTS_PER_THREAD, Default::default);
         let stop = AtomicBool::new(false);
+        let threads = self.threads;
         let (mut merge, beside) = self.merger_beside();
-        let (table, keys) = (merge.table, merge.keys);
         let chunk = Chunk {
             first: next,
             parents: beside.ahead_parents,
-            table: Some(table),
+            table: Some(merge.table),
             stop: Some(&stop),
             hold: beside.hold,
         };
-        let (expander, ahead, parts) = (beside.expander, beside.ahead, beside.parts);
+        let (expander, keys) = (beside.expander, merge.keys);
+        let pieces = Pieces::new(beside.ahead, count);
+        let parts = beside.parts;
         let (merged, expanded) = std::thread::scope(|scope| {
-            let worker = scope.spawn(|| {
-                let expanded = expander.expand_chunk(keys, &chunk, ahead);
-                table.prefault_next_doubling(&stop);
-                expanded
-            });
+            let workers: Vec<_> = (1..threads)
+                .map(|_| scope.spawn(|| expander.expand_taken(keys, &chunk, &pieces)))
+                .collect();
             let merged = merge.parts(parts.iter().map(|(p, _)| p), width);
             stop.store(true, Ordering::Relaxed);
-            let expanded = worker
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            let mut expanded = expander.expand_taken(keys, &chunk, &pieces);
+            for worker in workers {
+                let theirs = worker
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                expanded = expanded.and(theirs);
+            }
             (merged, expanded)
         });
         let merged = merged?;
