@@ -50,6 +50,21 @@ fn thread_count_and_memory_budget_do_not_change_the_store() {
     assert_same_content(&one, &disk);
 }
 
+/// A level big enough for the index to double a few times from its first
+/// size, so that the doubling's bands move on several threads (and the
+/// chunks, cut into parts the merging thread may take over, are full size).
+#[test]
+fn doublings_on_two_threads_keep_the_ids_of_one() {
+    let path = level("sokoban/room3.xsb");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let one = dir.path().join("one");
+    let two = dir.path().join("two");
+    let limit = ["--max-states", "400000"];
+    explore(&path, &one, &[&["--threads", "1"][..], &limit].concat());
+    explore(&path, &two, &[&["--threads", "2"][..], &limit].concat());
+    assert_same_content(&one, &two);
+}
+
 /// The overlapped merge (the next chunk expanded and looked up while the
 /// current one merges) must give the ids of a one-thread run. Tiny chunks give
 /// small levels many chunks per layer, so the overlap, the lookups racing

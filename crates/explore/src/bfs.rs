@@ -464,7 +464,7 @@ impl<'g> Bfs<'g> {
             }
             let wanted = wanted.min(self.table.reserved_capacity());
             self.prefault_on_every_thread(wanted);
-            self.table.grow_to(wanted)?;
+            self.table.grow_to(wanted, self.threads)?;
             return Ok(());
         }
         sink.note(&format!(
