@@ -7,15 +7,9 @@
 #   benches/explore.sh [LEVEL]        (default ../shared/fixtures/bench/room4.xsb)
 #   RUNS=5 QUARTER=300M benches/explore.sh
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/common.sh"
 level=${1:-$root/../shared/fixtures/bench/room4.xsb}
 runs=${RUNS:-3}
-cargo build --release --quiet --bin hsg --manifest-path "$root/Cargo.toml"
-hsg=${CARGO_TARGET_DIR:-$root/target}/release/hsg
-work=$(mktemp -d "${TMPDIR:-/tmp}/hsg-bench.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
 # bench NAME ARGS...: prints NAME, the median exploration rate (states/s while exploring,
 # everything written), exploration seconds, wall seconds including `finish` (in-edge CSR and
