@@ -94,19 +94,12 @@ fn move_slice(from: &mut [u64], to: &mut [u64], first: usize, shift: u32) -> Vec
         }
         pair.fill(0);
         let home = (mix(tag) >> shift) as usize;
-        let Some(mut p) = home.checked_sub(first).filter(|&p| p < slots) else {
+        let placed = home
+            .checked_sub(first)
+            .is_some_and(|p| p < slots && place_from(to, p, tag, id1));
+        if !placed {
             aside.push((tag, id1));
-            continue;
-        };
-        while p < slots && to[2 * p + 1] != 0 {
-            p += 1;
         }
-        if p == slots {
-            aside.push((tag, id1));
-            continue;
-        }
-        to[2 * p] = tag;
-        to[2 * p + 1] = id1;
     }
     aside
 }
@@ -114,7 +107,6 @@ fn move_slice(from: &mut [u64], to: &mut [u64], first: usize, shift: u32) -> Vec
 /// Moves the entries of slots `..below` of the doubled table `w` to their
 /// places with one backward sweep (the slots above are moved already).
 fn sweep(w: &mut [u64], below: usize, shift: u32, aside: &mut Vec<Entry>) {
-    let new = w.len() / 2;
     for i in (0..below).rev() {
         let (tag, id1) = (w[2 * i], w[2 * i + 1]);
         if id1 == 0 {
@@ -123,21 +115,25 @@ fn sweep(w: &mut [u64], below: usize, shift: u32, aside: &mut Vec<Entry>) {
         w[2 * i] = 0;
         w[2 * i + 1] = 0;
         let home = (mix(tag) >> shift) as usize;
-        if home <= i {
+        if home <= i || !place_from(w, home, tag, id1) {
             aside.push((tag, id1));
-            continue;
         }
-        let mut p = home;
-        while p < new && w[2 * p + 1] != 0 {
-            p += 1;
-        }
-        if p == new {
-            aside.push((tag, id1));
-            continue;
-        }
-        w[2 * p] = tag;
-        w[2 * p + 1] = id1;
     }
+}
+
+/// Puts `[tag, id1]` in the first empty slot of `w` from slot `p` on,
+/// without wrapping; false when there is none.
+fn place_from(w: &mut [u64], mut p: usize, tag: u64, id1: u64) -> bool {
+    let slots = w.len() / 2;
+    while p < slots && w[2 * p + 1] != 0 {
+        p += 1;
+    }
+    if p == slots {
+        return false;
+    }
+    w[2 * p] = tag;
+    w[2 * p + 1] = id1;
+    true
 }
 
 #[cfg(test)]
