@@ -177,6 +177,7 @@ pub struct Chunk<'a> {
 pub struct Pieces<'p> {
     queue: Mutex<std::iter::Enumerate<std::slice::IterMut<'p, (Part, Successors)>>>,
     per: usize,
+    count: usize,
 }
 
 impl<'p> Pieces<'p> {
@@ -186,16 +187,17 @@ impl<'p> Pieces<'p> {
         Pieces {
             queue: Mutex::new(parts.iter_mut().enumerate()),
             per,
+            count,
         }
     }
 
     /// The next part nobody has taken, with the range of parents it covers.
-    fn take(&self, count: usize) -> Option<(std::ops::Range<usize>, &'p mut (Part, Successors))> {
+    fn take(&self) -> Option<(std::ops::Range<usize>, &'p mut (Part, Successors))> {
         // A poisoned queue means a thread panicked while taking a part, and
         // that panic is re-raised when the threads are joined.
         let (i, part) = self.queue.lock().ok()?.next()?;
-        let lo = (i * self.per).min(count);
-        Some((lo..((i + 1) * self.per).min(count), part))
+        let lo = (i * self.per).min(self.count);
+        Some((lo..((i + 1) * self.per).min(self.count), part))
     }
 }
 
@@ -212,9 +214,8 @@ impl Expander<'_> {
         pieces: &Pieces<'_>,
     ) -> Result<(), ExploreError> {
         let width = self.slot.width();
-        let count = chunk.parents.len() / width;
         let mut mine = Vec::new();
-        while let Some((range, (part, succ))) = pieces.take(count) {
+        while let Some((range, (part, succ))) = pieces.take() {
             let slice = &chunk.parents[range.start * width..range.end * width];
             let at = chunk.first + range.start as u64;
             self.expand(at, slice, keys, chunk.hold, part, succ)?;
@@ -280,7 +281,7 @@ mod tests {
                 buffers.resize_with(parts, Default::default);
                 let pieces = Pieces::new(&mut buffers, count);
                 let mut covered = Vec::new();
-                while let Some((range, _)) = pieces.take(count) {
+                while let Some((range, _)) = pieces.take() {
                     covered.extend(range);
                 }
                 assert_eq!(covered, (0..count).collect::<Vec<_>>(), "{parts} parts");
