@@ -443,7 +443,8 @@ impl<'g> Bfs<'g> {
                 .map_or(Hold::default(), Watching::hold),
         };
         self.expander
-            .expand_chunk(&self.keys, &chunk, &mut self.parts, self.threads)
+            .expand_chunk(&self.keys, &chunk, &mut self.parts, self.threads, || ())
+            .1
     }
 
     /// Grows the index for the coming merge, or moves to disk-based

@@ -232,30 +232,35 @@ impl Expander<'_> {
         Ok(())
     }
 
-    /// Expands a chunk into `parts` on `threads` threads, the calling thread
-    /// being one of them.
-    pub fn expand_chunk(
+    /// Expands a chunk into `parts` on `threads` threads. The calling thread
+    /// first runs `beside` (the merge of the chunk before, when this one is
+    /// expanded beside it), then takes parts like the others; returns what
+    /// `beside` returned and how the expansion went.
+    pub fn expand_chunk<R>(
         &self,
         keys: &Keys,
         chunk: &Chunk<'_>,
         parts: &mut [(Part, Successors)],
         threads: usize,
-    ) -> Result<(), ExploreError> {
+        beside: impl FnOnce() -> R,
+    ) -> (R, Result<(), ExploreError>) {
         let count = chunk.parents.len() / self.slot.width();
         let pieces = Pieces::new(parts, count);
         std::thread::scope(|scope| {
-            let handles: Vec<_> = (1..threads)
+            let workers: Vec<_> = (1..threads)
                 .map(|_| scope.spawn(|| self.expand_taken(keys, chunk, &pieces)))
                 .collect();
-            let mine = self.expand_taken(keys, chunk, &pieces);
+            let done = beside();
+            let mut expanded = self.expand_taken(keys, chunk, &pieces);
             // A panic in a worker is a bug; it is re-raised here rather than
-            // turned into an error that would hide it. The scope joins the
-            // remaining workers even when one returns an error early.
-            handles.into_iter().try_for_each(|h| {
-                h.join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })?;
-            mine
+            // turned into an error that would hide it.
+            for worker in workers {
+                let theirs = worker
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                expanded = expanded.and(theirs);
+            }
+            (done, expanded)
         })
     }
 }

@@ -18,7 +18,7 @@
 //! unguarded.
 
 use super::Bfs;
-use crate::expand::{Chunk, Pieces, PARTS_PER_THREAD};
+use crate::expand::{Chunk, PARTS_PER_THREAD};
 use crate::{ExploreError, ProgressSink};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -72,7 +72,6 @@ impl Bfs<'_> {
     /// merge, which makes the next chunk useless.
     fn merge_overlapped(&mut self, next: u64) -> Result<bool, ExploreError> {
         let width = self.slot().width();
-        let count = self.ahead_parents.len() / width;
         self.ahead
             .resize_with(self.threads * PARTS_PER_THREAD, Default::default);
         let stop = AtomicBool::new(false);
@@ -86,22 +85,11 @@ impl Bfs<'_> {
             hold: beside.hold,
         };
         let (expander, keys) = (beside.expander, merge.keys);
-        let pieces = Pieces::new(beside.ahead, count);
         let parts = beside.parts;
-        let (merged, expanded) = std::thread::scope(|scope| {
-            let workers: Vec<_> = (1..threads)
-                .map(|_| scope.spawn(|| expander.expand_taken(keys, &chunk, &pieces)))
-                .collect();
+        let (merged, expanded) = expander.expand_chunk(keys, &chunk, beside.ahead, threads, || {
             let merged = merge.parts(parts.iter().map(|(p, _)| p), width);
             stop.store(true, Ordering::Relaxed);
-            let mut expanded = expander.expand_taken(keys, &chunk, &pieces);
-            for worker in workers {
-                let theirs = worker
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                expanded = expanded.and(theirs);
-            }
-            (merged, expanded)
+            merged
         });
         let merged = merged?;
         expanded?;
