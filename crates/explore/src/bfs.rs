@@ -499,10 +499,9 @@ impl<'g> Bfs<'g> {
     }
 
     /// Gives memory to the part of the index a growth to `states` entries
-    /// will use, on every thread at once. The growth itself is a sequential
-    /// sweep, but the kernel's first touch of its fresh pages, which often
-    /// costs more than the sweep (see [`Table::prefault`]), splits over the
-    /// threads.
+    /// will use, on every thread at once, before the growth moves its
+    /// entries: the kernel's first touch of the fresh pages often costs more
+    /// than the move itself (see [`Table::prefault`]).
     fn prefault_on_every_thread(&self, states: usize) {
         let end = self.table.words_for(states);
         let table = &self.table;

@@ -255,7 +255,7 @@ impl Table {
     /// Gives memory to the words `..end` of the reservation that the table
     /// does not use yet. The kernel's first touch of a page (zeroing it, and
     /// on a virtual machine often far more) costs as much as a doubling's own
-    /// work, and the doubling is sequential. Any number of threads may call
+    /// work, so it is worth spreading too. Any number of threads may call
     /// this at once: each claims a huge page's worth of words at a time, so
     /// they share the work. Only words no lookup reads are written, and with
     /// zeros, which is what they hold already.
