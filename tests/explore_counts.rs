@@ -55,14 +55,19 @@ fn thread_count_and_memory_budget_do_not_change_the_store() {
 /// chunks, cut into parts the merging thread may take over, are full size).
 #[test]
 fn doublings_on_two_threads_keep_the_ids_of_one() {
-    let path = level("sokoban/room3.xsb");
-    let dir = tempfile::tempdir().expect("temp dir");
-    let one = dir.path().join("one");
-    let two = dir.path().join("two");
     let limit = ["--max-states", "400000"];
-    explore(&path, &one, &[&["--threads", "1"][..], &limit].concat());
-    explore(&path, &two, &[&["--threads", "2"][..], &limit].concat());
-    assert_same_content(&one, &two);
+    one_and_two_threads_agree("sokoban/room3.xsb", &limit, &limit);
+}
+
+/// Explores the bundled level `name` on one thread with `one` and on two
+/// with `two` (further flags), and checks that the stores are identical.
+fn one_and_two_threads_agree(name: &str, one: &[&str], two: &[&str]) {
+    let path = level(name);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (a, b) = (dir.path().join("one"), dir.path().join("two"));
+    explore(&path, &a, &[&["--threads", "1"][..], one].concat());
+    explore(&path, &b, &[&["--threads", "2"][..], two].concat());
+    assert_same_content(&a, &b);
 }
 
 /// The overlapped merge (the next chunk expanded and looked up while the
@@ -139,14 +144,8 @@ fn mid_layer_rounds_on_disk_give_the_ids_of_an_in_memory_run() {
 
 #[test]
 fn a_state_limit_inside_an_overlapped_chunk_stops_where_one_thread_does() {
-    let path = level("sokoban/twoboxes.xsb");
-    let dir = tempfile::tempdir().expect("temp dir");
-    let one = dir.path().join("one");
-    let two = dir.path().join("two");
-    explore(&path, &one, &["--threads", "1", "--max-states", "150"]);
     let limited = ["--max-states", "150", "--chunk-parents", "3"];
-    explore(&path, &two, &[&["--threads", "2"][..], &limited].concat());
-    assert_same_content(&one, &two);
+    one_and_two_threads_agree("sokoban/twoboxes.xsb", &limited[..2], &limited);
 }
 
 #[test]
