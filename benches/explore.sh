@@ -4,11 +4,11 @@
 # Every configuration runs RUNS times; medians are printed. Compare ratios
 # measured in one invocation: the machine is shared and noisy.
 #
-#   benches/explore.sh [LEVEL]        (default ../shared/fixtures/bench/room4.xsb)
+#   benches/explore.sh [LEVEL]        (default levels/sokoban/room4.xsb)
 #   RUNS=5 QUARTER=300M benches/explore.sh
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
-level=${1:-$root/../shared/fixtures/bench/room4.xsb}
+level=${1:-$root/levels/sokoban/room4.xsb}
 runs=${RUNS:-3}
 
 # bench NAME ARGS...: prints NAME, the median exploration rate (states/s while exploring,

@@ -4,10 +4,10 @@
 # budget (rate and peak RSS). Prints each run's wall, user and system seconds and peak RSS,
 # then the medians and the ratio.
 #
-#   RUNS=3 benches/live.sh [LEVEL]      (default ../shared/fixtures/bench/room4.xsb)
+#   RUNS=3 benches/live.sh [LEVEL]      (default levels/sokoban/room4.xsb)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-LEVEL=${1:-../shared/fixtures/bench/room4.xsb}
+LEVEL=${1:-levels/sokoban/room4.xsb}
 RUNS=${RUNS:-3}
 SANDBOX_DEPTH=${SANDBOX_DEPTH:-14}
 SANDBOX_MEM=${SANDBOX_MEM:-1G}

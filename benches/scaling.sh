@@ -6,11 +6,11 @@
 # median of the rounds' ratios, which is the figure to quote: a round's two runs share the
 # machine's mood.
 #
-#   benches/scaling.sh [LEVEL]          (default ../shared/fixtures/bench/room4.xsb)
+#   benches/scaling.sh [LEVEL]          (default levels/sokoban/room4.xsb)
 #   ROUNDS=7 IDLE=15 benches/scaling.sh
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
-level=${1:-$root/../shared/fixtures/bench/room4.xsb}
+level=${1:-$root/levels/sokoban/room4.xsb}
 rounds=${ROUNDS:-5}
 idle=${IDLE:-15}
 

@@ -3,6 +3,9 @@
 //! Exit codes: 0 success, 1 failure (bad level, corrupt store, I/O error),
 //! 2 usage error (clap's own code for a wrong flag or argument).
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 /// `println!` that never panics: when standard output is closed early (`hsg info | head`)
 /// the process ends quietly, and any other write error ends it with a message.
 macro_rules! outln {

@@ -9,6 +9,9 @@
 //! table, so two trees of hundreds of thousands of nodes compare in the time it
 //! takes to build them; `docs/equivalence.md` describes the algorithms.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 mod canon;
 mod compare;
 mod diff;

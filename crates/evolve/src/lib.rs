@@ -4,6 +4,9 @@
 //! and runs ([`experiment`]), its statistics ([`stats`]) and its pictures
 //! and tables ([`report`], [`svg`]).
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 pub mod agr;
 pub mod ea;
 pub mod experiment;

@@ -15,6 +15,9 @@
 //! and merged against sorted runs of the visited states once per layer, with
 //! sequential I/O only.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 mod bfs;
 mod disk;
 mod error;

@@ -4,6 +4,9 @@
 //! files), the analysis of one board, and the selection of uniquely
 //! solvable boards whose solution an expert finds far faster than a novice.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 mod analysis;
 mod error;
 mod lookup;

@@ -7,6 +7,9 @@
 //! Sokoban (XSB/SOK), PuzzleGraph save files, Fling! boards (HOG2 or plain),
 //! Affordance Sandbox instances and `.game` descriptions.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 mod error;
 pub mod fling;
 pub mod flip;

@@ -5,6 +5,9 @@
 //! The algorithms read any [`StateGraph`]; [`MemGraph`] is the in-memory implementation
 //! used by tests and small graphs.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 pub mod analysis;
 pub mod bfs_counters;
 mod binfile;

@@ -7,6 +7,9 @@
 //! action is a small integer with a label, and a terminal state carries an
 //! outcome id. This crate does no I/O.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 mod successors;
 
 pub use successors::{Move, Successors};

@@ -9,6 +9,8 @@
 //! run read-only after verifying every header, length and block checksum.
 //! The byte-level format is documented in `docs/store-format.md`.
 
+#![warn(missing_docs)]
+
 // The reader hands out `&[u64]` views of little-endian files without
 // converting them, which is only correct on little-endian machines.
 #[cfg(not(target_endian = "little"))]

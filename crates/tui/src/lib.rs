@@ -6,6 +6,9 @@
 //! built-in fixture, for trying the keys without a store) and [`export_svg`]
 //! (`hsg export DIR --format svg`).
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 pub mod app;
 pub mod bench_support;
 pub mod bookmarks;
