@@ -9,6 +9,7 @@ mod fling;
 mod grammar;
 mod live;
 mod oracle;
+mod paths;
 mod puzzlegraph;
 mod resume;
 mod sandbox;

@@ -35,6 +35,7 @@ mod export_cmd;
 mod features_cmd;
 mod fling_cmd;
 mod live;
+mod path_cmd;
 mod report;
 mod sandbox_cmd;
 mod sizes;
@@ -87,6 +88,12 @@ enum Command {
     /// Compare a depth-limited run's HSG with the exhaustive run's: merges the limit
     /// prevented, how tags moved, the metrics side by side.
     Diff(diff_cmd::DiffArgs),
+    /// A shortest action sequence from the root (or --from) to the nearest win, fail
+    /// state, dead state or a given state (LURD for Sokoban).
+    Path(path_cmd::PathArgs),
+    /// Explain a lost state: the first critical action on the shortest path from the
+    /// root after which no win is reachable, with the boards before and after.
+    Why(path_cmd::WhyArgs),
 }
 
 /// Ends the process after a failed write to standard output: quietly (success) when the
@@ -143,6 +150,8 @@ fn main() -> ExitCode {
         Command::Compare(args) => compare_cmd::run(args),
         Command::Tree(args) => compare_cmd::tree(args),
         Command::Diff(args) => diff_cmd::run(args),
+        Command::Path(args) => path_cmd::path(args),
+        Command::Why(args) => path_cmd::why(args),
     };
     match result {
         Ok(code) => code,
