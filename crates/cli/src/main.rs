@@ -28,6 +28,7 @@ macro_rules! out {
 }
 
 mod analyze_cmd;
+mod batch_cmd;
 mod compare_cmd;
 mod diff_cmd;
 mod explore_cmd;
@@ -94,6 +95,9 @@ enum Command {
     /// Explain a lost state: the first critical action on the shortest path from the
     /// root after which no win is reachable, with the boards before and after.
     Why(path_cmd::WhyArgs),
+    /// Explore and analyse every level of files, folders or level ranges (resumable),
+    /// and rank them in table.csv, table.md and index.html.
+    Batch(batch_cmd::BatchArgs),
 }
 
 /// Ends the process after a failed write to standard output: quietly (success) when the
@@ -152,6 +156,7 @@ fn main() -> ExitCode {
         Command::Diff(args) => diff_cmd::run(args),
         Command::Path(args) => path_cmd::path(args),
         Command::Why(args) => path_cmd::why(args),
+        Command::Batch(args) => batch_cmd::run(args),
     };
     match result {
         Ok(code) => code,
