@@ -1,6 +1,7 @@
 //! The integration tests: each drives the real `hsg` binary on real levels.
 
 mod analysis;
+mod batch;
 mod compare;
 mod corruption;
 mod errors;

@@ -279,8 +279,16 @@ fn measure(args: &BatchArgs, spec: &LevelSpec, budget: u64) -> LevelResult {
     }
 }
 
-fn measure_level(args: &BatchArgs, spec: &LevelSpec, store: &Path, budget: u64) -> Result<LevelRow> {
+fn measure_level(
+    args: &BatchArgs,
+    spec: &LevelSpec,
+    store: &Path,
+    budget: u64,
+) -> Result<LevelRow> {
     let start = Instant::now();
+    if let Some(problem) = &spec.problem {
+        anyhow::bail!("{problem}");
+    }
     let level = explore_cmd::load_level(&spec.file, Some(spec.number), None)?;
     let mut explore_args = ExploreArgs::new(
         LevelArgs {
@@ -308,7 +316,14 @@ fn measure_level(args: &BatchArgs, spec: &LevelSpec, store: &Path, budget: u64) 
             round_limit: None,
             parents_per_part: explore::PARENTS_PER_PART,
         };
-        explore::explore_watched(level.game.as_ref(), writer, checkpoint, &opts, &mut Quiet, None)?;
+        explore::explore_watched(
+            level.game.as_ref(),
+            writer,
+            checkpoint,
+            &opts,
+            &mut Quiet,
+            None,
+        )?;
     } else {
         drop(writer);
     }

@@ -15,6 +15,9 @@ pub struct LevelSpec {
     pub number: usize,
     /// The level's title in the file.
     pub title: String,
+    /// Why the file could not be read as levels (a file of a folder): the batch records
+    /// it as a failed level and goes on.
+    pub problem: Option<String>,
 }
 
 /// Why the level list could not be made.
@@ -32,6 +35,7 @@ pub fn expand(args: &[String]) -> Result<Vec<LevelSpec>, SpecError> {
     let mut keys = BTreeSet::new();
     for arg in args {
         let (path, range) = split_range(arg)?;
+        let in_folder = path.is_dir();
         let files = if path.is_dir() {
             folder_files(&path)?
         } else if path.is_file() {
@@ -43,7 +47,11 @@ pub fn expand(args: &[String]) -> Result<Vec<LevelSpec>, SpecError> {
             )));
         };
         for file in files {
-            for spec in file_levels(&file, range)? {
+            let levels = match file_levels(&file, range) {
+                Err(SpecError::Other(err)) if in_folder => vec![unreadable(&file, &err)],
+                other => other?,
+            };
+            for spec in levels {
                 if keys.insert(spec.key.clone()) {
                     specs.push(spec);
                 }
@@ -51,6 +59,21 @@ pub fn expand(args: &[String]) -> Result<Vec<LevelSpec>, SpecError> {
         }
     }
     Ok(specs)
+}
+
+/// A file of a folder that holds no readable level, as one failed entry.
+fn unreadable(file: &Path, err: &anyhow::Error) -> LevelSpec {
+    LevelSpec {
+        key: stem_of(file),
+        file: file.to_path_buf(),
+        number: 1,
+        title: String::new(),
+        problem: Some(crate::message(err)),
+    }
+}
+
+fn stem_of(file: &Path) -> String {
+    slug(file.file_stem().and_then(|s| s.to_str()).unwrap_or("level"))
 }
 
 /// Splits `file.txt:3-9` into the path and the inclusive 1-based range. A whole
@@ -99,7 +122,10 @@ fn folder_files(dir: &Path) -> Result<Vec<PathBuf>, SpecError> {
 /// The levels of one file within `range`; a range past the file's end is a usage error.
 fn file_levels(file: &Path, range: Option<(usize, usize)>) -> Result<Vec<LevelSpec>, SpecError> {
     let text = std::fs::read_to_string(file).map_err(|e| {
-        SpecError::Other(anyhow::anyhow!("cannot read level file {}: {e}", file.display()))
+        SpecError::Other(anyhow::anyhow!(
+            "cannot read level file {}: {e}",
+            file.display()
+        ))
     })?;
     let list = games::list_levels(&file.display().to_string(), &text)
         .map_err(|e| SpecError::Other(e.into()))?;
@@ -111,7 +137,7 @@ fn file_levels(file: &Path, range: Option<(usize, usize)>) -> Result<Vec<LevelSp
             list.len()
         )));
     }
-    let stem = slug(file.file_stem().and_then(|s| s.to_str()).unwrap_or("level"));
+    let stem = stem_of(file);
     Ok(list
         .into_iter()
         .filter(|(n, _)| (from..=to).contains(n))
@@ -120,6 +146,7 @@ fn file_levels(file: &Path, range: Option<(usize, usize)>) -> Result<Vec<LevelSp
             file: file.to_path_buf(),
             number,
             title,
+            problem: None,
         })
         .collect())
 }

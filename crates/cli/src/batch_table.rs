@@ -84,8 +84,7 @@ pub fn write_all(out: &Path, results: &[LevelResult]) -> Result<Vec<PathBuf>> {
         let path = out.join(name);
         let tmp = out.join(format!("{name}.tmp"));
         std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
-        std::fs::rename(&tmp, &path)
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        std::fs::rename(&tmp, &path).with_context(|| format!("cannot write {}", path.display()))?;
         written.push(path);
     }
     Ok(written)
@@ -128,7 +127,8 @@ fn csv(rows: &[&LevelRow], failed: &[(&str, &str)]) -> String {
         let _ = writeln!(
             text,
             ",{},{:.3},",
-            r.shortest_win_actions.map_or(String::new(), |a| a.to_string()),
+            r.shortest_win_actions
+                .map_or(String::new(), |a| a.to_string()),
             r.seconds
         );
     }
@@ -342,7 +342,11 @@ mod tests {
 
     #[test]
     fn rankings_put_the_largest_first_and_skip_missing_values() {
-        let (a, b, c) = (row("a", 10, Some(0.5)), row("b", 30, None), row("c", 20, Some(0.9)));
+        let (a, b, c) = (
+            row("a", 10, Some(0.5)),
+            row("b", 30, None),
+            row("c", 20, Some(0.9)),
+        );
         let rows = vec![&a, &b, &c];
         let by_states: Vec<&str> = ranked(&rows, &METRICS[0])
             .iter()
@@ -351,7 +355,10 @@ mod tests {
         assert_eq!(by_states, ["b", "c", "a"]);
         assert_eq!(ranked(&rows, &METRICS[6]).len(), 2);
         let list = ranked(&rows, &METRICS[0]);
-        assert_eq!(extremes_line(&list, &METRICS[0], false), "a (10), c (20), b (30)");
+        assert_eq!(
+            extremes_line(&list, &METRICS[0], false),
+            "a (10), c (20), b (30)"
+        );
     }
 
     #[test]
