@@ -35,6 +35,7 @@ mod explore_cmd;
 mod export_cmd;
 mod features_cmd;
 mod fling_cmd;
+mod html_cmd;
 mod live;
 mod path_cmd;
 mod report;
@@ -98,6 +99,9 @@ enum Command {
     /// Explore and analyse every level of files, folders or level ranges (resumable),
     /// and rank them in table.csv, table.md and index.html.
     Batch(batch_cmd::BatchArgs),
+    /// Write one self-contained HTML report of a run and its analysis (plots, the HSG
+    /// map, hyperstates with their states, the shortest solution) to mail or open offline.
+    Html(html_cmd::HtmlArgs),
 }
 
 /// Ends the process after a failed write to standard output: quietly (success) when the
@@ -157,6 +161,7 @@ fn main() -> ExitCode {
         Command::Path(args) => path_cmd::path(args),
         Command::Why(args) => path_cmd::why(args),
         Command::Batch(args) => batch_cmd::run(args),
+        Command::Html(args) => html_cmd::run(args),
     };
     match result {
         Ok(code) => code,
