@@ -8,6 +8,7 @@ mod errors;
 mod explore_counts;
 mod fling;
 mod grammar;
+mod html;
 mod live;
 mod oracle;
 mod paths;
