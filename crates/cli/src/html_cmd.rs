@@ -271,7 +271,7 @@ fn map_section(html: &mut String, loaded: &Loaded, chosen: &[u64]) {
         format!("All {} hyperstates.", group(total as i64))
     } else {
         format!(
-            "Showing {} of {} hyperstates: the nearest to the root by HSG depth (--max-hyperstates).",
+            "Showing {} of {} hyperstates (--max-hyperstates): the ideal path and the winnable ones first, then the nearest to the root by HSG depth.",
             group(chosen.len() as i64),
             group(total as i64)
         )
@@ -299,10 +299,18 @@ fn solution_section(html: &mut String, loaded: &Loaded) -> Result<()> {
     let sokoban = loaded.run.identity().game == "sokoban";
     let _ = write!(
         html,
-        "<p><span data-solution-length=\"{}\">{}</span> actions, {} of them critical (marked).</p><p class=\"moves\">",
+        "<p><span data-solution-length=\"{}\">{}</span> actions, {} of them critical (marked); \
+         this is the fewest actions, and a win may need as few as {} critical actions \
+         on another path.</p><p class=\"moves\">",
         walk.steps.len(),
         walk.steps.len(),
-        walk.critical_count()
+        walk.critical_count(),
+        loaded
+            .saved
+            .summary
+            .shortest_win
+            .critical_actions
+            .map_or("?".to_string(), |c| c.to_string())
     );
     let letters: Vec<char> = if sokoban {
         lurd(loaded, &walk).chars().collect()
@@ -356,7 +364,7 @@ fn solution_section(html: &mut String, loaded: &Loaded) -> Result<()> {
 fn list_section(html: &mut String, loaded: &Loaded, chosen: &[u64], per: u32) {
     let _ = write!(
         html,
-        "<section id=\"hyperstates\"><h2>Hyperstates</h2><p>{} listed, nearest to the root first; \
+        "<section id=\"hyperstates\"><h2>Hyperstates</h2><p>{} listed, as on the map; \
          open one to see its member states.</p>",
         group(chosen.len() as i64)
     );

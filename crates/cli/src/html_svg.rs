@@ -2,6 +2,7 @@
 //! in layers by HSG depth, shaped and coloured by tag, with labels and a legend).
 
 use hsg::{SavedAnalysis, Tag};
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
 /// Escapes text for HTML and SVG.
@@ -173,38 +174,30 @@ pub fn legend() -> String {
     svg
 }
 
-/// The hyperstates the map and the list show: the root's, then by HSG depth and
-/// number, at most `cap` of them (every hyperstate the root does not reach comes last).
+/// The hyperstates the map and the list show, at most `cap`: first the ideal path and
+/// the winnable hyperstates (the few that matter most on a big graph), then the rest
+/// by HSG depth from the root; ties by number. Those the root does not reach come last.
 pub fn chosen_hyperstates(saved: &SavedAnalysis, cap: usize) -> Vec<u64> {
-    let mut all: Vec<(u32, u64)> = saved
+    let on_path: std::collections::HashSet<u64> = saved.ideal_path.iter().copied().collect();
+    let mut all: Vec<(bool, u32, u64)> = saved
         .hyperstates
         .iter()
         .enumerate()
-        .map(|(h, info)| (info.depth.unwrap_or(u32::MAX), h as u64))
+        .map(|(h, info)| {
+            let h = h as u64;
+            let first = on_path.contains(&h) || info.tag.is_winnable();
+            (!first, info.depth.unwrap_or(u32::MAX), h)
+        })
         .collect();
     all.sort_unstable();
-    all.into_iter().take(cap).map(|(_, h)| h).collect()
+    all.into_iter().take(cap).map(|(_, _, h)| h).collect()
 }
 
 /// The HSG map of the `chosen` hyperstates: layers by HSG depth from left to right,
 /// an arrow for every HSG edge between two chosen hyperstates, each node a link to
 /// the hyperstate's entry in the list.
 pub fn hsg_map(saved: &SavedAnalysis, chosen: &[u64]) -> String {
-    let depth_of = |h: u64| saved.hyperstates.get(h as usize).and_then(|i| i.depth);
-    // Hyperstates the root does not reach get a column of their own after the others.
-    let last = chosen
-        .iter()
-        .filter_map(|&h| depth_of(h))
-        .max()
-        .unwrap_or(0);
-    let mut layer_fill: std::collections::BTreeMap<u32, usize> = Default::default();
-    let mut place = std::collections::HashMap::new();
-    for &h in chosen {
-        let d = depth_of(h).unwrap_or(last.saturating_add(1));
-        let row = layer_fill.entry(d).or_insert(0);
-        place.insert(h, (80.0 + f64::from(d) * 130.0, 40.0 + *row as f64 * 34.0));
-        *row += 1;
-    }
+    let place = layered_places(saved, chosen);
     let width = place.values().map(|p| p.0).fold(0.0, f64::max) + 80.0;
     let height = place.values().map(|p| p.1).fold(0.0, f64::max) + 40.0;
     let mut svg = format!(
@@ -255,6 +248,44 @@ pub fn hsg_map(saved: &SavedAnalysis, chosen: &[u64]) -> String {
     }
     svg.push_str("</g></svg>");
     svg
+}
+
+/// Node positions: one band per HSG depth from left to right; a depth with more
+/// hyperstates than fit a column wraps into several narrow columns, so that a big layer
+/// makes the picture wider rather than a thin, tall strip.
+fn layered_places(saved: &SavedAnalysis, chosen: &[u64]) -> HashMap<u64, (f64, f64)> {
+    let depth_of = |h: u64| saved.hyperstates.get(h as usize).and_then(|i| i.depth);
+    // Hyperstates the root does not reach get a band of their own after the others.
+    let last = chosen
+        .iter()
+        .filter_map(|&h| depth_of(h))
+        .max()
+        .unwrap_or(0);
+    let band_of = |h: u64| depth_of(h).unwrap_or(last.saturating_add(1));
+    let mut sizes: BTreeMap<u32, usize> = BTreeMap::new();
+    for &h in chosen {
+        *sizes.entry(band_of(h)).or_insert(0) += 1;
+    }
+    let rows = ((chosen.len() as f64).sqrt() * 1.2).ceil().max(12.0) as usize;
+    let mut band_x = BTreeMap::new();
+    let mut x = 60.0;
+    for (&band, &size) in &sizes {
+        band_x.insert(band, x);
+        x += size.div_ceil(rows) as f64 * 44.0 + 80.0;
+    }
+    let mut filled: BTreeMap<u32, usize> = BTreeMap::new();
+    let mut place = HashMap::new();
+    for &h in chosen {
+        let band = band_of(h);
+        let slot = filled.entry(band).or_insert(0);
+        let (column, row) = (*slot / rows, *slot % rows);
+        let x = band_x.get(&band).copied().unwrap_or(0.0) + column as f64 * 44.0;
+        // Alternate columns are offset by half a row so that arrows pass between nodes.
+        let y = 40.0 + row as f64 * 34.0 + if column % 2 == 1 { 17.0 } else { 0.0 };
+        place.insert(h, (x, y));
+        *slot += 1;
+    }
+    place
 }
 
 /// Member count of hyperstate `h`.
