@@ -9,7 +9,8 @@ use std::process::Command;
 fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
     BTreeMap::from([
         ("model", &[][..]),
-        ("games", &["model"][..]),
+        ("gamelang", &["model"][..]),
+        ("games", &["model", "gamelang"][..]),
         ("store", &[][..]),
         ("explore", &["model", "store"][..]),
         ("hsg", &["store"][..]),

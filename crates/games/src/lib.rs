@@ -13,7 +13,7 @@
 mod error;
 pub mod fling;
 pub mod flip;
-pub mod grammar;
+mod grammar;
 pub mod puzzlegraph;
 pub mod sandbox;
 pub mod sokoban;

@@ -10,6 +10,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod ratio;
 mod successors;
 
 pub use successors::{Move, Successors};

@@ -2,7 +2,7 @@
 //! column and caret of the report.
 
 use super::compile;
-use crate::GamesError;
+use crate::GamelangError;
 
 const HEAD: &str = "players X, O\ntrack t: 0..3 = 0\ntrack a[0..3]: bool\n";
 
@@ -10,7 +10,7 @@ const HEAD: &str = "players X, O\ntrack t: 0..3 = 0\ntrack a[0..3]: bool\n";
 fn error(rest: &str) -> (usize, usize, String, String) {
     let src = format!("{HEAD}{rest}");
     match compile("bad.game", &src) {
-        Err(GamesError::Syntax {
+        Err(GamelangError::Syntax {
             file,
             line,
             column,
@@ -20,7 +20,6 @@ fn error(rest: &str) -> (usize, usize, String, String) {
             assert_eq!(file, "bad.game");
             (line, column, message, excerpt)
         }
-        Err(other) => panic!("unexpected error {other}"),
         Ok(_) => panic!("accepted:\n{src}"),
     }
 }

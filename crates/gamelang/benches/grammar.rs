@@ -1,7 +1,7 @@
 //! Benchmark of the `.game` interpreter: successor evaluations per second
 //! over every reachable state of tic-tac-toe (and a few other levels),
 //! the median of several repeats. Run with
-//! `cargo bench -p games --bench grammar [-- LEVEL...]`.
+//! `cargo bench -p gamelang --bench grammar [-- LEVEL...]`.
 //!
 //! Each pass is timed twice: by the wall clock and by the CPU time of the
 //! measuring thread (`/proc/thread-self/schedstat`), since the machine is
@@ -11,7 +11,6 @@
 use std::collections::HashSet;
 use std::time::Instant;
 
-use games::{load, LevelSelector};
 use model::{Game, Successors};
 
 const REPEATS: usize = 9;
@@ -42,8 +41,8 @@ fn thread_cpu_ns() -> Option<u64> {
 fn measure(name: &str) {
     let path = format!("{}/../../levels/grammar/{name}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let level = load(&path, &text, &LevelSelector::First).unwrap_or_else(|e| panic!("{e}"));
-    let game = level.game.as_ref();
+    let compiled = gamelang::compile(&path, &text).unwrap_or_else(|e| panic!("{e}"));
+    let game: &dyn Game = &compiled.game;
     let states = reachable(game);
     let mut out = Successors::new();
     let mut rates = Vec::new();

@@ -3,7 +3,8 @@
 //! branches. The run is an explicit stack machine (no recursion), and
 //! players' consequences in a tuple compose in player order.
 
-use super::check_stmt::reduce;
+use model::ratio::reduce;
+
 use super::ir::{self, Cx, Ex, Fault, St, Val};
 
 /// The failure site reported when a probability's denominator outgrows 32 bits.

@@ -7,6 +7,7 @@ use super::check::{Checker, Local, Sym, Ty};
 use super::diag::{Diag, Pos};
 use super::ir::{self, Cx, Dom, Ex, St, Target, Val};
 use super::rules::{DecisionIr, Instance};
+use model::ratio::reduce;
 
 /// Most concrete decisions a game may have (action ids are 16-bit).
 const MAX_INSTANCES: usize = 30_000;
@@ -470,17 +471,4 @@ fn span_of(values: &[Val]) -> (i128, i128) {
     let lo = values.iter().copied().min().unwrap_or(0);
     let hi = values.iter().copied().max().unwrap_or(0);
     (lo as i128, hi as i128)
-}
-
-/// `n/d` in lowest terms.
-pub fn reduce(n: u128, d: u128) -> (u128, u128) {
-    let g = gcd(n, d).max(1);
-    (n / g, d / g)
-}
-
-fn gcd(mut a: u128, mut b: u128) -> u128 {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
 }

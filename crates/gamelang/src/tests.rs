@@ -5,10 +5,12 @@
 
 use model::{Game, Successors};
 
-use super::{compile, GrammarGame, RULE_ERROR};
+use super::{compile, Compiled, GrammarGame, RULE_ERROR};
 
 pub fn game(src: &str) -> GrammarGame {
-    compile("t.game", src).unwrap_or_else(|e| panic!("{e}")).0
+    compile("t.game", src)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .game
 }
 
 /// True when `cond` holds in the start state of a game with some tracks.
@@ -278,8 +280,16 @@ fn canonical_text_is_a_fixpoint_and_keeps_meaning() {
                define f(x)=not (x>1 and x<3) or (any i in 0..2: a[i]==x) and -(-x) - (1 - 2) == 3\n\
                decision d(k in {0, 2}) when f(a[k]) { if k==0 {a[k]:=a[k]+1} else if k==2 {a[0]:=0} }\n\
                outcome \"end\" otherwise\n";
-    let (g1, text1, _) = compile("a.game", src).unwrap();
-    let (g2, text2, _) = compile("b.game", &text1).unwrap();
+    let Compiled {
+        game: g1,
+        canonical: text1,
+        ..
+    } = compile("a.game", src).unwrap();
+    let Compiled {
+        game: g2,
+        canonical: text2,
+        ..
+    } = compile("b.game", &text1).unwrap();
     assert_eq!(text1, text2);
     assert!(
         text1.starts_with("players solo\ntrack a[3]: 0..9 = [1, 2, 3]\n"),

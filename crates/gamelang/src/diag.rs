@@ -1,7 +1,7 @@
 //! Positions in a `.game` file and the errors that point at them with a
 //! caret under the offending column.
 
-use crate::GamesError;
+use crate::GamelangError;
 
 /// A 1-based line and column (columns count characters).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -28,13 +28,13 @@ impl Diag {
     }
 
     /// The crate's error, quoting the line of `text` with a caret under the column.
-    pub fn into_error(self, file: &str, text: &str) -> GamesError {
+    pub fn into_error(self, file: &str, text: &str) -> GamelangError {
         let line_text = text
             .lines()
             .nth(self.pos.line.saturating_sub(1) as usize)
             .unwrap_or("");
         let pad = " ".repeat(self.pos.col.saturating_sub(1) as usize);
-        GamesError::Syntax {
+        GamelangError::Syntax {
             file: file.to_string(),
             line: self.pos.line as usize,
             column: self.pos.col as usize,

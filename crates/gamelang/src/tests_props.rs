@@ -8,7 +8,7 @@ use super::ast::{BinOp, Expr, ExprKind};
 use super::diag::Pos;
 use super::ir::Dom;
 use super::pack::Layout;
-use super::{compile, parser, printer};
+use super::{compile, parser, printer, Compiled};
 
 fn e(kind: ExprKind) -> Expr {
     Expr {
@@ -90,7 +90,7 @@ proptest! {
         match value(&x) {
             Some(v) => {
                 let game = format!("{src}outcome \"yes\" when k == {v}\noutcome \"no\" otherwise\n");
-                let g = compile("p.game", &game).expect("compiles").0;
+                let g = compile("p.game", &game).expect("compiles").game;
                 use model::Game;
                 let start = &g.initial_states()[0];
                 prop_assert_eq!(g.terminal(start), Some(0), "{} should be {}", text, v);
@@ -179,7 +179,7 @@ proptest! {
     #[test]
     fn arbitrary_text_never_panics(picks in proptest::collection::vec(0..PIECES.len(), 0..40)) {
         let src: String = picks.iter().map(|&i| PIECES[i]).collect::<Vec<_>>().join(" ");
-        if let Ok((g, text, _)) = compile("fuzz.game", &src) {
+        if let Ok(Compiled { game: g, canonical: text, .. }) = compile("fuzz.game", &src) {
             use model::{Game, Successors};
             // A file that loads must reload from its canonical text and expand.
             prop_assert!(compile("again.game", &text).is_ok(), "{}", text);
