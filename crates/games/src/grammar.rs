@@ -31,7 +31,7 @@ pub fn load(file_name: &str, text: &str, selector: &LevelSelector) -> Result<Lev
     let mut canonical = compiled.canonical;
     let title = compiled.title.unwrap_or_else(|| {
         // The canonical text carries the title, so that a level reloaded
-        // from it (as `level.grammar`) keeps its name.
+        // from it (by `crate::reload`) keeps its name.
         let title = default_title(file_name).replace('"', "'");
         canonical = format!("game \"{title}\"\n{canonical}");
         title
@@ -73,7 +73,7 @@ mod tests {
             let name = path.to_string_lossy().to_string();
             let level = load(&name, &text, &LevelSelector::First).unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(level.game.kind(), "grammar");
-            let again = load("level.grammar", &level.text, &LevelSelector::First).unwrap();
+            let again = load("level.game", &level.text, &LevelSelector::First).unwrap();
             assert_eq!(
                 again.text, level.text,
                 "{name}: canonical text is a fixpoint"
@@ -95,7 +95,7 @@ mod tests {
             "{}",
             level.text
         );
-        let again = load("level.grammar", &level.text, &LevelSelector::First).unwrap();
+        let again = load("level.game", &level.text, &LevelSelector::First).unwrap();
         assert_eq!(again.title, "my puzzle");
         assert_eq!(again.text, level.text);
     }

@@ -15,7 +15,8 @@ use store::{Manifest, Run, RunStatus};
 /// The states of a stored run.
 pub struct RunStates {
     run: Run,
-    game: Option<Box<dyn Game>>,
+    /// The game, or why it could not be rebuilt from the run's identity.
+    game: Result<Box<dyn Game>, games::GamesError>,
     analysed_states: u64,
     dir: PathBuf,
 }
@@ -71,9 +72,16 @@ impl StateSource for RunStates {
         }
         let record = self.run.state(s);
         Some(match &self.game {
-            Some(g) => g.render(record),
-            // Without the game, show the record's bytes rather than nothing.
-            None => record.iter().map(|b| format!("{b:02x}")).collect(),
+            Ok(g) => g.render(record),
+            // Without the game, say why in the member pane, then show the bytes.
+            Err(e) => format!(
+                "cannot draw this state: the game does not rebuild from the run's level\n\
+                 ({e})\nstate bytes: {}",
+                record
+                    .iter()
+                    .map(|b| format!("{b:02x}"))
+                    .collect::<String>()
+            ),
         })
     }
 
@@ -168,14 +176,6 @@ pub fn preview(dir: &Path) -> Option<Overview> {
     Some(overview_of(&summary, &facts, bfs))
 }
 
-/// The file name that makes `games::load` pick the parser of `game`.
-fn level_file_name(game: &str) -> String {
-    match game {
-        "sokoban" => "level.xsb".to_string(),
-        other => format!("level.{other}"),
-    }
-}
-
 /// Opens the run in `dir` and its saved analysis, analysing first when none is saved.
 /// `phase` is told what is being done, for the loading screen.
 pub fn open_store(dir: &Path, phase: &dyn Fn(&str)) -> Result<StoreBench, TuiError> {
@@ -184,19 +184,7 @@ pub fn open_store(dir: &Path, phase: &dyn Fn(&str)) -> Result<StoreBench, TuiErr
     // headers and lengths, which keeps opening a large store fast.
     let run = Run::open_unverified(dir)?;
     let id = run.identity().clone();
-    let tokens = id
-        .options
-        .get(games::flip::OPTION)
-        .and_then(|k| k.parse().ok())
-        .unwrap_or(0);
-    let game = games::load(
-        &level_file_name(&id.game),
-        &id.level_text,
-        &games::LevelSelector::First,
-    )
-    .and_then(|l| games::flip::wrap(l, tokens))
-    .ok()
-    .map(|l| l.game);
+    let game = games::reload(&id.game, &id.level_text, &id.options);
     let summary_path = dir.join(hsg::persist::FOLDER).join("summary.json");
     let saved = if summary_path.exists() {
         phase("loading the analysis");

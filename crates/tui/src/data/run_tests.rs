@@ -13,12 +13,17 @@ use store::{Edge, OpenMode, Progress, RunIdentity, RunStatus, RunWriter};
 /// Writes the fixture level into `dir`; with `finish` false the run stays "running"
 /// after a checkpoint of its first `stop_at` expanded states, and the writer is returned.
 fn write_store(dir: &Path, finish: bool, stop_at: u64) -> Option<RunWriter> {
+    write_store_of_kind(dir, finish, stop_at, "sokoban")
+}
+
+/// [`write_store`] with the identity naming the game kind `kind`.
+fn write_store_of_kind(dir: &Path, finish: bool, stop_at: u64, kind: &str) -> Option<RunWriter> {
     let level = games::load("l.xsb", TWO_BOXES, &games::LevelSelector::First).unwrap();
     let game = level.game;
     let x = explore(game.as_ref(), 100_000);
     let width = game.state_width();
     let identity = RunIdentity::new(
-        game.kind().to_string(),
+        kind.to_string(),
         level.title.clone(),
         level.text.clone(),
         BTreeMap::from([("max_states".to_string(), "100000".to_string())]),
@@ -183,4 +188,15 @@ fn a_directory_that_is_not_a_store_gives_a_clear_error() {
     let dir = tempfile::tempdir().unwrap();
     let err = open_store(dir.path(), &|_| {}).err().unwrap().to_string();
     assert!(err.contains("MANIFEST"), "{err}");
+}
+
+#[test]
+fn a_game_that_does_not_rebuild_is_named_in_the_member_pane() {
+    let dir = tempfile::tempdir().unwrap();
+    write_store_of_kind(dir.path(), true, 0, "chess");
+    let bench = open_store(dir.path(), &|_| {}).unwrap();
+    let text = bench.state_text(0).unwrap();
+    assert!(text.contains("does not rebuild"), "{text}");
+    assert!(text.contains("\"chess\""), "{text}");
+    assert!(text.contains("state bytes: "), "{text}");
 }
