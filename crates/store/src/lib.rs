@@ -18,11 +18,13 @@ compile_error!("the store maps little-endian u64 files directly and needs a litt
 
 mod append;
 mod bits;
+mod data_files;
 mod error;
 mod file_array;
 mod finish;
 mod flight;
 mod header;
+mod huge_words;
 mod identity;
 mod layout;
 mod manifest;
@@ -31,7 +33,6 @@ mod meta;
 mod reader;
 mod structure;
 mod syncer;
-mod words;
 mod writer;
 
 #[cfg(test)]
@@ -42,10 +43,10 @@ pub use bits::{BitTable, BitTableWriter};
 pub use error::StoreError;
 pub use file_array::{FileArray, PlainWord};
 pub use header::FORMAT_VERSION;
+pub use huge_words::{prefetch, AtomicWords, Words};
 pub use identity::RunIdentity;
 pub use manifest::{Files, Manifest, Progress, RunStatus};
 pub use reader::Run;
-pub use words::{prefetch, AtomicWords, Words};
 pub use writer::{Checkpoint, OpenMode, RunWriter};
 
 /// Dense id of a state: its position in discovery (BFS) order.
