@@ -165,8 +165,8 @@ impl Checker<'_> {
         let span = self.dom_span(t);
         let base = self.rules.tracks[t].first_slot;
         if let Ex::K(v) = i.ex {
-            let offset = v - lo;
-            if offset < 0 || offset >= Val::from(len) {
+            let offset = i128::from(v) - i128::from(lo);
+            if offset < 0 || offset >= i128::from(len) {
                 return Err(Diag::new(
                     index.pos,
                     format!(

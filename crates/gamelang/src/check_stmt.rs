@@ -182,7 +182,7 @@ impl Checker<'_> {
         match set {
             SetExpr::Range(lo, hi) => {
                 let (a, b) = (self.const_int(lo)?, self.const_int(hi)?);
-                if b < a || b - a >= MAX_INSTANCES as Val {
+                if b < a || i128::from(b) - i128::from(a) >= MAX_INSTANCES as i128 {
                     return Err(Diag::new(
                         pos,
                         format!("the range {a}..{b} is empty or too large"),
@@ -304,18 +304,24 @@ impl Checker<'_> {
         name: &ast::Name,
         domains: &[(Vec<Val>, Ty)],
     ) -> Result<(), Diag> {
+        // The product's size is checked before it is built: two parameters of
+        // 30,000 values each would otherwise fill memory before any check.
+        let count = domains.iter().try_fold(1usize, |n, (values, _)| {
+            n.checked_mul(values.len())
+                .filter(|&n| n + self.rules.instances.len() <= MAX_INSTANCES)
+        });
+        if count.is_none() {
+            return Err(Diag::new(
+                name.pos,
+                format!("the game has more than {MAX_INSTANCES} concrete decisions"),
+            ));
+        }
         let mut combos: Vec<Vec<Val>> = vec![Vec::new()];
         for (values, _) in domains {
             combos = combos
                 .into_iter()
                 .flat_map(|c| values.iter().map(move |v| [c.clone(), vec![*v]].concat()))
                 .collect();
-            if combos.len() + self.rules.instances.len() > MAX_INSTANCES {
-                return Err(Diag::new(
-                    name.pos,
-                    format!("the game has more than {MAX_INSTANCES} concrete decisions"),
-                ));
-            }
         }
         for args in combos {
             let label = if args.is_empty() {

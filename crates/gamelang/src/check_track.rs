@@ -47,7 +47,7 @@ impl Checker<'_> {
             TypeExpr::Bool(_) => Ok((Dom::Bool, Ty::Bool)),
             TypeExpr::Range(lo, hi) => {
                 let (a, b) = (self.const_int(lo)?, self.const_int(hi)?);
-                if b < a || b - a >= 1 << 32 {
+                if b < a || i128::from(b) - i128::from(a) >= 1 << 32 {
                     return Err(Diag::new(
                         lo.pos,
                         format!("the range {a}..{b} is empty or too large"),
@@ -89,7 +89,7 @@ impl Checker<'_> {
         }
         let (lo, hi) = match set {
             SetExpr::Range(lo, hi) => (self.const_int(lo)?, self.const_int(hi)?),
-            SetExpr::Count(n) => (0, self.const_int(n)? - 1),
+            SetExpr::Count(n) => (0, self.const_int(n)?.saturating_sub(1)),
             _ => {
                 return Err(Diag::new(
                     pos,
@@ -97,7 +97,7 @@ impl Checker<'_> {
                 ))
             }
         };
-        if hi < lo || hi - lo >= MAX_SLOTS as Val {
+        if hi < lo || i128::from(hi) - i128::from(lo) >= MAX_SLOTS as i128 {
             return Err(Diag::new(
                 pos,
                 format!("the index set {lo}..{hi} is empty or too large"),

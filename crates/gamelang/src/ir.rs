@@ -168,7 +168,7 @@ impl Ex {
                 index,
                 site,
             } => {
-                let offset = index.eval(cx)?.wrapping_sub(*lo);
+                let offset = index.eval(cx)?.checked_sub(*lo).unwrap_or(-1);
                 if offset < 0 || offset >= Val::from(*len) {
                     return Err(Fault { site: *site });
                 }
@@ -389,7 +389,7 @@ impl Target {
                 index,
                 site,
             } => {
-                let offset = index.eval(cx)?.wrapping_sub(*lo);
+                let offset = index.eval(cx)?.checked_sub(*lo).unwrap_or(-1);
                 if offset < 0 || offset >= Val::from(*len) {
                     return Err(Fault { site: *site });
                 }

@@ -83,11 +83,16 @@ fn token_at(rest: &[char], pos: Pos) -> Result<(Tok, usize), Diag> {
     if c.is_ascii_digit() {
         let len = rest.iter().take_while(|c| c.is_ascii_digit()).count();
         let digits: String = rest[..len].iter().collect();
-        let value = digits
-            .parse::<i64>()
-            .ok()
-            .filter(|v| *v <= 1 << 40)
-            .ok_or_else(|| Diag::new(pos, format!("the integer {digits} is too large")))?;
+        // Integers are 64-bit: every literal up to `i64::MAX` is accepted.
+        let value = digits.parse::<i64>().map_err(|_| {
+            Diag::new(
+                pos,
+                format!(
+                    "the integer {digits} is too large (integers are 64-bit, at most {})",
+                    i64::MAX
+                ),
+            )
+        })?;
         return Ok((Tok::Int(value), len));
     }
     if c == '"' {

@@ -43,6 +43,8 @@ mod tests_errors;
 #[cfg(test)]
 mod tests_games;
 #[cfg(test)]
+mod tests_limits;
+#[cfg(test)]
 mod tests_props;
 
 pub use error::GamelangError;

@@ -36,7 +36,7 @@ pub fn fold(ex: Ex) -> Ex {
             index,
             site,
         } => match k(&index) {
-            Some(v) if v >= lo && v - lo < Val::from(len) => Ex::Slot(base + (v - lo) as u32),
+            Some(v) if in_index(v, lo, len) => Ex::Slot(base + (v - lo) as u32),
             _ => Ex::Elem {
                 base,
                 lo,
@@ -248,9 +248,7 @@ fn specialise_stmt(st: &St, binds: &[(u32, Val)]) -> St {
                     index,
                     site,
                 } => match specialise(index, binds) {
-                    Ex::K(v) if v >= *lo && v - lo < Val::from(*len) => {
-                        Target::Slot(base + (v - lo) as u32)
-                    }
+                    Ex::K(v) if in_index(v, *lo, *len) => Target::Slot(base + (v - lo) as u32),
                     index => Target::Elem {
                         base: *base,
                         lo: *lo,
@@ -327,4 +325,11 @@ pub fn failing_constant_in(stmts: &[St]) -> Option<u32> {
         St::Random(branches) => branches.iter().find_map(|(_, _, b)| failing_constant_in(b)),
         St::RandomIn(_, _, body) => failing_constant_in(body),
     })
+}
+
+/// True when `v` is one of the `len` indices from `lo` (without overflow,
+/// whatever the magnitudes).
+fn in_index(v: Val, lo: Val, len: u32) -> bool {
+    v.checked_sub(lo)
+        .is_some_and(|offset| (0..Val::from(len)).contains(&offset))
 }
