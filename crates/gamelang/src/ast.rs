@@ -284,3 +284,51 @@ pub enum ExprKind {
     /// `e in {a, b, c}`.
     In(Box<Expr>, Vec<Expr>),
 }
+
+impl Expr {
+    /// The number of nodes on the longest path from this expression to a
+    /// leaf, counted without recursion (a chain of `n` operators is `n + 1`
+    /// deep however flat it reads).
+    pub fn height(&self) -> usize {
+        let mut deepest = 0;
+        let mut stack: Vec<(&Expr, usize)> = vec![(self, 1)];
+        while let Some((e, depth)) = stack.pop() {
+            deepest = deepest.max(depth);
+            let below = depth + 1;
+            let mut push = |child| stack.push((child, below));
+            match &e.kind {
+                ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::None | ExprKind::Name(_) => {}
+                ExprKind::Index(_, a) | ExprKind::Neg(a) | ExprKind::Not(a) => push(a),
+                ExprKind::Binary(_, a, b) => {
+                    push(a);
+                    push(b);
+                }
+                ExprKind::If(c, a, b) => {
+                    push(c);
+                    push(a);
+                    push(b);
+                }
+                ExprKind::Call(_, args) => args.iter().for_each(&mut push),
+                ExprKind::In(a, values) => {
+                    push(a);
+                    values.iter().for_each(&mut push);
+                }
+                ExprKind::Quant(_, bindings, body) => {
+                    push(body);
+                    for b in bindings {
+                        match &b.set {
+                            SetExpr::Range(lo, hi) => {
+                                push(lo);
+                                push(hi);
+                            }
+                            SetExpr::Count(n) => push(n),
+                            SetExpr::List(_, items) => items.iter().for_each(&mut push),
+                            SetExpr::Named(_) => {}
+                        }
+                    }
+                }
+            }
+        }
+        deepest
+    }
+}

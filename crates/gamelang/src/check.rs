@@ -105,6 +105,10 @@ pub struct Checker<'a> {
     pub defaults: Vec<Val>,
     /// Memoised applications of definitions to constant arguments.
     pub const_calls: HashMap<(usize, Vec<Val>), (Ex, Ty, Span)>,
+    /// How deep evaluating each memo recurses (see [`Ex::height`]).
+    pub memo_heights: Vec<usize>,
+    /// How many expressions are being compiled inside each other.
+    pub depth: usize,
 }
 
 /// True for code cheaper to evaluate than to look up in the memo.
@@ -130,6 +134,8 @@ pub fn check(file: &ast::File) -> Result<Rules, Diag> {
         in_start: false,
         defaults: Vec::new(),
         const_calls: HashMap::new(),
+        memo_heights: Vec::new(),
+        depth: 0,
     };
     c.players(file)?;
     for decl in &file.decls {
@@ -369,10 +375,12 @@ impl<'a> Checker<'a> {
         self.def_stack.pop();
         self.floor = saved_floor;
         self.locals.truncate(mark);
-        let t = result?;
+        // Arguments inlined into the body add their depth to its own.
+        let t = self.bounded(pos, result?)?;
         if (arity > 0 && key.is_none()) || matches!(t.ex, Ex::K(_)) || is_cheap(&t.ex) {
             return Ok(t);
         }
+        self.memo_heights.push(t.ex.height(&self.memo_heights));
         self.rules.memos.push(t.ex);
         let memo = Ex::Memo((self.rules.memos.len() - 1) as u32);
         match key {

@@ -6,7 +6,7 @@
 use super::ast::{self, BinOp, ExprKind, Quant};
 use super::check::{Checker, Local, Sym, Ty};
 use super::diag::{Diag, Pos};
-use super::ir::{Arith, Cmp, Ex, Val, NONE};
+use super::ir::{Arith, Cmp, Ex, Val, MAX_EVAL_HEIGHT, NONE};
 
 /// Bounds of an integer expression (wide, so that arithmetic on them cannot overflow).
 pub type Span = (i128, i128);
@@ -94,8 +94,33 @@ impl Checker<'_> {
         )
     }
 
-    /// Compiles an expression.
+    /// Compiles an expression, refusing one nested deeper than
+    /// [`MAX_EVAL_HEIGHT`] once definitions are inlined.
     pub fn expr(&mut self, e: &ast::Expr) -> Result<Typed, Diag> {
+        if self.depth >= MAX_EVAL_HEIGHT {
+            return Err(too_deep(e.pos));
+        }
+        self.depth += 1;
+        let result = self.expr_here(e);
+        self.depth -= 1;
+        // The whole rule is measured once, memoised definitions included.
+        if self.depth == 0 {
+            return self.bounded(e.pos, result?);
+        }
+        result
+    }
+
+    /// `t`, or an error at `pos` when evaluating it would recurse deeper
+    /// than [`MAX_EVAL_HEIGHT`] (inlined arguments and memoised definitions
+    /// included).
+    pub fn bounded(&self, pos: Pos, t: Typed) -> Result<Typed, Diag> {
+        if t.ex.height(&self.memo_heights) > MAX_EVAL_HEIGHT {
+            return Err(too_deep(pos));
+        }
+        Ok(t)
+    }
+
+    fn expr_here(&mut self, e: &ast::Expr) -> Result<Typed, Diag> {
         let pos = e.pos;
         Ok(match &e.kind {
             ExprKind::Int(n) => typed(Ex::K(*n), Ty::Int, (*n as i128, *n as i128)),
@@ -456,18 +481,15 @@ impl Checker<'_> {
 
     fn in_list(&mut self, pos: Pos, value: &ast::Expr, list: &[ast::Expr]) -> Result<Typed, Diag> {
         let v = self.expr(value)?;
-        let mut result: Option<Ex> = None;
+        let mut tests = Vec::with_capacity(list.len());
         for item in list {
             let x = self.expr(item)?;
             self.comparable(item.pos, v.ty, x.ty)?;
-            let eq = Ex::Cmp(Cmp::Eq, Box::new(v.ex.clone()), Box::new(x.ex));
-            result = Some(match result {
-                None => eq,
-                Some(r) => Ex::Or(Box::new(r), Box::new(eq)),
-            });
+            tests.push(Ex::Cmp(Cmp::Eq, Box::new(v.ex.clone()), Box::new(x.ex)));
         }
-        let _ = pos;
-        Ok(fold(boolean(result.unwrap_or(Ex::K(0)))))
+        // A balanced `or` keeps a set of thousands of elements shallow.
+        let result = super::ir::balanced(tests, Ex::Or).unwrap_or(Ex::K(0));
+        self.bounded(pos, boolean(result)).map(fold)
     }
 
     /// A failure site for a result of bounds `span`, failing when it may overflow.
@@ -475,6 +497,17 @@ impl Checker<'_> {
         let fails = span.0 < -SAFE || span.1 > SAFE;
         self.site(pos, "integer overflow".to_string(), fails)
     }
+}
+
+/// The error for an expression too deep to evaluate safely.
+fn too_deep(pos: Pos) -> Diag {
+    Diag::new(
+        pos,
+        format!(
+            "this expression is more than {MAX_EVAL_HEIGHT} levels deep once definitions \
+             are inlined; split it into definitions used at fewer levels"
+        ),
+    )
 }
 
 /// Bounds of `op` applied to values within `a` and `b`, and whether it may

@@ -22,4 +22,14 @@ pub enum GamelangError {
         /// Empty, or a newline, the offending line and a caret line under the column.
         excerpt: String,
     },
+
+    /// The thread that compiles a file (with a stack deep enough for any
+    /// file the limits accept) could not be started.
+    #[error("{file}: cannot start a thread to compile the game: {reason}")]
+    NoThread {
+        /// The file name as given by the caller.
+        file: String,
+        /// Why the system refused.
+        reason: String,
+    },
 }

@@ -69,9 +69,34 @@ pub fn looks_like(text: &str) -> bool {
     starts("players ") && starts("track ")
 }
 
+/// The stack of the thread that compiles a file: the parser, the checker and
+/// the folding passes recurse over expressions up to
+/// [`ir::MAX_EVAL_HEIGHT`] deep, several frames a level, which a debug
+/// build's 2 MiB threads cannot hold. It is reserved, not allocated: only
+/// the pages a file's depth touches are ever used.
+const COMPILER_STACK: usize = 256 << 20;
+
 /// Parses, checks and compiles `text` into the game and its canonical text;
 /// `file_name` only names the file in errors.
 pub fn compile(file_name: &str, text: &str) -> Result<Compiled, GamelangError> {
+    std::thread::scope(|scope| {
+        let compiler = std::thread::Builder::new()
+            .name("gamelang compiler".to_string())
+            .stack_size(COMPILER_STACK)
+            .spawn_scoped(scope, || compile_here(file_name, text));
+        match compiler {
+            Ok(thread) => thread
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Err(e) => Err(GamelangError::NoThread {
+                file: file_name.to_string(),
+                reason: e.to_string(),
+            }),
+        }
+    })
+}
+
+fn compile_here(file_name: &str, text: &str) -> Result<Compiled, GamelangError> {
     let ast = parser::parse(text).map_err(|d| d.into_error(file_name, text))?;
     let rules = check::check(&ast).map_err(|d| d.into_error(file_name, text))?;
     let title = rules.title.clone();

@@ -7,6 +7,11 @@ use super::diag::Diag;
 use super::lexer::Tok;
 use super::parser::Parser;
 
+/// The deepest expression tree the parser builds: about 2,000 nested
+/// operators fit in the 2 MiB stack of a thread of a debug build in every
+/// pass that walks the tree (issue 20, item 5).
+pub const MAX_HEIGHT: usize = 1_000;
+
 impl Parser {
     /// `{ stmt* }`.
     pub(super) fn block(&mut self) -> Result<Vec<Stmt>, Diag> {
@@ -131,6 +136,10 @@ impl Parser {
             });
         }
         let mut left = self.level(prec + 1)?;
+        // The height of `left`, measured once an operator follows it: a long
+        // flat chain is as deep as its operators are many, and every later
+        // pass (checker, printer, dropping the tree) recurses over it.
+        let mut height = None;
         loop {
             let pos = self.pos();
             if prec == 3 && self.is_word("in") && matches!(self.peek_at(1), Tok::Sym("{")) {
@@ -140,14 +149,27 @@ impl Parser {
                     pos,
                     kind: ExprKind::In(Box::new(left), values),
                 };
+                height = None;
                 continue;
             }
             let op = match self.peek_op() {
                 Some(op) if op.precedence() == prec => op,
                 _ => return Ok(left),
             };
+            let below = *height.get_or_insert_with(|| left.height());
             self.at += 1;
             let right = self.level(prec + 1)?;
+            let h = below.max(right.height()) + 1;
+            if h > MAX_HEIGHT {
+                return Err(Diag::new(
+                    pos,
+                    format!(
+                        "this expression is more than {MAX_HEIGHT} operators deep (each \
+                         operator of a chain such as `a + b + c` counts); split it"
+                    ),
+                ));
+            }
+            height = Some(h);
             left = Expr {
                 pos,
                 kind: ExprKind::Binary(op, Box::new(left), Box::new(right)),

@@ -20,6 +20,7 @@ fn error(rest: &str) -> (usize, usize, String, String) {
             assert_eq!(file, "bad.game");
             (line, column, message, excerpt)
         }
+        Err(other) => panic!("unexpected error {other}"),
         Ok(_) => panic!("accepted:\n{src}"),
     }
 }

@@ -15,8 +15,82 @@ fn error_of(src: &str) -> (usize, usize, String) {
             message,
             ..
         }) => (line, column, message),
+        Err(other) => panic!("unexpected error {other}"),
         Ok(_) => panic!("accepted a hostile file"),
     }
+}
+
+/// A game whose outcome `yes` holds when `cond` does, in a state where
+/// `t` is 0 and `u` is 1.
+fn outcome_when(cond: &str) -> Result<String, GamelangError> {
+    let src = format!(
+        "players solo\ntrack t: 0..1 = 0\ntrack u: 0..1 = 1\n\
+         outcome \"yes\" when {cond}\noutcome \"no\" otherwise\n"
+    );
+    let game = compile("chain.game", &src)?.game;
+    let start = &game.initial_states()[0];
+    let outcome = game.terminal(start).expect("the start is terminal");
+    Ok(game.outcome_names()[outcome as usize].clone())
+}
+
+#[test]
+fn long_flat_operator_chains_are_refused_not_overflowed() {
+    // The chains that overflowed the stack: about 4,900 `+` terms and 5,100
+    // `or` terms, and far longer ones.
+    for cond in [
+        format!("{} == 0", vec!["t"; 4_900].join(" + ")),
+        vec!["t == 1"; 5_100].join(" or "),
+        format!("{} == 0", vec!["t"; 200_000].join(" + ")),
+    ] {
+        let message = outcome_when(&cond).unwrap_err().to_string();
+        assert!(
+            message.contains("more than 1000 operators deep"),
+            "{message}"
+        );
+        assert!(message.starts_with("chain.game:4:"), "{message}");
+    }
+    // A long chain within the limit compiles and evaluates on a test thread.
+    let sum = format!("{} == 900", vec!["u"; 900].join(" + "));
+    assert_eq!(outcome_when(&sum).unwrap(), "yes");
+    let any = format!("{} or u == 1", vec!["t == 1"; 900].join(" or "));
+    assert_eq!(outcome_when(&any).unwrap(), "yes");
+}
+
+#[test]
+fn large_sets_are_shallow_not_overflowed() {
+    // 16,500 set elements overflowed once compiled to a chain of `or`.
+    let set: Vec<String> = (2..16_502).map(|i| i.to_string()).collect();
+    let cond = format!("u in {{{}, 1}}", set.join(", "));
+    assert_eq!(outcome_when(&cond).unwrap(), "yes");
+    let cond = format!("t in {{{}}}", set.join(", "));
+    assert_eq!(outcome_when(&cond).unwrap(), "no");
+}
+
+#[test]
+fn definitions_inlined_into_deep_rules_are_refused() {
+    // Each use of `f` inlines a 600-deep chain: two nested uses are too deep.
+    let chain = vec!["1"; 600].join(" + ");
+    let src = format!(
+        "players solo\ntrack t: 0..1 = 0\ndefine f(x) = x + {chain}\n\
+         outcome \"yes\" when f(f(t)) > 0\noutcome \"no\" otherwise\n"
+    );
+    let (line, _, message) = error_of(&src);
+    assert_eq!(line, 4, "{message}");
+    assert!(
+        message.contains("once definitions are inlined"),
+        "{message}"
+    );
+    // The same through memoised definitions, which evaluation enters too.
+    let src = format!(
+        "players solo\ntrack t: 0..1 = 0\ndefine a = t + {chain}\n\
+         define b = a + {chain}\n\
+         outcome \"yes\" when b > 0\noutcome \"no\" otherwise\n"
+    );
+    let (_, _, message) = error_of(&src);
+    assert!(
+        message.contains("once definitions are inlined"),
+        "{message}"
+    );
 }
 
 #[test]

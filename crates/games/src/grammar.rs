@@ -21,6 +21,13 @@ impl From<gamelang::GamelangError> for GamesError {
                 message,
                 excerpt,
             },
+            gamelang::GamelangError::NoThread { file, reason } => GamesError::Syntax {
+                file,
+                line: 1,
+                column: 1,
+                message: format!("cannot start a thread to compile the game: {reason}"),
+                excerpt: String::new(),
+            },
         }
     }
 }
