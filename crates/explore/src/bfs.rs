@@ -69,6 +69,9 @@ pub fn explore_watched<'a>(
     sink: &mut dyn ProgressSink,
     watcher: Option<&'a mut dyn Watcher>,
 ) -> Result<Summary, ExploreError> {
+    // A game whose evaluations can run long (a `.game` file's loops) ends
+    // them when the stop flag rises; `step` then discards the chunk.
+    game.interrupt_on(opts.stop.clone());
     let mut bfs = Bfs::new(game, writer, opts)?;
     bfs.watching = watcher.map(Watching::new);
     let resumed = checkpoint.is_some();

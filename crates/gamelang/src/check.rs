@@ -109,6 +109,13 @@ pub struct Checker<'a> {
     pub memo_heights: Vec<usize>,
     /// How many expressions are being compiled inside each other.
     pub depth: usize,
+    /// Iterations of the loops around the code being compiled.
+    pub loop_product: i128,
+    /// Loop steps the rules compiled so far may take (see `check_steps`).
+    pub loop_steps: i128,
+    /// Loop steps of each cached definition use, keyed like `const_calls`
+    /// (no arguments for a memoised definition).
+    pub def_steps: HashMap<(usize, Vec<Val>), i128>,
 }
 
 /// True for code cheaper to evaluate than to look up in the memo.
@@ -136,6 +143,9 @@ pub fn check(file: &ast::File) -> Result<Rules, Diag> {
         const_calls: HashMap::new(),
         memo_heights: Vec::new(),
         depth: 0,
+        loop_product: 1,
+        loop_steps: 0,
+        def_steps: HashMap::new(),
     };
     c.players(file)?;
     for decl in &file.decls {
@@ -322,12 +332,9 @@ impl<'a> Checker<'a> {
                 format!("`{name}` takes {arity} argument(s), {} given", args.len()),
             ));
         }
-        if let Some((ex, ty, span)) = &self.defs[d].memo {
-            return Ok(super::check_expr::Typed {
-                ex: ex.clone(),
-                ty: *ty,
-                span: *span,
-            });
+        if let Some((ex, ty, span)) = self.defs[d].memo.clone() {
+            self.add_steps(self.def_steps.get(&(d, Vec::new())).copied().unwrap_or(0));
+            return Ok(super::check_expr::Typed { ex, ty, span });
         }
         // A definition applied to constants depends on the state alone:
         // it is computed once per state however often it is used.
@@ -339,12 +346,10 @@ impl<'a> Checker<'a> {
             })
             .collect();
         let key = constant_args.filter(|a| !a.is_empty()).map(|a| (d, a));
-        if let Some((ex, ty, span)) = key.as_ref().and_then(|k| self.const_calls.get(k)) {
-            return Ok(super::check_expr::Typed {
-                ex: ex.clone(),
-                ty: *ty,
-                span: *span,
-            });
+        if let Some((ex, ty, span)) = key.as_ref().and_then(|k| self.const_calls.get(k)).cloned() {
+            let steps = key.as_ref().and_then(|k| self.def_steps.get(k));
+            self.add_steps(steps.copied().unwrap_or(0));
+            return Ok(super::check_expr::Typed { ex, ty, span });
         }
         if self.def_stack.contains(&d) {
             let chain: Vec<&str> = self
@@ -371,7 +376,8 @@ impl<'a> Checker<'a> {
         self.floor = mark;
         self.def_stack.push(d);
         let body = self.defs[d].body;
-        let result = self.expr(body);
+        let (result, steps) = self.counting_steps(|c| c.expr(body));
+        self.add_steps(steps);
         self.def_stack.pop();
         self.floor = saved_floor;
         self.locals.truncate(mark);
@@ -385,9 +391,13 @@ impl<'a> Checker<'a> {
         let memo = Ex::Memo((self.rules.memos.len() - 1) as u32);
         match key {
             Some(k) => {
+                self.def_steps.insert(k.clone(), steps);
                 self.const_calls.insert(k, (memo.clone(), t.ty, t.span));
             }
-            None => self.defs[d].memo = Some((memo.clone(), t.ty, t.span)),
+            None => {
+                self.def_steps.insert((d, Vec::new()), steps);
+                self.defs[d].memo = Some((memo.clone(), t.ty, t.span));
+            }
         }
         Ok(super::check_expr::Typed {
             ex: memo,

@@ -6,7 +6,8 @@
 use super::ast::{self, BinOp, ExprKind, Quant};
 use super::check::{Checker, Local, Sym, Ty};
 use super::diag::{Diag, Pos};
-use super::ir::{Arith, Cmp, Ex, Val, MAX_EVAL_HEIGHT, NONE};
+use super::ir::{Arith, Cmp, Ex, Val, NONE};
+use super::shape::MAX_EVAL_HEIGHT;
 
 /// Bounds of an integer expression (wide, so that arithmetic on them cannot overflow).
 pub type Span = (i128, i128);
@@ -415,7 +416,12 @@ impl Checker<'_> {
             vars.push((var, lo, hi, span));
         }
         let want = if q == Quant::Sum { Ty::Int } else { Ty::Bool };
+        let outer = self.loop_product;
+        for (_, _, _, span) in &vars {
+            self.enter_loop(super::check_steps::iterations(*span));
+        }
         let body = self.expr_of(body, want);
+        self.leave_loop(outer);
         self.locals.truncate(mark);
         let mut t = body?;
         // Nest inner bindings first; around an inner `count`, the outer
@@ -488,7 +494,7 @@ impl Checker<'_> {
             tests.push(Ex::Cmp(Cmp::Eq, Box::new(v.ex.clone()), Box::new(x.ex)));
         }
         // A balanced `or` keeps a set of thousands of elements shallow.
-        let result = super::ir::balanced(tests, Ex::Or).unwrap_or(Ex::K(0));
+        let result = super::shape::balanced(tests, Ex::Or).unwrap_or(Ex::K(0));
         self.bounded(pos, boolean(result)).map(fold)
     }
 

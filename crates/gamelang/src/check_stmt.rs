@@ -30,7 +30,9 @@ impl Checker<'_> {
                 let var = self.new_var();
                 self.locals
                     .push((binding.var.text.clone(), Local::Var(var, ty, span)));
+                let outer = self.enter_loop(super::check_steps::iterations(span));
                 let body = self.block(body);
+                self.leave_loop(outer);
                 self.locals.pop();
                 Ok(St::For(var, lo, hi, body?))
             }

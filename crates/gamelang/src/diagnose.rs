@@ -36,18 +36,19 @@ impl GrammarGame {
     fn first_fault(&self, cx: &mut Cx, slots: &[Val], moved: bool) -> Option<Fault> {
         cx.memo_on = false;
         for spec in self.specs().iter().flatten() {
+            cx.budget();
             if let Err(f) = spec.when.eval(cx) {
                 return Some(f);
             }
         }
         if !moved {
-            return self
-                .rules
-                .outcome_rules
-                .iter()
-                .find_map(|(c, _)| c.as_ref()?.eval(cx).err());
+            return self.rules.outcome_rules.iter().find_map(|(c, _)| {
+                cx.budget();
+                c.as_ref()?.eval(cx).err()
+            });
         }
         for spec in self.specs().iter().flatten() {
+            cx.budget();
             if spec.when.eval(cx).ok() != Some(1) {
                 continue;
             }
@@ -55,12 +56,14 @@ impl GrammarGame {
                 body: &spec.body,
                 binds: Vec::new(),
             }];
-            let outcomes = exec::run_tuple(&self.rules.memos, self.rules.vars, slots, &parts);
+            let (memos, vars) = (&self.rules.memos, self.rules.vars);
+            let outcomes = exec::run_tuple(memos, vars, slots, &parts, None);
             if let Some(f) = outcomes.iter().find_map(|o| o.result.as_ref().err()) {
                 return Some(*f);
             }
             cx.slots.clear();
             cx.slots.extend_from_slice(slots);
+            cx.budget();
             if let Err(f) = ir::run_plain(&spec.body, cx) {
                 return Some(f);
             }
@@ -73,9 +76,16 @@ impl GrammarGame {
         match f.site {
             PROB_SITE => "a probability became finer than 32 bits".to_string(),
             BRANCH_SITE => format!(
-                "a decision tuple branched more than {} ways",
-                exec::MAX_BRANCHES
+                "a decision tuple branched more than {} ways (or its branches held more \
+                 than {} values)",
+                exec::MAX_BRANCHES,
+                exec::MAX_BRANCH_WORDS
             ),
+            ir::STEPS_SITE => format!(
+                "a rule took more than {} loop steps in one evaluation",
+                ir::MAX_STEPS
+            ),
+            ir::STOP_SITE => "the evaluation was interrupted".to_string(),
             site => match self.rules.sites.get(site as usize) {
                 Some((pos, what)) => format!("{what} (line {}, column {})", pos.line, pos.col),
                 None => "a rule failed to evaluate".to_string(),

@@ -5,7 +5,10 @@
 
 use model::ratio::reduce;
 
-use super::ir::{self, Cx, Ex, Fault, St, Val};
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+
+use super::ir::{self, Cx, Ex, Fault, St, Val, MAX_STEPS};
 
 /// The failure site reported when a probability's denominator outgrows 32 bits.
 pub const PROB_SITE: u32 = u32::MAX;
@@ -16,6 +19,11 @@ pub const BRANCH_SITE: u32 = u32::MAX - 1;
 /// Most branches one decision tuple may have; beyond, the whole tuple is a
 /// rule error (so that `random` in long loops cannot exhaust memory).
 pub const MAX_BRANCHES: usize = 1 << 16;
+
+/// Most values (slots, variables and frames) all the branches of one tuple
+/// may hold at once: 64 MiB, so that a game with thousands of tracks
+/// reaches its rule error before [`MAX_BRANCHES`] exhausts memory.
+pub const MAX_BRANCH_WORDS: usize = 1 << 23;
 
 /// One consequence of a decision tuple.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,11 +63,20 @@ struct Work<'a> {
     slots: Vec<Val>,
     vars: Vec<Val>,
     frames: Vec<Frame<'a>>,
+    /// Loop steps this branch may still take.
+    steps: u64,
 }
 
 /// Runs `parts` in order on `start`, returning every branch with equal
-/// resulting states merged, in the order they first appear.
-pub fn run_tuple(memos: &[Ex], vars: usize, start: &[Val], parts: &[Part]) -> Vec<Outcome> {
+/// resulting states merged, in the order they first appear; `stop` ends the
+/// run early (see [`ir::STOP_SITE`]).
+pub fn run_tuple(
+    memos: &[Ex],
+    vars: usize,
+    start: &[Val],
+    parts: &[Part],
+    stop: Option<&AtomicBool>,
+) -> Vec<Outcome> {
     let mut dist = vec![Outcome {
         num: 1,
         den: 1,
@@ -76,7 +93,8 @@ pub fn run_tuple(memos: &[Ex], vars: usize, start: &[Val], parts: &[Part]) -> Ve
                             *x = value;
                         }
                     }
-                    if !run_body(memos, part.body, slots, v, (o.num, o.den), &mut next) {
+                    let prob = (o.num, o.den);
+                    if !run_body(memos, part.body, (slots, v), prob, stop, &mut next) {
                         return vec![Outcome {
                             num: 1,
                             den: 1,
@@ -94,8 +112,11 @@ pub fn run_tuple(memos: &[Ex], vars: usize, start: &[Val], parts: &[Part]) -> Ve
 
 fn merge(dist: Vec<Outcome>) -> Vec<Outcome> {
     let mut merged: Vec<Outcome> = Vec::with_capacity(dist.len());
+    // Each branch is looked up once: tens of thousands of branches would
+    // otherwise be compared pairwise.
+    let mut first: HashMap<Result<Vec<Val>, Fault>, usize> = HashMap::new();
     for o in dist {
-        match merged.iter_mut().find(|m| m.result == o.result) {
+        match first.get(&o.result).and_then(|&i| merged.get_mut(i)) {
             Some(m) => {
                 let num = (m.num.checked_mul(o.den))
                     .and_then(|a| o.num.checked_mul(m.den).and_then(|b| a.checked_add(b)));
@@ -104,7 +125,10 @@ fn merge(dist: Vec<Outcome>) -> Vec<Outcome> {
                     _ => m.result = Err(Fault { site: PROB_SITE }),
                 }
             }
-            None => merged.push(o),
+            None => {
+                first.insert(o.result.clone(), merged.len());
+                merged.push(o);
+            }
         }
     }
     for m in &mut merged {
@@ -123,16 +147,20 @@ enum Step {
     Failed(Fault),
 }
 
-/// Runs one consequence from one state, appending its branches to `out`;
-/// false when the branches outnumber [`MAX_BRANCHES`].
+/// Runs one consequence from one state (its slots and variables), appending
+/// its branches to `out`; false when the branches outnumber
+/// [`MAX_BRANCHES`] or hold more than [`MAX_BRANCH_WORDS`] values. Each
+/// branch may take [`MAX_STEPS`] loop steps from the start of the
+/// consequence (a fork inherits what its parent has left).
 fn run_body(
     memos: &[Ex],
     body: &[St],
-    slots: Vec<Val>,
-    vars: Vec<Val>,
+    (slots, vars): (Vec<Val>, Vec<Val>),
     prob: (u128, u128),
+    stop: Option<&AtomicBool>,
     out: &mut Vec<Outcome>,
 ) -> bool {
+    let words = slots.len() + vars.len() + 8;
     let mut work = vec![Work {
         too_fine: false,
         num: prob.0,
@@ -140,9 +168,11 @@ fn run_body(
         slots,
         vars,
         frames: vec![Frame::Seq(body, 0)],
+        steps: MAX_STEPS,
     }];
     while let Some(mut w) = work.pop() {
-        if out.len() + work.len() > MAX_BRANCHES {
+        let branches = out.len() + work.len();
+        if branches > MAX_BRANCHES || branches * (words + w.frames.len()) > MAX_BRANCH_WORDS {
             return false;
         }
         if w.too_fine {
@@ -161,6 +191,8 @@ fn run_body(
             memo_val: Vec::new(),
             memo_ok: Vec::new(),
             memo_on: false,
+            steps: w.steps,
+            stop,
         };
         let end = loop {
             match step(&mut w, &mut cx, &mut work) {
@@ -198,6 +230,9 @@ fn step<'a>(w: &mut Work<'a>, cx: &mut Cx, work: &mut Vec<Work<'a>>) -> Step {
             body,
         } => {
             if next <= hi {
+                if let Err(f) = cx.step() {
+                    return Step::Failed(f);
+                }
                 // At the largest integer the loop simply ends after this pass.
                 if let Some(after) = next.checked_add(1) {
                     w.frames.push(Frame::Loop {
@@ -285,5 +320,6 @@ fn fork<'a>(
         slots: cx.slots.clone(),
         vars,
         frames,
+        steps: cx.steps,
     });
 }

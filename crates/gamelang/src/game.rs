@@ -6,6 +6,9 @@
 //! outside its set, a division by zero), the move leads to the state it
 //! started from with that bit set, terminal with outcome `rule error`.
 
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, OnceLock};
+
 use model::{ActionId, Game, Move, OutcomeId, PlayerId, Prob, StateWidth, Successors};
 
 use super::exec::{self, Part};
@@ -48,6 +51,8 @@ pub struct GrammarGame {
     has_chance: bool,
     /// Key of the per-thread legal-decision cache.
     id: u64,
+    /// Raised to end evaluations in progress (see [`Game::interrupt_on`]).
+    stop: OnceLock<Arc<AtomicBool>>,
 }
 
 impl GrammarGame {
@@ -98,7 +103,13 @@ impl GrammarGame {
             tuples: tuples as u32,
             has_chance,
             id: scratch::game_id(),
+            stop: OnceLock::new(),
         })
+    }
+
+    /// The flag that ends evaluations in progress, once one is given.
+    pub(super) fn stop_flag(&self) -> Option<&AtomicBool> {
+        self.stop.get().map(|flag| &**flag)
     }
 
     /// Every player's specialised decisions.
@@ -106,15 +117,22 @@ impl GrammarGame {
         &self.specs
     }
 
+    /// The outcome `rule error`. A game whose rules cannot fail has none:
+    /// only an evaluation cut short by the stop flag fails there, and its
+    /// result is discarded, so the first outcome keeps the id in range.
     fn error_outcome(&self) -> OutcomeId {
-        self.rules.outcomes.len() as OutcomeId
+        if self.rules.may_fail {
+            self.rules.outcomes.len() as OutcomeId
+        } else {
+            0
+        }
     }
 
     /// Runs `f` on a context holding `state`; `None` for the error state or
     /// bytes that are no state of this game.
     fn with_state<R>(&self, state: &[u8], f: impl FnOnce(&mut Cx, &mut Scratch) -> R) -> Option<R> {
         let sizes = (self.rules.slots.len(), self.rules.vars);
-        scratch::with_cx(&self.rules.memos, sizes, |cx, s| {
+        scratch::with_cx(&self.rules.memos, sizes, self.stop_flag(), |cx, s| {
             cx.reset_memo();
             match self.layout.unpack(state, &self.rules.slots, &mut cx.slots) {
                 Some(false) => Some(f(cx, s)),
@@ -134,6 +152,7 @@ impl GrammarGame {
         for (list, mine) in self.specs.iter().zip(s.legal.iter_mut()) {
             mine.clear();
             for (k, spec) in list.iter().enumerate() {
+                cx.budget();
                 if spec.when.eval(cx)? != 0 {
                     mine.push(k as u32);
                 }
@@ -149,6 +168,7 @@ impl GrammarGame {
     /// The outcome of a terminal state loaded in `cx`.
     fn outcome(&self, cx: &mut Cx) -> OutcomeId {
         for (cond, id) in &self.rules.outcome_rules {
+            cx.budget();
             match cond.as_ref().map(|c| c.eval(cx)) {
                 None => return *id,
                 Some(Ok(v)) if v != 0 => return *id,
@@ -189,6 +209,7 @@ impl GrammarGame {
         cx.slots.clear();
         cx.slots.extend_from_slice(start);
         cx.memo_on = false;
+        cx.budget();
         let result = parts.iter().try_for_each(|p| ir::run_plain(&p.body, cx));
         cx.memo_on = true;
         let (slots, error) = match result {
@@ -201,7 +222,8 @@ impl GrammarGame {
     }
 
     fn push_random(&self, start: &[Val], parts: &[Part], mv: Move, out: &mut Successors) {
-        for o in exec::run_tuple(&self.rules.memos, self.rules.vars, start, parts) {
+        let (memos, vars, stop) = (&self.rules.memos, self.rules.vars, self.stop_flag());
+        for o in exec::run_tuple(memos, vars, start, parts, stop) {
             let prob = to_prob(o.num, o.den);
             let mv = Move { prob, ..mv };
             let (slots, error) = match &o.result {
@@ -426,5 +448,11 @@ impl Game for GrammarGame {
 
     fn project(&self, state: &[u8], ignored: &[usize], out: &mut Vec<u8>) {
         self.project_state(state, ignored, out)
+    }
+
+    /// Keeps the first flag given: loops check it every thousand steps, so
+    /// that an evaluation stops within microseconds of it being raised.
+    fn interrupt_on(&self, stop: Arc<AtomicBool>) {
+        let _ = self.stop.set(stop);
     }
 }

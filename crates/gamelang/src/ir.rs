@@ -4,6 +4,8 @@
 //! parameters) and every check that can fail at run time carries a site
 //! number that names the place in the file.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use super::ast::Quant;
 
 /// Every runtime value is an integer: booleans are 0 and 1, named values
@@ -15,7 +17,7 @@ pub const NONE: Val = -1;
 
 /// A rule that failed to evaluate; `site` indexes the game's table of
 /// places that can fail.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Fault {
     /// Which check failed.
     pub site: u32,
@@ -129,7 +131,28 @@ pub struct Cx<'a> {
     pub memo_ok: Vec<bool>,
     /// False while a consequence runs (the state changes under it).
     pub memo_on: bool,
+    /// Loop steps the rule being evaluated may still take.
+    pub steps: u64,
+    /// Raised to ask evaluations in progress to end at once (see
+    /// [`model::Game::interrupt_on`]).
+    pub stop: Option<&'a AtomicBool>,
 }
+
+/// Most loop steps (iterations of `for`, quantifiers and aggregates) one
+/// evaluation of a rule may take: a condition, an outcome rule, or a
+/// decision tuple's consequences with all their chance branches. Beyond, the
+/// rule fails at [`STEPS_SITE`] (issue 20, item 7).
+pub const MAX_STEPS: u64 = 10_000_000;
+
+/// How many loop steps pass between two looks at the stop flag.
+const STOP_EVERY: u64 = 1 << 10;
+
+/// The failure site of a rule that took more than [`MAX_STEPS`] loop steps.
+pub const STEPS_SITE: u32 = u32::MAX - 2;
+
+/// The failure site of an evaluation ended by the stop flag; its result is
+/// meaningless and whoever raised the flag discards it.
+pub const STOP_SITE: u32 = u32::MAX - 3;
 
 impl<'a> Cx<'a> {
     /// A context for `slots` values and `vars` variables.
@@ -141,7 +164,30 @@ impl<'a> Cx<'a> {
             memo_val: vec![0; memos.len()],
             memo_ok: vec![false; memos.len()],
             memo_on: true,
+            steps: MAX_STEPS,
+            stop: None,
         }
+    }
+
+    /// Gives the next rule its own budget of [`MAX_STEPS`] loop steps.
+    pub fn budget(&mut self) {
+        self.steps = MAX_STEPS;
+    }
+
+    /// Counts one loop step; fails when the rule's budget is spent or a
+    /// stop was asked for.
+    #[inline]
+    pub fn step(&mut self) -> Result<(), Fault> {
+        self.steps = self
+            .steps
+            .checked_sub(1)
+            .ok_or(Fault { site: STEPS_SITE })?;
+        if self.steps.is_multiple_of(STOP_EVERY)
+            && self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+        {
+            return Err(Fault { site: STOP_SITE });
+        }
+        Ok(())
     }
 
     /// Forgets the cached definitions (the slots changed).
@@ -223,70 +269,6 @@ impl Ex {
     }
 }
 
-/// The deepest expression the checker compiles: evaluation recurses once per
-/// level (about 1 KiB of stack each in a debug build, where 2,000 levels
-/// overflow a thread's 2 MiB), so deeper rules are refused at load (issue
-/// 20, item 5). Unrolled quantifiers add at most about 130 levels.
-pub const MAX_EVAL_HEIGHT: usize = 1_000;
-
-impl Ex {
-    /// How deep evaluating the expression recurses, counted without
-    /// recursion: the nodes on its longest path, where a memoised
-    /// definition `Memo(m)` adds the depth of its body, `memo_heights[m]`.
-    pub fn height(&self, memo_heights: &[usize]) -> usize {
-        let mut deepest = 0;
-        let mut stack = vec![(self, 1)];
-        while let Some((e, depth)) = stack.pop() {
-            let mut here = depth;
-            let below = depth + 1;
-            match e {
-                Ex::K(_) | Ex::Slot(_) | Ex::SlotEq(..) | Ex::SlotNe(..) | Ex::Var(_) => {}
-                Ex::Memo(m) => here += memo_heights.get(*m as usize).copied().unwrap_or(0),
-                Ex::Elem { index: a, .. }
-                | Ex::Neg(a, _)
-                | Ex::Abs(a, _)
-                | Ex::Not(a)
-                | Ex::Next { arg: a, .. } => stack.push((a, below)),
-                Ex::Arith(_, a, b, _) | Ex::Cmp(_, a, b) | Ex::And(a, b) | Ex::Or(a, b) => {
-                    stack.push((a, below));
-                    stack.push((b, below));
-                }
-                Ex::If(a, b, c)
-                | Ex::Quant {
-                    lo: a,
-                    hi: b,
-                    body: c,
-                    ..
-                } => {
-                    stack.push((a, below));
-                    stack.push((b, below));
-                    stack.push((c, below));
-                }
-            }
-            deepest = deepest.max(here);
-        }
-        deepest
-    }
-}
-
-/// `items` joined by `join` as a balanced tree that keeps their order, so
-/// that a short-circuit `or` or `and` of many terms evaluates them left to
-/// right exactly as a chain would, but only `log2(n)` levels deep.
-pub fn balanced(mut items: Vec<Ex>, join: fn(Box<Ex>, Box<Ex>) -> Ex) -> Option<Ex> {
-    while items.len() > 1 {
-        let mut next = Vec::with_capacity(items.len().div_ceil(2));
-        let mut pairs = items.into_iter();
-        while let Some(a) = pairs.next() {
-            next.push(match pairs.next() {
-                Some(b) => join(Box::new(a), Box::new(b)),
-                None => a,
-            });
-        }
-        items = next;
-    }
-    items.pop()
-}
-
 fn memo(m: usize, cx: &mut Cx) -> Result<Val, Fault> {
     if cx.memo_on && cx.memo_ok.get(m) == Some(&true) {
         return Ok(cx.memo_val[m]);
@@ -332,6 +314,7 @@ fn quant(
     let (lo, hi) = (lo.eval(cx)?, hi.eval(cx)?);
     let mut total: Val = 0;
     for i in lo..=hi {
+        cx.step()?;
         if let Some(slot) = cx.vars.get_mut(var as usize) {
             *slot = i;
         }
@@ -485,6 +468,7 @@ pub fn run_plain(stmts: &[St], cx: &mut Cx) -> Result<(), Fault> {
             St::For(var, lo, hi, body) => {
                 let (lo, hi) = (lo.eval(cx)?, hi.eval(cx)?);
                 for i in lo..=hi {
+                    cx.step()?;
                     if let Some(slot) = cx.vars.get_mut(*var as usize) {
                         *slot = i;
                     }

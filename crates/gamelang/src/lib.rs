@@ -17,6 +17,7 @@
 mod ast;
 mod check;
 mod check_expr;
+mod check_steps;
 mod check_stmt;
 mod check_track;
 mod diag;
@@ -32,6 +33,7 @@ mod parser;
 mod printer;
 mod rules;
 mod scratch;
+mod shape;
 mod spec;
 mod turns;
 mod view;
@@ -71,7 +73,7 @@ pub fn looks_like(text: &str) -> bool {
 
 /// The stack of the thread that compiles a file: the parser, the checker and
 /// the folding passes recurse over expressions up to
-/// [`ir::MAX_EVAL_HEIGHT`] deep, several frames a level, which a debug
+/// `shape::MAX_EVAL_HEIGHT` deep, several frames a level, which a debug
 /// build's 2 MiB threads cannot hold. It is reserved, not allocated: only
 /// the pages a file's depth touches are ever used.
 const COMPILER_STACK: usize = 256 << 20;

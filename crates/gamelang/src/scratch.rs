@@ -4,9 +4,9 @@
 //! the same state, and both need them.
 
 use std::cell::RefCell;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use super::ir::{Cx, Ex, Val};
+use super::ir::{Cx, Ex, Val, MAX_STEPS};
 
 /// Buffers reused across calls on one thread.
 #[derive(Default)]
@@ -38,10 +38,11 @@ pub fn game_id() -> u64 {
 
 /// Runs `f` with an evaluation context of the given sizes and the thread's
 /// scratch buffers.
-pub fn with_cx<R>(
-    memos: &[Ex],
+pub fn with_cx<'a, R>(
+    memos: &'a [Ex],
     sizes: (usize, usize),
-    f: impl FnOnce(&mut Cx, &mut Scratch) -> R,
+    stop: Option<&'a AtomicBool>,
+    f: impl FnOnce(&mut Cx<'a>, &mut Scratch) -> R,
 ) -> R {
     let mut s = POOL.with(|p| p.borrow_mut().pop()).unwrap_or_default();
     let mut cx = Cx {
@@ -51,6 +52,8 @@ pub fn with_cx<R>(
         memo_val: std::mem::take(&mut s.memo_val),
         memo_ok: std::mem::take(&mut s.memo_ok),
         memo_on: true,
+        steps: MAX_STEPS,
+        stop,
     };
     cx.slots.resize(sizes.0, 0);
     cx.vars.resize(sizes.1, 0);

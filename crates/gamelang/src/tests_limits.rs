@@ -178,3 +178,118 @@ fn extreme_ranges_are_refused_not_overflowed() {
     let name = &game.outcome_names()[game.terminal(next).expect("terminal") as usize];
     assert_eq!(name, super::RULE_ERROR);
 }
+
+/// The only successor of `game`'s start state, and its outcome's name.
+fn first_move(game: &super::GrammarGame) -> (Vec<u8>, Option<String>) {
+    let mut out = Successors::new();
+    game.successors(&game.initial_states()[0], &mut out);
+    assert_eq!(out.len(), 1);
+    let (_, next) = out.iter().next().expect("one move");
+    let names = game.outcome_names();
+    let outcome = game.terminal(next).map(|o| names[o as usize].clone());
+    (next.to_vec(), outcome)
+}
+
+/// Why the only successor of `game`'s start state is a rule error.
+fn rule_error_of_the_first_move(game: &super::GrammarGame) -> String {
+    let (next, outcome) = first_move(game);
+    assert_eq!(outcome.as_deref(), Some(super::RULE_ERROR));
+    game.render(&next)
+}
+
+#[test]
+fn a_loop_of_a_trillion_steps_is_a_rule_error_not_a_hang() {
+    for body in [
+        "for i in 0..1000000000000 { t := 0 }",
+        // Through the branching runner, which a `random` selects.
+        "for i in 0..1000000000000 { t := 0 } random { 1/2: t := 1  1/2: t := 0 }",
+    ] {
+        let src = format!(
+            "players solo\ntrack t: 0..1 = 0\ntrack done: bool = false\n\
+             decision go when not done {{ {body} done := true }}\n\
+             outcome \"end\" otherwise\n"
+        );
+        let game = compile("loop.game", &src)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .game;
+        let (_, outcome) = first_move(&game);
+        assert_eq!(outcome.as_deref(), Some(super::RULE_ERROR), "{body}");
+    }
+    let src = "players solo\ntrack t: 0..1 = 0\n\
+               decision go when t == 0 { for i in 0..1000000000000 { t := 0 } t := 1 }\n\
+               outcome \"end\" otherwise\n";
+    let game = compile("loop.game", src)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .game;
+    let reason = rule_error_of_the_first_move(&game);
+    assert!(reason.contains("more than 10000000 loop steps"), "{reason}");
+    // A quantifier in a condition: the state's legality fails to evaluate.
+    let src = "players solo\ntrack t: 0..1 = 0\n\
+               decision go when any i in 0..1000000000000: i < 0 { t := 1 }\n\
+               outcome \"end\" otherwise\n";
+    let game = compile("quant.game", src)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .game;
+    let start = &game.initial_states()[0];
+    let outcome = game
+        .terminal(start)
+        .expect("a failing condition ends the game");
+    assert_eq!(game.outcome_names()[outcome as usize], super::RULE_ERROR);
+}
+
+#[test]
+fn loops_within_the_step_limit_need_no_rule_error() {
+    // The checker counts loop steps soundly, nested loops multiplied, so a game
+    // whose loops cannot reach the limit keeps its declared outcomes only.
+    let src = "players solo\ntrack t: 0..9 = 0\n\
+               decision go when t == 0 { for i in 0..999 { for j in 0..999 { t := 0 } } t := 1 }\n\
+               outcome \"end\" otherwise\n";
+    let game = compile("small.game", src)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .game;
+    assert_eq!(game.outcome_names(), vec!["end".to_string()]);
+    let src = src.replace("0..999 {", "0..9999 {");
+    let game = compile("big.game", &src)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .game;
+    assert_eq!(game.outcome_names().len(), 2, "10^8 steps may fail");
+}
+
+#[test]
+fn a_raised_stop_flag_ends_an_evaluation_at_once() {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    // A loop of 10^6 steps, within the limit: it ends the game normally.
+    let src = "players solo\ntrack t: 0..1 = 0\n\
+               decision go when t == 0 { for i in 0..999999 { t := 0 } t := 1 }\n\
+               outcome \"end\" otherwise\n";
+    let game = compile("loop.game", src)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .game;
+    let (done, outcome) = first_move(&game);
+    assert_eq!(outcome.as_deref(), Some("end"));
+    // With the flag raised, the loop gives up within a thousand steps; the
+    // move leads to the error state (the explorer discards it).
+    game.interrupt_on(Arc::new(AtomicBool::new(true)));
+    let (cut, _) = first_move(&game);
+    assert_ne!(cut, done);
+    assert_ne!(cut, game.initial_states()[0]);
+}
+
+#[test]
+fn branches_of_a_wide_game_are_bounded_in_memory() {
+    // 2^20 chance branches of 4,000 slots each would hold 32 GiB; the tuple
+    // becomes a rule error once its branches hold 2^23 values.
+    let src =
+        "players solo\ntrack wide[0..3999]: bool\ntrack x: 0..1 = 0\ntrack done: bool = false\n\
+               decision go when not done {\n\
+                 done := true\n\
+                 for i in 1..20 { random { 1/2: x := 0  1/2: x := 1 } }\n\
+               }\n\
+               outcome \"end\" otherwise\n";
+    let game = compile("wide.game", src)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .game;
+    let reason = rule_error_of_the_first_move(&game);
+    assert!(reason.contains("8388608 values"), "{reason}");
+}

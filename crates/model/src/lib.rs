@@ -13,6 +13,9 @@
 pub mod ratio;
 mod successors;
 
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
 pub use successors::{Move, Successors};
 
 /// Index of an action in [`Game::action_labels`].
@@ -158,6 +161,13 @@ pub trait Game: Send + Sync {
     fn project(&self, state: &[u8], _ignored: &[usize], out: &mut Vec<u8>) {
         out.extend_from_slice(state);
     }
+
+    /// Gives the game a flag that, once raised, asks any evaluation in
+    /// progress to end at once (a `.game` file's loops look at it). What
+    /// [`Game::terminal`] and [`Game::successors`] return after it is raised
+    /// is meaningless: the explorer raises it only to stop, and discards the
+    /// chunk it was expanding. Games whose evaluations are short ignore it.
+    fn interrupt_on(&self, _stop: Arc<AtomicBool>) {}
 }
 
 #[cfg(test)]

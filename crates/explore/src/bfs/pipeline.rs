@@ -44,6 +44,13 @@ impl Bfs<'_> {
                 self.expand_parallel(first)?;
             }
         }
+        if self.opts.stop.load(Ordering::Relaxed) {
+            // The game may have cut evaluations short when the flag rose
+            // (see `model::Game::interrupt_on`): nothing of this chunk is
+            // merged, and the run stops before it, at the last checkpoint's
+            // parent boundary or a later one.
+            return Ok(());
+        }
         self.make_room(sink)?;
         let next = first + count as u64;
         let next_count = (layer_end - next).min(self.chunk_len()) as usize;
