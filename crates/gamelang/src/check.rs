@@ -6,7 +6,6 @@
 use std::collections::HashMap;
 
 use super::ast::{self, Decl, ExprKind, SetExpr};
-use super::check_expr::Span;
 use super::diag::{Diag, Pos};
 use super::ir::{Dom, Ex, Val, NONE};
 use super::rules::Rules;
@@ -116,6 +115,19 @@ pub struct Checker<'a> {
     /// Loop steps of each cached definition use, keyed like `const_calls`
     /// (no arguments for a memoised definition).
     pub def_steps: HashMap<(usize, Vec<Val>), i128>,
+}
+
+/// Bounds of an integer expression (wide, so that arithmetic on them cannot overflow).
+pub type Span = (i128, i128);
+
+/// A compiled expression with its type and bounds.
+pub struct Typed {
+    /// The code.
+    pub ex: Ex,
+    /// Its type.
+    pub ty: Ty,
+    /// Its bounds.
+    pub span: Span,
 }
 
 /// True for code cheaper to evaluate than to look up in the memo.
@@ -319,12 +331,7 @@ impl<'a> Checker<'a> {
     }
 
     /// Inlines definition `d` applied to `args` (or uses its memo).
-    pub fn use_def(
-        &mut self,
-        pos: Pos,
-        d: usize,
-        args: &[super::check_expr::Typed],
-    ) -> Result<super::check_expr::Typed, Diag> {
+    pub fn use_def(&mut self, pos: Pos, d: usize, args: &[Typed]) -> Result<Typed, Diag> {
         let (name, arity) = (self.defs[d].name.clone(), self.defs[d].params.len());
         if args.len() != arity {
             return Err(Diag::new(
@@ -334,7 +341,7 @@ impl<'a> Checker<'a> {
         }
         if let Some((ex, ty, span)) = self.defs[d].memo.clone() {
             self.add_steps(self.def_steps.get(&(d, Vec::new())).copied().unwrap_or(0));
-            return Ok(super::check_expr::Typed { ex, ty, span });
+            return Ok(Typed { ex, ty, span });
         }
         // A definition applied to constants depends on the state alone:
         // it is computed once per state however often it is used.
@@ -349,7 +356,7 @@ impl<'a> Checker<'a> {
         if let Some((ex, ty, span)) = key.as_ref().and_then(|k| self.const_calls.get(k)).cloned() {
             let steps = key.as_ref().and_then(|k| self.def_steps.get(k));
             self.add_steps(steps.copied().unwrap_or(0));
-            return Ok(super::check_expr::Typed { ex, ty, span });
+            return Ok(Typed { ex, ty, span });
         }
         if self.def_stack.contains(&d) {
             let chain: Vec<&str> = self
@@ -399,7 +406,7 @@ impl<'a> Checker<'a> {
                 self.defs[d].memo = Some((memo.clone(), t.ty, t.span));
             }
         }
-        Ok(super::check_expr::Typed {
+        Ok(Typed {
             ex: memo,
             ty: t.ty,
             span: t.span,

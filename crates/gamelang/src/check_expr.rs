@@ -4,28 +4,15 @@
 //! never fail do not count as possible rule errors.
 
 use super::ast::{self, BinOp, ExprKind, Quant};
-use super::check::{Checker, Local, Sym, Ty};
+use super::check::{Checker, Local, Span, Sym, Ty, Typed};
 use super::diag::{Diag, Pos};
 use super::ir::{Arith, Cmp, Ex, Val, NONE};
 use super::shape::MAX_EVAL_HEIGHT;
-
-/// Bounds of an integer expression (wide, so that arithmetic on them cannot overflow).
-pub type Span = (i128, i128);
 
 /// Bounds that say nothing.
 pub const ANY: Span = (-(1 << 100), 1 << 100);
 /// Largest magnitude an evaluated integer may reach without overflow.
 const SAFE: i128 = 1 << 62;
-
-/// A compiled expression with its type and bounds.
-pub struct Typed {
-    /// The code.
-    pub ex: Ex,
-    /// Its type.
-    pub ty: Ty,
-    /// Its bounds.
-    pub span: Span,
-}
 
 fn typed(ex: Ex, ty: Ty, span: Span) -> Typed {
     Typed { ex, ty, span }

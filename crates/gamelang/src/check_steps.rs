@@ -5,8 +5,7 @@
 //! iterations times those of the loops around it, and a definition counts
 //! its loops again at every use, scaled the same way.
 
-use super::check::Checker;
-use super::check_expr::Span;
+use super::check::{Checker, Span};
 use super::ir::MAX_STEPS;
 
 /// Iterations of a loop over a variable with bounds `span`.
