@@ -19,11 +19,25 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
         ("fling", &["model", "games", "store"][..]),
         ("evolve", &["model", "games"][..]),
         ("equiv", &["model", "games", "store"][..]),
-        ("tui", &["model", "games", "store", "explore", "hsg"][..]),
+        // The PuzzleScript language sits beside the games: its own parser, compiler and engine.
+        ("puzzlescript", &["model"][..]),
+        (
+            "tui",
+            &["model", "games", "store", "explore", "hsg", "puzzlescript"][..],
+        ),
         (
             "cli",
             &[
-                "model", "games", "store", "explore", "hsg", "tui", "fling", "evolve", "equiv",
+                "model",
+                "games",
+                "store",
+                "explore",
+                "hsg",
+                "tui",
+                "fling",
+                "evolve",
+                "equiv",
+                "puzzlescript",
             ][..],
         ),
         (
