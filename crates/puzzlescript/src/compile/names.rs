@@ -324,11 +324,8 @@ fn find_background(names: &mut Names) -> Result<(), String> {
     let Some(&(id, layer)) = object.as_deref().and_then(|o| names.objects.get(o)) else {
         return Err("there must be an object called BACKGROUND (or a property of that name)".into());
     };
-    if let Some(members) = names.property("background") {
-        if members.iter().any(|m| names.layer_of(m) != Some(layer)) {
-            return Err("background objects must all be on one layer".into());
-        }
-    }
+    // Background objects on several layers are an error the reference
+    // reports and then ignores, using the first one.
     names.background = (id, layer);
     Ok(())
 }

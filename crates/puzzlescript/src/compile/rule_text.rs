@@ -169,15 +169,15 @@ fn read_cells(tokens: &[&str], names: &[String], d: &mut Draft, original: &str) 
         let t = tokens[k];
         match t {
             "[" => {
-                if in_row {
-                    return Err("'[' inside a cell row".into());
-                }
+                // A second '[' restarts the cell but keeps the row, as in the reference.
                 in_row = true;
                 cell = Vec::new();
+                pending_dir = None;
             }
+            "|" if !in_row => {}
             "|" | "]" => {
                 if !in_row {
-                    return Err(format!("'{t}' outside a cell row"));
+                    return Err("']' without '['".into());
                 }
                 if pending_dir.is_some() {
                     return Err("a direction must be followed by an object".into());
@@ -194,12 +194,15 @@ fn read_cells(tokens: &[&str], names: &[String], d: &mut Draft, original: &str) 
                 }
             }
             "->" => {
-                if in_row || rhs {
-                    return Err("misplaced \"->\"".into());
+                if rhs && !in_row {
+                    return Err("a rule has only one \"->\"".into());
                 }
-                rhs = true;
+                // Inside brackets the reference ignores the arrow with a warning.
+                rhs |= !in_row;
             }
             "..." if in_row => cell.push(("...".into(), "...".into())),
+            // Directions between brackets are ignored with a warning.
+            _ if !in_row && (DIRECTION_WORDS.contains(&t) || t == "action") => {}
             _ if in_row && DIRECTION_WORDS.contains(&t) || in_row && t == "action" => {
                 if pending_dir.is_some() {
                     return Err("an object can have only one direction".into());
@@ -210,13 +213,14 @@ fn read_cells(tokens: &[&str], names: &[String], d: &mut Draft, original: &str) 
                 pending_dir = Some(t.to_string());
             }
             _ if in_row && names.iter().any(|n| n == t) => {
+                // An object named twice in a cell is an error the reference reports and keeps.
                 let dir = pending_dir.take().unwrap_or_default();
-                if cell.iter().any(|(_, n)| n == t) {
-                    return Err(format!("\"{}\" appears twice in one cell", t.to_uppercase()));
-                }
                 cell.push((dir, t.to_string()));
             }
-            _ if !in_row && rhs => {
+            // Names outside brackets are ignored with a warning.
+            _ if !in_row && names.iter().any(|n| n == t) => {}
+            // Commands are read wherever they are (the reference only warns).
+            _ if is_command(t) => {
                 let command = match t {
                     "again" => Command::Again,
                     "cancel" => Command::Cancel,
@@ -244,6 +248,11 @@ fn read_cells(tokens: &[&str], names: &[String], d: &mut Draft, original: &str) 
     Ok(())
 }
 
+fn is_command(t: &str) -> bool {
+    matches!(t, "again" | "cancel" | "checkpoint" | "restart" | "win" | "message")
+        || t.strip_prefix("sfx").and_then(|n| n.parse::<u8>().ok()).is_some_and(|n| n <= 10)
+}
+
 fn message_after(original: &str) -> String {
     let lower = original.to_lowercase();
     lower
@@ -256,7 +265,8 @@ fn check_shape(d: &Draft) -> Result<(), String> {
     if d.lhs.is_empty() {
         return Err("a rule needs a pattern on the left".into());
     }
-    if d.rhs.is_empty() && !d.commands.is_empty() {
+    if d.rhs.is_empty() {
+        // Commands only, or a rule with nothing on the right (inert).
         return Ok(());
     }
     if d.lhs.len() != d.rhs.len() {

@@ -73,8 +73,9 @@ fn blank_comments(line: &str, depth: &mut usize) -> (String, Option<usize>) {
                 *depth += 1;
                 code.push(' ');
             }
-            ')' if *depth > 0 => {
-                *depth -= 1;
+            ')' => {
+                // A stray ')' is skipped with a warning by the reference.
+                *depth = depth.saturating_sub(1);
                 code.push(' ');
             }
             _ if *depth > 0 => code.push(' '),
