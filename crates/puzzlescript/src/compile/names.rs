@@ -40,6 +40,8 @@ pub struct Names {
     pub background: (usize, usize),
     /// The objects that are the player.
     pub player_mask: Vec<u64>,
+    /// True when the player is an aggregate: a player cell holds all of its objects.
+    pub player_aggregate: bool,
 }
 
 impl Names {
@@ -78,6 +80,7 @@ pub fn resolve(parsed: &Parsed) -> Result<Names, String> {
     build_glyphs(parsed, &mut names)?;
     find_background(&mut names)?;
     names.player_mask = mask_of(&names, "player");
+    names.player_aggregate = names.aggregate("player").is_some();
     if bits::is_zero(&names.player_mask) {
         return Err("there must be an object called PLAYER (or a legend entry for it)".into());
     }

@@ -12,7 +12,12 @@ pub fn start_movement(g: &Compiled, board: &mut Board, dir: u64, players: &mut V
     let (so, sm) = (g.obj_words, g.mov_words);
     for i in 0..board.cells() {
         let cell = &board.objects[i * so..i * so + so];
-        if !bits::intersects(cell, &g.names.player_mask) {
+        let is_player = if g.names.player_aggregate {
+            bits::contains(cell, &g.names.player_mask)
+        } else {
+            bits::intersects(cell, &g.names.player_mask)
+        };
+        if !is_player {
             continue;
         }
         players.push(i);
