@@ -5,6 +5,10 @@ fn main() {
     let path = std::env::args()
         .nth(1)
         .unwrap_or_else(|| "../../../shared/fixtures/puzzlescript/testdata.jsonl".into());
+    if std::env::args().nth(2).as_deref() == Some("timing") {
+        timing(&path);
+        return;
+    }
     if let Some(n) = std::env::args().nth(2).and_then(|n| n.parse::<usize>().ok()) {
         show(&path, n);
         return;
@@ -58,7 +62,6 @@ fn show(path: &str, n: usize) {
 }
 
 /// Prints the slowest cases (timing each one alone).
-#[allow(dead_code)]
 fn timing(path: &str) {
     let text = std::fs::read_to_string(path).unwrap_or_default();
     let mut times = Vec::new();

@@ -43,6 +43,28 @@ pub struct Board {
     pub rigid_applied: Vec<u64>,
     /// Commands queued by the rules of the turn, each word once.
     pub queue: Vec<Command>,
+    /// Summaries that let rules skip the board, rows and columns that cannot
+    /// match (supersets of what is there, recomputed at each turn's start).
+    pub summary: Summary,
+}
+
+/// The union of the objects and movements of the board, of each row and of
+/// each column. They only grow during a turn, so they may say "present" for
+/// something gone, never "absent" for something there.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    /// Objects anywhere.
+    pub map_objs: Vec<u64>,
+    /// Movements anywhere.
+    pub map_movs: Vec<u64>,
+    /// Objects of each row (`height * obj_words`).
+    pub row_objs: Vec<u64>,
+    /// Movements of each row.
+    pub row_movs: Vec<u64>,
+    /// Objects of each column (`width * obj_words`).
+    pub col_objs: Vec<u64>,
+    /// Movements of each column.
+    pub col_movs: Vec<u64>,
 }
 
 impl Board {
@@ -57,6 +79,62 @@ impl Board {
             rigid_group: vec![0; n * game.mov_words],
             rigid_applied: vec![0; n * game.mov_words],
             queue: Vec::new(),
+            summary: Summary::default(),
+        }
+    }
+
+    /// Recomputes the summaries from the board.
+    pub fn summarize(&mut self, so: usize, sm: usize) {
+        let (w, h) = (self.width, self.height);
+        let s = &mut self.summary;
+        for (v, n) in [
+            (&mut s.map_objs, so),
+            (&mut s.map_movs, sm),
+            (&mut s.row_objs, h * so),
+            (&mut s.row_movs, h * sm),
+            (&mut s.col_objs, w * so),
+            (&mut s.col_movs, w * sm),
+        ] {
+            v.clear();
+            v.resize(n, 0);
+        }
+        for x in 0..w {
+            for y in 0..h {
+                let i = x * h + y;
+                for k in 0..so {
+                    let o = self.objects[i * so + k];
+                    s.map_objs[k] |= o;
+                    s.row_objs[y * so + k] |= o;
+                    s.col_objs[x * so + k] |= o;
+                }
+                for k in 0..sm {
+                    let m = self.movements[i * sm + k];
+                    s.map_movs[k] |= m;
+                    s.row_movs[y * sm + k] |= m;
+                    s.col_movs[x * sm + k] |= m;
+                }
+            }
+        }
+    }
+
+    /// Adds cell `i`'s objects and movements to the summaries.
+    pub fn note_cell(&mut self, i: usize, so: usize, sm: usize) {
+        let (x, y) = (i / self.height, i % self.height);
+        let s = &mut self.summary;
+        if s.col_objs.len() < (x + 1) * so || s.row_objs.len() < (y + 1) * so {
+            return;
+        }
+        for k in 0..so {
+            let o = self.objects[i * so + k];
+            s.map_objs[k] |= o;
+            s.row_objs[y * so + k] |= o;
+            s.col_objs[x * so + k] |= o;
+        }
+        for k in 0..sm {
+            let m = self.movements[i * sm + k];
+            s.map_movs[k] |= m;
+            s.row_movs[y * sm + k] |= m;
+            s.col_movs[x * sm + k] |= m;
         }
     }
 

@@ -58,6 +58,7 @@ fn move_layer(g: &Compiled, board: &mut Board, i: usize, layer: usize, dir: u64)
         board.objects[i * so + w] &= !mask[w];
         board.objects[t * so + w] |= moving;
     }
+    board.note_cell(t, so, g.mov_words);
     true
 }
 

@@ -126,6 +126,20 @@ pub fn row_matches_at(
 /// Collects every match of one row, scanning as the reference does.
 fn row_matches(g: &Compiled, board: &Board, rule: &Rule, r: usize, out: &mut Vec<RowMatch>) {
     out.clear();
+    let (so, sm) = (g.obj_words, g.mov_words);
+    let (need, need_mov) = (&rule.row_masks[r], &rule.row_move_masks[r]);
+    let sum = &board.summary;
+    if !bits::contains(&sum.map_objs, need) || !bits::contains(&sum.map_movs, need_mov) {
+        return;
+    }
+    let row_ok = |y: usize| {
+        bits::contains(&sum.row_objs[y * so..y * so + so], need)
+            && bits::contains(&sum.row_movs[y * sm..y * sm + sm], need_mov)
+    };
+    let col_ok = |x: usize| {
+        bits::contains(&sum.col_objs[x * so..x * so + so], need)
+            && bits::contains(&sum.col_movs[x * sm..x * sm + sm], need_mov)
+    };
     let row = &rule.rows[r];
     let ellipses = rule.ellipses[r];
     let len = row.len() - usize::from(ellipses);
@@ -150,13 +164,13 @@ fn row_matches(g: &Compiled, board: &Board, rule: &Rule, r: usize, out: &mut Vec
         row_matches_at(g, board, row, ellipses, i, d, (0, kmax), (0, kmax), (0, kmax), out);
     };
     if rule.direction > 2 {
-        for y in ymin..ymax {
+        for y in (ymin..ymax).filter(|&y| row_ok(y)) {
             for x in xmin..xmax {
                 visit(x, y, out);
             }
         }
     } else {
-        for x in xmin..xmax {
+        for x in (xmin..xmax).filter(|&x| col_ok(x)) {
             for y in ymin..ymax {
                 visit(x, y, out);
             }
@@ -166,6 +180,9 @@ fn row_matches(g: &Compiled, board: &Board, rule: &Rule, r: usize, out: &mut Vec
 
 /// Fills `rows` with the matches of every row; false when a row has none.
 pub fn find_matches(g: &Compiled, board: &Board, rule: &Rule, rows: &mut Vec<Vec<RowMatch>>) -> bool {
+    if !bits::contains(&board.summary.map_objs, &rule.rule_mask) {
+        return false;
+    }
     if rows.len() < rule.rows.len() {
         rows.resize_with(rule.rows.len(), Vec::new);
     }
@@ -299,6 +316,9 @@ fn replace(
     }
     if rule.rigid {
         changed |= mark_rigid(g, board, group, &rep.moves_layers, i);
+    }
+    if changed {
+        board.note_cell(i, so, sm);
     }
     changed
 }

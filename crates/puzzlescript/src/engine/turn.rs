@@ -37,6 +37,7 @@ pub fn run(
         scratch.players = players;
     }
     board.queue.clear();
+    board.summarize(g.obj_words, g.mov_words);
     scratch.banned.clear();
     scratch.banned.resize(g.rules.groups.len(), false);
     let has_rigid = !g.rigid_groups.is_empty();

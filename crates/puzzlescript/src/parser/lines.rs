@@ -108,7 +108,7 @@ mod tests {
     #[test]
     fn comments_nest_and_span_lines() {
         let lines = split("a (b (c) d\n e) f\nmessage (hi)");
-        assert_eq!(lines[0].code, "a          ");
+        assert_eq!(lines[0].code, format!("a{}", " ".repeat(9)));
         assert_eq!(lines[1].code, "    f");
         assert_eq!(lines[1].depth_before, 1);
         assert_eq!(lines[2].code, "message (hi)");
