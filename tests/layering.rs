@@ -20,6 +20,8 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
         ("fling", &["model", "games", "store"][..]),
         ("evolve", &["model", "games"][..]),
         ("equiv", &["model", "games", "store"][..]),
+        // The PuzzleScript language sits beside the games: its own parser, compiler and engine.
+        ("puzzlescript", &["model"][..]),
         ("tui", &["model", "games", "store", "hsg"][..]),
         (
             "cli",
