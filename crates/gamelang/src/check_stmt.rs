@@ -423,8 +423,8 @@ impl Checker<'_> {
     }
 
     /// Marks the game as fallible when products of probabilities could
-    /// outgrow a 32-bit denominator or a tuple could branch more than
-    /// [`super::exec::MAX_BRANCHES`] ways (the denominators bound both).
+    /// outgrow a 32-bit denominator or a tuple could branch more ways than
+    /// [`super::exec::safe_branches`] (the denominators bound both).
     pub fn check_den_bound(&mut self) {
         // A decision with a `random` inside a loop has no bound (`None`).
         let bounds: Option<Vec<u128>> = self
@@ -435,7 +435,8 @@ impl Checker<'_> {
             .collect();
         let worst = bounds.map(|b| b.into_iter().max().unwrap_or(1));
         let players = self.rules.players.len() as u32;
-        let limit = u128::from(u32::MAX).min(super::exec::MAX_BRANCHES as u128);
+        let branches = super::exec::safe_branches(self.rules.slots.len(), self.rules.vars);
+        let limit = u128::from(u32::MAX).min(branches as u128);
         let fits = worst
             .and_then(|w| w.checked_pow(players))
             .is_some_and(|b| b <= limit);

@@ -25,6 +25,17 @@ pub const MAX_BRANCHES: usize = 1 << 16;
 /// reaches its rule error before [`MAX_BRANCHES`] exhausts memory.
 pub const MAX_BRANCH_WORDS: usize = 1 << 23;
 
+/// Most frames a branch holds: two per level of blocks, which nest at most
+/// 100 deep.
+const MAX_FRAMES: usize = 256;
+
+/// How many branches a tuple may surely reach in a game with `slots` track
+/// elements and `vars` variables without failing at [`MAX_BRANCHES`] or
+/// [`MAX_BRANCH_WORDS`] (the checker's bound for its `rule error` outcome).
+pub fn safe_branches(slots: usize, vars: usize) -> usize {
+    MAX_BRANCHES.min(MAX_BRANCH_WORDS / (slots + vars + 8 + MAX_FRAMES))
+}
+
 /// One consequence of a decision tuple.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {

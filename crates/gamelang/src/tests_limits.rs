@@ -293,3 +293,30 @@ fn branches_of_a_wide_game_are_bounded_in_memory() {
     let reason = rule_error_of_the_first_move(&game);
     assert!(reason.contains("8388608 values"), "{reason}");
 }
+
+#[test]
+fn wide_games_provide_a_rule_error_for_their_branch_memory() {
+    // 3,000 branches of 4,000 slots exceed 2^23 values: the checker sees it
+    // coming and gives the game its `rule error` outcome, which the move gets.
+    let src = "players solo\ntrack wide[0..3999]: bool\ntrack x: 0..2999 = 0\n\
+               track done: bool = false\n\
+               decision go when not done { done := true  random d in 0..2999 { x := d } }\n\
+               outcome \"end\" otherwise\n";
+    let game = compile("wide.game", src)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .game;
+    assert_eq!(
+        game.outcome_names().last().map(String::as_str),
+        Some(super::RULE_ERROR)
+    );
+    rule_error_of_the_first_move(&game);
+    // With 40 slots the same branching fits, and needs no rule error.
+    let narrow = src.replace("wide[0..3999]", "wide[0..39]");
+    let game = compile("narrow.game", &narrow)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .game;
+    assert_eq!(game.outcome_names(), vec!["end".to_string()]);
+    let mut out = Successors::new();
+    game.successors(&game.initial_states()[0], &mut out);
+    assert_eq!(out.len(), 3000);
+}
