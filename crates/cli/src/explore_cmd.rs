@@ -366,14 +366,13 @@ fn line(p: &Progress) -> String {
         p.states_per_sec,
         human(p.disk_bytes)
     );
-    if let Some(live) = &p.live_hsg {
-        let field = |k: &str| live.get(k).and_then(|v| v.as_u64()).unwrap_or(0);
-        text.push_str(&format!(
+    match p.live_hsg.as_ref().map(hsg::LiveFigures::from_json) {
+        Some(Ok(live)) => text.push_str(&format!(
             "; {} hyperstates, HSG depth {}, {} states can no longer win",
-            field("hyperstates"),
-            field("depth"),
-            field("dead_states")
-        ));
+            live.hsg.hyperstates, live.hsg.depth, live.hsg.dead_states
+        )),
+        Some(Err(e)) => text.push_str(&format!("; {e}")),
+        None => {}
     }
     text
 }
