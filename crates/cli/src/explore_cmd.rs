@@ -189,16 +189,13 @@ pub fn explore(args: &ExploreArgs) -> Result<Explored> {
     };
     let mut sink = Display::new();
     let mut live = (args.live_hsg || args.hsg_depth.is_some()).then(|| {
-        let labels = hsg::Labels {
-            actions: Vec::new(),
-            outcomes: game.outcome_names(),
-        };
+        let outcomes = game.outcome_names();
         // Without a target asked for, a scoring game has none yet: its default is the
         // best score the finished exploration reaches.
         let spec = args.analysis.target_spec();
-        let has_win = labels.outcomes.iter().any(|o| o == model::WIN);
+        let has_win = outcomes.iter().any(|o| o == model::WIN);
         let target = (spec.is_some() || has_win)
-            .then(|| hsg::target::resolve(&labels, spec.as_deref(), &hsg::MemGraph::empty()))
+            .then(|| hsg::target::resolve(&outcomes, spec.as_deref(), None))
             .and_then(Result::ok)
             .map(|t| t.outcomes)
             .unwrap_or_default();
