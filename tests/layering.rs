@@ -11,9 +11,11 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
         ("model", &[][..]),
         ("gamelang", &["model"][..]),
         ("games", &["model", "gamelang"][..]),
-        ("store", &[][..]),
+        // The store shares only the id types of the model (`StateId`, `ActionId`,
+        // `OutcomeId`), never a game.
+        ("store", &["model"][..]),
         ("explore", &["model", "store"][..]),
-        ("hsg", &["store"][..]),
+        ("hsg", &["model", "store"][..]),
         // Game-specific solvers: Fling's retrograde tables, the sandbox's evolutionary
         // solver, and game trees with their equivalences. They sit beside the analysis,
         // never below it.

@@ -189,16 +189,13 @@ pub fn explore(args: &ExploreArgs) -> Result<Explored> {
     };
     let mut sink = Display::new();
     let mut live = (args.live_hsg || args.hsg_depth.is_some()).then(|| {
-        let labels = hsg::Labels {
-            actions: Vec::new(),
-            outcomes: game.outcome_names(),
-        };
+        let outcomes = game.outcome_names();
         // Without a target asked for, a scoring game has none yet: its default is the
         // best score the finished exploration reaches.
         let spec = args.analysis.target_spec();
-        let has_win = labels.outcomes.iter().any(|o| o == model::WIN);
+        let has_win = outcomes.iter().any(|o| o == model::WIN);
         let target = (spec.is_some() || has_win)
-            .then(|| hsg::target::resolve(&labels, spec.as_deref(), &hsg::MemGraph::empty()))
+            .then(|| hsg::target::resolve(&outcomes, spec.as_deref(), None))
             .and_then(Result::ok)
             .map(|t| t.outcomes)
             .unwrap_or_default();
@@ -366,14 +363,13 @@ fn line(p: &Progress) -> String {
         p.states_per_sec,
         human(p.disk_bytes)
     );
-    if let Some(live) = &p.live_hsg {
-        let field = |k: &str| live.get(k).and_then(|v| v.as_u64()).unwrap_or(0);
-        text.push_str(&format!(
+    match p.live_hsg.as_ref().map(hsg::LiveFigures::from_json) {
+        Some(Ok(live)) => text.push_str(&format!(
             "; {} hyperstates, HSG depth {}, {} states can no longer win",
-            field("hyperstates"),
-            field("depth"),
-            field("dead_states")
-        ));
+            live.hsg.hyperstates, live.hsg.depth, live.hsg.dead_states
+        )),
+        Some(Err(e)) => text.push_str(&format!("; {e}")),
+        None => {}
     }
     text
 }

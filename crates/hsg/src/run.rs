@@ -1,9 +1,9 @@
 //! The analysis of a stored run: [`StateGraph`] over `store::Run`'s memory-mapped rows,
 //! and [`analyze`], which analyses a run and saves the result into its directory.
 
-use crate::analysis::{analyze_graph, Analysis, AnalyzeOptions, Labels};
+use crate::analysis::{analyze_graph, Analysis, AnalyzeOptions};
 use crate::error::HsgError;
-use crate::graph::{ActionId, OutcomeId, StateGraph, StateId};
+use crate::graph::{ActionId, Labels, OutcomeId, StateGraph, StateId};
 use crate::persist::save;
 use crate::summary::{HsgSummary, Source};
 use std::ops::Range;

@@ -18,6 +18,8 @@ use std::sync::Arc;
 
 pub use successors::{Move, Successors};
 
+/// Dense id of a state: its position in discovery (breadth-first) order, from 0.
+pub type StateId = u64;
 /// Index of an action in [`Game::action_labels`].
 pub type ActionId = u16;
 /// Index of a player, `0..Game::players()`.
@@ -29,6 +31,9 @@ pub type OutcomeId = u16;
 pub const WIN: &str = "win";
 /// The conventional name of the losing outcome.
 pub const FAIL: &str = "fail";
+/// The prefix of a scoring game's outcomes, followed by the score in decimal
+/// (`score 0`, `score 1`, ...).
+pub const SCORE_PREFIX: &str = "score ";
 
 /// An exact probability `num / den` of a chance outcome.
 ///

@@ -4,7 +4,7 @@
 //! game rebuilt out of the level text in the run's identity.
 
 use super::analysis::{overview_of, AnalysisBench, RunFacts, StateSource};
-use super::{LiveHsgFigures, LiveProgress, Overview, RunState};
+use super::{LiveFigures, LiveProgress, Overview, RunState};
 use crate::error::TuiError;
 use hsg::summary::{HsgSummary, Source};
 use hsg::{AnalyzeOptions, SavedAnalysis};
@@ -49,20 +49,10 @@ pub fn progress_of(m: &Manifest) -> LiveProgress {
     }
 }
 
-/// The figures of a manifest's `live_hsg` object (written by the CLI's live analysis).
-fn live_figures(v: &serde_json::Value) -> LiveHsgFigures {
-    let n = |k: &str| v.get(k).and_then(serde_json::Value::as_u64).unwrap_or(0);
-    LiveHsgFigures {
-        hyperstates: n("hyperstates"),
-        depth: n("depth") as u32,
-        winning: n("winning"),
-        dead_states: n("dead_states"),
-        dead_hyperstates: n("dead_hyperstates"),
-        depth_limit: v
-            .get("depth_limit")
-            .and_then(serde_json::Value::as_u64)
-            .map(|d| d as u32),
-    }
+/// The figures of a manifest's `live_hsg` object (written by the CLI's live analysis),
+/// or why they cannot be read.
+fn live_figures(v: &serde_json::Value) -> Result<LiveFigures, String> {
+    LiveFigures::from_json(v).map_err(|e| e.to_string())
 }
 
 impl StateSource for RunStates {

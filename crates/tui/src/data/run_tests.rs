@@ -4,7 +4,7 @@
 
 use super::fixture::{explore, TWO_BOXES};
 use super::run::{open_store, preview};
-use super::{RunState, Workbench};
+use super::{LiveFigures, RunState, Workbench};
 use model::StateWidth;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -169,18 +169,42 @@ fn a_running_store_is_live_and_its_progress_is_reread() {
     writer
         .publish_progress(Progress {
             states: 6000,
-            live_hsg: Some(serde_json::json!({
-                "hyperstates": 42, "depth": 3, "winning": 1,
-                "dead_states": 700, "dead_hyperstates": 9, "depth_limit": 4
-            })),
+            live_hsg: Some(
+                LiveFigures {
+                    hsg: hsg::LiveHsg {
+                        hyperstates: 42,
+                        depth: 3,
+                        winning: 1,
+                        dead_states: 700,
+                        dead_hyperstates: 9,
+                    },
+                    depth_limit: Some(4),
+                    held_back: 0,
+                }
+                .to_json()
+                .unwrap(),
+            ),
             ..Progress::default()
         })
         .unwrap();
     writer.sync_manifest().unwrap();
-    let live = bench.live_progress().unwrap().live_hsg.unwrap();
-    assert_eq!((live.hyperstates, live.depth, live.winning), (42, 3, 1));
-    assert_eq!((live.dead_states, live.dead_hyperstates), (700, 9));
+    let live = bench.live_progress().unwrap().live_hsg.unwrap().unwrap();
+    assert_eq!(
+        (live.hsg.hyperstates, live.hsg.depth, live.hsg.winning),
+        (42, 3, 1)
+    );
+    assert_eq!((live.hsg.dead_states, live.hsg.dead_hyperstates), (700, 9));
     assert_eq!(live.depth_limit, Some(4));
+    writer
+        .publish_progress(Progress {
+            live_hsg: Some(serde_json::json!({"hyperstates": 42, "depth": 3})),
+            ..Progress::default()
+        })
+        .unwrap();
+    writer.sync_manifest().unwrap();
+    let unreadable = bench.live_progress().unwrap().live_hsg.unwrap();
+    let err = unreadable.unwrap_err();
+    assert!(err.contains("missing field"), "{err}");
 }
 
 #[test]
