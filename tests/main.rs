@@ -5,6 +5,7 @@ mod compare;
 mod corruption;
 mod errors;
 mod explore_counts;
+mod flags;
 mod fling;
 mod grammar;
 mod live;

@@ -40,13 +40,13 @@ pub struct CompareArgs {
     #[arg(long, default_value_t = 2)]
     pub depth: u32,
     /// Number of states sampled.
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 200, value_parser = crate::flags::count_u32)]
     pub samples: u32,
     /// Seed of the sampler.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Refuse game trees with more nodes than this.
-    #[arg(long, default_value_t = 20_000_000)]
+    #[arg(long, default_value_t = 20_000_000, value_parser = crate::flags::count)]
     pub max_nodes: usize,
 }
 
@@ -61,7 +61,7 @@ pub struct TreeArgs {
     #[arg(long)]
     pub force_new: bool,
     /// Refuse game trees with more nodes than this.
-    #[arg(long, default_value_t = 20_000_000)]
+    #[arg(long, default_value_t = 20_000_000, value_parser = crate::flags::count)]
     pub max_nodes: usize,
     /// Leave states at this depth unexpanded (a partial tree).
     #[arg(long)]

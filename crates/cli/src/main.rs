@@ -33,6 +33,7 @@ mod diff_cmd;
 mod explore_cmd;
 mod export_cmd;
 mod features_cmd;
+mod flags;
 mod fling_cmd;
 mod live;
 mod report;
