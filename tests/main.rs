@@ -8,6 +8,7 @@ mod explore_counts;
 mod flags;
 mod fling;
 mod grammar;
+mod level_files;
 mod live;
 mod oracle;
 mod puzzlegraph;

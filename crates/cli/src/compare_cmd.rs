@@ -1,7 +1,7 @@
 //! `hsg compare` (tree or agency equivalence of two games, or their similarity
 //! by sampling) and `hsg tree` (a game's tree written as a store).
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
 use equiv::{GameTree, Mode, TreeOptions};
 use std::path::{Path, PathBuf};
@@ -69,8 +69,7 @@ pub struct TreeArgs {
 }
 
 fn load(path: &Path) -> Result<games::Level> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read level file {}", path.display()))?;
+    let text = crate::text_file::read_text(path, "level file")?;
     Ok(games::load(
         &path.display().to_string(),
         &text,
@@ -161,8 +160,7 @@ fn similarity(args: &CompareArgs, a: &games::Level, b: &games::Level) -> Result<
     let Some(map_path) = &args.map else {
         bail!("--similarity needs --map FILE");
     };
-    let text = std::fs::read_to_string(map_path)
-        .with_context(|| format!("cannot read map file {}", map_path.display()))?;
+    let text = crate::text_file::read_text(map_path, "map file")?;
     let opts = equiv::SimilarityOptions {
         depth: args.depth,
         samples: args.samples,

@@ -283,8 +283,7 @@ fn stop_flag() -> Result<Arc<AtomicBool>> {
 
 /// Reads and parses the selected level of a level file.
 pub fn load_level(path: &Path, index: Option<usize>, title: Option<&str>) -> Result<games::Level> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read level file {}", path.display()))?;
+    let text = crate::text_file::read_text(path, "level file")?;
     let selector = match (index, title) {
         (Some(n), _) => games::LevelSelector::Index(n),
         (None, Some(t)) => games::LevelSelector::Title(t.to_string()),

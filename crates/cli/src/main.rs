@@ -39,6 +39,7 @@ mod live;
 mod report;
 mod sandbox_cmd;
 mod sizes;
+mod text_file;
 mod tui_cmd;
 mod weak_cmd;
 

@@ -92,7 +92,7 @@ fn read_spec(spec: &str) -> Result<Spec> {
             PRESETS.join(", ")
         );
     }
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {spec}"))?;
+    let text = crate::text_file::read_text(path, "specification file")?;
     Ok(load_spec(spec, &text)?)
 }
 
