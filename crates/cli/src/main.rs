@@ -33,11 +33,13 @@ mod diff_cmd;
 mod explore_cmd;
 mod export_cmd;
 mod features_cmd;
+mod flags;
 mod fling_cmd;
 mod live;
 mod report;
 mod sandbox_cmd;
 mod sizes;
+mod text_file;
 mod tui_cmd;
 mod weak_cmd;
 

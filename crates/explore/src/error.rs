@@ -39,6 +39,15 @@ pub enum ExploreError {
     /// sizing bug: going on would store that state twice.
     #[error("internal error: the key arena does not reach state {0}")]
     ArenaTooSmall(u64),
+    /// The operating system refused a worker thread (too many asked for the memory or
+    /// the process limit): the search stops at its last checkpoint, resumable with fewer.
+    #[error("cannot start {threads} worker threads: {source}; resume with fewer (--threads)")]
+    Threads {
+        /// The threads asked for.
+        threads: usize,
+        /// What the operating system said.
+        source: std::io::Error,
+    },
     /// The live analysis watching the exploration failed.
     #[error("live analysis: {0}")]
     Watcher(String),

@@ -7,7 +7,7 @@ use crate::error::{io, StoreError};
 use crate::flight::DataWriter;
 use crate::header::header;
 use crate::identity::RunIdentity;
-use crate::layout::{foreign_entries, lock, segment, wipe, SEGMENT_STATES};
+use crate::layout::{foreign_entries, lock, run_data_entries, segment, wipe, SEGMENT_STATES};
 use crate::manifest::{Files, Manifest, Progress, RunStatus, MANIFEST};
 use crate::meta::Meta;
 use crate::syncer::Syncer;
@@ -88,6 +88,12 @@ impl RunWriter {
         identity: RunIdentity,
         mode: OpenMode,
     ) -> Result<(RunWriter, Option<Checkpoint>), StoreError> {
+        if dir.exists() && !dir.is_dir() {
+            return Err(StoreError::NotAStore {
+                path: dir.to_path_buf(),
+                why: "it is a file, not a directory; name a directory for the store".into(),
+            });
+        }
         std::fs::create_dir_all(dir).map_err(io(dir))?;
         // Refuse a foreign directory before leaving a LOCK file in it.
         refuse_foreign(dir)?;
@@ -101,6 +107,17 @@ impl RunWriter {
         } else {
             None
         };
+        let data = run_data_entries(dir)?;
+        if existing.is_none() && mode != OpenMode::ForceNew && !data.is_empty() {
+            // A run's files without its manifest: starting afresh would delete them.
+            return Err(crate::error::corrupt(
+                &dir.join(MANIFEST),
+                format!(
+                    "missing, but the directory holds a run's files ({}); the run is damaged: use --force-new to delete it and start again",
+                    data.join(", ")
+                ),
+            ));
+        }
         let foreign = foreign_entries(dir)?;
         if existing.is_none() && !foreign.is_empty() {
             return Err(StoreError::NotAStore {

@@ -69,8 +69,14 @@ impl<'g> Bfs<'g> {
         let end = self.index.table.words_for(states);
         let table = &self.index.table;
         std::thread::scope(|scope| {
+            // Threads claim pages as they go, so a thread the system refuses only
+            // leaves its pages to the others.
             for _ in 1..self.threads {
-                scope.spawn(|| table.prefault(end));
+                let spawned =
+                    std::thread::Builder::new().spawn_scoped(scope, || table.prefault(end));
+                if spawned.is_err() {
+                    break;
+                }
             }
             table.prefault(end);
         });
