@@ -1,6 +1,7 @@
 //! The integration tests: each drives the real `hsg` binary on real levels.
 
 mod analysis;
+mod batch;
 mod compare;
 mod corruption;
 mod errors;
@@ -8,9 +9,11 @@ mod explore_counts;
 mod flags;
 mod fling;
 mod grammar;
+mod html;
 mod level_files;
 mod live;
 mod oracle;
+mod paths;
 mod puzzlegraph;
 mod resume;
 mod sandbox;

@@ -291,7 +291,7 @@ pub fn load_level(path: &Path, index: Option<usize>, title: Option<&str>) -> Res
 
 /// What makes two runs the same run: the level and the options that change
 /// the result (not threads, memory or checkpoint interval).
-fn identity(level: &games::Level, args: &ExploreArgs) -> RunIdentity {
+pub(crate) fn identity(level: &games::Level, args: &ExploreArgs) -> RunIdentity {
     let game = level.game.as_ref();
     let slot = Slot::for_width(game.state_width());
     let mut options = BTreeMap::new();

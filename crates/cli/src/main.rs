@@ -28,6 +28,7 @@ macro_rules! out {
 }
 
 mod analyze_cmd;
+mod batch_cmd;
 mod compare_cmd;
 mod diff_cmd;
 mod explore_cmd;
@@ -35,7 +36,9 @@ mod export_cmd;
 mod features_cmd;
 mod flags;
 mod fling_cmd;
+mod html_cmd;
 mod live;
+mod path_cmd;
 mod report;
 mod sandbox_cmd;
 mod sizes;
@@ -89,6 +92,18 @@ enum Command {
     /// Compare a depth-limited run's HSG with the exhaustive run's: merges the limit
     /// prevented, how tags moved, the metrics side by side.
     Diff(diff_cmd::DiffArgs),
+    /// A shortest action sequence from the root (or --from) to the nearest win, fail
+    /// state, dead state or a given state (LURD for Sokoban).
+    Path(path_cmd::PathArgs),
+    /// Explain a lost state: the first critical action on the shortest path from the
+    /// root after which no win is reachable, with the boards before and after.
+    Why(path_cmd::WhyArgs),
+    /// Explore and analyse every level of files, folders or level ranges (resumable),
+    /// and rank them in table.csv, table.md and index.html.
+    Batch(batch_cmd::BatchArgs),
+    /// Write one self-contained HTML report of a run and its analysis (plots, the HSG
+    /// map, hyperstates with their states, the shortest solution) to mail or open offline.
+    Html(html_cmd::HtmlArgs),
 }
 
 /// Ends the process after a failed write to standard output: quietly (success) when the
@@ -145,6 +160,10 @@ fn main() -> ExitCode {
         Command::Compare(args) => compare_cmd::run(args),
         Command::Tree(args) => compare_cmd::tree(args),
         Command::Diff(args) => diff_cmd::run(args),
+        Command::Path(args) => path_cmd::path(args),
+        Command::Why(args) => path_cmd::why(args),
+        Command::Batch(args) => batch_cmd::run(args),
+        Command::Html(args) => html_cmd::run(args),
     };
     match result {
         Ok(code) => code,

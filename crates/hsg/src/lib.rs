@@ -14,6 +14,7 @@ mod binfile;
 pub mod condense;
 pub mod depth_compare;
 pub mod error;
+pub mod explain;
 pub mod export;
 pub mod graph;
 pub mod headroom;

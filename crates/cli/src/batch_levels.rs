@@ -1,0 +1,212 @@
+//! The levels of a batch: files (every level), folders (every file, sorted by name)
+//! and `file:N-M` ranges, each level with a key that names its result file.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// One level to measure.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LevelSpec {
+    /// Unique in the batch: the file's stem and the level's number (`hard-000-12`).
+    pub key: String,
+    /// The level file.
+    pub file: PathBuf,
+    /// 1-based number of the level in the file.
+    pub number: usize,
+    /// The level's title in the file.
+    pub title: String,
+    /// Why the file could not be read as levels (a file of a folder): the batch records
+    /// it as a failed level and goes on.
+    pub problem: Option<String>,
+}
+
+/// Why the level list could not be made.
+#[derive(Debug)]
+pub enum SpecError {
+    /// The arguments are wrong (exit code 2).
+    Usage(String),
+    /// A file could not be read or parsed.
+    Other(anyhow::Error),
+}
+
+/// The levels that `args` name, in order, without repeats.
+pub fn expand(args: &[String]) -> Result<Vec<LevelSpec>, SpecError> {
+    let mut specs = Vec::new();
+    let mut keys = BTreeSet::new();
+    for arg in args {
+        let (path, range) = split_range(arg)?;
+        let in_folder = path.is_dir();
+        let files = if path.is_dir() {
+            folder_files(&path)?
+        } else if path.is_file() {
+            vec![path]
+        } else {
+            return Err(SpecError::Usage(format!(
+                "{}: no such file or folder",
+                path.display()
+            )));
+        };
+        for file in files {
+            let levels = match file_levels(&file, range) {
+                Err(SpecError::Other(err)) if in_folder => vec![unreadable(&file, &err)],
+                other => other?,
+            };
+            for spec in levels {
+                if keys.insert(spec.key.clone()) {
+                    specs.push(spec);
+                }
+            }
+        }
+    }
+    Ok(specs)
+}
+
+/// A file of a folder that holds no readable level, as one failed entry.
+fn unreadable(file: &Path, err: &anyhow::Error) -> LevelSpec {
+    LevelSpec {
+        key: stem_of(file),
+        file: file.to_path_buf(),
+        number: 1,
+        title: String::new(),
+        problem: Some(crate::message(err)),
+    }
+}
+
+fn stem_of(file: &Path) -> String {
+    slug(file.file_stem().and_then(|s| s.to_str()).unwrap_or("level"))
+}
+
+/// Splits `file.txt:3-9` into the path and the inclusive 1-based range. A whole
+/// argument that names an existing path is a path, even with a colon in it.
+fn split_range(arg: &str) -> Result<(PathBuf, Option<(usize, usize)>), SpecError> {
+    let whole = PathBuf::from(arg);
+    if whole.exists() {
+        return Ok((whole, None));
+    }
+    let Some((path, range)) = arg.rsplit_once(':') else {
+        return Ok((whole, None));
+    };
+    let bad = || {
+        SpecError::Usage(format!(
+            "`{arg}`: the level range must be N or N-M with 1 <= N <= M (e.g. file.txt:1-20)"
+        ))
+    };
+    let (from, to) = match range.split_once('-') {
+        Some((a, b)) => (a.trim().parse().ok(), b.trim().parse().ok()),
+        None => (range.trim().parse().ok(), range.trim().parse().ok()),
+    };
+    match (from, to) {
+        (Some(a), Some(b)) if a >= 1 && a <= b => Ok((PathBuf::from(path), Some((a, b)))),
+        _ => Err(bad()),
+    }
+}
+
+fn folder_files(dir: &Path) -> Result<Vec<PathBuf>, SpecError> {
+    let entries = std::fs::read_dir(dir).map_err(|e| {
+        SpecError::Other(anyhow::anyhow!("cannot read folder {}: {e}", dir.display()))
+    })?;
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_file())
+        .filter(|p| {
+            !p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with('.') || n.ends_with(".md"))
+        })
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// The levels of one file within `range`; a range past the file's end is a usage error.
+fn file_levels(file: &Path, range: Option<(usize, usize)>) -> Result<Vec<LevelSpec>, SpecError> {
+    let text = std::fs::read_to_string(file).map_err(|e| {
+        SpecError::Other(anyhow::anyhow!(
+            "cannot read level file {}: {e}",
+            file.display()
+        ))
+    })?;
+    let list = games::list_levels(&file.display().to_string(), &text)
+        .map_err(|e| SpecError::Other(e.into()))?;
+    let (from, to) = range.unwrap_or((1, list.len()));
+    if to > list.len() {
+        return Err(SpecError::Usage(format!(
+            "{}: asks for levels {from}-{to} but the file has {} levels",
+            file.display(),
+            list.len()
+        )));
+    }
+    let stem = stem_of(file);
+    Ok(list
+        .into_iter()
+        .filter(|(n, _)| (from..=to).contains(n))
+        .map(|(number, title)| LevelSpec {
+            key: format!("{stem}-{number}"),
+            file: file.to_path_buf(),
+            number,
+            title,
+            problem: None,
+        })
+        .collect())
+}
+
+/// Letters, digits, `-` and `_` kept; anything else becomes `-`.
+fn slug(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn usage(arg: &str) -> String {
+        match split_range(arg) {
+            Err(SpecError::Usage(m)) => m,
+            other => panic!("{arg}: expected a usage error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn ranges_parse_and_bad_ones_are_usage_errors() {
+        assert_eq!(
+            split_range("no/such.txt:3-9").ok().map(|r| r.1),
+            Some(Some((3, 9)))
+        );
+        assert_eq!(
+            split_range("no/such.txt:4").ok().map(|r| r.1),
+            Some(Some((4, 4)))
+        );
+        assert_eq!(split_range("plain.txt").ok().map(|r| r.1), Some(None));
+        for bad in ["f.txt:0-3", "f.txt:5-2", "f.txt:a-b", "f.txt:"] {
+            assert!(usage(bad).contains("level range"), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_multi_level_file_gives_one_key_per_level() {
+        let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../levels/sokoban/boxoban-hard-000-first20.txt");
+        let arg = format!("{}:2-4", file.display());
+        let specs = expand(&[arg.clone(), arg]).unwrap();
+        let keys: Vec<&str> = specs.iter().map(|s| s.key.as_str()).collect();
+        assert_eq!(
+            keys,
+            [
+                "boxoban-hard-000-first20-2",
+                "boxoban-hard-000-first20-3",
+                "boxoban-hard-000-first20-4"
+            ]
+        );
+        let past = format!("{}:19-25", file.display());
+        assert!(matches!(expand(&[past]), Err(SpecError::Usage(_))));
+    }
+}
