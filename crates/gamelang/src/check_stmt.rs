@@ -437,9 +437,8 @@ impl Checker<'_> {
         let players = self.rules.players.len() as u32;
         let branches = super::exec::safe_branches(self.rules.slots.len(), self.rules.vars);
         let limit = u128::from(u32::MAX).min(branches as u128);
-        let fits = worst
-            .and_then(|w| w.checked_pow(players))
-            .is_some_and(|b| b <= limit);
+        self.rules.branch_bound = worst.and_then(|w| w.checked_pow(players));
+        let fits = self.rules.branch_bound.is_some_and(|b| b <= limit);
         if !fits {
             self.rules.may_fail = true;
         }

@@ -26,7 +26,11 @@ impl GrammarGame {
         let fault = self.first_fault(&mut cx, &slots, error);
         Some(match fault {
             Some(f) => format!("rule error: {}", self.describe(f)),
-            None if error => "rule error: a decision tuple's consequences failed".to_string(),
+            None if error => format!(
+                "rule error: a decision tuple's consequences failed, or the state's moves \
+                 had more than {} bytes of successors in all",
+                super::game::MAX_SUCCESSOR_BYTES
+            ),
             None => "rule error: no outcome rule matches this terminal state".to_string(),
         })
     }

@@ -25,6 +25,12 @@ pub const RULE_ERROR: &str = "rule error";
 /// Most (player, decision) pairs a game may have.
 const MAX_SPECS: usize = 1 << 16;
 
+/// Most bytes the successors of one state may take (their encodings plus
+/// 16 bytes each for the move): 64 MiB. A state whose moves have more
+/// outcomes in all leads to the error state by its first move instead
+/// (issue 20, item 7).
+pub const MAX_SUCCESSOR_BYTES: usize = 1 << 26;
+
 /// One decision as one player takes it: the rules specialised to its
 /// parameters and player.
 #[derive(Debug)]
@@ -95,6 +101,11 @@ impl GrammarGame {
             ));
         }
         let has_chance = rules.decisions.iter().any(|d| d.random);
+        let moves = (rules.instances.len() as u128 + u128::from(tuples))
+            .saturating_mul(rules.branch_bound.unwrap_or(u128::MAX));
+        if moves.saturating_mul(layout.bytes as u128 + 16) > MAX_SUCCESSOR_BYTES as u128 {
+            rules.may_fail = true;
+        }
         Ok(GrammarGame {
             rules,
             layout,
@@ -234,12 +245,40 @@ impl GrammarGame {
         }
     }
 
-    /// Expands the state loaded in `cx` whose legal decisions are in `s`.
+    /// Expands the state loaded in `cx` whose legal decisions are in `s`;
+    /// when its successors outgrow [`MAX_SUCCESSOR_BYTES`], its first move
+    /// leads to the error state instead.
     fn expand(&self, cx: &mut Cx, s: &mut Scratch, out: &mut Successors) {
+        let base = out.len();
+        let Some(first) = self.expand_within(cx, s, out, base) else {
+            return;
+        };
+        out.truncate(base);
+        out.push_with(first, |buf| {
+            self.layout.pack(&s.start, &self.rules.slots, true, buf)
+        });
+    }
+
+    /// True when the successors pushed to `out` since `base` take more than
+    /// [`MAX_SUCCESSOR_BYTES`].
+    fn too_many(&self, out: &Successors, base: usize) -> bool {
+        (out.len() - base).saturating_mul(self.layout.bytes + 16) > MAX_SUCCESSOR_BYTES
+    }
+
+    /// Pushes every move of the state; `Some(first move)` when they grow
+    /// too many (see [`GrammarGame::expand`]).
+    fn expand_within(
+        &self,
+        cx: &mut Cx,
+        s: &mut Scratch,
+        out: &mut Successors,
+        base: usize,
+    ) -> Option<Move> {
         s.start.clear();
         s.start.extend_from_slice(&cx.slots);
         let (start, legal) = (&s.start, &s.legal);
         let active: Vec<usize> = (0..legal.len()).filter(|&p| !legal[p].is_empty()).collect();
+        let mut first_move = None;
         if let [p] = active[..] {
             for &k in &legal[p] {
                 let spec = &self.specs[p][k as usize];
@@ -248,11 +287,15 @@ impl GrammarGame {
                     player: p as PlayerId,
                     prob: Prob::ONE,
                 };
+                let first_move = *first_move.get_or_insert(mv);
                 self.push_tuple(cx, start, &[spec], mv, out);
+                if self.too_many(out, base) {
+                    return Some(first_move);
+                }
             }
-            return;
+            return None;
         }
-        let Some(&first) = active.first() else { return };
+        let &first = active.first()?;
         // Odometer over the active players' legal decisions.
         let mut pick = vec![0usize; active.len()];
         loop {
@@ -269,11 +312,15 @@ impl GrammarGame {
                 player: first as PlayerId,
                 prob: Prob::ONE,
             };
+            let first_move = *first_move.get_or_insert(mv);
             self.push_tuple(cx, start, &choices, mv, out);
+            if self.too_many(out, base) {
+                return Some(first_move);
+            }
             let mut j = active.len();
             loop {
                 if j == 0 {
-                    return;
+                    return None;
                 }
                 j -= 1;
                 pick[j] += 1;

@@ -80,4 +80,6 @@ pub struct Rules {
     /// True when some rule may fail to evaluate during play, so the game
     /// needs its `rule error` outcome.
     pub may_fail: bool,
+    /// The most chance branches one decision tuple can have, when bounded.
+    pub branch_bound: Option<u128>,
 }

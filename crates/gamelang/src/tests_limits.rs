@@ -320,3 +320,27 @@ fn wide_games_provide_a_rule_error_for_their_branch_memory() {
     game.successors(&game.initial_states()[0], &mut out);
     assert_eq!(out.len(), 3000);
 }
+
+#[test]
+fn the_successors_of_one_state_are_bounded_in_memory() {
+    // 30,000 moves to states of 16 KiB would take 480 MiB: beyond 64 MiB the
+    // state's first move leads to the error state instead.
+    let src = "players solo\ntrack big[0..4093]: 0..4000000000\ntrack x: 0..29999 = 0\n\
+               track done: bool = false\n\
+               decision go(a in 0..29999) when not done { done := true  x := a }\n\
+               outcome \"end\" otherwise\n";
+    let game = compile("many.game", src)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .game;
+    let reason = rule_error_of_the_first_move(&game);
+    assert!(reason.contains("67108864 bytes of successors"), "{reason}");
+    // A hundred such moves fit, and need no rule error.
+    let few = src.replace("0..29999)", "0..99)");
+    let game = compile("few.game", &few)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .game;
+    assert_eq!(game.outcome_names(), vec!["end".to_string()]);
+    let mut out = Successors::new();
+    game.successors(&game.initial_states()[0], &mut out);
+    assert_eq!(out.len(), 100);
+}
