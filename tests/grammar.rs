@@ -138,3 +138,28 @@ fn sigint_stops_a_game_inside_a_long_loop_and_the_resume_is_identical() {
     assert_same_content(&reference, &store);
     assert_eq!(exploration(&store)["outcomes"]["win"], 1);
 }
+
+/// Regression (issue 20, item 5): about 4,900 `+` terms made `hsg explore`
+/// die of a stack overflow (SIGABRT); now the file is refused at its place.
+#[test]
+fn a_long_operator_chain_is_refused_not_a_stack_overflow() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("chain.game");
+    let chain = vec!["t"; 5_000].join(" + ");
+    std::fs::write(
+        &file,
+        format!("players X\ntrack t: 0..1 = 0\noutcome \"a\" when {chain} == 0\n"),
+    )
+    .unwrap();
+    let store = dir.path().join("run");
+    let out = run(&[
+        "explore",
+        file.to_str().unwrap(),
+        "--store",
+        store.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("chain.game:3:"), "{err}");
+    assert!(err.contains("more than 1000 operators deep"), "{err}");
+}
