@@ -16,6 +16,8 @@ mod ending;
 mod pipeline;
 mod room;
 mod start;
+#[cfg(test)]
+mod stop_tests;
 mod ticks;
 
 use crate::disk::{DiskBudget, DiskDedup};

@@ -51,4 +51,12 @@ pub enum ExploreError {
     /// The live analysis watching the exploration failed.
     #[error("live analysis: {0}")]
     Watcher(String),
+    /// A stop was asked for while the states left unexpanded were being
+    /// classified, which the game may then have cut short: nothing of it is
+    /// committed, and the same command resumes from the last checkpoint.
+    #[error(
+        "stopped while classifying the states left unexpanded; run the same command again \
+         to resume from the last checkpoint"
+    )]
+    StoppedWhileFinishing,
 }

@@ -5,6 +5,7 @@ use super::{Bfs, RESERVE_BYTES};
 use crate::options::{Ending, ProgressSink, Summary};
 use crate::table::Table;
 use crate::ExploreError;
+use std::sync::atomic::Ordering;
 use store::RunStatus;
 
 impl<'g> Bfs<'g> {
@@ -91,7 +92,13 @@ impl<'g> Bfs<'g> {
             self.writer.read_states(id, n, &mut self.chunks.parents)?;
             for (k, record) in self.chunks.parents.chunks_exact(width).enumerate() {
                 let state = self.expander.slot.decode(record);
-                if let Some(outcome) = self.expander.game.terminal(state) {
+                let outcome = self.expander.game.terminal(state);
+                if self.opts.stop.load(Ordering::Relaxed) {
+                    // The game may have cut that answer short (see
+                    // `model::Game::interrupt_on`): commit nothing more.
+                    return Err(ExploreError::StoppedWhileFinishing);
+                }
+                if let Some(outcome) = outcome {
                     self.writer.mark_terminal(id + k as u64, outcome)?;
                 }
             }
