@@ -317,57 +317,11 @@ impl<'g> Bfs<'g> {
     }
 }
 
-<<<<<<< HEAD
 /// The part of the options the disk phase reads.
 fn disk_budget(opts: &ExploreOptions) -> DiskBudget<'_> {
     DiskBudget {
         scratch_dir: &opts.scratch_dir,
         mem_budget: opts.mem_budget,
         round_limit: opts.round_limit,
-=======
-/// The most states an in-memory index (table and key arena) may hold within
-/// `limit` bytes: the capacity of the largest table that fits, since tables
-/// come in powers of two.
-fn most_in_memory(limit: u64, arena_per_state: u64, index_limit: Option<usize>) -> usize {
-    let mut states = 1usize << 16;
-    while states < MOST_IN_MEMORY {
-        let next = states * 2;
-        let bytes =
-            Table::bytes_for(next).saturating_add(arena_per_state.saturating_mul(next as u64));
-        if bytes > limit || index_limit.is_some_and(|cap| states >= cap) {
-            break;
-        }
-        states = next;
->>>>>>> harden
-    }
-    index_limit.map_or(states, |cap| states.min(cap.max(1 << 16)))
-}
-<<<<<<< HEAD
-=======
-
-/// The most states the in-memory index is ever sized for (a table of 32 TiB), so that
-/// the sizing ends whatever the budget: a budget of 2^64 bytes made it double forever.
-const MOST_IN_MEMORY: usize = 1 << 40;
-
-fn unix_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as u64)
-        .unwrap_or(0)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sizing_ends_whatever_the_budget() {
-        // Regression: `--mem 16777216T` looped forever here, deaf to SIGINT and SIGTERM.
-        for arena in [0, 8, 64] {
-            assert_eq!(most_in_memory(u64::MAX, arena, None), MOST_IN_MEMORY);
-        }
-        assert_eq!(most_in_memory(u64::MAX, 8, Some(1 << 20)), 1 << 20);
-        assert_eq!(most_in_memory(0, 8, None), 1 << 16);
     }
 }
->>>>>>> harden

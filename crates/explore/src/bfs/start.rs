@@ -176,12 +176,33 @@ impl<'g> Bfs<'g> {
 /// come in powers of two.
 fn most_in_memory(limit: u64, arena_per_state: u64, index_limit: Option<usize>) -> usize {
     let mut states = 1usize << 16;
-    loop {
+    while states < MOST_IN_MEMORY {
         let next = states * 2;
-        let bytes = Table::bytes_for(next) + arena_per_state * next as u64;
+        let bytes =
+            Table::bytes_for(next).saturating_add(arena_per_state.saturating_mul(next as u64));
         if bytes > limit || index_limit.is_some_and(|cap| states >= cap) {
-            return index_limit.map_or(states, |cap| states.min(cap.max(1 << 16)));
+            break;
         }
         states = next;
+    }
+    index_limit.map_or(states, |cap| states.min(cap.max(1 << 16)))
+}
+
+/// The most states the in-memory index is ever sized for (a table of 32 TiB), so that
+/// the sizing ends whatever the budget: a budget of 2^64 bytes made it double forever.
+const MOST_IN_MEMORY: usize = 1 << 40;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizing_ends_whatever_the_budget() {
+        // Regression: `--mem 16777216T` looped forever here, deaf to SIGINT and SIGTERM.
+        for arena in [0, 8, 64] {
+            assert_eq!(most_in_memory(u64::MAX, arena, None), MOST_IN_MEMORY);
+        }
+        assert_eq!(most_in_memory(u64::MAX, 8, Some(1 << 20)), 1 << 20);
+        assert_eq!(most_in_memory(0, 8, None), 1 << 16);
     }
 }
