@@ -4,9 +4,8 @@ use crate::error::FlingError;
 use crate::lookup::Level;
 use crate::rank::boards;
 use crate::step::{copy_to_memory, previous_words};
-use crate::tables::{
-    compute_range, join_workers, run_workers, table_path, Counts, CHUNK, COPY_BUDGET,
-};
+use crate::table_layout::table_path;
+use crate::tables::{compute_range, join_workers, run_workers, Counts, CHUNK, COPY_BUDGET};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;

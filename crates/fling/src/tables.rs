@@ -15,16 +15,15 @@ use crate::lookup::Level;
 use crate::manifest::{self, LevelStats};
 use crate::rank::{boards, next_combination, unrank};
 use crate::step::{classify, copy_to_memory, previous_words, Previous};
+use crate::table_layout::{kind, table_path, MAX_TABLE_PIECES};
 use games::fling::Board;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 use store::BitTableWriter;
 
 /// Ranks per unit of work handed to a thread (a multiple of 64).
 pub(crate) const CHUNK: u64 = 1 << 16;
-/// The most pieces a table build accepts; beyond, the tables outgrow any disk.
-pub const MAX_TABLE_PIECES: usize = 14;
 
 /// How far a build has come, for a progress display.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,15 +43,6 @@ pub struct Built {
     pub stats: LevelStats,
     /// True when the count was already finished and kept.
     pub kept: bool,
-}
-
-/// The path of the `what` table (`solvable` or `unique`) for `pieces`.
-pub fn table_path(dir: &Path, what: &str, pieces: usize) -> PathBuf {
-    dir.join(format!("{what}-{pieces}.bits"))
-}
-
-pub(crate) fn kind(what: &str, pieces: usize) -> String {
-    format!("fling-{what}-{pieces}")
 }
 
 /// Counts of one rank range.

@@ -12,11 +12,11 @@ use crate::paths::{
 };
 use crate::reversibility::count_reversibility;
 use crate::spectrum::{failure_spectrum, FailureSpectrum};
+use crate::state_arrays::Backing;
 use crate::summary::{
     ActionClasses, HsgSummary, ShortestWin, Source, TagCounts, WinningPaths, FORMAT_VERSION,
 };
 use crate::tags::{tag_hyperstates, Tagging};
-use crate::words::Backing;
 
 /// Options of an analysis.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,7 +28,7 @@ pub struct AnalyzeOptions {
     /// Compute headroom (the most expensive metric).
     pub headroom: bool,
     /// Where the per-state arrays go when they do not fit `mem_budget_bytes` (see
-    /// [`crate::words`]); `None` refuses such a graph instead.
+    /// [`crate::state_arrays`]); `None` refuses such a graph instead.
     pub scratch_dir: Option<std::path::PathBuf>,
 }
 

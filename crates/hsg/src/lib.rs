@@ -31,11 +31,11 @@ pub mod reversibility;
 pub mod run;
 pub mod scc;
 pub mod spectrum;
+pub mod state_arrays;
 pub mod summary;
 pub mod tags;
 pub mod target;
 pub mod weak;
-pub mod words;
 
 pub use analysis::{analyze_graph, Analysis, AnalyzeOptions};
 pub use bfs_counters::{bfs_counters, BfsCounters};

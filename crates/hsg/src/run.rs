@@ -124,7 +124,7 @@ pub fn is_current(summary: &HsgSummary, run: &store::Run) -> bool {
 /// writing, whose analysis would be stale at once).
 ///
 /// Per-state arrays that do not fit the budget go to scratch files in the run's
-/// directory unless `opts` names another place (see [`crate::words`]).
+/// directory unless `opts` names another place (see [`crate::state_arrays`]).
 pub fn analyze_unsaved(run: &store::Run, opts: &AnalyzeOptions) -> Result<Analysis, HsgError> {
     let graph = RunGraph::new(run)?;
     let mut opts = opts.clone();

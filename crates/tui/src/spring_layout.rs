@@ -452,5 +452,5 @@ fn fit_scale(dist: &Distances, pos: &mut [(f32, f32)]) {
 }
 
 #[cfg(test)]
-#[path = "layout_tests.rs"]
+#[path = "spring_layout_tests.rs"]
 mod tests;

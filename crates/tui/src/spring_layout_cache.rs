@@ -3,7 +3,7 @@
 //! folder whole, so a cached layout can never outlive the hyperstates it describes.
 
 use crate::data::Neighbourhood;
-use crate::layout::Layout;
+use crate::spring_layout::Layout;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::xxh3_64;
@@ -113,7 +113,7 @@ mod tests {
             edges: vec![(0, 1), (1, 2)],
             ..Neighbourhood::default()
         };
-        let l = crate::layout::spring_layout(3, &n.edges);
+        let l = crate::spring_layout::spring_layout(3, &n.edges);
         // No analysis folder: nothing is cached.
         store(dir.path(), &n, &l);
         assert_eq!(load(dir.path(), &n), None);
