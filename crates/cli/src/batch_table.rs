@@ -320,7 +320,7 @@ fn html(rows: &[&LevelRow], failed: &[(&str, &str)]) -> String {
         }
         page.push_str("</ul>");
     }
-    let _ = write!(page, "<script>{SORT_SCRIPT}</script></body></html>\n");
+    let _ = writeln!(page, "<script>{SORT_SCRIPT}</script></body></html>");
     page
 }
 

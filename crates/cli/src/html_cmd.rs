@@ -76,7 +76,7 @@ fn page(loaded: &Loaded, report: &Value, args: &HtmlArgs) -> Result<String> {
     map_section(&mut html, loaded, &chosen);
     solution_section(&mut html, loaded)?;
     list_section(&mut html, loaded, &chosen, args.members);
-    let _ = write!(html, "<script>{}</script></body></html>\n", assets::SCRIPT);
+    let _ = writeln!(html, "<script>{}</script></body></html>", assets::SCRIPT);
     Ok(html)
 }
 

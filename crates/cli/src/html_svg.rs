@@ -106,7 +106,7 @@ pub fn group(v: i64) -> String {
     let digits = v.unsigned_abs().to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -280,7 +280,12 @@ mod tests {
 
     #[test]
     fn a_chart_names_every_bar_and_escapes_its_title() {
-        let svg = bars("a < b", &["x".into(), "y".into()], &[3.0, 1.0], &["#000"]);
+        let svg = bars(
+            "a < b",
+            &["x".into(), "y".into()],
+            &[Some(3.0), None],
+            &["#000"],
+        );
         assert!(svg.contains("a &lt; b"));
         assert_eq!(svg.matches("<rect").count(), 2);
         assert!(svg.contains(">3<") && svg.contains(">none<"));

@@ -127,7 +127,11 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
 }
 
 /// The JSON report: `exploration` always, `hsg` when the run was analysed.
-pub(crate) fn json_report(run: &Run, dir: &std::path::Path, summary: Option<&HsgSummary>) -> Result<Value> {
+pub(crate) fn json_report(
+    run: &Run,
+    dir: &std::path::Path,
+    summary: Option<&HsgSummary>,
+) -> Result<Value> {
     let id = run.identity();
     let mut report = json!({
         "schema": "hyperstate.report/1",

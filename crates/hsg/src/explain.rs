@@ -202,11 +202,7 @@ pub enum Why {
 /// shortest path from the root to it and the first action on that path into a lost
 /// hyperstate. Every state after that action is lost too (it is reachable from a lost
 /// state), so the action is where the game was decided.
-pub fn explain_loss<G: StateGraph + ?Sized>(
-    g: &G,
-    saved: &SavedAnalysis,
-    state: StateId,
-) -> Why {
+pub fn explain_loss<G: StateGraph + ?Sized>(g: &G, saved: &SavedAnalysis, state: StateId) -> Why {
     let Some(tag) = tag_of_state(saved, state) else {
         return Why::NoSuchState;
     };
