@@ -64,12 +64,12 @@ def paths_in(text):
         yield m.group(1)
 
 
-def resolve(path, here, mods, is_dir_module):
+def resolve(path, here, mods):
     parts = path.split("::")
     if parts[0] == "crate":
         cur, rest = (), parts[1:]
     else:
-        cur = here if is_dir_module else here[:-1]
+        cur = here
         rest = parts
         while rest and rest[0] in ("super", "self"):
             if rest[0] == "super":
@@ -131,9 +131,8 @@ def main():
             if "tests" in os.path.basename(path) or mod and mod[-1].startswith("tests"):
                 continue
             text = strip(open(path, encoding="utf-8").read())
-            is_dir = os.path.basename(path) in ("lib.rs", "main.rs", "mod.rs")
             for p in paths_in(text):
-                target = resolve(p, mod, mods, is_dir)
+                target = resolve(p, mod, mods)
                 if target is not None and target != mod and target[: len(mod)] != mod:
                     graph[mod].add(target)
         for comp in sccs(graph):

@@ -9,16 +9,21 @@ use std::process::Command;
 fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
     BTreeMap::from([
         ("model", &[][..]),
-        ("games", &["model"][..]),
-        ("store", &[][..]),
+        ("gamelang", &["model"][..]),
+        ("games", &["model", "gamelang"][..]),
+        // The store shares only the id types of the model (`StateId`, `ActionId`,
+        // `OutcomeId`), never a game.
+        ("store", &["model"][..]),
         ("explore", &["model", "store"][..]),
-        ("hsg", &["store"][..]),
+        ("hsg", &["model", "store"][..]),
         // Game-specific solvers: Fling's retrograde tables, the sandbox's evolutionary
         // solver, and game trees with their equivalences. They sit beside the analysis,
         // never below it.
         ("fling", &["model", "games", "store"][..]),
         ("evolve", &["model", "games"][..]),
         ("equiv", &["model", "games", "store"][..]),
+        // The PuzzleScript language sits beside the games: its own parser, compiler and engine.
+        ("puzzlescript", &["model"][..]),
         ("tui", &["model", "games", "store", "hsg"][..]),
         (
             "cli",

@@ -42,7 +42,7 @@ impl AnalysisFlags {
     /// The target as the library reads it; `None` leaves the choice to the run.
     pub fn target_spec(&self) -> Option<String> {
         self.win_score
-            .map(|n| format!("score>={n}"))
+            .map(hsg::target::threshold_spec)
             .or_else(|| self.target.clone())
     }
 

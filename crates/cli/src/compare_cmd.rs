@@ -1,7 +1,7 @@
 //! `hsg compare` (tree or agency equivalence of two games, or their similarity
 //! by sampling) and `hsg tree` (a game's tree written as a store).
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
 use equiv::{GameTree, Mode, TreeOptions};
 use std::path::{Path, PathBuf};
@@ -40,13 +40,13 @@ pub struct CompareArgs {
     #[arg(long, default_value_t = 2)]
     pub depth: u32,
     /// Number of states sampled.
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 200, value_parser = crate::flags::count_u32)]
     pub samples: u32,
     /// Seed of the sampler.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Refuse game trees with more nodes than this.
-    #[arg(long, default_value_t = 20_000_000)]
+    #[arg(long, default_value_t = 20_000_000, value_parser = crate::flags::count)]
     pub max_nodes: usize,
 }
 
@@ -61,7 +61,7 @@ pub struct TreeArgs {
     #[arg(long)]
     pub force_new: bool,
     /// Refuse game trees with more nodes than this.
-    #[arg(long, default_value_t = 20_000_000)]
+    #[arg(long, default_value_t = 20_000_000, value_parser = crate::flags::count)]
     pub max_nodes: usize,
     /// Leave states at this depth unexpanded (a partial tree).
     #[arg(long)]
@@ -69,8 +69,7 @@ pub struct TreeArgs {
 }
 
 fn load(path: &Path) -> Result<games::Level> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read level file {}", path.display()))?;
+    let text = crate::text_file::read_text(path, "level file")?;
     Ok(games::load(
         &path.display().to_string(),
         &text,
@@ -161,8 +160,7 @@ fn similarity(args: &CompareArgs, a: &games::Level, b: &games::Level) -> Result<
     let Some(map_path) = &args.map else {
         bail!("--similarity needs --map FILE");
     };
-    let text = std::fs::read_to_string(map_path)
-        .with_context(|| format!("cannot read map file {}", map_path.display()))?;
+    let text = crate::text_file::read_text(map_path, "map file")?;
     let opts = equiv::SimilarityOptions {
         depth: args.depth,
         samples: args.samples,

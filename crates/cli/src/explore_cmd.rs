@@ -2,9 +2,10 @@
 //! with a progress display, and stop cleanly on SIGINT or SIGTERM.
 
 use crate::analyze_cmd::{self, AnalysisFlags};
+use crate::flags;
 use crate::live::LiveAnalysis;
 use crate::sizes::{default_budget, human, parse_size};
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use clap::Args;
 use explore::{Ending, ExploreOptions, ProgressSink, Slot};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -23,7 +24,7 @@ pub struct LevelArgs {
     /// The level file (Sokoban: .xsb/.sok/.txt, several levels per file allowed).
     pub level_file: PathBuf,
     /// Which level of the file, 1-based (default: the first).
-    #[arg(long, conflicts_with = "title")]
+    #[arg(long, conflicts_with = "title", value_parser = flags::count)]
     pub level: Option<usize>,
     /// Which level of the file, by title.
     #[arg(long)]
@@ -42,8 +43,8 @@ pub struct ExploreArgs {
     /// (default: half the machine's RAM). Beyond it duplicates are detected on disk.
     #[arg(long, value_parser = parse_size)]
     pub mem: Option<u64>,
-    /// Worker threads (default: every core). Ids do not depend on it.
-    #[arg(long)]
+    /// Worker threads, 1 to 1024 (default: every core). Ids do not depend on it.
+    #[arg(long, value_parser = flags::threads)]
     pub threads: Option<usize>,
     /// Stop at the first parent boundary with at least this many states (partial run).
     #[arg(long)]
@@ -54,12 +55,12 @@ pub struct ExploreArgs {
     /// Delete the store's previous run, even one of another level or options.
     #[arg(long)]
     pub force_new: bool,
-    /// Seconds between checkpoints.
-    #[arg(long, default_value_t = 2.0)]
+    /// Seconds between checkpoints (at least 0.05 is used; up to 1e9, in effect never).
+    #[arg(long, default_value_t = 2.0, value_parser = flags::seconds)]
     pub checkpoint_secs: f64,
     /// Testing aid: cap the in-memory index at this many states, so that
     /// small levels exercise disk-based duplicate detection.
-    #[arg(long, hide = true)]
+    #[arg(long, hide = true, value_parser = flags::count)]
     pub index_limit: Option<usize>,
     /// Testing aid: resolve the disk phase's candidates every N of them, so
     /// that small levels exercise the mid-layer rounds.
@@ -162,12 +163,9 @@ pub fn explore(args: &ExploreArgs) -> Result<Explored> {
         return Ok(Explored::Finished);
     }
     let stop = stop_flag()?;
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if threads == 0 {
-        bail!("--threads must be at least 1");
-    }
+    let threads = args.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(flags::MAX_THREADS))
+    });
     let opts = ExploreOptions {
         mem_budget: args.mem.unwrap_or_else(default_budget),
         threads,
@@ -189,16 +187,13 @@ pub fn explore(args: &ExploreArgs) -> Result<Explored> {
     };
     let mut sink = Display::new();
     let mut live = (args.live_hsg || args.hsg_depth.is_some()).then(|| {
-        let labels = hsg::Labels {
-            actions: Vec::new(),
-            outcomes: game.outcome_names(),
-        };
+        let outcomes = game.outcome_names();
         // Without a target asked for, a scoring game has none yet: its default is the
         // best score the finished exploration reaches.
         let spec = args.analysis.target_spec();
-        let has_win = labels.outcomes.iter().any(|o| o == model::WIN);
+        let has_win = outcomes.iter().any(|o| o == model::WIN);
         let target = (spec.is_some() || has_win)
-            .then(|| hsg::target::resolve(&labels, spec.as_deref(), &hsg::MemGraph::empty()))
+            .then(|| hsg::target::resolve(&outcomes, spec.as_deref(), None))
             .and_then(Result::ok)
             .map(|t| t.outcomes)
             .unwrap_or_default();
@@ -285,8 +280,7 @@ fn stop_flag() -> Result<Arc<AtomicBool>> {
 
 /// Reads and parses the selected level of a level file.
 pub fn load_level(path: &Path, index: Option<usize>, title: Option<&str>) -> Result<games::Level> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read level file {}", path.display()))?;
+    let text = crate::text_file::read_text(path, "level file")?;
     let selector = match (index, title) {
         (Some(n), _) => games::LevelSelector::Index(n),
         (None, Some(t)) => games::LevelSelector::Title(t.to_string()),
@@ -366,14 +360,13 @@ fn line(p: &Progress) -> String {
         p.states_per_sec,
         human(p.disk_bytes)
     );
-    if let Some(live) = &p.live_hsg {
-        let field = |k: &str| live.get(k).and_then(|v| v.as_u64()).unwrap_or(0);
-        text.push_str(&format!(
+    match p.live_hsg.as_ref().map(hsg::LiveFigures::from_json) {
+        Some(Ok(live)) => text.push_str(&format!(
             "; {} hyperstates, HSG depth {}, {} states can no longer win",
-            field("hyperstates"),
-            field("depth"),
-            field("dead_states")
-        ));
+            live.hsg.hyperstates, live.hsg.depth, live.hsg.dead_states
+        )),
+        Some(Err(e)) => text.push_str(&format!("; {e}")),
+        None => {}
     }
     text
 }

@@ -45,7 +45,7 @@ pub struct ExportArgs {
     #[arg(long, value_enum)]
     pub format: FormatArg,
     /// Write at most this many nodes, chosen breadth-first from the root.
-    #[arg(long, default_value_t = 10_000)]
+    #[arg(long, default_value_t = 10_000, value_parser = crate::flags::count_u64)]
     pub max_nodes: u64,
     /// SVG only: draw the root's neighbourhood of this many critical actions when the
     /// HSG is too large to draw whole.

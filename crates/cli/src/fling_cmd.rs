@@ -34,13 +34,13 @@ enum FlingCommand {
 #[derive(Args, Debug)]
 struct TablesArgs {
     /// The largest piece count to tabulate (2 to 14; 8 takes minutes, 11 takes hours).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::flags::fling_pieces)]
     max_pieces: usize,
     /// The tables directory (created if missing; finished piece counts are kept).
     #[arg(long)]
     out: PathBuf,
     /// Worker threads (default: every core). The tables do not depend on it.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::flags::threads)]
     threads: Option<usize>,
 }
 
@@ -61,10 +61,10 @@ struct BoardArgs {
 #[derive(Args, Debug)]
 struct SelectArgs {
     /// Pieces on the selected boards.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::flags::fling_pieces)]
     pieces: usize,
     /// How many boards to write.
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, default_value_t = 50, value_parser = crate::flags::count)]
     top: usize,
     /// The tables directory; missing piece counts up to --pieces are built there first.
     #[arg(long, default_value = "fling-tables")]
@@ -73,7 +73,7 @@ struct SelectArgs {
     #[arg(short = 'o', long = "output")]
     output: PathBuf,
     /// Worker threads (default: every core).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::flags::threads)]
     threads: Option<usize>,
 }
 

@@ -4,8 +4,7 @@
 
 use explore::Watcher;
 use hsg::incremental::NO_DEPTH;
-use hsg::{Incremental, LiveHsg};
-use serde::Serialize;
+use hsg::{Incremental, LiveFigures, LiveHsg};
 use store::{StateId, CUT_OUTCOME};
 
 /// Watches an exploration: hyperstates, HSG depth and dead states so far, and the
@@ -20,15 +19,6 @@ pub struct LiveAnalysis {
     /// The last published figures and when they were computed: counting dead
     /// states is a pass over the whole contracted graph, done at most once a second.
     published: Option<(std::time::Instant, serde_json::Value)>,
-}
-
-/// What `--live-hsg` publishes with the progress (and the workbench shows).
-#[derive(Serialize)]
-struct Published<'a> {
-    #[serde(flatten)]
-    live: &'a LiveHsg,
-    depth_limit: Option<u32>,
-    held_back: u64,
 }
 
 impl LiveAnalysis {
@@ -123,13 +113,14 @@ impl Watcher for LiveAnalysis {
         if self.depth_limit.is_none() {
             self.inc.compute_depths();
         }
-        let live = self.inc.live();
-        let value = serde_json::to_value(Published {
-            live: &live,
+        let figures = LiveFigures {
+            hsg: self.inc.live(),
             depth_limit: self.depth_limit,
             held_back: self.held_back,
-        })
-        .ok()?;
+        };
+        // Encoding a struct of integers cannot fail; were it to, nothing is published
+        // and the readers show no figures rather than wrong ones.
+        let value = figures.to_json().ok()?;
         self.published = Some((std::time::Instant::now(), value.clone()));
         Some(value)
     }

@@ -34,6 +34,7 @@ mod diff_cmd;
 mod explore_cmd;
 mod export_cmd;
 mod features_cmd;
+mod flags;
 mod fling_cmd;
 mod html_cmd;
 mod live;
@@ -41,6 +42,7 @@ mod path_cmd;
 mod report;
 mod sandbox_cmd;
 mod sizes;
+mod text_file;
 mod tui_cmd;
 mod weak_cmd;
 

@@ -193,7 +193,7 @@ fn puzzlegraph_counters(run: &Run, summary: Option<&HsgSummary>) -> hsg::BfsCoun
     let saved = summary
         .and_then(|_| hsg::load(run.dir()).ok())
         .filter(|saved| Some(&saved.summary) == summary);
-    let target = summary.map_or("win", |s| s.target.as_str());
+    let target = summary.map_or(model::WIN, |s| s.target.as_str());
     hsg::bfs_counters(run, target, saved.as_ref())
 }
 

@@ -31,7 +31,7 @@ struct GenerateArgs {
     /// A specification file (`sandbox spec`) or a preset: exp2, exp3, exp4, exp5, exp6.
     spec: String,
     /// How many instances.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = crate::flags::instances)]
     instances: usize,
     /// The generation seed (default: the specification's own).
     #[arg(long)]
@@ -47,10 +47,10 @@ struct ExperimentArgs {
     /// A specification file (`sandbox spec`) or a preset: exp2, exp3, exp4, exp5, exp6.
     spec: String,
     /// How many instances.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = crate::flags::instances)]
     instances: usize,
     /// Evolutionary runs per instance.
-    #[arg(long, default_value_t = 30)]
+    #[arg(long, default_value_t = 30, value_parser = crate::flags::instances)]
     runs: usize,
     /// The seed of instance generation and of every run (default: the specification's own).
     #[arg(long)]
@@ -59,16 +59,16 @@ struct ExperimentArgs {
     #[arg(long)]
     out: PathBuf,
     /// Worker threads (default: every core); results do not depend on it.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::flags::threads)]
     threads: Option<usize>,
     /// Population size.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = crate::flags::population)]
     population: usize,
     /// Genes per chromosome.
-    #[arg(long, default_value_t = 98)]
+    #[arg(long, default_value_t = 98, value_parser = crate::flags::genes)]
     genes: usize,
     /// Tournament updates per run.
-    #[arg(long, default_value_t = 10_000)]
+    #[arg(long, default_value_t = 10_000, value_parser = crate::flags::updates)]
     updates: usize,
 }
 
@@ -92,7 +92,7 @@ fn read_spec(spec: &str) -> Result<Spec> {
             PRESETS.join(", ")
         );
     }
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {spec}"))?;
+    let text = crate::text_file::read_text(path, "specification file")?;
     Ok(load_spec(spec, &text)?)
 }
 

@@ -1,7 +1,12 @@
 //! Parsing and printing of byte sizes such as `512M` or `2G`, and the
 //! default memory budget.
 
-/// Parses `1234`, `64K`, `512M`, `2G`, `1T` (binary multiples, `iB`/`B` suffix allowed).
+/// The largest size a flag takes: 1024 TiB, beyond the memory of any machine, so a size
+/// past it is a typing error (2^64 bytes or more made the explorer's sizing loop forever).
+pub const MAX_SIZE: u64 = 1 << 50;
+
+/// Parses `1234`, `64K`, `512M`, `2G`, `1T` (binary multiples, `iB`/`B` suffix allowed),
+/// from one byte to [`MAX_SIZE`].
 pub fn parse_size(text: &str) -> Result<u64, String> {
     let t = text.trim();
     let t = t
@@ -21,7 +26,14 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     if !(value.is_finite() && value > 0.0) {
         return Err(format!("`{text}` is not a positive size"));
     }
-    Ok((value * (1u64 << shift) as f64) as u64)
+    let bytes = value * (1u64 << shift) as f64;
+    if bytes > MAX_SIZE as f64 {
+        return Err(format!("`{text}` is too large: at most 1024T"));
+    }
+    if bytes < 1.0 {
+        return Err(format!("`{text}` is less than one byte"));
+    }
+    Ok(bytes as u64)
 }
 
 /// Half of the machine's memory, or 4 GiB when it cannot be read.
@@ -66,5 +78,15 @@ mod tests {
         assert!(parse_size("lots").is_err());
         assert!(parse_size("-1G").is_err());
         assert_eq!(human(3 << 29), "1.5 GiB");
+    }
+
+    #[test]
+    fn absurd_sizes_are_refused() {
+        // Regression: `--mem 16777216T` (2^64 bytes) made the explorer's sizing loop forever.
+        assert_eq!(parse_size("1024T"), Ok(MAX_SIZE));
+        for bad in ["16777216T", "1025T", "1e300", "inf", "NaN", "0", "0.1"] {
+            assert!(parse_size(bad).is_err(), "{bad}");
+        }
+        assert!(parse_size("0.5K").is_ok());
     }
 }

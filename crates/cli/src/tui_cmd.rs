@@ -56,8 +56,8 @@ pub struct OpenArgs {
     /// Memory budget of the exploration, e.g. 800M or 4G.
     #[arg(long, value_parser = parse_size)]
     pub mem: Option<u64>,
-    /// Worker threads of the exploration (default: every core).
-    #[arg(long)]
+    /// Worker threads of the exploration, 1 to 1024 (default: every core).
+    #[arg(long, value_parser = crate::flags::threads)]
     pub threads: Option<usize>,
     #[command(flatten)]
     pub analysis: AnalysisFlags,

@@ -67,51 +67,27 @@ pub struct Prepared {
     pub opts: AnalyzeOptions,
 }
 
-/// The file name under which a store's game kind reloads (`sokoban` levels are XSB).
-fn level_file_name(kind: &str) -> String {
-    match kind {
-        "sokoban" => "level.xsb".to_string(),
-        other => format!("level.{other}"),
-    }
-}
-
 /// Reloads the game of `run` from its manifest, with its flip tokens if it has any, and
 /// checks that it is the game that was explored.
 pub fn reload_game(run: &Run) -> Result<Box<dyn Game>> {
     let id = run.identity();
-    let level = games::load(
-        &level_file_name(&id.game),
-        &id.level_text,
-        &games::LevelSelector::First,
-    )
-    .with_context(|| {
+    let game = games::reload(&id.game, &id.level_text, &id.options).with_context(|| {
         format!(
             "cannot reload the {} level recorded in {}",
             id.game,
             run.dir().display()
         )
     })?;
-    let tokens = match id.options.get(games::flip::OPTION) {
-        Some(k) => k.parse::<usize>().with_context(|| {
-            format!(
-                "{}: option {} = {k:?} is not a number",
-                run.dir().display(),
-                games::flip::OPTION
-            )
-        })?,
-        None => 0,
-    };
-    let level = games::flip::wrap(level, tokens)?;
-    if level.game.action_labels() != id.action_labels {
+    if game.action_labels() != id.action_labels {
         bail!(
             "{}: the level recorded in the manifest reloads with actions {:?}, but the run \
              was explored with {:?}",
             run.dir().display(),
-            level.game.action_labels(),
+            game.action_labels(),
             id.action_labels
         );
     }
-    Ok(level.game)
+    Ok(game)
 }
 
 /// Opens the run in `dir`, reloads its game and analyses it exactly.

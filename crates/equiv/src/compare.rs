@@ -1,12 +1,11 @@
 //! Comparing two game trees: equivalence up to relabeling (Definition 11) or
 //! agency equivalence (Definition 3), with a witness or the first difference.
 
-use crate::canon::{canonicalize, Canon, Dag, Mode};
-use crate::diff::first_difference;
+use crate::canon::{Dag, Mode};
+use crate::diff::{first_difference, Difference};
 use crate::labels::Labels;
-use crate::relabel::{
-    candidates, invariants, multiplicities, shape_children, translate, Invariants, Mapping,
-};
+use crate::relabel::{candidates, invariants, shape_children, translate, Invariants, Mapping};
+use crate::side::Side;
 use crate::tree::GameTree;
 use crate::EquivError;
 use serde::Serialize;
@@ -64,46 +63,14 @@ pub struct Pair {
     pub b: String,
 }
 
-/// Where the trees first differ.
-#[derive(Clone, Debug, Serialize)]
-pub struct Difference {
-    /// What differs.
-    pub reason: String,
-    /// Action labels from A's root to the differing node.
-    pub path_a: Vec<String>,
-    /// Action labels from B's root to the corresponding node.
-    pub path_b: Vec<String>,
-}
-
-/// One side of a comparison: the tree and its canonical ids in its own DAG.
-pub(crate) struct Side<'t> {
-    pub tree: &'t GameTree,
-    pub canon: Canon,
-    pub dag: Dag,
-    pub mult: Vec<u64>,
-}
-
-impl<'t> Side<'t> {
-    fn new(tree: &'t GameTree, mode: Mode) -> Result<Side<'t>, EquivError> {
-        let mut dag = Dag::default();
-        let canon = canonicalize(tree, &mut dag, mode)?;
-        let mult = multiplicities(&dag, &canon.roots, mode);
-        Ok(Side {
-            tree,
-            canon,
-            dag,
-            mult,
-        })
-    }
-
-    fn summary(&self) -> TreeSummary {
-        TreeSummary {
-            title: self.tree.labels().title.clone(),
-            nodes: self.tree.len() as u64,
-            terminals: self.tree.terminal_count(),
-            compared_nodes: self.mult.iter().fold(0u64, |a, &m| a.saturating_add(m)),
-            distinct_subtrees: self.mult.iter().filter(|&&m| m > 0).count() as u64,
-        }
+/// The sizes of one side's tree.
+fn summary(side: &Side) -> TreeSummary {
+    TreeSummary {
+        title: side.tree.labels().title.clone(),
+        nodes: side.tree.len() as u64,
+        terminals: side.tree.terminal_count(),
+        compared_nodes: side.mult.iter().fold(0u64, |a, &m| a.saturating_add(m)),
+        distinct_subtrees: side.mult.iter().filter(|&&m| m > 0).count() as u64,
     }
 }
 
@@ -128,8 +95,8 @@ pub fn compare(a: &GameTree, b: &GameTree, mode: Mode) -> Result<Comparison, Equ
             return Ok(Comparison {
                 equivalent: true,
                 mode,
-                a: side_a.summary(),
-                b: side_b.summary(),
+                a: summary(&side_a),
+                b: summary(&side_b),
                 witness: Some(witness),
                 difference: None,
             });
@@ -151,8 +118,8 @@ pub fn compare(a: &GameTree, b: &GameTree, mode: Mode) -> Result<Comparison, Equ
     Ok(Comparison {
         equivalent: false,
         mode,
-        a: side_a.summary(),
-        b: side_b.summary(),
+        a: summary(&side_a),
+        b: summary(&side_b),
         witness: None,
         difference: Some(difference),
     })

@@ -3,11 +3,23 @@
 //! equivalent among B's children, down to a node whose own shape differs.
 
 use crate::canon::{Dag, Mode, Shape};
-use crate::compare::{Difference, Side};
 use crate::labels::Labels;
 use crate::relabel::{shape_children, Mapping};
+use crate::side::Side;
 use crate::Ratio;
+use serde::Serialize;
 use std::collections::HashMap;
+
+/// Where the trees first differ.
+#[derive(Clone, Debug, Serialize)]
+pub struct Difference {
+    /// What differs.
+    pub reason: String,
+    /// Action labels from A's root to the differing node.
+    pub path_a: Vec<String>,
+    /// Action labels from B's root to the corresponding node.
+    pub path_b: Vec<String>,
+}
 
 /// What a node is, without its children: kind, outcome, probabilities, matrix size.
 #[derive(PartialEq, Eq)]

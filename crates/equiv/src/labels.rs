@@ -1,10 +1,13 @@
 //! The names a game gives to its actions, outcomes and simultaneous decisions,
 //! and each edge's decision for each player (Definition 8's legal choices).
 
-use crate::tree::NO_OUTCOME;
 use crate::EquivError;
 use model::Game;
 use std::collections::HashMap;
+
+/// The outcome of a leaf that is not terminal but has no legal move (a stuck
+/// state); it compares like any other outcome, and is named as stuck.
+pub const NO_OUTCOME: u16 = u16::MAX;
 
 /// The null decision of a player who has no choice on an edge.
 pub(crate) const NULL_CHOICE: u64 = u64::MAX;

@@ -23,19 +23,21 @@ mod matrix;
 mod ratio;
 mod relabel;
 mod sample;
+mod side;
 mod similarity;
 mod store_out;
 mod tree;
 
 pub use canon::Mode;
-pub use compare::{compare, Comparison, Difference, Pair, TreeSummary, Witness};
+pub use compare::{compare, Comparison, Pair, TreeSummary, Witness};
+pub use diff::Difference;
 pub use error::EquivError;
 pub use feature_map::FeatureMap;
-pub use labels::Labels;
+pub use labels::{Labels, NO_OUTCOME};
 pub use ratio::Ratio;
 pub use similarity::{similarity, Similarity, SimilarityOptions};
 pub use store_out::{write_store, LevelInfo, WrittenTree};
-pub use tree::{GameTree, NodeKind, TreeOptions, NO_OUTCOME};
+pub use tree::{GameTree, NodeKind, TreeOptions};
 
 #[cfg(test)]
 mod proptests;

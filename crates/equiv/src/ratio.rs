@@ -13,13 +13,6 @@ pub struct Ratio {
     pub den: u64,
 }
 
-fn gcd(mut a: u128, mut b: u128) -> u128 {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
-}
-
 impl Ratio {
     /// Certainty.
     pub const ONE: Ratio = Ratio { num: 1, den: 1 };
@@ -31,8 +24,7 @@ impl Ratio {
     }
 
     fn reduce(num: u128, den: u128) -> Result<Ratio, EquivError> {
-        let g = gcd(num, den).max(1);
-        let (num, den) = (num / g, den / g);
+        let (num, den) = model::ratio::reduce(num, den);
         match (u64::try_from(num), u64::try_from(den)) {
             (Ok(num), Ok(den)) => Ok(Ratio { num, den }),
             _ => Err(EquivError::ProbabilityOverflow(format!("{num}/{den}"))),

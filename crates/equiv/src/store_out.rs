@@ -4,7 +4,8 @@
 //! and a chance node is folded into its parent as edges sharing the decision's
 //! action label, each with its probability, as the explorer stores chance.
 
-use crate::tree::{GameTree, NodeKind, NO_OUTCOME};
+use crate::labels::NO_OUTCOME;
+use crate::tree::{GameTree, NodeKind};
 use crate::EquivError;
 use model::{Game, StateWidth};
 use std::collections::BTreeMap;

@@ -6,14 +6,10 @@
 //! so the children of node `i` are the contiguous range appended when `i` was
 //! expanded, and no recursion or explicit stack is needed.
 
-use crate::labels::Labels;
+use crate::labels::{Labels, NO_OUTCOME};
 use crate::{EquivError, Ratio};
 use model::{Game, Move, Successors};
 use std::collections::VecDeque;
-
-/// The outcome of a leaf that is not terminal but has no legal move (a stuck
-/// state); it compares like any other outcome.
-pub const NO_OUTCOME: u16 = u16::MAX;
 
 /// What a node of the tree is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,6 +7,9 @@ use games::sandbox::{Board, Dir, Play, SplitMix};
 
 use crate::agr::{Decoder, Gene, SEED_ORDER};
 
+/// The most genes a population may hold (a gigabyte): each is allocated up front.
+pub const MAX_POPULATION_GENES: usize = 1 << 28;
+
 /// The algorithm's parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Params {
@@ -60,6 +63,12 @@ impl Params {
                 "a chromosome needs at least two genes for two-point crossover".to_string(),
             );
         }
+        if self.population.saturating_mul(self.genes) > MAX_POPULATION_GENES {
+            return Err(format!(
+                "the population ({}) times the genes ({}) must be at most {MAX_POPULATION_GENES} (4 bytes each, held in memory)",
+                self.population, self.genes
+            ));
+        }
         if self.min_mutations > self.max_mutations {
             return Err("the fewest mutations exceed the most".to_string());
         }
@@ -68,7 +77,7 @@ impl Params {
 
     /// Games played by one run: the initial population and two per update.
     pub fn games_per_run(&self) -> u64 {
-        (self.population + 2 * self.updates) as u64
+        (self.population as u64).saturating_add((self.updates as u64).saturating_mul(2))
     }
 }
 
@@ -330,5 +339,18 @@ mod tests {
         };
         assert!(p.check().is_err());
         assert_eq!(Params::default().games_per_run(), 21_000);
+    }
+
+    #[test]
+    fn a_population_beyond_memory_is_refused_not_allocated() {
+        // Regression: `--population 18446744073709551615` panicked with a capacity overflow.
+        let p = Params {
+            population: usize::MAX,
+            genes: usize::MAX,
+            updates: usize::MAX,
+            ..Params::default()
+        };
+        assert!(p.check().is_err());
+        assert_eq!(p.games_per_run(), u64::MAX);
     }
 }

@@ -65,7 +65,7 @@ impl Results {
 
     /// Games played in all.
     pub fn games(&self) -> u64 {
-        self.runs.len() as u64 * self.design.params.games_per_run()
+        (self.runs.len() as u64).saturating_mul(self.design.params.games_per_run())
     }
 }
 
@@ -94,22 +94,28 @@ pub fn run(design: &Design, progress: &(dyn Fn(usize) + Sync)) -> Result<Results
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let records: Mutex<Vec<RunRecord>> = Mutex::new(Vec::with_capacity(jobs));
+    let work = || {
+        let mut mine = Vec::new();
+        loop {
+            let job = next.fetch_add(1, Ordering::Relaxed);
+            if job >= jobs {
+                break;
+            }
+            mine.push(run_one(design, &boards, job));
+            progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+        }
+        if let Ok(mut all) = records.lock() {
+            all.extend(mine);
+        }
+    };
+    // The workers share the jobs through a counter, so a thread the system refuses only
+    // ends the spawning; with none started, this thread runs them (it used to panic).
     std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                let mut mine = Vec::new();
-                loop {
-                    let job = next.fetch_add(1, Ordering::Relaxed);
-                    if job >= jobs {
-                        break;
-                    }
-                    mine.push(run_one(design, &boards, job));
-                    progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-                }
-                if let Ok(mut all) = records.lock() {
-                    all.extend(mine);
-                }
-            });
+        let started = (0..threads)
+            .map_while(|_| std::thread::Builder::new().spawn_scoped(scope, work).ok())
+            .count();
+        if started == 0 {
+            work();
         }
     });
     let mut runs = records.into_inner().map_err(|_| EvolveError::Worker)?;

@@ -25,7 +25,6 @@
 //! candidate and `width + 16` a new state), all sized from `--mem`.
 //! Checkpoints happen at layer ends; a killed run redoes the current layer.
 
-use crate::bfs::ExploreOptions;
 use crate::keys::Keys;
 use crate::table::Table;
 use crate::ExploreError;
@@ -81,17 +80,28 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ExploreError + '_ {
     }
 }
 
+/// What the disk phase reads of the explorer's options.
+pub struct DiskBudget<'a> {
+    /// Where its scratch files go.
+    pub scratch_dir: &'a Path,
+    /// Bytes of RAM the whole explorer may use.
+    pub mem_budget: u64,
+    /// Most candidates one resolution takes (a testing aid); `None` to derive
+    /// it from the budget.
+    pub round_limit: Option<u64>,
+}
+
 impl DiskDedup {
     /// Switches to disk mode: writes every stored state as sorted runs.
     /// `index_bytes` is what the in-memory index keeps using.
     pub fn start(
-        opts: &ExploreOptions,
+        opts: &DiskBudget,
         width: usize,
         writer: &mut RunWriter,
         index_bytes: u64,
         table_capacity: usize,
     ) -> Result<DiskDedup, ExploreError> {
-        let dir = opts.scratch_dir.clone();
+        let dir = opts.scratch_dir.to_path_buf();
         clear_dir(&dir)?;
         let free = opts.mem_budget.saturating_sub(index_bytes + (48 << 20));
         let cand_limit = (free / resolution_bytes_per_candidate(width)).max(1 << 16) as usize;
@@ -132,10 +142,10 @@ impl DiskDedup {
     /// Reopens the runs a checkpoint names and removes every other scratch file.
     pub fn resume(
         point: DiskResume,
-        opts: &ExploreOptions,
+        opts: &DiskBudget,
         width: usize,
     ) -> Result<DiskDedup, ExploreError> {
-        let dir = opts.scratch_dir.clone();
+        let dir = opts.scratch_dir.to_path_buf();
         let mut dedup = DiskDedup::empty(
             dir.clone(),
             width,

@@ -39,7 +39,24 @@ pub enum ExploreError {
     /// sizing bug: going on would store that state twice.
     #[error("internal error: the key arena does not reach state {0}")]
     ArenaTooSmall(u64),
+    /// The operating system refused a worker thread (too many asked for the memory or
+    /// the process limit): the search stops at its last checkpoint, resumable with fewer.
+    #[error("cannot start {threads} worker threads: {source}; resume with fewer (--threads)")]
+    Threads {
+        /// The threads asked for.
+        threads: usize,
+        /// What the operating system said.
+        source: std::io::Error,
+    },
     /// The live analysis watching the exploration failed.
     #[error("live analysis: {0}")]
     Watcher(String),
+    /// A stop was asked for while the states left unexpanded were being
+    /// classified, which the game may then have cut short: nothing of it is
+    /// committed, and the same command resumes from the last checkpoint.
+    #[error(
+        "stopped while classifying the states left unexpanded; run the same command again \
+         to resume from the last checkpoint"
+    )]
+    StoppedWhileFinishing,
 }

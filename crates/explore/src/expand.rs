@@ -247,11 +247,20 @@ impl Expander<'_> {
         let count = chunk.parents.len() / self.slot.width();
         let pieces = Pieces::new(parts, count);
         std::thread::scope(|scope| {
+            // A thread the system refuses ends the spawning: the parts are handed out to
+            // whoever asks, so the threads started (and this one) still expand the whole
+            // chunk, and the error then stops the search at a checkpoint.
+            let mut spawned = Ok(());
             let workers: Vec<_> = (1..threads)
-                .map(|_| scope.spawn(|| self.expand_taken(keys, chunk, &pieces)))
+                .map_while(|_| {
+                    std::thread::Builder::new()
+                        .spawn_scoped(scope, || self.expand_taken(keys, chunk, &pieces))
+                        .map_err(|source| spawned = Err(ExploreError::Threads { threads, source }))
+                        .ok()
+                })
                 .collect();
             let done = beside();
-            let mut expanded = self.expand_taken(keys, chunk, &pieces);
+            let mut expanded = spawned.and(self.expand_taken(keys, chunk, &pieces));
             // A panic in a worker is a bug; it is re-raised here rather than
             // turned into an error that would hide it.
             for worker in workers {

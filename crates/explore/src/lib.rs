@@ -24,14 +24,14 @@ mod error;
 mod expand;
 mod keys;
 mod merge;
+mod options;
 mod slot;
 mod table;
 mod watch;
 
-pub use bfs::{
-    explore, explore_watched, Ending, ExploreOptions, ProgressSink, Summary, PARENTS_PER_PART,
-};
+pub use bfs::{explore, explore_watched};
 pub use error::ExploreError;
+pub use options::{Ending, ExploreOptions, ProgressSink, Summary, PARENTS_PER_PART};
 pub use slot::Slot;
 pub use watch::Watcher;
 

@@ -16,6 +16,7 @@ mod sample;
 mod search;
 mod select;
 mod step;
+mod table_layout;
 mod tables;
 
 pub use analysis::{analyze, is_solvable, status, Analysis, Edit};
@@ -26,6 +27,5 @@ pub use rank::{binomial, boards, next_combination, rank, unrank, MAX_PIECES};
 pub use sample::{sample_rate, Sample};
 pub use search::{classify_with, pruned_size, solvable, Space};
 pub use select::{select, Candidate, Selection};
-pub use tables::{
-    build, build_with_budget, table_path, Built, Progress, COPY_BUDGET, MAX_TABLE_PIECES,
-};
+pub use table_layout::{table_path, MAX_TABLE_PIECES};
+pub use tables::{build, build_with_budget, Built, Progress, COPY_BUDGET};

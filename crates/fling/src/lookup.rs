@@ -4,7 +4,7 @@
 use crate::error::FlingError;
 use crate::manifest;
 use crate::rank::{boards, rank};
-use crate::tables::{kind, table_path};
+use crate::table_layout::{kind, table_path};
 use games::fling::Board;
 use std::path::{Path, PathBuf};
 use store::BitTable;

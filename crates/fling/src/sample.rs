@@ -4,7 +4,8 @@ use crate::error::FlingError;
 use crate::lookup::Level;
 use crate::rank::boards;
 use crate::step::{copy_to_memory, previous_words};
-use crate::tables::{compute_range, join_workers, table_path, Counts, CHUNK, COPY_BUDGET};
+use crate::table_layout::table_path;
+use crate::tables::{compute_range, join_workers, run_workers, Counts, CHUNK, COPY_BUDGET};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -96,26 +97,22 @@ pub fn sample_rate(
     let next = AtomicU64::new(0);
     let started = Instant::now();
     let sums: Vec<Result<(Counts, f64), FlingError>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads.max(1))
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut sum = Counts::default();
-                    let cpu = thread_cpu_seconds();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let start = i * stride * CHUNK;
-                        if i >= chunks || start >= total {
-                            return Ok::<_, FlingError>((sum, thread_cpu_seconds() - cpu));
-                        }
-                        let end = (start + CHUNK).min(total);
-                        let c = compute_range(pieces, start, end, &previous, (&solvable, &unique))?;
-                        sum.with_move += end - start;
-                        sum.solvable += c.solvable;
-                        sum.unique += c.unique;
-                    }
-                })
-            })
-            .collect();
+        let workers = run_workers(scope, threads, || {
+            let mut sum = Counts::default();
+            let cpu = thread_cpu_seconds();
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let start = i * stride * CHUNK;
+                if i >= chunks || start >= total {
+                    return Ok::<_, FlingError>((sum, thread_cpu_seconds() - cpu));
+                }
+                let end = (start + CHUNK).min(total);
+                let c = compute_range(pieces, start, end, &previous, (&solvable, &unique))?;
+                sum.with_move += end - start;
+                sum.solvable += c.solvable;
+                sum.unique += c.unique;
+            }
+        });
         join_workers(workers, pieces)
     });
     let seconds = started.elapsed().as_secs_f64();

@@ -6,6 +6,7 @@ use crate::error::FlingError;
 use crate::lookup::Tables;
 use crate::rank::unrank;
 use crate::search::{pruned_size, Space};
+use crate::tables::run_workers;
 use games::fling::Board;
 use std::cmp::Ordering;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering as AtomicOrdering};
@@ -75,41 +76,38 @@ pub fn select(
     let (unique_boards, classes) = (AtomicU64::new(0), AtomicU64::new(0));
     let scanned = AtomicU64::new(0);
     let lists: Vec<Vec<Candidate>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads.max(1))
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut best = Vec::new();
-                    loop {
-                        let first =
-                            next_chunk.fetch_add(1, AtomicOrdering::Relaxed) * WORDS_PER_CHUNK;
-                        let Some(chunk) =
-                            words.get(first..(first + WORDS_PER_CHUNK).min(words.len()))
-                        else {
-                            break;
-                        };
-                        for (offset, &word) in chunk.iter().enumerate() {
-                            scan_word(
-                                word,
-                                (first + offset) as u64 * 64,
-                                pieces,
-                                &mut best,
-                                (&unique_boards, &classes),
-                            );
-                        }
-                        if best.len() > 4 * top + 4096 {
-                            keep_best(&mut best, top);
-                        }
-                        let done =
-                            scanned.fetch_add(chunk.len() as u64 * 64, AtomicOrdering::Relaxed);
-                        progress((done + chunk.len() as u64 * 64).min(total), total);
-                    }
+        let workers = run_workers(scope, threads, || {
+            let mut best = Vec::new();
+            loop {
+                let first = next_chunk.fetch_add(1, AtomicOrdering::Relaxed) * WORDS_PER_CHUNK;
+                let Some(chunk) = words.get(first..(first + WORDS_PER_CHUNK).min(words.len()))
+                else {
+                    break;
+                };
+                for (offset, &word) in chunk.iter().enumerate() {
+                    scan_word(
+                        word,
+                        (first + offset) as u64 * 64,
+                        pieces,
+                        &mut best,
+                        (&unique_boards, &classes),
+                    );
+                }
+                if best.len() > 4 * top + 4096 {
                     keep_best(&mut best, top);
-                    best
-                })
-            })
-            .collect();
-        workers.into_iter().filter_map(|w| w.join().ok()).collect()
-    });
+                }
+                let done = scanned.fetch_add(chunk.len() as u64 * 64, AtomicOrdering::Relaxed);
+                progress((done + chunk.len() as u64 * 64).min(total), total);
+            }
+            keep_best(&mut best, top);
+            best
+        });
+        workers.into_iter().collect::<Result<Vec<_>, _>>()
+    })
+    .map_err(|_| FlingError::Pieces {
+        pieces,
+        why: "a worker thread panicked".into(),
+    })?;
     let mut all: Vec<Candidate> = lists.into_iter().flatten().collect();
     keep_best(&mut all, top);
     Ok(Selection {

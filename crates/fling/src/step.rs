@@ -5,7 +5,7 @@
 use crate::error::FlingError;
 use crate::lookup::Level;
 use crate::rank::rank;
-use crate::tables::MAX_TABLE_PIECES;
+use crate::table_layout::MAX_TABLE_PIECES;
 use games::fling::Board;
 use store::{BitTable, Words};
 

@@ -15,16 +15,15 @@ use crate::lookup::Level;
 use crate::manifest::{self, LevelStats};
 use crate::rank::{boards, next_combination, unrank};
 use crate::step::{classify, copy_to_memory, previous_words, Previous};
+use crate::table_layout::{kind, table_path, MAX_TABLE_PIECES};
 use games::fling::Board;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 use store::BitTableWriter;
 
 /// Ranks per unit of work handed to a thread (a multiple of 64).
 pub(crate) const CHUNK: u64 = 1 << 16;
-/// The most pieces a table build accepts; beyond, the tables outgrow any disk.
-pub const MAX_TABLE_PIECES: usize = 14;
 
 /// How far a build has come, for a progress display.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,15 +43,6 @@ pub struct Built {
     pub stats: LevelStats,
     /// True when the count was already finished and kept.
     pub kept: bool,
-}
-
-/// The path of the `what` table (`solvable` or `unique`) for `pieces`.
-pub fn table_path(dir: &Path, what: &str, pieces: usize) -> PathBuf {
-    dir.join(format!("{what}-{pieces}.bits"))
-}
-
-pub(crate) fn kind(what: &str, pieces: usize) -> String {
-    format!("fling-{what}-{pieces}")
 }
 
 /// Counts of one rank range.
@@ -118,35 +108,30 @@ fn compute_level(
     let done = AtomicU64::new(0);
     let failed = AtomicUsize::new(0);
     let results: Vec<Result<Counts, FlingError>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads.max(1))
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut sum = Counts::default();
-                    while failed.load(Ordering::Relaxed) == 0 {
-                        let start = next_chunk.fetch_add(1, Ordering::Relaxed) * CHUNK;
-                        if start >= total {
-                            break;
-                        }
-                        let end = (start + CHUNK).min(total);
-                        let counts =
-                            compute_range(pieces, start, end, previous, (&solvable, &unique))
-                                .inspect_err(|_| {
-                                    failed.fetch_add(1, Ordering::Relaxed);
-                                })?;
-                        sum.with_move += counts.with_move;
-                        sum.solvable += counts.solvable;
-                        sum.unique += counts.unique;
-                        let done = done.fetch_add(end - start, Ordering::Relaxed) + end - start;
-                        progress(Progress {
-                            pieces,
-                            done,
-                            total,
-                        });
-                    }
-                    Ok(sum)
-                })
-            })
-            .collect();
+        let workers = run_workers(scope, threads, || {
+            let mut sum = Counts::default();
+            while failed.load(Ordering::Relaxed) == 0 {
+                let start = next_chunk.fetch_add(1, Ordering::Relaxed) * CHUNK;
+                if start >= total {
+                    break;
+                }
+                let end = (start + CHUNK).min(total);
+                let counts = compute_range(pieces, start, end, previous, (&solvable, &unique))
+                    .inspect_err(|_| {
+                        failed.fetch_add(1, Ordering::Relaxed);
+                    })?;
+                sum.with_move += counts.with_move;
+                sum.solvable += counts.solvable;
+                sum.unique += counts.unique;
+                let done = done.fetch_add(end - start, Ordering::Relaxed) + end - start;
+                progress(Progress {
+                    pieces,
+                    done,
+                    total,
+                });
+            }
+            Ok(sum)
+        });
         join_workers(workers, pieces)
     });
     let mut stats = LevelStats {
@@ -234,13 +219,13 @@ pub fn build_with_budget(
 /// Joins the scoped workers of a `pieces`-piece pass, in order; a worker that
 /// panicked becomes an error naming the pass rather than a second panic.
 pub(crate) fn join_workers<T>(
-    workers: Vec<std::thread::ScopedJoinHandle<'_, Result<T, FlingError>>>,
+    workers: Vec<std::thread::Result<Result<T, FlingError>>>,
     pieces: usize,
 ) -> Vec<Result<T, FlingError>> {
     workers
         .into_iter()
         .map(|w| {
-            w.join().unwrap_or_else(|_| {
+            w.unwrap_or_else(|_| {
                 Err(FlingError::Pieces {
                     pieces,
                     why: "a worker thread panicked".into(),
@@ -248,6 +233,24 @@ pub(crate) fn join_workers<T>(
             })
         })
         .collect()
+}
+
+/// Runs `work` on up to `threads` threads and returns what each returned (or its panic).
+/// The workers share their work through a counter, so a thread the system refuses only
+/// ends the spawning, and with none started the calling thread does the work: a thread
+/// limit never fails a build (it used to panic).
+pub(crate) fn run_workers<'scope, T: Send + 'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    threads: usize,
+    work: impl Fn() -> T + Send + Copy + 'scope,
+) -> Vec<std::thread::Result<T>> {
+    let workers: Vec<_> = (0..threads.max(1))
+        .map_while(|_| std::thread::Builder::new().spawn_scoped(scope, work).ok())
+        .collect();
+    if workers.is_empty() {
+        return vec![Ok(work())];
+    }
+    workers.into_iter().map(|w| w.join()).collect()
 }
 
 #[cfg(test)]

@@ -200,6 +200,26 @@ pub enum GamesError {
         actions: usize,
     },
 
+    /// A stored run names a game kind that no parser of this build reads.
+    #[error(
+        "a stored run names the game kind {kind:?}, which this build cannot load (known: {known})"
+    )]
+    UnknownKind {
+        /// The kind as stored.
+        kind: String,
+        /// The kinds this build reloads, comma-separated.
+        known: String,
+    },
+
+    /// A stored run's option that changes the game has a value that cannot be read.
+    #[error("a stored run's option {option} = {value:?} is not a number")]
+    BadOption {
+        /// The option's name.
+        option: String,
+        /// Its stored value.
+        value: String,
+    },
+
     /// A game or format that this build cannot load yet.
     #[error("{file}: {what} levels are not supported yet")]
     Unsupported {

@@ -144,6 +144,10 @@ impl Game for FlipTokens {
         self.inner.kind()
     }
 
+    fn interrupt_on(&self, stop: std::sync::Arc<std::sync::atomic::AtomicBool>) {
+        self.inner.interrupt_on(stop);
+    }
+
     fn players(&self) -> u8 {
         self.inner.players()
     }

@@ -13,12 +13,14 @@
 mod error;
 pub mod fling;
 pub mod flip;
-pub mod grammar;
+mod grammar;
 pub mod puzzlegraph;
+mod reload;
 pub mod sandbox;
 pub mod sokoban;
 
 pub use error::GamesError;
+pub use reload::{reload, KINDS};
 pub use sokoban::Sokoban;
 
 use model::Game;
@@ -81,8 +83,7 @@ enum Format {
 
 /// Picks the format of a file from its extension, and from its content for
 /// the `.txt` files that PuzzleGraph, HOG2 and Sokoban collections all use.
-/// Each game's own extension (the one a store's game kind names) is also
-/// accepted, so that a level can be reloaded from a store's manifest.
+/// (A stored run's level is rebuilt by [`reload`], from its game kind.)
 fn detect_format(file_name: &str, text: &str) -> Format {
     let extension = file_name
         .rsplit_once('.')
@@ -91,7 +92,7 @@ fn detect_format(file_name: &str, text: &str) -> Format {
         Some("puzzlegraph" | "pg") => Format::PuzzleGraph,
         Some("fling") => Format::Fling,
         Some("sandbox") => Format::Sandbox,
-        Some("game" | "grammar") => Format::Grammar,
+        Some("game") => Format::Grammar,
         Some("xsb" | "sok") => Format::Sokoban,
         _ if puzzlegraph::looks_like(text) => Format::PuzzleGraph,
         _ if fling::looks_like(text) => Format::Fling,

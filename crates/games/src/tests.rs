@@ -223,3 +223,34 @@ fn handwritten_levels_are_small() {
         }
     }
 }
+
+/// The error of loading `text` as the `.txt` file `name`.
+fn txt_error(name: &str, text: &str) -> String {
+    match load(name, text, &LevelSelector::First) {
+        Ok(level) => panic!("{name} loaded as {}", level.game.kind()),
+        Err(err) => err.to_string(),
+    }
+}
+
+#[test]
+fn a_damaged_fling_or_puzzlegraph_txt_file_gets_its_own_formats_error() {
+    // Regression: a damaged Fling! or PuzzleGraph `.txt` file fell back to the Sokoban
+    // parser, which said "no level found (a board needs ... a `#` wall)" without a position.
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../levels");
+    let read = |name: &str| std::fs::read_to_string(root.join(name)).expect("bundled level");
+    let fling = read("fling/level1.txt").replacen("..o....", "..o.x..", 1);
+    let err = txt_error("fling.txt", &fling);
+    assert!(err.starts_with("fling.txt:4:"), "{err}");
+    assert!(!err.contains("`#` wall"), "{err}");
+    let plain = ".......\n..o.o..\n.......\n.......\n..O....\n.......\n.......\n.......\n";
+    let err = txt_error("plain.txt", plain);
+    assert!(err.starts_with("plain.txt:5:"), "{err}");
+    let graph = read("puzzlegraph/Hanoi 3.txt").replacen("PuzzleNode A", "PuzzleNod A", 1);
+    let err = txt_error("hanoi.txt", &graph);
+    assert!(err.starts_with("hanoi.txt:2:"), "{err}");
+    let sandbox = read("sandbox/exp2.sandbox").replacen("side 7", "side seven", 1);
+    let err = txt_error("exp2.txt", &sandbox);
+    assert!(err.starts_with("exp2.txt:3"), "{err}");
+    // A Sokoban file is still read as Sokoban.
+    assert!(txt_error("soko.txt", "#####\n#@ X#\n#$ .#\n#####\n").contains(":2:4"));
+}

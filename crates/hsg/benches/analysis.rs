@@ -173,7 +173,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // The fallback past `--analysis-mem`: the same search on mapped scratch files.
     let scratch_dir = std::path::Path::new(dir).join(hsg::run::SCRATCH_FOLDER);
-    let scratch = hsg::words::Backing::Files(scratch_dir.clone());
+    let scratch = hsg::state_arrays::Backing::Files(scratch_dir.clone());
     let sampler = PeakSampler::start();
     let (files_secs, comps) = timed(repeats, || {
         hsg::scc::strongly_connected_components_in(&g, &scratch)

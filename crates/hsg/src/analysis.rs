@@ -3,7 +3,7 @@
 
 use crate::condense::{condense_in, Condensation};
 use crate::error::HsgError;
-use crate::graph::{validate, OutcomeId, StateGraph};
+use crate::graph::{validate, Labels, OutcomeId, StateGraph};
 use crate::headroom::{compute_headroom, Headroom};
 use crate::metrics;
 use crate::paths::{
@@ -12,42 +12,23 @@ use crate::paths::{
 };
 use crate::reversibility::count_reversibility;
 use crate::spectrum::{failure_spectrum, FailureSpectrum};
+use crate::state_arrays::Backing;
 use crate::summary::{
     ActionClasses, HsgSummary, ShortestWin, Source, TagCounts, WinningPaths, FORMAT_VERSION,
 };
 use crate::tags::{tag_hyperstates, Tagging};
-use crate::words::Backing;
-
-/// Names of actions and outcomes, indexed by id.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Labels {
-    /// Action labels.
-    pub actions: Vec<String>,
-    /// Outcome names.
-    pub outcomes: Vec<String>,
-}
-
-impl Labels {
-    /// The label of `action`, or `#id` when the run does not name it.
-    pub fn action(&self, action: u16) -> String {
-        self.actions
-            .get(usize::from(action))
-            .cloned()
-            .unwrap_or_else(|| format!("#{action}"))
-    }
-}
 
 /// Options of an analysis.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AnalyzeOptions {
-    /// Name of the target outcome; `None` means `"win"`.
+    /// The target as written (see [`crate::target::resolve`]); `None` means the default.
     pub target: Option<String>,
     /// Memory the optional parts (headroom, path-length histogram) may use, in bytes.
     pub mem_budget_bytes: u64,
     /// Compute headroom (the most expensive metric).
     pub headroom: bool,
     /// Where the per-state arrays go when they do not fit `mem_budget_bytes` (see
-    /// [`crate::words`]); `None` refuses such a graph instead.
+    /// [`crate::state_arrays`]); `None` refuses such a graph instead.
     pub scratch_dir: Option<std::path::PathBuf>,
 }
 
@@ -122,12 +103,6 @@ pub struct Analysis {
     pub summary: HsgSummary,
 }
 
-/// Finds the id of the outcome named `name` (`None`: `win`, else the first outcome).
-/// A `score>=N` target stands for several outcomes: see [`crate::target::resolve`].
-pub fn resolve_target(labels: &Labels, name: Option<&str>) -> Result<OutcomeId, HsgError> {
-    crate::target::resolve(labels, name, &crate::mem::MemGraph::empty()).map(|t| t.representative())
-}
-
 /// Analyses a graph; `source` identifies it in the summary.
 pub fn analyze_graph<G: StateGraph + ?Sized>(
     g: &G,
@@ -139,7 +114,13 @@ pub fn analyze_graph<G: StateGraph + ?Sized>(
     if g.state_count() == 0 {
         return Err(HsgError::MalformedGraph("the graph has no state".into()));
     }
-    let target = crate::target::resolve(labels, opts.target.as_deref(), g)?;
+    let spec = opts.target.as_deref();
+    // Only the default target of a scoring game depends on the graph: the best score reached.
+    let best = match spec {
+        None => crate::target::best_score(&labels.outcomes, g),
+        Some(_) => None,
+    };
+    let target = crate::target::resolve(&labels.outcomes, spec, best)?;
     let mut analysis = if target.outcomes.len() == 1 {
         analyze_for(g, labels, opts, source, target.representative())?
     } else {

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::error::HsgError;
+use crate::graph::Labels;
 use crate::mem::MemGraph;
 use crate::tags::Tag;
 

@@ -14,7 +14,7 @@ use crate::error::HsgError;
 use crate::graph::{ActionId, StateGraph};
 use crate::ids::IdVec;
 use crate::scc::{strongly_connected_components_in, Components};
-use crate::words::Backing;
+use crate::state_arrays::Backing;
 use std::ops::Range;
 
 /// Labelled HSG edges in CSR form: row `h` lists `(target, action, multiplicity)` for
@@ -134,7 +134,7 @@ impl Condensation {
 
 /// Computes hyperstates, member lists and HSG edges of a validated graph, on the heap.
 pub fn condense<G: StateGraph + ?Sized>(g: &G) -> Condensation {
-    crate::words::on_heap(condense_in(g, &Backing::Heap))
+    crate::state_arrays::on_heap(condense_in(g, &Backing::Heap))
 }
 
 /// Computes hyperstates, member lists and HSG edges of a validated graph, with the

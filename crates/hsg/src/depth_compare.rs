@@ -205,14 +205,15 @@ fn name(t: Tag) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::{analyze_graph, AnalyzeOptions, Labels};
+    use crate::analysis::{analyze_graph, AnalyzeOptions};
+    use crate::graph::Labels;
     use crate::mem::MemGraph;
     use crate::summary::Source;
 
     fn saved(g: &MemGraph) -> SavedAnalysis {
         let labels = Labels {
             actions: vec!["a".into()],
-            outcomes: vec!["win".into()],
+            outcomes: vec![model::WIN.into()],
         };
         let a = analyze_graph(g, &labels, &AnalyzeOptions::default(), Source::default()).unwrap();
         SavedAnalysis::from_analysis(&a)

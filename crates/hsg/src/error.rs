@@ -47,6 +47,11 @@ pub enum HsgError {
         source: serde_json::Error,
     },
 
+    /// The live figures an exploration published with its progress could not be
+    /// encoded or read back (a field missing, renamed or of the wrong type).
+    #[error("live HSG figures: {0}")]
+    LiveFigures(#[source] serde_json::Error),
+
     /// Opening or reading the run store failed.
     #[error("store: {0}")]
     Store(String),

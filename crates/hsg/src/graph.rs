@@ -9,12 +9,26 @@
 use crate::error::HsgError;
 use std::ops::Range;
 
-/// Index of a state, dense from 0.
-pub type StateId = u64;
-/// Index of an action label.
-pub type ActionId = u16;
-/// Index of an outcome name.
-pub type OutcomeId = u16;
+pub use model::{ActionId, OutcomeId, StateId};
+
+/// Names of actions and outcomes, indexed by id.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Labels {
+    /// Action labels.
+    pub actions: Vec<String>,
+    /// Outcome names.
+    pub outcomes: Vec<String>,
+}
+
+impl Labels {
+    /// The label of `action`, or `#id` when the run does not name it.
+    pub fn action(&self, action: ActionId) -> String {
+        self.actions
+            .get(usize::from(action))
+            .cloned()
+            .unwrap_or_else(|| format!("#{action}"))
+    }
+}
 
 /// A directed, action-labelled state graph stored as compressed rows.
 ///

@@ -2,7 +2,7 @@
 //! arrays cost four bytes a state on all but gigantic graphs.
 
 use crate::error::HsgError;
-use crate::words::{Backing, Words};
+use crate::state_arrays::{Backing, Words};
 
 /// An unsigned integer type used to store ids in large arrays.
 pub trait Word:

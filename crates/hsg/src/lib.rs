@@ -21,6 +21,7 @@ pub mod headroom;
 pub mod hll;
 pub mod ids;
 pub mod incremental;
+pub mod live_figures;
 pub mod mem;
 pub mod metrics;
 pub mod paths;
@@ -30,20 +31,21 @@ pub mod reversibility;
 pub mod run;
 pub mod scc;
 pub mod spectrum;
+pub mod state_arrays;
 pub mod summary;
 pub mod tags;
 pub mod target;
 pub mod weak;
-pub mod words;
 
-pub use analysis::{analyze_graph, resolve_target, Analysis, AnalyzeOptions, Labels};
+pub use analysis::{analyze_graph, Analysis, AnalyzeOptions};
 pub use bfs_counters::{bfs_counters, BfsCounters};
 pub use condense::{condense, Condensation, HsgEdges};
 pub use error::HsgError;
 pub use export::{export_hsg, export_ssg, ExportFormat, ExportStats, GraphKind};
-pub use graph::{validate, ActionId, OutcomeId, StateGraph, StateId};
+pub use graph::{validate, ActionId, Labels, OutcomeId, StateGraph, StateId};
 pub use ids::IdVec;
 pub use incremental::{Incremental, LiveHsg};
+pub use live_figures::LiveFigures;
 pub use mem::MemGraph;
 pub use persist::{load, load_summary, save, HyperstateInfo, SavedAnalysis};
 pub use report::summary_markdown;
@@ -52,6 +54,7 @@ pub use run::{analyze, analyze_unsaved, is_current, labels_of, source_of, RunGra
 pub use scc::{strongly_connected_components, Components};
 pub use summary::HsgSummary;
 pub use tags::{tag_hyperstates, Tag, Tagging};
+pub use target::resolve_target;
 
 #[cfg(test)]
 mod oracle_tests;

@@ -28,19 +28,6 @@ impl MemGraph {
         MemGraph::partial(state_count, state_count, edges, terminals)
     }
 
-    /// A graph of one state, no edge and no terminal: a stand-in where only the
-    /// outcome names matter (resolving a target before anything is explored).
-    pub fn empty() -> MemGraph {
-        MemGraph {
-            state_count: 1,
-            expanded_count: 1,
-            row_end: vec![0],
-            actions: Vec::new(),
-            targets: Vec::new(),
-            terminals: Vec::new(),
-        }
-    }
-
     /// A graph whose states `expanded_count..state_count` were never expanded.
     pub fn partial(
         state_count: u64,

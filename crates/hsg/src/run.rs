@@ -1,9 +1,9 @@
 //! The analysis of a stored run: [`StateGraph`] over `store::Run`'s memory-mapped rows,
 //! and [`analyze`], which analyses a run and saves the result into its directory.
 
-use crate::analysis::{analyze_graph, Analysis, AnalyzeOptions, Labels};
+use crate::analysis::{analyze_graph, Analysis, AnalyzeOptions};
 use crate::error::HsgError;
-use crate::graph::{ActionId, OutcomeId, StateGraph, StateId};
+use crate::graph::{ActionId, Labels, OutcomeId, StateGraph, StateId};
 use crate::persist::save;
 use crate::summary::{HsgSummary, Source};
 use std::ops::Range;
@@ -124,7 +124,7 @@ pub fn is_current(summary: &HsgSummary, run: &store::Run) -> bool {
 /// writing, whose analysis would be stale at once).
 ///
 /// Per-state arrays that do not fit the budget go to scratch files in the run's
-/// directory unless `opts` names another place (see [`crate::words`]).
+/// directory unless `opts` names another place (see [`crate::state_arrays`]).
 pub fn analyze_unsaved(run: &store::Run, opts: &AnalyzeOptions) -> Result<Analysis, HsgError> {
     let graph = RunGraph::new(run)?;
     let mut opts = opts.clone();

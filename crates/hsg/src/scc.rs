@@ -29,7 +29,7 @@
 use crate::error::HsgError;
 use crate::graph::{StateGraph, StateId};
 use crate::ids::{IdVec, Word};
-use crate::words::{Backing, Words};
+use crate::state_arrays::{Backing, Words};
 use std::ops::Range;
 
 /// The strongly connected component of every state.
@@ -52,7 +52,7 @@ pub fn bytes_per_state(state_count: u64) -> f64 {
 
 /// Computes the strongly connected components of a validated graph, on the heap.
 pub fn strongly_connected_components<G: StateGraph + ?Sized>(g: &G) -> Components {
-    crate::words::on_heap(strongly_connected_components_in(g, &Backing::Heap))
+    crate::state_arrays::on_heap(strongly_connected_components_in(g, &Backing::Heap))
 }
 
 /// Computes the strongly connected components of a validated graph, with the search's

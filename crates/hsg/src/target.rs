@@ -4,13 +4,16 @@
 //! Games name their outcomes: puzzles have `win`, two-player games outcomes such as
 //! `x wins`, scoring games (the Affordance Sandbox) `score 0`, `score 1`, .... A target
 //! is a set of outcome ids; the analysis tags hyperstates against that set.
+//!
+//! Resolving needs the outcome names only, and for a scoring game's default target the
+//! best score reached, which [`best_score`] reads off a graph's terminals.
 
-use crate::analysis::Labels;
 use crate::error::HsgError;
 use crate::graph::{OutcomeId, StateGraph};
+use model::{SCORE_PREFIX, WIN};
 
-/// The prefix of score outcomes, followed by the score in decimal.
-pub const SCORE_PREFIX: &str = "score ";
+/// How a threshold target is written: `score>=N`.
+const THRESHOLD_PREFIX: &str = "score>=";
 
 /// A resolved target: the outcomes that count as reaching it, and how to name it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,74 +42,85 @@ pub fn score_of(name: &str) -> Option<u32> {
     name.strip_prefix(SCORE_PREFIX)?.trim().parse().ok()
 }
 
-/// Resolves `spec` against the run's outcomes. `None` means: `win` when the run has
-/// it, else the highest score any terminal state of `g` reached (`score>=BEST`), else
-/// the first outcome the game names. `score>=N` selects every score outcome of at
-/// least N; any other text must be an outcome's exact name.
-pub fn resolve<G: StateGraph + ?Sized>(
-    labels: &Labels,
+/// The target spec selecting every score of at least `min` (`score>=N`).
+pub fn threshold_spec(min: u32) -> String {
+    format!("{THRESHOLD_PREFIX}{min}")
+}
+
+/// The highest score any terminal state of `g` reached, when the run's `outcomes` name
+/// scores; `None` when they do not, or when no scoring state was reached.
+pub fn best_score<G: StateGraph + ?Sized>(outcomes: &[String], g: &G) -> Option<u32> {
+    if !outcomes.iter().any(|o| score_of(o).is_some()) {
+        return None;
+    }
+    let mut best = None;
+    g.for_each_terminal(&mut |_, o| {
+        let score = outcomes.get(usize::from(o)).and_then(|n| score_of(n));
+        best = best.max(score);
+    });
+    best
+}
+
+/// Resolves `spec` against the run's outcome names. `None` means: `win` when the run
+/// has it, else `score>=best_score` when a scoring state was reached (see
+/// [`best_score`]), else the first outcome the game names. `score>=N` selects every
+/// score outcome of at least N; any other text must be an outcome's exact name.
+pub fn resolve(
+    outcomes: &[String],
     spec: Option<&str>,
-    g: &G,
+    best_score: Option<u32>,
 ) -> Result<Target, HsgError> {
     match spec {
-        Some(text) => resolve_named(labels, text),
-        None => default_target(labels, g),
+        Some(text) => resolve_named(outcomes, text),
+        None => default_target(outcomes, best_score),
     }
 }
 
-fn resolve_named(labels: &Labels, text: &str) -> Result<Target, HsgError> {
-    if let Some(threshold) = text.strip_prefix("score>=") {
+/// The id standing for the target `spec` names among `outcomes` (see [`resolve`];
+/// without a best score reached, a scoring game's default is its first outcome).
+pub fn resolve_target(outcomes: &[String], spec: Option<&str>) -> Result<OutcomeId, HsgError> {
+    resolve(outcomes, spec, None).map(|t| t.representative())
+}
+
+fn resolve_named(outcomes: &[String], text: &str) -> Result<Target, HsgError> {
+    if let Some(threshold) = text.strip_prefix(THRESHOLD_PREFIX) {
         let min: u32 = threshold
             .trim()
             .parse()
-            .map_err(|_| unknown(labels, text))?;
-        let outcomes = score_outcomes(labels, |s| s >= min);
-        if outcomes.is_empty() {
-            return Err(unknown(labels, text));
+            .map_err(|_| unknown(outcomes, text))?;
+        let ids = score_outcomes(outcomes, |s| s >= min);
+        if ids.is_empty() {
+            return Err(unknown(outcomes, text));
         }
         return Ok(Target {
-            name: format!("score>={min}"),
-            outcomes,
+            name: threshold_spec(min),
+            outcomes: ids,
         });
     }
-    let id = position(labels, text).ok_or_else(|| unknown(labels, text))?;
+    let id = position(outcomes, text).ok_or_else(|| unknown(outcomes, text))?;
     Ok(Target {
         name: text.to_string(),
         outcomes: vec![id],
     })
 }
 
-fn default_target<G: StateGraph + ?Sized>(labels: &Labels, g: &G) -> Result<Target, HsgError> {
-    if position(labels, model_win()).is_some() {
-        return resolve_named(labels, model_win());
+fn default_target(outcomes: &[String], best_score: Option<u32>) -> Result<Target, HsgError> {
+    if position(outcomes, WIN).is_some() {
+        return resolve_named(outcomes, WIN);
     }
-    if labels.outcomes.iter().any(|o| score_of(o).is_some()) {
-        let mut best = None;
-        g.for_each_terminal(&mut |_, o| {
-            let score = labels
-                .outcomes
-                .get(usize::from(o))
-                .and_then(|n| score_of(n));
-            best = best.max(score);
-        });
-        if let Some(best) = best {
-            return resolve_named(labels, &format!("score>={best}"));
+    if let Some(best) = best_score {
+        if outcomes.iter().any(|o| score_of(o).is_some()) {
+            return resolve_named(outcomes, &threshold_spec(best));
         }
     }
-    match labels.outcomes.first() {
-        Some(first) => resolve_named(labels, first),
-        None => Err(unknown(labels, model_win())),
+    match outcomes.first() {
+        Some(first) => resolve_named(outcomes, first),
+        None => Err(unknown(outcomes, WIN)),
     }
 }
 
-/// The conventional winning outcome's name.
-fn model_win() -> &'static str {
-    "win"
-}
-
-fn score_outcomes(labels: &Labels, keep: impl Fn(u32) -> bool) -> Vec<OutcomeId> {
-    labels
-        .outcomes
+fn score_outcomes(outcomes: &[String], keep: impl Fn(u32) -> bool) -> Vec<OutcomeId> {
+    outcomes
         .iter()
         .enumerate()
         .filter(|(_, name)| score_of(name).is_some_and(&keep))
@@ -114,18 +128,17 @@ fn score_outcomes(labels: &Labels, keep: impl Fn(u32) -> bool) -> Vec<OutcomeId>
         .collect()
 }
 
-fn position(labels: &Labels, name: &str) -> Option<OutcomeId> {
-    labels
-        .outcomes
+fn position(outcomes: &[String], name: &str) -> Option<OutcomeId> {
+    outcomes
         .iter()
         .position(|o| o == name)
         .and_then(|i| OutcomeId::try_from(i).ok())
 }
 
-fn unknown(labels: &Labels, name: &str) -> HsgError {
+fn unknown(outcomes: &[String], name: &str) -> HsgError {
     HsgError::UnknownOutcome {
         name: name.to_string(),
-        available: labels.outcomes.clone(),
+        available: outcomes.to_vec(),
     }
 }
 
@@ -188,41 +201,57 @@ mod tests {
     use super::*;
     use crate::mem::MemGraph;
 
-    fn labels(outcomes: &[&str]) -> Labels {
-        Labels {
-            actions: vec!["a".into()],
-            outcomes: outcomes.iter().map(|s| s.to_string()).collect(),
-        }
+    fn names(outcomes: &[&str]) -> Vec<String> {
+        outcomes.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// Resolves as the analysis does, with the best score `g` reached.
+    fn resolve_on(
+        outcomes: &[String],
+        spec: Option<&str>,
+        g: &MemGraph,
+    ) -> Result<Target, HsgError> {
+        resolve(outcomes, spec, best_score(outcomes, g))
     }
 
     #[test]
     fn the_default_is_win_then_the_best_score_reached_then_the_first_outcome() {
         let g = MemGraph::new(3, &[(0, 0, 1), (0, 0, 2)], &[(1, 1), (2, 3)]).unwrap();
-        let win = labels(&["fail", "win"]);
-        assert_eq!(resolve(&win, None, &g).unwrap().outcomes, vec![1]);
-        let scores = labels(&["score 0", "score 1", "score 2", "score 3", "score 4"]);
-        let t = resolve(&scores, None, &g).unwrap();
+        let win = names(&["fail", "win"]);
+        assert_eq!(resolve_on(&win, None, &g).unwrap().outcomes, vec![1]);
+        let scores = names(&["score 0", "score 1", "score 2", "score 3", "score 4"]);
+        let t = resolve_on(&scores, None, &g).unwrap();
         assert_eq!(
             (t.name.as_str(), t.outcomes.clone()),
             ("score>=3", vec![3, 4])
         );
-        let duel = labels(&["x wins", "o wins", "draw", "rule error"]);
-        assert_eq!(resolve(&duel, None, &g).unwrap().name, "x wins");
+        let duel = names(&["x wins", "o wins", "draw", "rule error"]);
+        assert_eq!(resolve_on(&duel, None, &g).unwrap().name, "x wins");
     }
 
     #[test]
     fn thresholds_and_names_resolve_or_name_the_outcomes() {
         let g = MemGraph::new(1, &[], &[]).unwrap();
-        let scores = labels(&["score 0", "score 1", "score 2"]);
+        let scores = names(&["score 0", "score 1", "score 2"]);
         assert_eq!(
-            resolve(&scores, Some("score>=1"), &g).unwrap().outcomes,
+            resolve_on(&scores, Some("score>=1"), &g).unwrap().outcomes,
             vec![1, 2]
         );
-        assert!(resolve(&scores, Some("score>=9"), &g).is_err());
-        assert!(resolve(&scores, Some("win"), &g).is_err());
+        assert!(resolve_on(&scores, Some("score>=9"), &g).is_err());
+        assert!(resolve_on(&scores, Some("win"), &g).is_err());
         assert_eq!(
-            resolve(&scores, Some("score 2"), &g).unwrap().outcomes,
+            resolve_on(&scores, Some("score 2"), &g).unwrap().outcomes,
             vec![2]
         );
+    }
+
+    #[test]
+    fn names_alone_resolve_a_target_without_a_graph() {
+        let scores = names(&["score 0", "score 1", "score 2"]);
+        assert_eq!(resolve_target(&scores, Some("score>=1")).unwrap(), 1);
+        assert_eq!(resolve_target(&scores, None).unwrap(), 0);
+        assert_eq!(resolve(&scores, None, Some(2)).unwrap().name, "score>=2");
+        assert_eq!(resolve_target(&names(&["fail", "win"]), None).unwrap(), 1);
+        assert!(resolve_target(&[], None).is_err());
     }
 }

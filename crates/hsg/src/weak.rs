@@ -37,9 +37,9 @@
 //! transition for the quotient's edges before deduplication. Time `O(V log V + E log E)`
 //! plus two projections of every state that shares its hash with another.
 
-use crate::analysis::{analyze_graph, Analysis, AnalyzeOptions, Labels};
+use crate::analysis::{analyze_graph, Analysis, AnalyzeOptions};
 use crate::error::HsgError;
-use crate::graph::{validate, ActionId, OutcomeId, StateGraph, StateId};
+use crate::graph::{validate, ActionId, Labels, OutcomeId, StateGraph, StateId};
 use crate::ids::IdVec;
 use crate::summary::Source;
 use std::ops::Range;
@@ -347,7 +347,7 @@ where
     G: StateGraph + ?Sized,
     P: FnMut(StateId, &mut Vec<u8>),
 {
-    let target = crate::analysis::resolve_target(labels, opts.target.as_deref())?;
+    let target = crate::target::resolve_target(&labels.outcomes, opts.target.as_deref())?;
     let unexplored_action = ActionId::try_from(labels.actions.len()).map_err(|_| {
         HsgError::MalformedGraph("the run names more than 65535 actions".to_string())
     })?;

@@ -3,8 +3,8 @@
 //! a score that ranks features (`docs/metrics.md`, "Weak equivalence").
 
 use super::Quotient;
-use crate::analysis::{Analysis, Labels};
-use crate::graph::StateGraph;
+use crate::analysis::Analysis;
+use crate::graph::{Labels, StateGraph};
 use crate::paths::UNREACHED;
 use crate::tags::Tag;
 use serde::{Deserialize, Serialize};

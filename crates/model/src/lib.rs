@@ -10,10 +10,16 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod ratio;
 mod successors;
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 pub use successors::{Move, Successors};
 
+/// Dense id of a state: its position in discovery (breadth-first) order, from 0.
+pub type StateId = u64;
 /// Index of an action in [`Game::action_labels`].
 pub type ActionId = u16;
 /// Index of a player, `0..Game::players()`.
@@ -25,6 +31,9 @@ pub type OutcomeId = u16;
 pub const WIN: &str = "win";
 /// The conventional name of the losing outcome.
 pub const FAIL: &str = "fail";
+/// The prefix of a scoring game's outcomes, followed by the score in decimal
+/// (`score 0`, `score 1`, ...).
+pub const SCORE_PREFIX: &str = "score ";
 
 /// An exact probability `num / den` of a chance outcome.
 ///
@@ -157,6 +166,13 @@ pub trait Game: Send + Sync {
     fn project(&self, state: &[u8], _ignored: &[usize], out: &mut Vec<u8>) {
         out.extend_from_slice(state);
     }
+
+    /// Gives the game a flag that, once raised, asks any evaluation in
+    /// progress to end at once (a `.game` file's loops look at it). What
+    /// [`Game::terminal`] and [`Game::successors`] return after it is raised
+    /// is meaningless: the explorer raises it only to stop, and discards the
+    /// chunk it was expanding. Games whose evaluations are short ignore it.
+    fn interrupt_on(&self, _stop: Arc<AtomicBool>) {}
 }
 
 #[cfg(test)]

@@ -67,6 +67,17 @@ impl Successors {
         self.ends.push(self.bytes.len() as u32);
     }
 
+    /// Keeps the first `len` successors (all of them when there are fewer).
+    pub fn truncate(&mut self, len: usize) {
+        let end = len.checked_sub(1).and_then(|i| self.ends.get(i));
+        let end = end.map_or(0, |&e| e as usize);
+        if len < self.moves.len() {
+            self.moves.truncate(len);
+            self.ends.truncate(len);
+            self.bytes.truncate(end);
+        }
+    }
+
     /// Number of successors.
     pub fn len(&self) -> usize {
         self.moves.len()
@@ -105,5 +116,21 @@ mod tests {
         s.clear();
         assert!(s.is_empty());
         assert_eq!(s.get(0), None);
+    }
+
+    #[test]
+    fn truncate_keeps_the_first_successors_whole() {
+        let mut s = Successors::new();
+        s.push(Move::solo(2), &[1, 2, 3]);
+        s.push(Move::solo(0), &[9]);
+        s.truncate(5);
+        assert_eq!(s.len(), 2);
+        s.truncate(1);
+        s.push(Move::solo(4), &[7, 7]);
+        let all: Vec<_> = s.iter().map(|(m, b)| (m.action, b.to_vec())).collect();
+        assert_eq!(all, vec![(2, vec![1, 2, 3]), (4, vec![7, 7])]);
+        s.truncate(0);
+        assert!(s.is_empty());
+        assert_eq!(s.iter().count(), 0);
     }
 }

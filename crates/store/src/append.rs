@@ -19,6 +19,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 
+/// A file a checkpoint must sync, with its path for error messages (the
+/// syncer's thread syncs it while appends go on).
+pub(crate) type SyncFile = (Arc<File>, PathBuf);
+
 /// Bytes buffered per file before a `write`. A run keeps several files open
 /// (segments, transition index and log, terminals), and under a small
 /// `--mem` their buffers count: 1 MiB keeps them small while a write still
@@ -314,7 +318,7 @@ impl AppendFile {
     }
 
     /// The data file and its checksums, for a sync on another thread.
-    pub fn sync_files(&self) -> [crate::syncer::SyncFile; 2] {
+    pub fn sync_files(&self) -> [SyncFile; 2] {
         [
             (self.file.clone(), self.path.clone()),
             (self.sums.clone(), self.sum_path.clone()),

@@ -8,26 +8,51 @@
 //! in-edge of the range. The fingerprint index sorts (xxh3, id) pairs in
 //! memory-sized chunks and merges them.
 
-use crate::append::AppendFile;
+use crate::append::{AppendFile, Commit};
+use crate::data_files::DataFiles;
 use crate::error::{io, StoreError};
-use crate::writer::{header, RunWriter};
+use crate::header::header;
 use crate::{Edge, InEdge};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::Path;
 use xxhash_rust::xxh3::xxh3_64;
 
 const CHUNK_STATES: u64 = 1 << 18;
 
-/// Builds `in.idx`, `in.log` and `fp.idx` and records their commits.
-pub fn build_indexes(w: &mut RunWriter) -> Result<(), StoreError> {
-    build_in_edges(w)?;
-    build_fingerprints(w)
+/// What `finish` reads: the run's files and counts, and its memory budget.
+pub struct Finishing<'a> {
+    pub dir: &'a Path,
+    pub files: &'a DataFiles,
+    pub states: u64,
+    pub expanded: u64,
+    pub transitions: u64,
+    pub slot: usize,
+    pub mem_budget: u64,
+}
+
+/// The commits of the files `finish` built.
+pub struct Built {
+    pub in_idx: Commit,
+    pub in_log: Commit,
+    pub fp_idx: Commit,
+}
+
+/// Builds `in.idx`, `in.log` and `fp.idx` and returns their commits.
+pub fn build_indexes(w: &Finishing) -> Result<Built, StoreError> {
+    let (in_idx, in_log) = build_in_edges(w)?;
+    let fp_idx = build_fingerprints(w)?;
+    Ok(Built {
+        in_idx,
+        in_log,
+        fp_idx,
+    })
 }
 
 /// Calls `f(source, edge)` for every stored transition, in source order.
-fn scan_edges(w: &RunWriter, mut f: impl FnMut(u64, Edge)) -> Result<(), StoreError> {
+fn scan_edges(w: &Finishing, mut f: impl FnMut(u64, Edge)) -> Result<(), StoreError> {
     let mut idx = Vec::new();
     let mut log = Vec::new();
     let mut source = 0u64;
@@ -63,7 +88,7 @@ fn word(b: &[u8]) -> u64 {
     u64::from_le_bytes(b.try_into().unwrap_or_default())
 }
 
-fn build_in_edges(w: &mut RunWriter) -> Result<(), StoreError> {
+fn build_in_edges(w: &Finishing) -> Result<(Commit, Commit), StoreError> {
     let n = w.states;
     let avg = w.transitions / n.max(1) + 1;
     let per_pass = (w.mem_budget / 2 / (12 + 8 * avg)).max(1024);
@@ -108,12 +133,10 @@ fn build_in_edges(w: &mut RunWriter) -> Result<(), StoreError> {
         total += sum;
         lo = hi;
     }
-    w.manifest.files.in_idx = Some(in_idx.commit()?);
-    w.manifest.files.in_log = Some(in_log.commit()?);
-    Ok(())
+    Ok((in_idx.commit()?, in_log.commit()?))
 }
 
-fn build_fingerprints(w: &mut RunWriter) -> Result<(), StoreError> {
+fn build_fingerprints(w: &Finishing) -> Result<Commit, StoreError> {
     let chunk = (w.mem_budget / 2 / 16).max(1 << 16);
     for stale in spilled_paths(w) {
         std::fs::remove_file(&stale).map_err(io(&stale))?;
@@ -128,7 +151,8 @@ fn build_fingerprints(w: &mut RunWriter) -> Result<(), StoreError> {
         let mut k = 0;
         while k < n {
             let m = (n - k).min(CHUNK_STATES);
-            w.read_states(id + k, m as usize, &mut records)?;
+            w.files
+                .read_states(w.slot, id + k, m as usize, &mut records)?;
             for (j, rec) in records.chunks_exact(w.slot).enumerate() {
                 pairs.push((xxh3_64(rec), id + k + j as u64));
             }
@@ -155,11 +179,10 @@ fn build_fingerprints(w: &mut RunWriter) -> Result<(), StoreError> {
             let _ = std::fs::remove_file(path);
         }
     }
-    w.manifest.files.fp_idx = Some(out.commit()?);
-    Ok(())
+    out.commit()
 }
 
-fn spilled_paths(w: &RunWriter) -> Vec<std::path::PathBuf> {
+fn spilled_paths(w: &Finishing) -> Vec<std::path::PathBuf> {
     let mut paths: Vec<_> = (0..)
         .map(|i| w.dir.join(format!("finish.fp.{i}")))
         .take_while(|p| p.exists())
@@ -169,7 +192,7 @@ fn spilled_paths(w: &RunWriter) -> Vec<std::path::PathBuf> {
 }
 
 /// Writes every in-memory run to a `finish.fp.N` file.
-fn spill(w: &RunWriter, runs: &mut Vec<Vec<(u64, u64)>>) -> Result<(), StoreError> {
+fn spill(w: &Finishing, runs: &mut Vec<Vec<(u64, u64)>>) -> Result<(), StoreError> {
     for pairs in runs.drain(..) {
         let path = w.dir.join(format!("finish.fp.{}", spilled_paths(w).len()));
         let file = File::create(&path).map_err(io(&path))?;

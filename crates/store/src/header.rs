@@ -34,6 +34,14 @@ pub fn kind(name: &str) -> [u8; 8] {
     k
 }
 
+/// The header of a file of `kind` with `width`-byte records.
+pub fn header(kind_name: &str, width: u32) -> Header {
+    Header {
+        kind: kind(kind_name),
+        width,
+    }
+}
+
 fn kind_text(k: &[u8; 8]) -> String {
     String::from_utf8_lossy(k)
         .trim_end_matches('\0')

@@ -74,6 +74,29 @@ pub fn foreign_entries(dir: &Path) -> Result<Vec<String>, StoreError> {
     Ok(foreign)
 }
 
+/// Names of the entries in `dir` that hold a run's data (state segments, transitions,
+/// terminals, the finished indexes, the metadata database): what only a run leaves.
+pub fn run_data_entries(dir: &Path) -> Result<Vec<String>, StoreError> {
+    let mut data = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(io(dir))? {
+        let name = entry
+            .map_err(io(dir))?
+            .file_name()
+            .to_string_lossy()
+            .into_owned();
+        let bare = name.strip_suffix(".sum").unwrap_or(&name);
+        let is_data = DATA.contains(&bare)
+            || name == "meta.sled"
+            || numbered(bare, "states-", ".seg")
+            || numbered(&name, "finish.fp.", "");
+        if is_data {
+            data.push(name);
+        }
+    }
+    data.sort();
+    Ok(data)
+}
+
 /// Deletes the store's own files (never anything else).
 pub fn wipe(dir: &Path) -> Result<(), StoreError> {
     for entry in std::fs::read_dir(dir).map_err(io(dir))? {

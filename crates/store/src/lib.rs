@@ -18,11 +18,13 @@ compile_error!("the store maps little-endian u64 files directly and needs a litt
 
 mod append;
 mod bits;
+mod data_files;
 mod error;
 mod file_array;
 mod finish;
 mod flight;
 mod header;
+mod huge_words;
 mod identity;
 mod layout;
 mod manifest;
@@ -31,7 +33,6 @@ mod meta;
 mod reader;
 mod structure;
 mod syncer;
-mod words;
 mod writer;
 
 #[cfg(test)]
@@ -42,14 +43,13 @@ pub use bits::{BitTable, BitTableWriter};
 pub use error::StoreError;
 pub use file_array::{FileArray, PlainWord};
 pub use header::FORMAT_VERSION;
+pub use huge_words::{prefetch, AtomicWords, Words};
 pub use identity::RunIdentity;
 pub use manifest::{Files, Manifest, Progress, RunStatus};
 pub use reader::Run;
-pub use words::{prefetch, AtomicWords, Words};
 pub use writer::{Checkpoint, OpenMode, RunWriter};
 
-/// Dense id of a state: its position in discovery (BFS) order.
-pub type StateId = u64;
+pub use model::{ActionId, OutcomeId, StateId};
 
 /// The largest state id a packed edge can hold (ids are 48-bit on disk).
 pub const MAX_STATE_ID: StateId = (1 << 48) - 1;
@@ -59,13 +59,13 @@ const ID_MASK: u64 = MAX_STATE_ID;
 /// The outcome recorded in `terminals` for a state the explorer chose not to expand
 /// (an HSG depth limit held it back). Such a state is not terminal: its future is
 /// unknown, like that of a state past a BFS depth limit.
-pub const CUT_OUTCOME: u16 = u16::MAX;
+pub const CUT_OUTCOME: OutcomeId = OutcomeId::MAX;
 
 /// One stored transition. Packed on disk as u64: target (low 48 bits) | action << 48.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Edge {
     /// The action taken, an index into the identity's action labels.
-    pub action: u16,
+    pub action: ActionId,
     /// The state reached.
     pub target: StateId,
 }
@@ -81,7 +81,7 @@ impl Edge {
     #[inline]
     pub fn unpack(word: u64) -> Edge {
         Edge {
-            action: (word >> 48) as u16,
+            action: (word >> 48) as ActionId,
             target: word & ID_MASK,
         }
     }
@@ -91,7 +91,7 @@ impl Edge {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct InEdge {
     /// The action taken in `source`.
-    pub action: u16,
+    pub action: ActionId,
     /// The state the transition leaves.
     pub source: StateId,
 }
@@ -107,7 +107,7 @@ impl InEdge {
     #[inline]
     pub fn unpack(word: u64) -> InEdge {
         InEdge {
-            action: (word >> 48) as u16,
+            action: (word >> 48) as ActionId,
             source: word & ID_MASK,
         }
     }
@@ -115,14 +115,14 @@ impl InEdge {
 
 /// Packs a terminal entry: state id (low 48 bits) | outcome << 48.
 #[inline]
-fn pack_terminal(id: StateId, outcome: u16) -> u64 {
+fn pack_terminal(id: StateId, outcome: OutcomeId) -> u64 {
     (id & ID_MASK) | (u64::from(outcome) << 48)
 }
 
 /// Decodes a terminal entry into (state id, outcome).
 #[inline]
-fn unpack_terminal(word: u64) -> (StateId, u16) {
-    (word & ID_MASK, (word >> 48) as u16)
+fn unpack_terminal(word: u64) -> (StateId, OutcomeId) {
+    (word & ID_MASK, (word >> 48) as OutcomeId)
 }
 
 /// Packs a probability as stored in `trans.prob`: num << 32 | den.

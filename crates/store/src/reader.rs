@@ -4,11 +4,11 @@
 
 use crate::append::Commit;
 use crate::error::StoreError;
+use crate::header::header;
 use crate::identity::RunIdentity;
 use crate::layout::segment;
 use crate::manifest::{Manifest, RunStatus};
 use crate::mapped::Mapped;
-use crate::writer::header;
 use crate::{unpack_prob, unpack_terminal, Edge, InEdge, StateId};
 use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::xxh3_64;

@@ -18,17 +18,14 @@
 //! checkpoint is in flight; the next one waits for it. A failure is kept and
 //! returned by every later call, so nothing is ever committed after it.
 
+use crate::append::SyncFile;
 use crate::error::{io, StoreError};
 use crate::manifest::{Manifest, Progress, RunStatus};
 use crate::meta::Meta;
-use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
-
-/// A file a checkpoint must sync, with its path for error messages.
-pub(crate) type SyncFile = (Arc<File>, PathBuf);
 
 enum Job {
     /// Sync these files, then record this manifest as the durable one.

@@ -1,15 +1,16 @@
 //! [`RunWriter`]: appends a run (states, transitions, outcomes, layers),
 //! checkpoints it, resumes it after a crash, and finishes it.
 
-use crate::append::{AppendFile, Commit};
+use crate::append::{AppendFile, Commit, SyncFile};
+use crate::data_files::DataFiles;
 use crate::error::{io, StoreError};
 use crate::flight::DataWriter;
-use crate::header::{kind, Header};
+use crate::header::header;
 use crate::identity::RunIdentity;
-use crate::layout::{foreign_entries, lock, segment, wipe, SEGMENT_STATES};
+use crate::layout::{foreign_entries, lock, run_data_entries, segment, wipe, SEGMENT_STATES};
 use crate::manifest::{Files, Manifest, Progress, RunStatus, MANIFEST};
 use crate::meta::Meta;
-use crate::syncer::{SyncFile, Syncer};
+use crate::syncer::Syncer;
 use crate::{pack_prob, pack_terminal, Edge, StateId, MAX_STATE_ID};
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -56,37 +57,6 @@ pub struct Checkpoint {
     pub layers: Vec<u64>,
 }
 
-/// The data files of a run being written.
-pub(crate) struct DataFiles {
-    pub segments: Vec<AppendFile>,
-    pub trans_idx: AppendFile,
-    pub trans_log: AppendFile,
-    pub trans_prob: Option<AppendFile>,
-    pub terminals: AppendFile,
-}
-
-impl DataFiles {
-    /// Every data file: segments, then the transition index and log, the
-    /// terminals and the probabilities.
-    fn all(&mut self) -> impl Iterator<Item = &mut AppendFile> {
-        self.segments
-            .iter_mut()
-            .chain([
-                &mut self.trans_idx,
-                &mut self.trans_log,
-                &mut self.terminals,
-            ])
-            .chain(self.trans_prob.as_mut())
-    }
-}
-
-pub(crate) fn header(name: &str, width: u32) -> Header {
-    Header {
-        kind: kind(name),
-        width,
-    }
-}
-
 /// Writes one run directory. One writer per directory, enforced by a lock.
 pub struct RunWriter {
     pub(crate) dir: PathBuf,
@@ -118,6 +88,12 @@ impl RunWriter {
         identity: RunIdentity,
         mode: OpenMode,
     ) -> Result<(RunWriter, Option<Checkpoint>), StoreError> {
+        if dir.exists() && !dir.is_dir() {
+            return Err(StoreError::NotAStore {
+                path: dir.to_path_buf(),
+                why: "it is a file, not a directory; name a directory for the store".into(),
+            });
+        }
         std::fs::create_dir_all(dir).map_err(io(dir))?;
         // Refuse a foreign directory before leaving a LOCK file in it.
         refuse_foreign(dir)?;
@@ -131,6 +107,17 @@ impl RunWriter {
         } else {
             None
         };
+        let data = run_data_entries(dir)?;
+        if existing.is_none() && mode != OpenMode::ForceNew && !data.is_empty() {
+            // A run's files without its manifest: starting afresh would delete them.
+            return Err(crate::error::corrupt(
+                &dir.join(MANIFEST),
+                format!(
+                    "missing, but the directory holds a run's files ({}); the run is damaged: use --force-new to delete it and start again",
+                    data.join(", ")
+                ),
+            ));
+        }
         let foreign = foreign_entries(dir)?;
         if existing.is_none() && !foreign.is_empty() {
             return Err(StoreError::NotAStore {
@@ -411,25 +398,15 @@ impl RunWriter {
         count: usize,
         out: &mut Vec<u8>,
     ) -> Result<(), StoreError> {
-        out.clear();
         if first + count as u64 > self.states {
+            out.clear();
             return Err(StoreError::Misuse(format!(
                 "read of states {first}..{} of {}",
                 first + count as u64,
                 self.states
             )));
         }
-        let mut id = first;
-        let end = first + count as u64;
-        while id < end {
-            let seg = (id / SEGMENT_STATES) as usize;
-            let within = id % SEGMENT_STATES;
-            let n = (end - id).min(SEGMENT_STATES - within);
-            let slot = self.slot as u64;
-            self.files.segments[seg].read_at(within * slot, (n * slot) as usize, out)?;
-            id += n;
-        }
-        Ok(())
+        self.files.read_states(self.slot, first, count, out)
     }
 
     /// Reads the rows of the expanded states `first..first + count`: for each, its
@@ -660,7 +637,18 @@ impl RunWriter {
     pub fn finish(mut self, status: RunStatus, progress: Progress) -> Result<(), StoreError> {
         self.syncer.wait_idle()?;
         self.commit_files(true)?;
-        crate::finish::build_indexes(&mut self)?;
+        let built = crate::finish::build_indexes(&crate::finish::Finishing {
+            dir: &self.dir,
+            files: &self.files,
+            states: self.states,
+            expanded: self.expanded,
+            transitions: self.transitions,
+            slot: self.slot,
+            mem_budget: self.mem_budget,
+        })?;
+        self.manifest.files.in_idx = Some(built.in_idx);
+        self.manifest.files.in_log = Some(built.in_log);
+        self.manifest.files.fp_idx = Some(built.fp_idx);
         self.manifest.status = status;
         self.manifest.progress = progress;
         self.manifest.checkpoint_seq += 1;

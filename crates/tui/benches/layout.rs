@@ -2,7 +2,7 @@
 //! (target: at most one second for 2,000). Run with `cargo bench -p tui --bench layout`.
 
 use std::time::Instant;
-use tui::layout::spring_layout;
+use tui::spring_layout::spring_layout;
 
 /// A layered, tree-like graph with a few cross links, like an HSG neighbourhood.
 fn hsg_like(n: u32) -> Vec<(u32, u32)> {

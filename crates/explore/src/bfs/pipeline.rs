@@ -19,7 +19,8 @@
 
 use super::Bfs;
 use crate::expand::{Chunk, PARTS_PER_THREAD};
-use crate::{ExploreError, ProgressSink};
+use crate::options::ProgressSink;
+use crate::ExploreError;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 impl Bfs<'_> {
@@ -32,26 +33,34 @@ impl Bfs<'_> {
         sink: &mut dyn ProgressSink,
     ) -> Result<(), ExploreError> {
         let first = self.next_parent;
-        match self.ahead_at.take() {
+        match self.chunks.ahead_at.take() {
             Some(at) if at == (first, count) => {
-                std::mem::swap(&mut self.parts, &mut self.ahead);
-                std::mem::swap(&mut self.parents, &mut self.ahead_parents);
+                std::mem::swap(&mut self.chunks.parts, &mut self.chunks.ahead);
+                std::mem::swap(&mut self.chunks.parents, &mut self.chunks.ahead_parents);
             }
             _ => {
-                self.writer.read_states(first, count, &mut self.parents)?;
+                self.writer
+                    .read_states(first, count, &mut self.chunks.parents)?;
                 self.expand_parallel(first)?;
             }
+        }
+        if self.opts.stop.load(Ordering::Relaxed) {
+            // The game may have cut evaluations short when the flag rose
+            // (see `model::Game::interrupt_on`): nothing of this chunk is
+            // merged, and the run stops before it, at the last checkpoint's
+            // parent boundary or a later one.
+            return Ok(());
         }
         self.make_room(sink)?;
         let next = first + count as u64;
         let next_count = (layer_end - next).min(self.chunk_len()) as usize;
-        if self.threads < 2 || self.disk.is_some() || next_count == 0 {
+        if self.threads < 2 || self.index.disk.is_some() || next_count == 0 {
             return self.merge_alone();
         }
         self.writer
-            .read_states(next, next_count, &mut self.ahead_parents)?;
+            .read_states(next, next_count, &mut self.chunks.ahead_parents)?;
         if self.merge_overlapped(next)? {
-            self.ahead_at = Some((next, next_count));
+            self.chunks.ahead_at = Some((next, next_count));
         }
         Ok(())
     }
@@ -59,9 +68,9 @@ impl Bfs<'_> {
     /// Merges the expanded chunk with nothing else running.
     fn merge_alone(&mut self) -> Result<(), ExploreError> {
         let width = self.slot().width();
-        let parts = std::mem::take(&mut self.parts);
+        let parts = std::mem::take(&mut self.chunks.parts);
         let merged = self.merger().parts(parts.iter().map(|(p, _)| p), width);
-        self.parts = parts;
+        self.chunks.parts = parts;
         merged.map(|_| ())
     }
 
@@ -72,7 +81,8 @@ impl Bfs<'_> {
     /// merge, which makes the next chunk useless.
     fn merge_overlapped(&mut self, next: u64) -> Result<bool, ExploreError> {
         let width = self.slot().width();
-        self.ahead
+        self.chunks
+            .ahead
             .resize_with(self.threads * PARTS_PER_THREAD, Default::default);
         let stop = AtomicBool::new(false);
         let threads = self.threads;

@@ -25,6 +25,7 @@
 //! all but the smallest `min_band` slots, split evenly over the threads.
 
 use super::{mix, place, Table};
+use std::sync::Mutex;
 
 /// Smallest band worth spreading over threads; below it, the sweep.
 pub(super) const MIN_BAND: usize = 1 << 15;
@@ -61,23 +62,45 @@ fn move_band(w: &mut [u64], a: usize, threads: usize, shift: u32) -> Vec<Entry> 
     let (source, rest) = w[2 * a..].split_at_mut(2 * a);
     let target = &mut rest[..4 * a];
     let per = a.div_ceil(threads);
+    let slices: Vec<Mutex<Option<Slice<'_>>>> = source
+        .chunks_mut(2 * per)
+        .zip(target.chunks_mut(4 * per))
+        .enumerate()
+        .map(|(k, (from, to))| Mutex::new(Some((2 * (a + k * per), from, to))))
+        .collect();
     std::thread::scope(|scope| {
-        let moves: Vec<_> = source
-            .chunks_mut(2 * per)
-            .zip(target.chunks_mut(4 * per))
-            .enumerate()
-            .map(|(k, (from, to))| {
-                let first = 2 * (a + k * per);
-                scope.spawn(move || move_slice(from, to, first, shift))
+        let moves: Vec<_> = slices
+            .iter()
+            .map(|slice| {
+                // The move is a copyable closure over its slice's cell, so a slice whose
+                // thread the system refuses moves on this one: the doubling is half
+                // done and must end whatever the thread count.
+                let run = move || move_taken(slice, shift);
+                std::thread::Builder::new()
+                    .spawn_scoped(scope, run)
+                    .map_err(|_| run)
             })
             .collect();
         moves
             .into_iter()
-            .flat_map(|m| {
-                m.join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            .flat_map(|m| match m {
+                Ok(handle) => handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                Err(run) => run(),
             })
             .collect()
+    })
+}
+
+/// A band's slice to move: its first slot in the doubled table, its source and target.
+type Slice<'w> = (usize, &'w mut [u64], &'w mut [u64]);
+
+/// Moves the slice in `cell` (taken once, by whichever thread runs this).
+fn move_taken(cell: &Mutex<Option<Slice<'_>>>, shift: u32) -> Vec<Entry> {
+    let taken = cell.lock().map_or(None, |mut slice| slice.take());
+    taken.map_or_else(Vec::new, |(first, from, to)| {
+        move_slice(from, to, first, shift)
     })
 }
 

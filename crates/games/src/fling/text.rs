@@ -18,18 +18,13 @@ fn is_row(line: &str) -> bool {
     line.len() == WIDTH && line.chars().all(|c| c == 'o' || c == '.')
 }
 
-/// True when every non-blank line is a row, a `Hash:` line or `----`, and
-/// there is at least one row: what a HOG2 file or a plain board looks like.
+/// True when `text` is meant to be Fling! boards: it has a `Hash:` line or a `----`
+/// separator (a HOG2 file), or a board row and no `#` (the walls every Sokoban board
+/// has). A damaged row then gets Fling!'s error and position rather than Sokoban's.
 pub fn looks_like(text: &str) -> bool {
-    let mut rows = 0;
-    for line in text.lines().map(str::trim) {
-        if is_row(line) {
-            rows += 1;
-        } else if !(line.is_empty() || line == "----" || line.starts_with("Hash:")) {
-            return false;
-        }
-    }
-    rows > 0
+    let mut lines = text.lines().map(str::trim);
+    let hog2 = lines.clone().any(|l| l == "----" || l.starts_with("Hash:"));
+    hog2 || (lines.any(is_row) && !text.contains('#'))
 }
 
 fn syntax(file: &str, line: usize, column: usize, message: String, source: &str) -> GamesError {

@@ -27,15 +27,15 @@ pub use state::State;
 
 use crate::{GamesError, Level, LevelSelector};
 
-/// True when `text` looks like a PuzzleGraph save file: after the name line,
-/// the first object line is a `PuzzleNode` or `PuzzleEdge`.
+/// True when `text` is meant to be a PuzzleGraph save file: a line after the name line
+/// opens a `PuzzleNode` or a `PuzzleEdge`. Any such line counts, not only the first, so
+/// that a damaged file gets PuzzleGraph's error and position rather than Sokoban's.
 pub fn looks_like(text: &str) -> bool {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     text.lines()
         .skip(1)
         .map(str::trim_start)
-        .find(|l| !l.is_empty())
-        .is_some_and(|l| l.starts_with("PuzzleNode ") || l.starts_with("PuzzleEdge "))
+        .any(|l| l.starts_with("PuzzleNode") || l.starts_with("PuzzleEdge"))
 }
 
 /// Loads the puzzle of a PuzzleGraph file (there is one per file).

@@ -105,7 +105,7 @@ pub fn generate(spec: &Spec, seed: u64, index: u64) -> Result<Instance, String> 
     walls.sort_unstable();
     tokens.sort_unstable_by_key(|t| t.cell);
     let instance = Instance {
-        title: format!("{} #{}", spec.title, index + 1),
+        title: instance_title(&spec.title, index),
         side: spec.side,
         moves: spec.start_moves(),
         rules: spec.rules,
@@ -150,3 +150,12 @@ pub fn preset(name: &str) -> Option<Spec> {
 
 /// The names [`preset`] knows.
 pub const PRESETS: [&str; 5] = ["exp2", "exp3", "exp4", "exp5", "exp6"];
+
+/// The title of a specification's instance `index` (0-based): `TITLE #N`, or `#N` for an
+/// untitled specification, whose `" #N"` would reload trimmed, as another level.
+fn instance_title(spec_title: &str, index: u64) -> String {
+    match spec_title.trim() {
+        "" => format!("#{}", index.saturating_add(1)),
+        title => format!("{title} #{}", index.saturating_add(1)),
+    }
+}

@@ -344,3 +344,15 @@ fn the_bomb_radius_sets_the_blast() {
     // Radius 2 around the corner (row 4, column 4) covers rows and columns 2 to 4.
     assert_eq!(p.filled, board::bit(24), "only the agent's square is left");
 }
+
+#[test]
+fn an_untitled_spec_gets_a_title_that_reloads_as_the_same_level() {
+    // Regression: a specification without `title` gave its instance the title " #1",
+    // which its canonical text reloaded as "#1", with another level hash.
+    let spec = "sandbox spec\nside 5\ntokens blue 2\nseed 3\n";
+    let first = crate::load("spec.sandbox", spec, &crate::LevelSelector::First).expect("loads");
+    assert_eq!(first.title, "#1");
+    let again = crate::load("again.sandbox", &first.text, &crate::LevelSelector::First)
+        .expect("the canonical text reloads");
+    assert_eq!((again.title, again.text), (first.title, first.text));
+}

@@ -24,12 +24,13 @@ impl Block {
     }
 }
 
-/// True when the first meaningful line opens a sandbox block.
+/// True when `text` is meant to be a sandbox file: a line opens a sandbox block. Any
+/// such line counts, not only the first, so that a damaged file gets the sandbox's error
+/// and position rather than Sokoban's.
 pub fn looks_like(text: &str) -> bool {
     text.lines()
         .map(str::trim)
-        .find(|l| !l.is_empty() && !l.starts_with('#'))
-        .is_some_and(|l| l.starts_with("sandbox "))
+        .any(|l| l.starts_with("sandbox spec") || l.starts_with("sandbox instance"))
 }
 
 /// A line of the file with its 1-based number.

@@ -245,14 +245,43 @@ impl Board {
             put(b, '$', '*');
         }
         put(player, '@', '+');
-        let mut text = String::new();
-        for row in grid {
-            let line: String = row.into_iter().collect();
-            text.push_str(line.trim_end());
-            text.push('\n');
-        }
-        text
+        let rows = grid
+            .into_iter()
+            .map(|row| row.into_iter().collect::<String>());
+        join_rows(rows)
     }
+}
+
+/// The text of drawn rows, one line each, such that reading it back gives the same rows.
+/// A line is a board line only when it holds a wall, so a row without one (floor alone,
+/// drawn `-`) joins a neighbouring line after a `|` row break: as a line of its own it
+/// would end the level, and the text would reload as another level with another hash.
+fn join_rows(rows: impl Iterator<Item = String>) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    let mut before_first_wall = String::new();
+    for row in rows {
+        let row = match row.trim_end() {
+            "" => "-".to_string(),
+            kept => kept.to_string(),
+        };
+        match lines.last_mut() {
+            _ if row.contains('#') => lines.push(std::mem::take(&mut before_first_wall) + &row),
+            Some(last) => {
+                last.push('|');
+                last.push_str(&row);
+            }
+            None => {
+                before_first_wall.push_str(&row);
+                before_first_wall.push('|');
+            }
+        }
+    }
+    let mut text = String::new();
+    for line in lines {
+        text.push_str(&line);
+        text.push('\n');
+    }
+    text
 }
 
 #[cfg(test)]

@@ -171,3 +171,25 @@ fn region_beyond_u16_cells_is_too_large() {
         "{err}"
     );
 }
+
+#[test]
+fn a_row_of_floor_alone_is_drawn_as_a_dash_and_reloads_as_the_same_level() {
+    // Found by fuzzing: a trailing `-` row was drawn as a blank line, so the canonical
+    // text reloaded without it, as another level with another hash.
+    let walled = "#######\n#@    #\n# $ $ #\n#  .. #\n#######\n";
+    let cases = [
+        (format!("{walled}-\n"), format!("{}|-\n", walled.trim_end())),
+        (format!("-|--|{walled}"), format!("-|-|{walled}")),
+        (
+            " #### #\n#@#\n##||||||#||########\n".to_string(),
+            " #### #\n#@#\n##|-|-|-|-|-\n#|-\n########\n".to_string(),
+        ),
+    ];
+    for (text, canonical) in cases {
+        let first = crate::load("a.xsb", &text, &crate::LevelSelector::First);
+        let first = first.expect("loads");
+        assert_eq!(first.text, canonical);
+        let again = crate::load("b.xsb", &first.text, &crate::LevelSelector::First);
+        assert_eq!(again.expect("reloads").text, first.text);
+    }
+}

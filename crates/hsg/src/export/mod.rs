@@ -9,8 +9,8 @@ mod dot;
 mod graphml;
 mod jsonl;
 
-use crate::analysis::Labels;
 use crate::error::HsgError;
+use crate::graph::Labels;
 use crate::graph::{StateGraph, StateId};
 use crate::persist::SavedAnalysis;
 use crate::tags::Tag;

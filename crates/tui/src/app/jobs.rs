@@ -3,8 +3,8 @@
 //! [`Done`] result goes back to the application as an event.
 
 use crate::data::{Neighbourhood, Order, SearchHit, SortKey, Tag, Workbench};
-use crate::layout::{spring_layout, Layout};
-use crate::layout_cache;
+use crate::spring_layout::{spring_layout, Layout};
+use crate::spring_layout_cache;
 
 /// Graphs with at most this many hyperstates are drawn whole.
 pub const WHOLE_GRAPH_MAX: u64 = 400;
@@ -147,7 +147,10 @@ pub fn graph_data(bench: &dyn Workbench, center: u64, radius: u32) -> GraphData 
     } else {
         bench.neighbourhood(center, radius, NEIGHBOURHOOD_MAX)
     };
-    if let Some(layout) = bench.run_dir().and_then(|d| layout_cache::load(d, &hood)) {
+    if let Some(layout) = bench
+        .run_dir()
+        .and_then(|d| spring_layout_cache::load(d, &hood))
+    {
         return GraphData {
             hood,
             layout,
@@ -156,7 +159,7 @@ pub fn graph_data(bench: &dyn Workbench, center: u64, radius: u32) -> GraphData 
     }
     let layout = spring_layout(hood.nodes.len(), &hood.edges);
     if let Some(dir) = bench.run_dir() {
-        layout_cache::store(dir, &hood, &layout);
+        spring_layout_cache::store(dir, &hood, &layout);
     }
     GraphData {
         hood,

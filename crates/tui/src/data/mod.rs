@@ -12,7 +12,7 @@ pub mod fixture;
 pub mod queries;
 pub mod run;
 
-pub use hsg::Tag;
+pub use hsg::{LiveFigures, Tag};
 pub use queries::{Neighbourhood, Order, SearchHit, SortKey};
 
 use std::path::Path;
@@ -65,25 +65,8 @@ pub struct LiveProgress {
     /// What the writer is doing.
     pub phase: String,
     /// The exploration's live hyperstate figures, when it maintains them
-    /// (`hsg explore --live-hsg` or `--hsg-depth`).
-    pub live_hsg: Option<LiveHsgFigures>,
-}
-
-/// Hyperstates found so far by an exploration's live analysis.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct LiveHsgFigures {
-    /// Hyperstates so far (unexpanded states count as their own).
-    pub hyperstates: u64,
-    /// Deepest HSG depth so far.
-    pub depth: u32,
-    /// Hyperstates holding a target state.
-    pub winning: u64,
-    /// States that certainly cannot reach a target any more.
-    pub dead_states: u64,
-    /// Hyperstates made of such states.
-    pub dead_hyperstates: u64,
-    /// The HSG depth limit, if any.
-    pub depth_limit: Option<u32>,
+    /// (`hsg explore --live-hsg` or `--hsg-depth`), or why they cannot be read.
+    pub live_hsg: Option<Result<LiveFigures, String>>,
 }
 
 /// The facts of the overview screen.

@@ -4,7 +4,7 @@
 //! game rebuilt out of the level text in the run's identity.
 
 use super::analysis::{overview_of, AnalysisBench, RunFacts, StateSource};
-use super::{LiveHsgFigures, LiveProgress, Overview, RunState};
+use super::{LiveFigures, LiveProgress, Overview, RunState};
 use crate::error::TuiError;
 use hsg::summary::{HsgSummary, Source};
 use hsg::{AnalyzeOptions, SavedAnalysis};
@@ -15,7 +15,8 @@ use store::{Manifest, Run, RunStatus};
 /// The states of a stored run.
 pub struct RunStates {
     run: Run,
-    game: Option<Box<dyn Game>>,
+    /// The game, or why it could not be rebuilt from the run's identity.
+    game: Result<Box<dyn Game>, games::GamesError>,
     analysed_states: u64,
     dir: PathBuf,
 }
@@ -48,20 +49,10 @@ pub fn progress_of(m: &Manifest) -> LiveProgress {
     }
 }
 
-/// The figures of a manifest's `live_hsg` object (written by the CLI's live analysis).
-fn live_figures(v: &serde_json::Value) -> LiveHsgFigures {
-    let n = |k: &str| v.get(k).and_then(serde_json::Value::as_u64).unwrap_or(0);
-    LiveHsgFigures {
-        hyperstates: n("hyperstates"),
-        depth: n("depth") as u32,
-        winning: n("winning"),
-        dead_states: n("dead_states"),
-        dead_hyperstates: n("dead_hyperstates"),
-        depth_limit: v
-            .get("depth_limit")
-            .and_then(serde_json::Value::as_u64)
-            .map(|d| d as u32),
-    }
+/// The figures of a manifest's `live_hsg` object (written by the CLI's live analysis),
+/// or why they cannot be read.
+fn live_figures(v: &serde_json::Value) -> Result<LiveFigures, String> {
+    LiveFigures::from_json(v).map_err(|e| e.to_string())
 }
 
 impl StateSource for RunStates {
@@ -71,9 +62,16 @@ impl StateSource for RunStates {
         }
         let record = self.run.state(s);
         Some(match &self.game {
-            Some(g) => g.render(record),
-            // Without the game, show the record's bytes rather than nothing.
-            None => record.iter().map(|b| format!("{b:02x}")).collect(),
+            Ok(g) => g.render(record),
+            // Without the game, say why in the member pane, then show the bytes.
+            Err(e) => format!(
+                "cannot draw this state: the game does not rebuild from the run's level\n\
+                 ({e})\nstate bytes: {}",
+                record
+                    .iter()
+                    .map(|b| format!("{b:02x}"))
+                    .collect::<String>()
+            ),
         })
     }
 
@@ -168,14 +166,6 @@ pub fn preview(dir: &Path) -> Option<Overview> {
     Some(overview_of(&summary, &facts, bfs))
 }
 
-/// The file name that makes `games::load` pick the parser of `game`.
-fn level_file_name(game: &str) -> String {
-    match game {
-        "sokoban" => "level.xsb".to_string(),
-        other => format!("level.{other}"),
-    }
-}
-
 /// Opens the run in `dir` and its saved analysis, analysing first when none is saved.
 /// `phase` is told what is being done, for the loading screen.
 pub fn open_store(dir: &Path, phase: &dyn Fn(&str)) -> Result<StoreBench, TuiError> {
@@ -184,19 +174,7 @@ pub fn open_store(dir: &Path, phase: &dyn Fn(&str)) -> Result<StoreBench, TuiErr
     // headers and lengths, which keeps opening a large store fast.
     let run = Run::open_unverified(dir)?;
     let id = run.identity().clone();
-    let tokens = id
-        .options
-        .get(games::flip::OPTION)
-        .and_then(|k| k.parse().ok())
-        .unwrap_or(0);
-    let game = games::load(
-        &level_file_name(&id.game),
-        &id.level_text,
-        &games::LevelSelector::First,
-    )
-    .and_then(|l| games::flip::wrap(l, tokens))
-    .ok()
-    .map(|l| l.game);
+    let game = games::reload(&id.game, &id.level_text, &id.options);
     let summary_path = dir.join(hsg::persist::FOLDER).join("summary.json");
     let saved = if summary_path.exists() {
         phase("loading the analysis");

@@ -4,7 +4,7 @@
 
 use super::fixture::{explore, TWO_BOXES};
 use super::run::{open_store, preview};
-use super::{RunState, Workbench};
+use super::{LiveFigures, RunState, Workbench};
 use model::StateWidth;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -13,12 +13,17 @@ use store::{Edge, OpenMode, Progress, RunIdentity, RunStatus, RunWriter};
 /// Writes the fixture level into `dir`; with `finish` false the run stays "running"
 /// after a checkpoint of its first `stop_at` expanded states, and the writer is returned.
 fn write_store(dir: &Path, finish: bool, stop_at: u64) -> Option<RunWriter> {
+    write_store_of_kind(dir, finish, stop_at, "sokoban")
+}
+
+/// [`write_store`] with the identity naming the game kind `kind`.
+fn write_store_of_kind(dir: &Path, finish: bool, stop_at: u64, kind: &str) -> Option<RunWriter> {
     let level = games::load("l.xsb", TWO_BOXES, &games::LevelSelector::First).unwrap();
     let game = level.game;
     let x = explore(game.as_ref(), 100_000);
     let width = game.state_width();
     let identity = RunIdentity::new(
-        game.kind().to_string(),
+        kind.to_string(),
         level.title.clone(),
         level.text.clone(),
         BTreeMap::from([("max_states".to_string(), "100000".to_string())]),
@@ -164,18 +169,42 @@ fn a_running_store_is_live_and_its_progress_is_reread() {
     writer
         .publish_progress(Progress {
             states: 6000,
-            live_hsg: Some(serde_json::json!({
-                "hyperstates": 42, "depth": 3, "winning": 1,
-                "dead_states": 700, "dead_hyperstates": 9, "depth_limit": 4
-            })),
+            live_hsg: Some(
+                LiveFigures {
+                    hsg: hsg::LiveHsg {
+                        hyperstates: 42,
+                        depth: 3,
+                        winning: 1,
+                        dead_states: 700,
+                        dead_hyperstates: 9,
+                    },
+                    depth_limit: Some(4),
+                    held_back: 0,
+                }
+                .to_json()
+                .unwrap(),
+            ),
             ..Progress::default()
         })
         .unwrap();
     writer.sync_manifest().unwrap();
-    let live = bench.live_progress().unwrap().live_hsg.unwrap();
-    assert_eq!((live.hyperstates, live.depth, live.winning), (42, 3, 1));
-    assert_eq!((live.dead_states, live.dead_hyperstates), (700, 9));
+    let live = bench.live_progress().unwrap().live_hsg.unwrap().unwrap();
+    assert_eq!(
+        (live.hsg.hyperstates, live.hsg.depth, live.hsg.winning),
+        (42, 3, 1)
+    );
+    assert_eq!((live.hsg.dead_states, live.hsg.dead_hyperstates), (700, 9));
     assert_eq!(live.depth_limit, Some(4));
+    writer
+        .publish_progress(Progress {
+            live_hsg: Some(serde_json::json!({"hyperstates": 42, "depth": 3})),
+            ..Progress::default()
+        })
+        .unwrap();
+    writer.sync_manifest().unwrap();
+    let unreadable = bench.live_progress().unwrap().live_hsg.unwrap();
+    let err = unreadable.unwrap_err();
+    assert!(err.contains("missing field"), "{err}");
 }
 
 #[test]
@@ -183,4 +212,15 @@ fn a_directory_that_is_not_a_store_gives_a_clear_error() {
     let dir = tempfile::tempdir().unwrap();
     let err = open_store(dir.path(), &|_| {}).err().unwrap().to_string();
     assert!(err.contains("MANIFEST"), "{err}");
+}
+
+#[test]
+fn a_game_that_does_not_rebuild_is_named_in_the_member_pane() {
+    let dir = tempfile::tempdir().unwrap();
+    write_store_of_kind(dir.path(), true, 0, "chess");
+    let bench = open_store(dir.path(), &|_| {}).unwrap();
+    let text = bench.state_text(0).unwrap();
+    assert!(text.contains("does not rebuild"), "{text}");
+    assert!(text.contains("\"chess\""), "{text}");
+    assert!(text.contains("state bytes: "), "{text}");
 }

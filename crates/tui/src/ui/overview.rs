@@ -100,19 +100,24 @@ fn status_lines<'a>(o: &Overview, app: &App, t: &Theme) -> Vec<Line<'a>> {
             p.states, p.depth, p.states_per_sec
         )));
     }
-    if let Some(h) = &p.live_hsg {
-        let limit = h
-            .depth_limit
-            .map(|d| format!(" (limit {d})"))
-            .unwrap_or_default();
-        lines.push(Line::raw(format!(
-            "so far {} hyperstates, HSG depth {}{limit}, {} winning",
-            h.hyperstates, h.depth, h.winning
-        )));
-        lines.push(Line::raw(format!(
-            "{} states in {} hyperstates can no longer win",
-            h.dead_states, h.dead_hyperstates
-        )));
+    match &p.live_hsg {
+        Some(Ok(live)) => {
+            let limit = live
+                .depth_limit
+                .map(|d| format!(" (limit {d})"))
+                .unwrap_or_default();
+            let h = &live.hsg;
+            lines.push(Line::raw(format!(
+                "so far {} hyperstates, HSG depth {}{limit}, {} winning",
+                h.hyperstates, h.depth, h.winning
+            )));
+            lines.push(Line::raw(format!(
+                "{} states in {} hyperstates can no longer win",
+                h.dead_states, h.dead_hyperstates
+            )));
+        }
+        Some(Err(e)) => lines.push(Line::raw(format!("live hyperstates not available: {e}"))),
+        None => {}
     }
     lines
 }

@@ -149,7 +149,7 @@ fn a_large_partial_run_shows_a_neighbourhood_that_follows_the_selection() {
 #[test]
 fn the_overview_of_a_running_exploration_shows_its_live_hyperstates() {
     use crate::app::Event;
-    use crate::data::{LiveHsgFigures, LiveProgress, RunState};
+    use crate::data::{LiveFigures, LiveProgress, RunState};
     let mut app = fixture_app(UNICODE, LARGE, None);
     app.on_event(Event::Progress(LiveProgress {
         state: Some(RunState::Running),
@@ -160,14 +160,17 @@ fn the_overview_of_a_running_exploration_shows_its_live_hyperstates() {
         states_per_sec: 250000.0,
         elapsed_secs: 3.0,
         phase: "exploring".into(),
-        live_hsg: Some(LiveHsgFigures {
-            hyperstates: 61,
-            depth: 4,
-            winning: 1,
-            dead_states: 2400,
-            dead_hyperstates: 50,
+        live_hsg: Some(Ok(LiveFigures {
+            hsg: hsg::LiveHsg {
+                hyperstates: 61,
+                depth: 4,
+                winning: 1,
+                dead_states: 2400,
+                dead_hyperstates: 50,
+            },
             depth_limit: Some(5),
-        }),
+            held_back: 0,
+        })),
     }));
     let screen = render(&app);
     assert!(

@@ -1,0 +1,208 @@
+//! How a search starts: the explorer's state built within the budget, the
+//! initial states seeded, or a checkpoint resumed with the index rebuilt
+//! from the stored states.
+
+use super::{disk_budget, Bfs, Chunks, Clock, Index, Resume, Row, RESERVE_BYTES, RESUME_VERSION};
+use crate::disk::DiskDedup;
+use crate::expand::Expander;
+use crate::keys::Keys;
+use crate::options::{ExploreOptions, ProgressSink};
+use crate::slot::Slot;
+use crate::table::Table;
+use crate::ExploreError;
+use model::Game;
+use store::{Checkpoint, RunWriter};
+
+impl<'g> Bfs<'g> {
+    pub(super) fn new(
+        game: &'g dyn Game,
+        mut writer: RunWriter,
+        opts: &'g ExploreOptions,
+    ) -> Result<Bfs<'g>, ExploreError> {
+        // With threads to spare, the merge's writes land in the background:
+        // the merge is the sequential step the other threads wait for.
+        if opts.threads > 1 {
+            writer.write_in_background()?;
+        }
+        let slot = Slot::for_width(game.state_width());
+        let table_limit = opts.mem_budget.saturating_sub(RESERVE_BYTES);
+        let least = Table::bytes_for(1 << 16) + RESERVE_BYTES;
+        if opts.mem_budget < least {
+            return Err(ExploreError::BudgetTooSmall {
+                budget: opts.mem_budget,
+                needed: least,
+            });
+        }
+        let arena = Keys::bytes_per_state(slot.width());
+        let most = most_in_memory(table_limit, arena, opts.index_limit);
+        let index = Index {
+            keys: Keys::new(slot.width(), most)?,
+            table: Table::with_room(opts.index_limit.unwrap_or(1 << 16).min(1 << 16), most)?,
+            table_limit,
+            disk: None,
+        };
+        Ok(Bfs {
+            expander: Expander {
+                game,
+                slot,
+                chance: game.has_chance(),
+            },
+            writer,
+            opts,
+            index,
+            layers: vec![0],
+            next_parent: 0,
+            threads: opts.threads.max(1),
+            chunks: Chunks::default(),
+            row: Row::default(),
+            clock: Clock::new(),
+            watching: None,
+        })
+    }
+
+    /// Stores the initial states as layer 0.
+    pub(super) fn seed(&mut self) -> Result<(), ExploreError> {
+        let mut record = Vec::new();
+        for state in self.expander.game.initial_states() {
+            record.clear();
+            self.slot().encode(&state, &mut record)?;
+            let tag = self.index.keys.tag(&record);
+            let next = self.writer.state_count();
+            let keys = &self.index.keys;
+            if !keys.put(next, &record) {
+                return Err(ExploreError::ArenaTooSmall(next));
+            }
+            if self
+                .index
+                .table
+                .get_or_insert(tag, next, |id| keys.same(id, &record))
+                .is_err()
+            {
+                self.writer.append_state(&record)?;
+            }
+        }
+        self.layers = vec![0, self.writer.state_count()];
+        self.writer.set_layers(&self.layers);
+        Ok(())
+    }
+
+    /// Restores the search from a checkpoint and rebuilds the index from the
+    /// stored states, which is cheaper than keeping the index on disk.
+    pub(super) fn resume(
+        &mut self,
+        cp: Checkpoint,
+        sink: &mut dyn ProgressSink,
+    ) -> Result<(), ExploreError> {
+        let resume: Resume = serde_json::from_value(cp.explorer.clone())
+            .map_err(|e| ExploreError::BadCheckpoint(e.to_string()))?;
+        if resume.version != RESUME_VERSION {
+            return Err(ExploreError::BadCheckpoint(format!(
+                "explorer checkpoint version {} (this build reads {RESUME_VERSION})",
+                resume.version
+            )));
+        }
+        self.layers = resume.layers;
+        self.next_parent = resume.next_parent;
+        self.clock.states_at_start = self.writer.state_count();
+        let layer_ok = self
+            .layers
+            .last()
+            .is_some_and(|&l| l <= self.clock.states_at_start);
+        if self.next_parent != self.writer.expanded_count() || !layer_ok {
+            return Err(ExploreError::BadCheckpoint(format!(
+                "checkpoint says {} parents expanded, the store {}",
+                self.next_parent,
+                self.writer.expanded_count()
+            )));
+        }
+        sink.note(&format!(
+            "resuming at {} states, {} expanded, depth {}",
+            self.clock.states_at_start,
+            self.next_parent,
+            self.layers.len().saturating_sub(2)
+        ));
+        let count = self.writer.state_count();
+        match resume.disk {
+            Some(disk) => {
+                let mut dedup =
+                    DiskDedup::resume(disk, &disk_budget(self.opts), self.slot().width())?;
+                let capacity = dedup.table_states();
+                let layer = self.layers[self.layers.len().saturating_sub(2)];
+                let from = layer.max(count.saturating_sub(capacity));
+                self.refill_table(from, capacity as usize)?;
+                dedup.set_table_end(count);
+                self.index.disk = Some(dedup);
+                Ok(())
+            }
+            None => self.refill_table(0, count as usize),
+        }
+    }
+
+    /// Fills an index sized for `capacity` states with the stored states `from..`.
+    pub(super) fn refill_table(&mut self, from: u64, capacity: usize) -> Result<(), ExploreError> {
+        let count = self.writer.state_count();
+        let most = match self.index.disk {
+            Some(_) => capacity,
+            None => self.most_in_memory(),
+        };
+        self.index.table = Table::with_room(capacity.max(1 << 16), most.max(capacity))?;
+        self.index.keys.reset(from);
+        let width = self.slot().width();
+        let mut id = from;
+        while id < count {
+            let n = (count - id).min(1 << 20) as usize;
+            self.writer.read_states(id, n, &mut self.chunks.parents)?;
+            for record in self.chunks.parents.chunks_exact(width) {
+                if !self.index.keys.put(id, record) {
+                    return Err(ExploreError::ArenaTooSmall(id));
+                }
+                self.index
+                    .table
+                    .insert_absent(self.index.keys.tag(record), id);
+                id += 1;
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn most_in_memory(&self) -> usize {
+        let arena = self.index.keys.arena_bytes_per_state();
+        most_in_memory(self.index.table_limit, arena, self.opts.index_limit)
+    }
+}
+
+/// The most states an in-memory index (table and key arena) may hold within
+/// `limit` bytes: the capacity of the largest table that fits, since tables
+/// come in powers of two.
+fn most_in_memory(limit: u64, arena_per_state: u64, index_limit: Option<usize>) -> usize {
+    let mut states = 1usize << 16;
+    while states < MOST_IN_MEMORY {
+        let next = states * 2;
+        let bytes =
+            Table::bytes_for(next).saturating_add(arena_per_state.saturating_mul(next as u64));
+        if bytes > limit || index_limit.is_some_and(|cap| states >= cap) {
+            break;
+        }
+        states = next;
+    }
+    index_limit.map_or(states, |cap| states.min(cap.max(1 << 16)))
+}
+
+/// The most states the in-memory index is ever sized for (a table of 32 TiB), so that
+/// the sizing ends whatever the budget: a budget of 2^64 bytes made it double forever.
+const MOST_IN_MEMORY: usize = 1 << 40;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizing_ends_whatever_the_budget() {
+        // Regression: `--mem 16777216T` looped forever here, deaf to SIGINT and SIGTERM.
+        for arena in [0, 8, 64] {
+            assert_eq!(most_in_memory(u64::MAX, arena, None), MOST_IN_MEMORY);
+        }
+        assert_eq!(most_in_memory(u64::MAX, 8, Some(1 << 20)), 1 << 20);
+        assert_eq!(most_in_memory(0, 8, None), 1 << 16);
+    }
+}

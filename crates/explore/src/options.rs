@@ -1,0 +1,82 @@
+//! What an exploration is asked to do and what it reports back: its
+//! options, the progress sink, how it ended and its summary.
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+use store::Progress;
+
+/// Parents expanded per thread between two merges, unless the options say.
+pub const PARENTS_PER_PART: usize = 16 * 1024;
+
+/// How to explore.
+#[derive(Clone, Debug)]
+pub struct ExploreOptions {
+    /// Bytes of RAM the explorer may use for its index and buffers.
+    pub mem_budget: u64,
+    /// Worker threads for expansion; at least one.
+    pub threads: usize,
+    /// Stop at the first parent boundary with at least this many states.
+    pub max_states: Option<u64>,
+    /// States at this BFS depth are stored but not expanded.
+    pub max_depth: Option<u32>,
+    /// Time between two checkpoints.
+    pub checkpoint_every: Duration,
+    /// Time between two progress reports.
+    pub progress_every: Duration,
+    /// Set (by a signal handler) to stop at the next parent boundary.
+    pub stop: Arc<AtomicBool>,
+    /// Where disk-based duplicate detection keeps its scratch files.
+    pub scratch_dir: PathBuf,
+    /// Most states the in-memory index may hold whatever the budget (for
+    /// tests of the disk path on small levels); `None` for no such cap.
+    pub index_limit: Option<usize>,
+    /// Most candidates one disk-phase resolution takes (for tests of the
+    /// mid-layer rounds on small levels); `None` to derive it from the budget.
+    pub round_limit: Option<u64>,
+    /// Parents each thread expands between two merges ([`PARENTS_PER_PART`]
+    /// normally; tests make it small so that small levels have many chunks
+    /// per layer and exercise the overlapped merge).
+    pub parents_per_part: usize,
+}
+
+/// Receives progress while an exploration runs.
+pub trait ProgressSink {
+    /// Called every [`ExploreOptions::progress_every`] and at the end.
+    fn progress(&mut self, progress: &Progress);
+    /// A one-line message worth telling the user (switching to disk, ...).
+    fn note(&mut self, message: &str);
+}
+
+/// How an exploration ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// Every reachable state was expanded.
+    Complete,
+    /// A limit stopped the search; the store is marked partial.
+    Partial,
+    /// A stop request ended the run after a checkpoint; it can be resumed.
+    Interrupted,
+}
+
+/// What an exploration did.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    /// How it ended.
+    pub ending: Ending,
+    /// States stored.
+    pub states: u64,
+    /// States expanded.
+    pub expanded: u64,
+    /// Transitions stored.
+    pub transitions: u64,
+    /// Deepest BFS layer holding a state.
+    pub max_depth: u32,
+    /// Wall time of this invocation.
+    pub elapsed: Duration,
+    /// True when the run resumed from a checkpoint.
+    pub resumed: bool,
+    /// True when the index outgrew the budget and duplicates went to disk.
+    pub used_disk: bool,
+}

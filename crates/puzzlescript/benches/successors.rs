@@ -1,0 +1,110 @@
+//! Successor evaluations per second: a breadth-first search of the benchmark
+//! room written as PuzzleScript (checking its state and transition counts),
+//! and the successors of the first states of every conformance game.
+//!
+//! `cargo bench -p puzzlescript --bench successors [-- ROOM.ps.txt [CASES.jsonl]]`
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use model::{Game, Successors};
+use puzzlescript::PuzzleScriptGame;
+
+fn shared(rel: &str) -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    ["../../../shared", "../../../../shared"]
+        .iter()
+        .map(|up| dir.join(up).join(rel))
+        .find(|p| p.exists())
+}
+
+/// Breadth-first search: (states, transitions, successor evaluations, seconds).
+fn bfs(game: &PuzzleScriptGame, limit: usize) -> (usize, usize, usize, f64) {
+    let start = Instant::now();
+    let mut ids: HashMap<Vec<u8>, u32> = HashMap::new();
+    let mut queue: Vec<Vec<u8>> = game.initial_states();
+    for s in &queue {
+        ids.insert(s.clone(), ids.len() as u32);
+    }
+    let mut out = Successors::new();
+    let (mut transitions, mut evaluations, mut head) = (0usize, 0usize, 0usize);
+    while head < queue.len() && ids.len() < limit {
+        let state = queue[head].clone();
+        head += 1;
+        if game.terminal(&state).is_some() {
+            continue;
+        }
+        out.clear();
+        game.successors(&state, &mut out);
+        evaluations += game.action_labels().len();
+        for (_, next) in out.iter() {
+            transitions += 1;
+            if !ids.contains_key(next) {
+                ids.insert(next.to_vec(), ids.len() as u32);
+                queue.push(next.to_vec());
+            }
+        }
+    }
+    (ids.len(), transitions, evaluations, start.elapsed().as_secs_f64())
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let room = args.first().map(PathBuf::from).or_else(|| shared("fixtures/bench/room3.ps.txt"));
+    if let Some(room) = room {
+        let text = std::fs::read_to_string(&room).unwrap_or_default();
+        match puzzlescript::compile(&room.display().to_string(), &text)
+            .and_then(|g| PuzzleScriptGame::new(g, 1))
+        {
+            Ok(game) => {
+                let (states, transitions, evals, secs) = bfs(&game, usize::MAX);
+                println!(
+                    "{}: {states} states, {transitions} transitions in {secs:.2} s: {:.0} states/s, {:.0} successor evaluations/s ({} bytes a state)",
+                    room.display(),
+                    states as f64 / secs,
+                    evals as f64 / secs,
+                    game.state_width().max_len()
+                );
+                if room.ends_with("room3.ps.txt") {
+                    assert_eq!((states, transitions), (2_231_030, 7_479_678), "room3 counts");
+                }
+            }
+            Err(e) => eprintln!("{e}"),
+        }
+    }
+    let cases = args.get(1).map(PathBuf::from).or_else(|| shared("fixtures/puzzlescript/testdata.jsonl"));
+    if let Some(cases) = cases {
+        conformance_rates(&cases);
+    }
+}
+
+/// Successor evaluations per second over the first states of each
+/// conformance game's level (median over games).
+fn conformance_rates(path: &Path) {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let mut rates = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for line in text.lines() {
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else { continue };
+        let source = v["source"].as_str().unwrap_or("");
+        if !seen.insert(source.to_string()) {
+            continue;
+        }
+        let Ok(game) = puzzlescript::compile("case", source) else { continue };
+        let Ok(level) = PuzzleScriptGame::new(game, 1) else { continue };
+        let (_, _, evals, secs) = bfs(&level, 2_000);
+        if evals > 0 && secs > 0.0 {
+            rates.push(evals as f64 / secs);
+        }
+    }
+    rates.sort_by(f64::total_cmp);
+    if let Some(median) = rates.get(rates.len() / 2) {
+        println!(
+            "conformance games: {} games, median {median:.0} successor evaluations/s (min {:.0}, max {:.0})",
+            rates.len(),
+            rates[0],
+            rates[rates.len() - 1]
+        );
+    }
+}

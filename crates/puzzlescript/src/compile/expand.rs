@@ -1,0 +1,372 @@
+//! Rule expansion as the reference performs it: one rule per scan direction,
+//! relative directions made absolute, up and left rules turned into down and
+//! right ones, aggregates and synonyms replaced by objects, then every
+//! ambiguous movement (`moving`, `horizontal`, `parallel`...) and every
+//! property that must be told apart expanded into concrete rules, in the
+//! reference's order (which decides the order rules run in).
+
+use super::names::Names;
+use super::rule_text::{Cell, Draft};
+
+fn direction_aggregate(word: &str) -> Option<&'static [&'static str]> {
+    Some(match word {
+        "horizontal" | "horizontal_par" | "horizontal_perp" => &["left", "right"],
+        "vertical" | "vertical_par" | "vertical_perp" => &["up", "down"],
+        "moving" => &["up", "down", "left", "right", "action"],
+        "orthogonal" => &["up", "down", "left", "right"],
+        "perpendicular" => &["^", "v"],
+        "parallel" => &["<", ">"],
+        _ => return None,
+    })
+}
+
+fn relative(forward: &str, word: &str) -> Option<&'static str> {
+    let index = ["^", "v", "<", ">", "parallel", "perpendicular"]
+        .iter()
+        .position(|w| *w == word)?;
+    let row: [&str; 6] = match forward {
+        "right" => ["up", "down", "left", "right", "horizontal_par", "vertical_perp"],
+        "up" => ["left", "right", "down", "up", "vertical_par", "horizontal_perp"],
+        "down" => ["right", "left", "up", "down", "vertical_par", "horizontal_perp"],
+        _ => ["down", "up", "right", "left", "horizontal_par", "vertical_perp"],
+    };
+    Some(row[index])
+}
+
+/// Expands drafts into rules with one absolute direction each and no
+/// ambiguous movement; properties stay only where one layer holds them all.
+pub fn expand(drafts: &[Draft], names: &Names) -> Result<Vec<Draft>, String> {
+    let mut rules2 = Vec::new();
+    for d in drafts {
+        for dir in &d.directions {
+            let mut r = d.clone();
+            r.directions = vec![dir.clone()];
+            rules2.push(r);
+        }
+    }
+    for r in &mut rules2 {
+        absolutify(r);
+        rewrite_up_left(r);
+        atomize(r, names)?;
+        rephrase_synonyms(r, names);
+    }
+    let mut rules3 = Vec::new();
+    for r in rules2 {
+        rules3.extend(concretize_moving(r)?);
+    }
+    let mut rules4 = Vec::new();
+    for r in rules3 {
+        rules4.extend(concretize_properties(r, names));
+    }
+    for r in &mut rules4 {
+        spawned_objects_stationary(r, names);
+    }
+    Ok(rules4)
+}
+
+fn cells_mut(r: &mut Draft) -> impl Iterator<Item = &mut Cell> {
+    r.lhs.iter_mut().chain(r.rhs.iter_mut()).flatten()
+}
+
+fn absolutify(r: &mut Draft) {
+    let forward = r.directions[0].clone();
+    for cell in cells_mut(r) {
+        for (dir, _) in cell.iter_mut() {
+            if let Some(abs) = relative(&forward, dir) {
+                *dir = abs.to_string();
+            }
+        }
+    }
+}
+
+fn has_ellipsis(r: &Draft) -> bool {
+    r.lhs.iter().flatten().any(|c| c.first().is_some_and(|(_, n)| n == "..."))
+}
+
+fn rewrite_up_left(r: &mut Draft) {
+    if has_ellipsis(r) {
+        return;
+    }
+    let new = match r.directions[0].as_str() {
+        "up" => "down",
+        "left" => "right",
+        _ => return,
+    };
+    r.directions[0] = new.to_string();
+    for row in r.lhs.iter_mut().chain(r.rhs.iter_mut()) {
+        row.reverse();
+    }
+}
+
+fn atomize(r: &mut Draft, names: &Names) -> Result<(), String> {
+    let line = r.line;
+    for cell in cells_mut(r) {
+        let mut i = 0;
+        while i < cell.len() {
+            if let Some(members) = names.aggregate(&cell[i].1) {
+                if cell[i].0 == "no" {
+                    return Err(format!(
+                        "line {line}: 'no' cannot exclude the aggregate {}",
+                        cell[i].1.to_uppercase()
+                    ));
+                }
+                let dir = cell[i].0.clone();
+                cell[i].1 = members[0].clone();
+                for m in &members[1..] {
+                    cell.push((dir.clone(), m.clone()));
+                }
+            }
+            i += 1;
+        }
+    }
+    Ok(())
+}
+
+fn rephrase_synonyms(r: &mut Draft, names: &Names) {
+    for cell in cells_mut(r) {
+        for (_, name) in cell.iter_mut() {
+            if let Some(s) = names.synonyms.get(name.as_str()) {
+                *name = s.clone();
+            }
+        }
+    }
+}
+
+/// Bookkeeping of one expansion: which ambiguous movement of which object
+/// became which direction, and how often it occurred.
+#[derive(Clone, Default)]
+struct Moves {
+    /// ((object, ambiguous), concrete, count, row, cell)
+    by_object: Vec<((String, String), String, usize, usize, usize)>,
+    /// (ambiguous, concrete, count)
+    by_word: Vec<(String, String, usize)>,
+}
+
+fn movings(cell: &Cell) -> Option<(String, String)> {
+    cell.iter()
+        .find(|(dir, _)| direction_aggregate(dir).is_some())
+        .map(|(dir, name)| (name.clone(), dir.clone()))
+}
+
+fn replace_moving(cell: &mut Cell, ambiguous: &str, name: &str, concrete: &str) {
+    for (dir, n) in cell.iter_mut() {
+        if dir == ambiguous && n == name {
+            *dir = concrete.to_string();
+        }
+    }
+}
+
+fn concretize_moving(rule: Draft) -> Result<Vec<Draft>, String> {
+    let mut result: Vec<(Draft, Option<Moves>)> = vec![(rule, None)];
+    let mut modified = true;
+    while modified {
+        modified = false;
+        let mut i = 0;
+        while i < result.len() {
+            let (cur, cur_moves) = result[i].clone();
+            let mut remove = false;
+            for j in 0..cur.lhs.len() {
+                for k in 0..cur.lhs[j].len() {
+                    let Some((name, ambiguous)) = movings(&cur.lhs[j][k]) else {
+                        continue;
+                    };
+                    remove = true;
+                    modified = true;
+                    for concrete in direction_aggregate(&ambiguous).unwrap_or(&[]) {
+                        let mut new = cur.clone();
+                        let mut moves = cur_moves.clone().unwrap_or_default();
+                        replace_moving(&mut new.lhs[j][k], &ambiguous, &name, concrete);
+                        if let Some(cell) = new.rhs.get_mut(j).and_then(|row| row.get_mut(k)) {
+                            replace_moving(cell, &ambiguous, &name, concrete);
+                        }
+                        let key = (name.clone(), ambiguous.clone());
+                        match moves.by_object.iter_mut().find(|m| m.0 == key) {
+                            None => moves.by_object.push((key, concrete.to_string(), 1, j, k)),
+                            Some(m) if m.3 != j || m.4 != k => m.2 += 1,
+                            Some(_) => {}
+                        }
+                        match moves.by_word.iter_mut().find(|m| m.0 == ambiguous) {
+                            None => moves.by_word.push((ambiguous.clone(), concrete.to_string(), 1)),
+                            Some(m) => m.2 += 1,
+                        }
+                        result.push((new, Some(moves)));
+                    }
+                }
+            }
+            if remove {
+                result.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (mut r, moves) in result {
+        if let Some(moves) = moves {
+            for ((name, ambiguous), concrete, count, _, _) in &moves.by_object {
+                if *count == 1 {
+                    for cell in r.rhs.iter_mut().flatten() {
+                        replace_moving(cell, ambiguous, name, concrete);
+                    }
+                }
+            }
+            for (ambiguous, concrete, count) in &moves.by_word {
+                if *count == 1 {
+                    for cell in r.rhs.iter_mut().flatten() {
+                        for (dir, _) in cell.iter_mut() {
+                            if dir == ambiguous {
+                                *dir = concrete.clone();
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if let Some((_, dir)) = r.rhs.iter().flatten().find_map(movings) {
+            return Err(format!(
+                "line {}: the movement \"{dir}\" on the right cannot be inferred from the left",
+                r.line
+            ));
+        }
+        out.push(r);
+    }
+    Ok(out)
+}
+
+fn properties_in(cell: &Cell, names: &Names) -> Vec<String> {
+    cell.iter()
+        .filter(|(dir, name)| dir != "random" && names.property(name).is_some())
+        .map(|(_, name)| name.clone())
+        .collect()
+}
+
+fn replace_property(cell: &mut Cell, property: &str, concrete: &str) {
+    for (dir, name) in cell.iter_mut() {
+        if name == property && dir != "random" {
+            *name = concrete.to_string();
+        }
+    }
+}
+
+fn expand_no_properties(cell: &Cell, names: &Names) -> Cell {
+    let mut out = Vec::new();
+    for (dir, name) in cell {
+        match names.property(name) {
+            Some(members) if dir == "no" => {
+                out.extend(members.iter().map(|m| (dir.clone(), m.clone())));
+            }
+            _ => out.push((dir.clone(), name.clone())),
+        }
+    }
+    out
+}
+
+fn concretize_properties(mut rule: Draft, names: &Names) -> Vec<Draft> {
+    for row in rule.lhs.iter_mut().chain(rule.rhs.iter_mut()) {
+        for cell in row.iter_mut() {
+            *cell = expand_no_properties(cell, names);
+        }
+    }
+    let mut ambiguous: Vec<String> = Vec::new();
+    for (row_l, row_r) in rule.lhs.iter().zip(&rule.rhs) {
+        for (cl, cr) in row_l.iter().zip(row_r) {
+            let left = properties_in(cl, names);
+            for p in properties_in(cr, names) {
+                if !left.contains(&p) && !ambiguous.contains(&p) {
+                    ambiguous.push(p);
+                }
+            }
+        }
+    }
+    // (rule, replacements: (property, concrete, count))
+    let mut result: Vec<(Draft, Vec<(String, String, usize)>)> = vec![(rule, Vec::new())];
+    let mut modified = true;
+    while modified {
+        modified = false;
+        let mut i = 0;
+        while i < result.len() {
+            let (cur, reps) = result[i].clone();
+            let mut remove = false;
+            'cells: for j in 0..cur.lhs.len() {
+                for k in 0..cur.lhs[j].len() {
+                    for property in properties_in(&cur.lhs[j][k], names) {
+                        if names.single_layer.contains_key(&property) && !ambiguous.contains(&property) {
+                            continue;
+                        }
+                        remove = true;
+                        modified = true;
+                        for concrete in names.property(&property).cloned().unwrap_or_default() {
+                            let mut new = cur.clone();
+                            let mut new_reps = reps.clone();
+                            replace_property(&mut new.lhs[j][k], &property, &concrete);
+                            if let Some(cell) = new.rhs.get_mut(j).and_then(|row| row.get_mut(k)) {
+                                replace_property(cell, &property, &concrete);
+                            }
+                            match new_reps.iter_mut().find(|r| r.0 == property) {
+                                None => new_reps.push((property.clone(), concrete.clone(), 1)),
+                                Some(r) => r.2 += 1,
+                            }
+                            result.push((new, new_reps));
+                        }
+                        break 'cells;
+                    }
+                }
+            }
+            if remove {
+                result.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (mut r, reps) in result {
+        for (property, concrete, count) in &reps {
+            if *count == 1 {
+                for cell in r.rhs.iter_mut().flatten() {
+                    replace_property(cell, property, concrete);
+                }
+            }
+        }
+        let unresolved = r
+            .rhs
+            .iter()
+            .flatten()
+            .any(|c| properties_in(c, names).iter().any(|p| ambiguous.contains(p)));
+        if unresolved {
+            // The reference drops such a rule (with an error) and goes on.
+            return Vec::new();
+        }
+        out.push(r);
+    }
+    out
+}
+
+fn spawned_objects_stationary(r: &mut Draft, names: &Names) {
+    if r.late {
+        return;
+    }
+    for (row_l, row_r) in r.lhs.iter().zip(r.rhs.iter_mut()) {
+        for (cl, cr) in row_l.iter().zip(row_r.iter_mut()) {
+            let mut possible: Vec<&str> = Vec::new();
+            for (_, name) in cl {
+                if names.objects.contains_key(name) {
+                    possible.push(name);
+                } else if let Some(members) = names.property(name) {
+                    possible.extend(members.iter().map(String::as_str));
+                }
+            }
+            let layers: Vec<Option<usize>> = possible.iter().map(|n| names.layer_of(n)).collect();
+            for (dir, name) in cr.iter_mut() {
+                if !dir.is_empty() || names.property(name).is_some() || possible.contains(&name.as_str()) {
+                    continue;
+                }
+                if let Some(layer) = names.layer_of(name) {
+                    if !layers.contains(&Some(layer)) {
+                        *dir = "stationary".to_string();
+                    }
+                }
+            }
+        }
+    }
+}

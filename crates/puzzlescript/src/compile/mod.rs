@@ -1,0 +1,294 @@
+//! The compiler: resolves names, expands and compiles rules, reads levels and
+//! win conditions into a [`Compiled`] game ready for the engine.
+
+mod expand;
+mod masks;
+pub mod names;
+pub mod program;
+pub mod rule_text;
+
+use crate::bits;
+use crate::parser::{self, Parsed, RawLevel};
+use crate::Error;
+pub use names::Names;
+pub use program::{CellPattern, PatternCell, Replacement, Rule, RuleSet};
+pub use rule_text::Command;
+
+/// A level's starting grid: `width * height` cells stored column by column
+/// (index `x * height + y`, as the reference stores them), each cell
+/// `obj_words` words of object bits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Grid {
+    /// Columns.
+    pub width: usize,
+    /// Rows.
+    pub height: usize,
+    /// Object words, cell after cell.
+    pub cells: Vec<u64>,
+}
+
+/// An entry of LEVELS.
+#[derive(Clone, Debug)]
+pub enum Level {
+    /// A message shown between levels.
+    Message(String),
+    /// A playable level.
+    Grid(Grid),
+}
+
+/// A win condition: `no`, `some` or `all` objects of one set (on another).
+#[derive(Clone, Debug)]
+pub struct WinCondition {
+    /// -1 for `no`, 0 for `some`/`any`, 1 for `all`.
+    pub quantifier: i8,
+    /// The first set.
+    pub first: Vec<u64>,
+    /// True when every object of the first set is required (an aggregate).
+    pub first_all: bool,
+    /// The set after `on` (every object when absent).
+    pub second: Vec<u64>,
+    /// True when every object of the second set is required.
+    pub second_all: bool,
+}
+
+/// The prelude switches the engine obeys.
+#[derive(Clone, Debug, Default)]
+pub struct Flags {
+    /// `run_rules_on_level_start`.
+    pub run_rules_on_level_start: bool,
+    /// `noaction`.
+    pub noaction: bool,
+    /// `noundo`.
+    pub noundo: bool,
+    /// `norestart`.
+    pub norestart: bool,
+    /// `require_player_movement`.
+    pub require_player_movement: bool,
+    /// `realtime_interval`, in seconds.
+    pub realtime_interval: Option<f64>,
+}
+
+/// A compiled game.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    /// The source name.
+    pub file: String,
+    /// The title, if the prelude gives one.
+    pub title: Option<String>,
+    /// Names and masks.
+    pub names: Names,
+    /// Words of an object set.
+    pub obj_words: usize,
+    /// Words of a movement set.
+    pub mov_words: usize,
+    /// The rules run before movement.
+    pub rules: RuleSet,
+    /// The late rules.
+    pub late_rules: RuleSet,
+    /// For each group of `rules`, its rigid index (for groups holding a rigid rule).
+    pub rigid_index: Vec<Option<usize>>,
+    /// Group index of each rigid index.
+    pub rigid_groups: Vec<usize>,
+    /// Win conditions.
+    pub win_conditions: Vec<WinCondition>,
+    /// Every entry of LEVELS.
+    pub levels: Vec<Level>,
+    /// Prelude switches.
+    pub flags: Flags,
+    /// The first colour of each object by id, as written.
+    pub colors: Vec<String>,
+}
+
+/// Parses and compiles a game.
+pub fn compile(file: &str, text: &str) -> Result<Compiled, Error> {
+    let parsed = parser::parse(file, text)?;
+    let cerr = |message: String| Error::Compile {
+        file: file.to_string(),
+        message,
+    };
+    if parsed.layers.is_empty() {
+        return Err(cerr("no collision layers defined".into()));
+    }
+    let names = names::resolve(&parsed).map_err(cerr)?;
+    let mut drafts = Vec::new();
+    let mut loops = Vec::new();
+    for line in &parsed.rules {
+        match rule_text::read_rule(line, &names.all_names, drafts.last()).map_err(cerr)? {
+            rule_text::RuleItem::Rule(d) => drafts.push(d),
+            rule_text::RuleItem::Loop(start, l) => loops.push((l, start)),
+        }
+    }
+    check_loops(&loops).map_err(cerr)?;
+    let expanded = masks::remove_duplicates(expand::expand(&drafts, &names).map_err(cerr)?);
+    let mut rules = Vec::new();
+    let mut lates = Vec::new();
+    for d in &expanded {
+        if let Some(r) = masks::compile_rule(d, &names).map_err(cerr)? {
+            rules.push(r);
+            lates.push(d.late);
+        }
+    }
+    let (rules, late_rules) = masks::arrange(rules, &lates, &loops);
+    let mut rigid_index = vec![None; rules.groups.len()];
+    let mut rigid_groups = Vec::new();
+    for (gi, g) in rules.groups.iter().enumerate() {
+        if g.iter().any(|r| r.rigid) {
+            rigid_index[gi] = Some(rigid_groups.len());
+            rigid_groups.push(gi);
+        }
+    }
+    if rigid_groups.len() > 30 {
+        return Err(cerr("at most 30 rule groups may hold rigid rules".into()));
+    }
+    let win_conditions = win_conditions(&parsed, &names).map_err(cerr)?;
+    let levels = levels(&parsed, &names).map_err(cerr)?;
+    let colors = names
+        .id_dict
+        .iter()
+        .map(|n| {
+            parsed
+                .object(n)
+                .and_then(|o| o.colors.first().cloned())
+                .unwrap_or_default()
+        })
+        .collect();
+    Ok(Compiled {
+        file: file.to_string(),
+        title: meta(&parsed, "title").map(str::to_string),
+        obj_words: names.obj_words,
+        mov_words: bits::mov_words(names.layer_count),
+        names,
+        rules,
+        late_rules,
+        rigid_index,
+        rigid_groups,
+        win_conditions,
+        levels,
+        flags: flags(&parsed),
+        colors,
+    })
+}
+
+fn meta<'a>(parsed: &'a Parsed, key: &str) -> Option<&'a str> {
+    parsed
+        .metadata
+        .iter()
+        .rev()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.as_str())
+}
+
+fn flags(parsed: &Parsed) -> Flags {
+    let has = |k: &str| meta(parsed, k).is_some();
+    Flags {
+        run_rules_on_level_start: has("run_rules_on_level_start"),
+        noaction: has("noaction"),
+        noundo: has("noundo"),
+        norestart: has("norestart"),
+        require_player_movement: has("require_player_movement"),
+        realtime_interval: meta(parsed, "realtime_interval").and_then(|v| v.parse().ok()),
+    }
+}
+
+fn check_loops(loops: &[(usize, bool)]) -> Result<(), String> {
+    for (i, (line, start)) in loops.iter().enumerate() {
+        if *start != (i % 2 == 0) {
+            return Err(format!("line {line}: STARTLOOP and ENDLOOP must alternate"));
+        }
+    }
+    if loops.len() % 2 == 1 {
+        return Err(format!("line {}: STARTLOOP without ENDLOOP", loops[loops.len() - 1].0));
+    }
+    Ok(())
+}
+
+fn win_conditions(parsed: &Parsed, names: &Names) -> Result<Vec<WinCondition>, String> {
+    let mut out = Vec::new();
+    for (words, line) in &parsed.winconditions {
+        let quantifier = match words[0].as_str() {
+            "no" => -1,
+            "all" => 1,
+            _ => 0,
+        };
+        let set = |n: &str| -> Result<(Vec<u64>, bool), String> {
+            if let Some(m) = names.object_masks.get(n) {
+                Ok((m.clone(), false))
+            } else if let Some(m) = names.aggregate_masks.get(n) {
+                Ok((m.clone(), true))
+            } else {
+                Err(format!("line {line}: unknown name \"{n}\" in a win condition"))
+            }
+        };
+        let (first, first_all) = set(&words[1])?;
+        let (second, second_all) = match words.get(3) {
+            Some(n) => set(n)?,
+            None => (vec![u64::MAX; names.obj_words], false),
+        };
+        out.push(WinCondition {
+            quantifier,
+            first,
+            first_all,
+            second,
+            second_all,
+        });
+    }
+    Ok(out)
+}
+
+fn levels(parsed: &Parsed, names: &Names) -> Result<Vec<Level>, String> {
+    let mut out = Vec::new();
+    for raw in &parsed.levels {
+        match raw {
+            RawLevel::Message(m) => out.push(Level::Message(m.clone())),
+            RawLevel::Rows { line, rows } => out.push(Level::Grid(grid(*line, rows, names)?)),
+        }
+    }
+    Ok(out)
+}
+
+fn grid(line: usize, rows: &[Vec<char>], names: &Names) -> Result<Grid, String> {
+    let so = names.obj_words;
+    let width = rows.first().map_or(0, Vec::len);
+    let height = rows.len();
+    let mut cells = vec![0u64; width * height * so];
+    for x in 0..width {
+        for (y, row) in rows.iter().enumerate() {
+            let Some(&ch) = row.get(x).or(row.last()) else {
+                continue;
+            };
+            let Some(mask) = names.glyphs.get(&ch) else {
+                let why = if names.property(&ch.to_string()).is_some() {
+                    "is defined with OR, so it is ambiguous in a level"
+                } else {
+                    "is not in the legend"
+                };
+                return Err(format!(
+                    "line {}, column {}: the character '{ch}' {why}",
+                    line + y,
+                    x + 1
+                ));
+            };
+            let at = (x * height + y) * so;
+            cells[at..at + so].copy_from_slice(mask);
+        }
+    }
+    let (bg_id, bg_layer) = names.background;
+    let layer_mask = &names.layer_masks[bg_layer];
+    let mut fill = vec![0u64; so];
+    bits::set(&mut fill, bg_id);
+    if let Some(first) = cells.chunks(so).find(|c| bits::intersects(c, layer_mask)) {
+        for (f, (c, m)) in fill.iter_mut().zip(first.iter().zip(layer_mask)) {
+            *f = c & m;
+        }
+    }
+    for cell in cells.chunks_mut(so) {
+        if !bits::intersects(cell, layer_mask) {
+            bits::or_into(cell, &fill);
+        }
+    }
+    Ok(Grid {
+        width,
+        height,
+        cells,
+    })
+}

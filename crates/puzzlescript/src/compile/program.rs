@@ -1,0 +1,88 @@
+//! The compiled form of a game's rules, made for the engine's speed: every
+//! cell of a pattern is a handful of masks over object and movement words.
+
+use super::rule_text::Command;
+
+/// What a cell of a rule's left side requires.
+#[derive(Clone, Debug)]
+pub struct CellPattern {
+    /// Objects that must all be present.
+    pub present: Box<[u64]>,
+    /// Objects that must all be absent.
+    pub missing: Box<[u64]>,
+    /// Sets of objects of which at least one must be present (properties).
+    pub any_present: Vec<Box<[u64]>>,
+    /// Movement bits that must all be present.
+    pub moves_present: Box<[u64]>,
+    /// Movement bits that must all be absent.
+    pub moves_missing: Box<[u64]>,
+    /// What the right side does to the cell, if anything.
+    pub replacement: Option<Replacement>,
+}
+
+/// What the right side of a rule does to a matched cell.
+#[derive(Clone, Debug)]
+pub struct Replacement {
+    /// Objects removed.
+    pub clear: Box<[u64]>,
+    /// Objects added.
+    pub set: Box<[u64]>,
+    /// Movement bits removed.
+    pub moves_clear: Box<[u64]>,
+    /// Movement bits added.
+    pub moves_set: Box<[u64]>,
+    /// Layers whose movement is rewritten (all five bits each).
+    pub moves_layers: Box<[u64]>,
+    /// Objects one of which is created at random (`random`), if not empty.
+    pub random_objects: Box<[u64]>,
+    /// Layers given a random direction (`randomdir`).
+    pub random_dirs: Box<[u64]>,
+}
+
+/// A cell of a pattern row: a cell to match or an ellipsis.
+#[derive(Clone, Debug)]
+pub enum PatternCell {
+    /// A cell.
+    Cell(CellPattern),
+    /// `...`: any number of cells.
+    Ellipsis,
+}
+
+/// One compiled rule.
+#[derive(Clone, Debug)]
+pub struct Rule {
+    /// The scan direction as a movement bit: up 1, down 2, left 4, right 8.
+    pub direction: u8,
+    /// The rows of the left side.
+    pub rows: Vec<Vec<PatternCell>>,
+    /// Ellipses in each row (0 to 2).
+    pub ellipses: Vec<u8>,
+    /// False for a rule with commands only.
+    pub has_replacements: bool,
+    /// Source line.
+    pub line: usize,
+    /// The group number (line of the group's first rule).
+    pub group: usize,
+    /// `rigid`.
+    pub rigid: bool,
+    /// Commands in order.
+    pub commands: Vec<Command>,
+    /// `random` (meaningful on a group's first rule).
+    pub random: bool,
+    /// Objects each row needs somewhere.
+    pub row_masks: Vec<Box<[u64]>>,
+    /// Movements each row needs somewhere.
+    pub row_move_masks: Vec<Box<[u64]>>,
+    /// Objects the whole rule needs somewhere.
+    pub rule_mask: Box<[u64]>,
+}
+
+/// Rules grouped as they run: a group runs to a fixpoint (or picks one
+/// application at random), then the next group runs.
+#[derive(Clone, Debug, Default)]
+pub struct RuleSet {
+    /// The groups in order.
+    pub groups: Vec<Vec<Rule>>,
+    /// For the last group of a `startloop ... endloop`, the first group of the loop.
+    pub loop_point: Vec<Option<usize>>,
+}

@@ -1,0 +1,197 @@
+//! The turn engine: a level's live state ([`Board`]), rule matching and
+//! application, movement resolution, win conditions, and the [`session`]
+//! that replays inputs with undo and restart as the reference's harness does.
+//!
+//! A turn never allocates once its scratch buffers have grown: matches are
+//! collected into vectors kept in [`Scratch`].
+
+pub mod movement;
+pub mod rules;
+pub mod session;
+pub mod turn;
+pub mod win;
+
+use crate::compile::{Command, Compiled, Grid};
+
+/// Where random choices come from: the seeded generator when replaying, an
+/// enumeration of every outcome when exploring.
+pub trait Chooser {
+    /// Picks one of `n` equally likely options.
+    fn choose(&mut self, n: usize) -> usize;
+}
+
+impl Chooser for crate::rng::Rng {
+    fn choose(&mut self, n: usize) -> usize {
+        crate::rng::Rng::choose(self, n)
+    }
+}
+
+/// The live state of a level during a turn.
+#[derive(Clone, Debug)]
+pub struct Board {
+    /// Columns.
+    pub width: usize,
+    /// Rows.
+    pub height: usize,
+    /// Object words, cell after cell (column-major).
+    pub objects: Vec<u64>,
+    /// Movement words, cell after cell.
+    pub movements: Vec<u64>,
+    /// Per cell, the rigid group index (plus one) of each layer's movement.
+    pub rigid_group: Vec<u64>,
+    /// Per cell, the layers whose movement a rigid rule set.
+    pub rigid_applied: Vec<u64>,
+    /// Commands queued by the rules of the turn, each word once.
+    pub queue: Vec<Command>,
+    /// Summaries that let rules skip the board, rows and columns that cannot
+    /// match (supersets of what is there, recomputed at each turn's start).
+    pub summary: Summary,
+}
+
+/// The union of the objects and movements of the board, of each row and of
+/// each column. They only grow during a turn, so they may say "present" for
+/// something gone, never "absent" for something there.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    /// Objects anywhere.
+    pub map_objs: Vec<u64>,
+    /// Movements anywhere.
+    pub map_movs: Vec<u64>,
+    /// Objects of each row (`height * obj_words`).
+    pub row_objs: Vec<u64>,
+    /// Movements of each row.
+    pub row_movs: Vec<u64>,
+    /// Objects of each column (`width * obj_words`).
+    pub col_objs: Vec<u64>,
+    /// Movements of each column.
+    pub col_movs: Vec<u64>,
+}
+
+impl Board {
+    /// A board showing `grid`, with no movement.
+    pub fn new(game: &Compiled, grid: &Grid) -> Board {
+        let n = grid.width * grid.height;
+        Board {
+            width: grid.width,
+            height: grid.height,
+            objects: grid.cells.clone(),
+            movements: vec![0; n * game.mov_words],
+            rigid_group: vec![0; n * game.mov_words],
+            rigid_applied: vec![0; n * game.mov_words],
+            queue: Vec::new(),
+            summary: Summary::default(),
+        }
+    }
+
+    /// Recomputes the summaries from the board.
+    pub fn summarize(&mut self, so: usize, sm: usize) {
+        let (w, h) = (self.width, self.height);
+        let s = &mut self.summary;
+        for (v, n) in [
+            (&mut s.map_objs, so),
+            (&mut s.map_movs, sm),
+            (&mut s.row_objs, h * so),
+            (&mut s.row_movs, h * sm),
+            (&mut s.col_objs, w * so),
+            (&mut s.col_movs, w * sm),
+        ] {
+            v.clear();
+            v.resize(n, 0);
+        }
+        for x in 0..w {
+            for y in 0..h {
+                let i = x * h + y;
+                for k in 0..so {
+                    let o = self.objects[i * so + k];
+                    s.map_objs[k] |= o;
+                    s.row_objs[y * so + k] |= o;
+                    s.col_objs[x * so + k] |= o;
+                }
+                for k in 0..sm {
+                    let m = self.movements[i * sm + k];
+                    s.map_movs[k] |= m;
+                    s.row_movs[y * sm + k] |= m;
+                    s.col_movs[x * sm + k] |= m;
+                }
+            }
+        }
+    }
+
+    /// Adds cell `i`'s objects and movements to the summaries.
+    pub fn note_cell(&mut self, i: usize, so: usize, sm: usize) {
+        let (x, y) = (i / self.height, i % self.height);
+        let s = &mut self.summary;
+        if s.col_objs.len() < (x + 1) * so || s.row_objs.len() < (y + 1) * so {
+            return;
+        }
+        for k in 0..so {
+            let o = self.objects[i * so + k];
+            s.map_objs[k] |= o;
+            s.row_objs[y * so + k] |= o;
+            s.col_objs[x * so + k] |= o;
+        }
+        for k in 0..sm {
+            let m = self.movements[i * sm + k];
+            s.map_movs[k] |= m;
+            s.row_movs[y * sm + k] |= m;
+            s.col_movs[x * sm + k] |= m;
+        }
+    }
+
+    /// Number of cells.
+    pub fn cells(&self) -> usize {
+        self.width * self.height
+    }
+
+    /// Replaces the objects (and size) with `grid`, clearing movements and queue.
+    pub fn restore(&mut self, grid: &Grid, mov_words: usize) {
+        if grid.width != self.width || grid.height != self.height {
+            let n = grid.width * grid.height * mov_words;
+            self.width = grid.width;
+            self.height = grid.height;
+            self.movements = vec![0; n];
+            self.rigid_group = vec![0; n];
+            self.rigid_applied = vec![0; n];
+        } else {
+            self.movements.fill(0);
+            self.rigid_group.fill(0);
+            self.rigid_applied.fill(0);
+        }
+        self.objects.clone_from(&grid.cells);
+        self.queue.clear();
+    }
+
+    /// The objects as a grid.
+    pub fn grid(&self) -> Grid {
+        Grid {
+            width: self.width,
+            height: self.height,
+            cells: self.objects.clone(),
+        }
+    }
+
+    /// True when `word` is queued.
+    pub fn queued(&self, word: &str) -> bool {
+        self.queue.iter().any(|c| c.word() == word)
+    }
+}
+
+/// One match of a pattern row: its first cell and the gaps of its ellipses.
+pub type RowMatch = [usize; 3];
+
+/// Buffers reused from turn to turn.
+#[derive(Clone, Debug, Default)]
+pub struct Scratch {
+    /// Matches of each row of the rule being applied.
+    pub rows: Vec<Vec<RowMatch>>,
+    /// Cells holding a player when the turn started.
+    pub players: Vec<usize>,
+    /// Rule groups switched off by a failed rigid movement.
+    pub banned: Vec<bool>,
+    /// The masks of the replacement being applied.
+    pub buf: Vec<u64>,
+    /// The row matches being applied.
+    pub tuple: Vec<RowMatch>,
+    /// A copy of the board taken at the start of a turn (for rigid rollback).
+    pub start: Option<Board>,
+}

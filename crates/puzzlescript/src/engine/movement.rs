@@ -1,0 +1,124 @@
+//! Movements: the player's input sets movements on the player's layers, and
+//! after the rules every movement is tried, cell by cell, until nothing more
+//! moves; movements that a rigid rule set and that failed ban their group.
+
+use super::Board;
+use crate::bits;
+use crate::compile::Compiled;
+
+/// Sets the input's movement on every player object; returns the player cells.
+pub fn start_movement(g: &Compiled, board: &mut Board, dir: u64, players: &mut Vec<usize>) {
+    players.clear();
+    let (so, sm) = (g.obj_words, g.mov_words);
+    for i in 0..board.cells() {
+        let cell = &board.objects[i * so..i * so + so];
+        let is_player = if g.names.player_aggregate {
+            bits::contains(cell, &g.names.player_mask)
+        } else {
+            bits::intersects(cell, &g.names.player_mask)
+        };
+        if !is_player {
+            continue;
+        }
+        players.push(i);
+        for id in 0..g.names.id_dict.len() {
+            if bits::get(cell, id) && bits::get(&g.names.player_mask, id) {
+                if let Some(&(_, layer)) = g.names.objects.get(&g.names.id_dict[id]) {
+                    bits::mov_or(&mut board.movements[i * sm..i * sm + sm], layer, dir);
+                }
+            }
+        }
+    }
+}
+
+/// The cell a movement leads to, if it stays on the board.
+fn target(board: &Board, i: usize, dir: u64) -> Option<usize> {
+    let (x, y) = (i / board.height, i % board.height);
+    match dir {
+        1 => (y > 0).then(|| i - 1),
+        2 => (y + 1 < board.height).then_some(i + 1),
+        4 => (x > 0).then(|| i - board.height),
+        8 => (x + 1 < board.width).then_some(i + board.height),
+        _ => Some(i),
+    }
+}
+
+/// Moves one layer's objects of cell `i`; false when blocked.
+fn move_layer(g: &Compiled, board: &mut Board, i: usize, layer: usize, dir: u64) -> bool {
+    let so = g.obj_words;
+    let Some(t) = target(board, i, dir) else {
+        return false;
+    };
+    let mask = &g.names.layer_masks[layer];
+    if dir != 16 && bits::intersects(&board.objects[t * so..t * so + so], mask) {
+        return false;
+    }
+    for w in 0..so {
+        let moving = board.objects[i * so + w] & mask[w];
+        board.objects[i * so + w] &= !mask[w];
+        board.objects[t * so + w] |= moving;
+    }
+    board.note_cell(t, so, g.mov_words);
+    true
+}
+
+/// Tries every pending movement of cell `i`; true when something moved.
+fn move_cell(g: &Compiled, board: &mut Board, i: usize) -> bool {
+    let sm = g.mov_words;
+    if bits::is_zero(&board.movements[i * sm..i * sm + sm]) {
+        return false;
+    }
+    let mut moved = false;
+    for layer in 0..g.names.layer_count {
+        let dir = bits::mov_get(&board.movements[i * sm..i * sm + sm], layer);
+        if dir != 0 && move_layer(g, board, i, layer, dir) {
+            let (w, s) = bits::mov_pos(layer);
+            board.movements[i * sm + w] &= !(0x1f << s);
+            moved = true;
+        }
+    }
+    moved
+}
+
+/// Resolves every movement; returns true when a rigid group must be banned
+/// and the turn replayed (its index is then set in `banned`).
+pub fn resolve_movements(g: &Compiled, board: &mut Board, banned: &mut Vec<bool>) -> bool {
+    let sm = g.mov_words;
+    let mut moved = true;
+    while moved {
+        moved = false;
+        for i in 0..board.cells() {
+            moved |= move_cell(g, board, i);
+        }
+    }
+    let mut replay = false;
+    for i in 0..board.cells() {
+        let cell = i * sm..i * sm + sm;
+        if !bits::is_zero(&board.movements[cell.clone()])
+            && !bits::is_zero(&board.rigid_applied[cell.clone()])
+        {
+            for layer in 0..g.names.layer_count {
+                let left = bits::mov_get(&board.movements[cell.clone()], layer)
+                    & bits::mov_get(&board.rigid_applied[cell.clone()], layer);
+                if left == 0 {
+                    continue;
+                }
+                let rigid = bits::mov_get(&board.rigid_group[cell.clone()], layer) as usize;
+                if let Some(&group) = rigid.checked_sub(1).and_then(|r| g.rigid_groups.get(r)) {
+                    if banned.len() <= group {
+                        banned.resize(group + 1, false);
+                    }
+                    if !banned[group] {
+                        banned[group] = true;
+                        replay = true;
+                    }
+                }
+                break;
+            }
+        }
+        board.movements[cell.clone()].fill(0);
+        board.rigid_group[cell.clone()].fill(0);
+        board.rigid_applied[cell].fill(0);
+    }
+    replay
+}

@@ -1,0 +1,512 @@
+//! Matching rule patterns against a board and applying their replacements,
+//! in the order the reference scans cells and combines row matches.
+
+use super::{Board, Chooser, RowMatch, Scratch};
+use crate::bits;
+use crate::compile::{CellPattern, Command, Compiled, PatternCell, Rule, RuleSet};
+
+/// True when the cell at `i` satisfies `p`.
+#[inline]
+pub fn cell_matches(p: &CellPattern, board: &Board, so: usize, sm: usize, i: usize) -> bool {
+    let objs = &board.objects[i * so..i * so + so];
+    let movs = &board.movements[i * sm..i * sm + sm];
+    for w in 0..so {
+        let o = objs[w];
+        if o & p.present[w] != p.present[w] || o & p.missing[w] != 0 {
+            return false;
+        }
+    }
+    for w in 0..sm {
+        let m = movs[w];
+        if m & p.moves_present[w] != p.moves_present[w] || m & p.moves_missing[w] != 0 {
+            return false;
+        }
+    }
+    p.any_present.iter().all(|any| bits::intersects(objs, any))
+}
+
+/// The index step of one cell in a scan direction.
+pub fn delta(direction: u8, height: usize) -> isize {
+    match direction {
+        1 => -1,
+        2 => 1,
+        4 => -(height as isize),
+        _ => height as isize,
+    }
+}
+
+fn at(i: usize, d: isize, steps: usize) -> usize {
+    (i as isize + d * steps as isize) as usize
+}
+
+fn cell(row: &[PatternCell], c: usize) -> Option<&CellPattern> {
+    match row.get(c) {
+        Some(PatternCell::Cell(p)) => Some(p),
+        _ => None,
+    }
+}
+
+/// Checks cells `from..to` of `row` placed at `i + d * (c + offset - shift)`.
+fn cells_match(
+    row: &[PatternCell],
+    range: std::ops::Range<usize>,
+    base: usize,
+    d: isize,
+    shift: usize,
+    board: &Board,
+    g: &Compiled,
+) -> bool {
+    range.into_iter().all(|c| {
+        cell(row, c).is_none_or(|p| {
+            cell_matches(p, board, g.obj_words, g.mov_words, at(base, d, c - shift))
+        })
+    })
+}
+
+/// Appends to `out` the matches of a row starting at cell `i`, with ellipsis
+/// gaps in the given ranges (`kmax` bounds the sum of the gaps).
+#[allow(clippy::too_many_arguments)]
+pub fn row_matches_at(
+    g: &Compiled,
+    board: &Board,
+    row: &[PatternCell],
+    ellipses: u8,
+    i: usize,
+    d: isize,
+    k: (usize, usize),
+    k1: (usize, usize),
+    k2: (usize, usize),
+    out: &mut Vec<RowMatch>,
+) {
+    let n = row.len();
+    match ellipses {
+        0 => {
+            if cells_match(row, 0..n, i, d, 0, board, g) {
+                out.push([i, 0, 0]);
+            }
+        }
+        1 => {
+            let e = row.iter().position(|c| matches!(c, PatternCell::Ellipsis)).unwrap_or(n);
+            if !cells_match(row, 0..e, i, d, 0, board, g) {
+                return;
+            }
+            for kk in k.0..k.1 {
+                if cells_match(row, e + 1..n, at(i, d, kk), d, 1, board, g) {
+                    out.push([i, kk, 0]);
+                }
+            }
+        }
+        _ => {
+            let mut es = row
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| matches!(c, PatternCell::Ellipsis))
+                .map(|(x, _)| x);
+            let e1 = es.next().unwrap_or(n);
+            let e2 = es.next().unwrap_or(n);
+            if !cells_match(row, 0..e1, i, d, 0, board, g) {
+                return;
+            }
+            for a in k1.0..k1.1 {
+                if !cells_match(row, e1 + 1..e2, at(i, d, a), d, 1, board, g) {
+                    continue;
+                }
+                let mut b = k2.0;
+                while a + b < k.1 && b < k2.1 {
+                    if cells_match(row, e2 + 1..n, at(i, d, a + b), d, 2, board, g) {
+                        out.push([i, a, b]);
+                    }
+                    b += 1;
+                }
+            }
+        }
+    }
+}
+
+/// Collects every match of one row, scanning as the reference does.
+fn row_matches(g: &Compiled, board: &Board, rule: &Rule, r: usize, out: &mut Vec<RowMatch>) {
+    out.clear();
+    let (so, sm) = (g.obj_words, g.mov_words);
+    let (need, need_mov) = (&rule.row_masks[r], &rule.row_move_masks[r]);
+    let sum = &board.summary;
+    if !bits::contains(&sum.map_objs, need) || !bits::contains(&sum.map_movs, need_mov) {
+        return;
+    }
+    let row_ok = |y: usize| {
+        bits::contains(&sum.row_objs[y * so..y * so + so], need)
+            && bits::contains(&sum.row_movs[y * sm..y * sm + sm], need_mov)
+    };
+    let col_ok = |x: usize| {
+        bits::contains(&sum.col_objs[x * so..x * so + so], need)
+            && bits::contains(&sum.col_movs[x * sm..x * sm + sm], need_mov)
+    };
+    let row = &rule.rows[r];
+    let ellipses = rule.ellipses[r];
+    let len = row.len() - usize::from(ellipses);
+    let (w, h) = (board.width, board.height);
+    let (mut xmin, mut xmax, mut ymin, mut ymax) = (0usize, w, 0usize, h);
+    let reach = len.saturating_sub(1);
+    match rule.direction {
+        1 => ymin += reach,
+        2 => ymax = ymax.saturating_sub(reach),
+        4 => xmin += reach,
+        _ => xmax = xmax.saturating_sub(reach),
+    }
+    let d = delta(rule.direction, h);
+    let visit = |x: usize, y: usize, out: &mut Vec<RowMatch>| {
+        let i = x * h + y;
+        let kmax = match rule.direction {
+            1 => (y + 2).saturating_sub(len),
+            2 => (h + 1).saturating_sub(y + len),
+            4 => (x + 2).saturating_sub(len),
+            _ => (w + 1).saturating_sub(x + len),
+        };
+        row_matches_at(g, board, row, ellipses, i, d, (0, kmax), (0, kmax), (0, kmax), out);
+    };
+    if rule.direction > 2 {
+        for y in (ymin..ymax).filter(|&y| row_ok(y)) {
+            for x in xmin..xmax {
+                visit(x, y, out);
+            }
+        }
+    } else {
+        for x in (xmin..xmax).filter(|&x| col_ok(x)) {
+            for y in ymin..ymax {
+                visit(x, y, out);
+            }
+        }
+    }
+}
+
+/// Fills `rows` with the matches of every row; false when a row has none.
+pub fn find_matches(g: &Compiled, board: &Board, rule: &Rule, rows: &mut Vec<Vec<RowMatch>>) -> bool {
+    if !bits::contains(&board.summary.map_objs, &rule.rule_mask) {
+        return false;
+    }
+    if rows.len() < rule.rows.len() {
+        rows.resize_with(rule.rows.len(), Vec::new);
+    }
+    for r in 0..rule.rows.len() {
+        row_matches(g, board, rule, r, &mut rows[r]);
+        if rows[r].is_empty() {
+            return false;
+        }
+    }
+    true
+}
+
+/// Re-checks that one row match still holds.
+fn still_matches(g: &Compiled, board: &Board, rule: &Rule, r: usize, m: RowMatch) -> bool {
+    let d = delta(rule.direction, board.height);
+    let mut out = Vec::new();
+    let (i, a, b) = (m[0], m[1], m[2]);
+    // The reference checks exactly these gaps; with two ellipses the first
+    // range bounds their sum.
+    let k = if rule.ellipses[r] == 2 { (a + b, a + b + 1) } else { (a, a + 1) };
+    row_matches_at(
+        g,
+        board,
+        &rule.rows[r],
+        rule.ellipses[r],
+        i,
+        d,
+        k,
+        (a, a + 1),
+        (b, b + 1),
+        &mut out,
+    );
+    !out.is_empty()
+}
+
+/// Applies a rule at one combination of row matches; true when the board changed.
+pub fn apply_at(
+    g: &Compiled,
+    board: &mut Board,
+    rule: &Rule,
+    group: usize,
+    tuple: &[RowMatch],
+    check: bool,
+    buf: &mut Vec<u64>,
+    chooser: &mut dyn Chooser,
+) -> bool {
+    if check {
+        for (r, &m) in tuple.iter().enumerate() {
+            if !still_matches(g, board, rule, r, m) {
+                return false;
+            }
+        }
+    }
+    let d = delta(rule.direction, board.height);
+    let mut changed = false;
+    for (r, &m) in tuple.iter().enumerate() {
+        let mut index = m[0] as isize;
+        let mut gap = 1;
+        for c in &rule.rows[r] {
+            match c {
+                PatternCell::Ellipsis => {
+                    index += d * m[gap] as isize;
+                    gap += 1;
+                }
+                PatternCell::Cell(p) => {
+                    if p.replacement.is_some() {
+                        changed |= replace(g, board, rule, group, p, index as usize, buf, chooser);
+                    }
+                    index += d;
+                }
+            }
+        }
+    }
+    changed
+}
+
+/// Rewrites one cell as a pattern's replacement says; true when it changed.
+fn replace(
+    g: &Compiled,
+    board: &mut Board,
+    rule: &Rule,
+    group: usize,
+    p: &CellPattern,
+    i: usize,
+    buf: &mut Vec<u64>,
+    chooser: &mut dyn Chooser,
+) -> bool {
+    let Some(rep) = &p.replacement else {
+        return false;
+    };
+    let (so, sm) = (g.obj_words, g.mov_words);
+    buf.clear();
+    buf.extend_from_slice(&rep.set);
+    buf.extend_from_slice(&rep.clear);
+    buf.extend_from_slice(&rep.moves_set);
+    buf.extend_from_slice(&rep.moves_clear);
+    let (set, rest) = buf.split_at_mut(so);
+    let (clear, rest) = rest.split_at_mut(so);
+    let (mset, mclear) = rest.split_at_mut(sm);
+    bits::or_into(mclear, &rep.moves_layers);
+    if !bits::is_zero(&rep.random_objects) {
+        let count = bits::ones(&rep.random_objects).count();
+        let pick = chooser.choose(count);
+        if let Some(id) = bits::ones(&rep.random_objects).nth(pick) {
+            bits::set(set, id);
+            let layer = g.names.objects.get(&g.names.id_dict[id]).map_or(0, |&(_, l)| l);
+            bits::or_into(clear, &g.names.layer_masks[layer]);
+            bits::mov_or(mclear, layer, 0x1f);
+        }
+    }
+    if !bits::is_zero(&rep.random_dirs) {
+        for layer in 0..g.names.layer_count {
+            if bits::mov_get(&rep.random_dirs, layer) & 1 != 0 {
+                let dir = chooser.choose(4);
+                bits::mov_or(mset, layer, 1 << dir);
+            }
+        }
+    }
+    let mut changed = false;
+    for w in 0..so {
+        let old = board.objects[i * so + w];
+        let new = (old & !clear[w]) | set[w];
+        changed |= new != old;
+        board.objects[i * so + w] = new;
+    }
+    for w in 0..sm {
+        let old = board.movements[i * sm + w];
+        let new = (old & !mclear[w]) | mset[w];
+        changed |= new != old;
+        board.movements[i * sm + w] = new;
+    }
+    if rule.rigid {
+        changed |= mark_rigid(g, board, group, &rep.moves_layers, i);
+    }
+    if changed {
+        board.note_cell(i, so, sm);
+    }
+    changed
+}
+
+/// Records that a rigid rule set movements on some layers of cell `i`.
+fn mark_rigid(g: &Compiled, board: &mut Board, group: usize, layers: &[u64], i: usize) -> bool {
+    let sm = g.mov_words;
+    let Some(Some(index)) = g.rigid_index.get(group) else {
+        return false;
+    };
+    let mut rigid_mask = vec![0u64; sm];
+    for layer in 0..g.names.layer_count {
+        bits::mov_or(&mut rigid_mask, layer, (*index + 1) as u64);
+    }
+    for (r, l) in rigid_mask.iter_mut().zip(layers) {
+        *r &= l;
+    }
+    let group_cell = &board.rigid_group[i * sm..i * sm + sm];
+    let applied_cell = &board.rigid_applied[i * sm..i * sm + sm];
+    if bits::contains(group_cell, &rigid_mask) || bits::contains(applied_cell, layers) {
+        return false;
+    }
+    bits::or_into(&mut board.rigid_group[i * sm..i * sm + sm], &rigid_mask);
+    bits::or_into(&mut board.rigid_applied[i * sm..i * sm + sm], layers);
+    true
+}
+
+/// Queues a rule's commands with the reference's priorities: a queued
+/// `cancel` blocks everything, a queued `restart` everything but `cancel`.
+pub fn queue_commands(board: &mut Board, commands: &[Command]) {
+    if commands.is_empty() || board.queued("cancel") {
+        return;
+    }
+    let cancel = commands.iter().any(|c| *c == Command::Cancel);
+    let restart = commands.iter().any(|c| *c == Command::Restart);
+    if board.queued("restart") && !cancel {
+        return;
+    }
+    if cancel || restart {
+        board.queue.clear();
+    }
+    for c in commands {
+        if !board.queued(c.word()) {
+            board.queue.push(c.clone());
+        }
+    }
+}
+
+/// Tries a rule everywhere; true when the board changed.
+fn try_apply(
+    g: &Compiled,
+    board: &mut Board,
+    rule: &Rule,
+    group: usize,
+    scratch: &mut Scratch,
+    chooser: &mut dyn Chooser,
+) -> bool {
+    if !find_matches(g, board, rule, &mut scratch.rows) {
+        return false;
+    }
+    let mut changed = false;
+    if rule.has_replacements {
+        let rows = std::mem::take(&mut scratch.rows);
+        let counts: Vec<usize> = rows[..rule.rows.len()].iter().map(Vec::len).collect();
+        let total: usize = counts.iter().product();
+        let n = rule.rows.len();
+        let mut tuple = std::mem::take(&mut scratch.tuple);
+        tuple.resize(n, [0; 3]);
+        for t in 0..total {
+            let mut rest = t;
+            for r in 0..n {
+                tuple[r] = rows[r][rest % counts[r]];
+                rest /= counts[r];
+            }
+            changed |= apply_at(g, board, rule, group, &tuple[..n], t > 0, &mut scratch.buf, chooser);
+        }
+        scratch.rows = rows;
+        scratch.tuple = tuple;
+    }
+    queue_commands(board, &rule.commands);
+    changed
+}
+
+/// A random group: one application, picked among all matches of all its rules.
+fn apply_random_group(
+    g: &Compiled,
+    board: &mut Board,
+    rules: &[Rule],
+    group: usize,
+    scratch: &mut Scratch,
+    chooser: &mut dyn Chooser,
+) -> bool {
+    let mut options: Vec<(usize, Vec<RowMatch>)> = Vec::new();
+    for (ri, rule) in rules.iter().enumerate() {
+        if !find_matches(g, board, rule, &mut scratch.rows) {
+            continue;
+        }
+        let rows = &scratch.rows[..rule.rows.len()];
+        let total: usize = rows.iter().map(Vec::len).product();
+        for t in 0..total {
+            let mut rest = t;
+            let mut tuple = Vec::with_capacity(rows.len());
+            for row in rows {
+                tuple.push(row[rest % row.len()]);
+                rest /= row.len();
+            }
+            options.push((ri, tuple));
+        }
+    }
+    if options.is_empty() {
+        return false;
+    }
+    let pick = chooser.choose(options.len()).min(options.len() - 1);
+    let (ri, tuple) = &options[pick];
+    let rule = &rules[*ri];
+    let changed = apply_at(g, board, rule, group, tuple, false, &mut scratch.buf, chooser);
+    queue_commands(board, &rule.commands);
+    changed
+}
+
+/// Runs one group: to a fixpoint (at most 200 passes) or one random application.
+fn apply_group(
+    g: &Compiled,
+    board: &mut Board,
+    rules: &[Rule],
+    group: usize,
+    scratch: &mut Scratch,
+    chooser: &mut dyn Chooser,
+) -> bool {
+    if rules[0].random {
+        return apply_random_group(g, board, rules, group, scratch, chooser);
+    }
+    let mut any = false;
+    let mut propagated = true;
+    let mut passes = 0;
+    let mut idle: isize = -1;
+    while propagated {
+        passes += 1;
+        if passes > 200 {
+            break;
+        }
+        propagated = false;
+        for rule in rules {
+            if try_apply(g, board, rule, group, scratch, chooser) {
+                propagated = true;
+                idle = 0;
+            } else {
+                idle += 1;
+            }
+            if idle == rules.len() as isize {
+                break;
+            }
+        }
+        any |= propagated;
+    }
+    any
+}
+
+/// Runs a rule set, honouring loop points and banned (rigid) groups.
+pub fn apply_rules(
+    g: &Compiled,
+    board: &mut Board,
+    set: &RuleSet,
+    banned: Option<&[bool]>,
+    scratch: &mut Scratch,
+    chooser: &mut dyn Chooser,
+) {
+    let mut propagated = false;
+    let mut loops = 0;
+    let mut gi = 0;
+    while gi < set.groups.len() {
+        let is_banned = banned.is_some_and(|b| b.get(gi).copied().unwrap_or(false));
+        if !is_banned {
+            // Only the main rules have rigid groups, so late groups pass an index
+            // past the rigid table.
+            let group_id = if banned.is_some() { gi } else { usize::MAX };
+            propagated |= apply_group(g, board, &set.groups[gi], group_id, scratch, chooser);
+        }
+        match set.loop_point.get(gi).copied().flatten() {
+            Some(back) if propagated => {
+                gi = back;
+                propagated = false;
+                loops += 1;
+                if loops > 200 {
+                    break;
+                }
+            }
+            _ => gi += 1,
+        }
+    }
+}

@@ -1,0 +1,80 @@
+//! The rules-and-movement part of a turn, shared by the replaying session
+//! and the explorer: input movement, rules (replayed without a group when a
+//! rigid movement fails, at most 50 times), movement resolution, late rules,
+//! and the `require_player_movement` check.
+
+use super::movement::{resolve_movements, start_movement};
+use super::rules::apply_rules;
+use super::{Board, Chooser, Scratch};
+use crate::bits;
+use crate::compile::Compiled;
+
+/// The movement bit of an input: up, left, down, right, action.
+pub fn input_bits(input: u8) -> u64 {
+    match input {
+        0 => 1,
+        1 => 4,
+        2 => 2,
+        3 => 8,
+        _ => 16,
+    }
+}
+
+/// Runs the rules and movements of a turn. `dir` is the input's movement bit
+/// (`None` for a turn without input). Returns false when
+/// `require_player_movement` cancels the turn (the caller restores the board).
+pub fn run(
+    g: &Compiled,
+    board: &mut Board,
+    dir: Option<u64>,
+    scratch: &mut Scratch,
+    chooser: &mut dyn Chooser,
+) -> bool {
+    scratch.players.clear();
+    if let Some(dir) = dir {
+        let mut players = std::mem::take(&mut scratch.players);
+        start_movement(g, board, dir, &mut players);
+        scratch.players = players;
+    }
+    board.queue.clear();
+    board.summarize(g.obj_words, g.mov_words);
+    scratch.banned.clear();
+    scratch.banned.resize(g.rules.groups.len(), false);
+    let has_rigid = !g.rigid_groups.is_empty();
+    if has_rigid {
+        match &mut scratch.start {
+            Some(s) => s.clone_from(board),
+            None => scratch.start = Some(board.clone()),
+        }
+    }
+    let mut rounds = 0;
+    loop {
+        rounds += 1;
+        let banned = std::mem::take(&mut scratch.banned);
+        apply_rules(g, board, &g.rules, Some(&banned), scratch, chooser);
+        scratch.banned = banned;
+        let mut banned = std::mem::take(&mut scratch.banned);
+        let replay = resolve_movements(g, board, &mut banned);
+        scratch.banned = banned;
+        if replay {
+            if let Some(start) = &scratch.start {
+                board.clone_from(start);
+            }
+        } else {
+            apply_rules(g, board, &g.late_rules, None, scratch, chooser);
+        }
+        if !replay || rounds >= 50 {
+            break;
+        }
+    }
+    if dir.is_some() && g.flags.require_player_movement && !scratch.players.is_empty() {
+        let so = g.obj_words;
+        let moved = scratch.players.iter().any(|&p| {
+            !bits::intersects(&board.objects[p * so..p * so + so], &g.names.player_mask)
+        });
+        if !moved {
+            return false;
+        }
+    }
+    true
+}

@@ -1,0 +1,124 @@
+//! Enumerating every outcome of a turn's random choices: the turn is replayed
+//! once per sequence of choices, in odometer order, and each result carries
+//! the product of `1 / n` over its choices.
+
+use crate::engine::Chooser;
+
+/// A chooser that follows a prefix of fixed choices, picks 0 beyond it, and
+/// records how many options each choice point had.
+#[derive(Clone, Debug, Default)]
+pub struct Enumerator {
+    /// The choices of the current path.
+    picks: Vec<usize>,
+    /// The number of options at each choice point of the current path.
+    arities: Vec<usize>,
+    /// The next choice point to read.
+    cursor: usize,
+}
+
+impl Chooser for Enumerator {
+    fn choose(&mut self, n: usize) -> usize {
+        let n = n.max(1);
+        let pick = if self.cursor < self.picks.len() {
+            self.arities[self.cursor] = n;
+            self.picks[self.cursor].min(n - 1)
+        } else {
+            self.picks.push(0);
+            self.arities.push(n);
+            0
+        };
+        self.cursor += 1;
+        pick
+    }
+}
+
+impl Enumerator {
+    /// Starts the first path.
+    pub fn reset(&mut self) {
+        self.picks.clear();
+        self.arities.clear();
+        self.cursor = 0;
+    }
+
+    /// The probability of the path just run, as `(num, den)`; `None` when
+    /// the denominator would not fit.
+    pub fn probability(&self) -> Option<(u64, u64)> {
+        let mut den: u64 = 1;
+        for &n in &self.arities[..self.cursor] {
+            den = den.checked_mul(n as u64)?;
+        }
+        (den <= u64::from(u32::MAX)).then_some((1, den))
+    }
+
+    /// Moves to the next path; false when every path has been run.
+    pub fn advance(&mut self) -> bool {
+        self.picks.truncate(self.cursor);
+        self.arities.truncate(self.cursor);
+        while let (Some(&last), Some(&n)) = (self.picks.last(), self.arities.last()) {
+            if last + 1 < n {
+                if let Some(l) = self.picks.last_mut() {
+                    *l += 1;
+                }
+                self.cursor = 0;
+                return true;
+            }
+            self.picks.pop();
+            self.arities.pop();
+        }
+        false
+    }
+
+    /// True when the path just run made a random choice.
+    pub fn chose(&self) -> bool {
+        self.cursor > 0
+    }
+
+    /// Rewinds to the start of the current path (for a turn replayed in parts).
+    pub fn rewind(&mut self) {
+        self.cursor = 0;
+    }
+}
+
+/// `a/b + c/d`, reduced.
+pub fn add(a: (u64, u64), c: (u64, u64)) -> (u64, u64) {
+    let den = lcm(a.1, c.1);
+    let num = a.0 * (den / a.1) + c.0 * (den / c.1);
+    let g = gcd(num, den);
+    (num / g, den / g)
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a.max(1)
+}
+
+fn lcm(a: u64, b: u64) -> u64 {
+    a / gcd(a, b) * b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn enumerates_every_path_once() {
+        let mut e = Enumerator::default();
+        let mut seen = Vec::new();
+        loop {
+            e.rewind();
+            let a = e.choose(2);
+            let b = if a == 1 { e.choose(3) } else { 9 };
+            seen.push((a, b, e.probability()));
+            if !e.advance() {
+                break;
+            }
+        }
+        assert_eq!(
+            seen,
+            vec![(0, 9, Some((1, 2))), (1, 0, Some((1, 6))), (1, 1, Some((1, 6))), (1, 2, Some((1, 6)))]
+        );
+        assert_eq!(add((1, 2), (1, 6)), (2, 3));
+    }
+}

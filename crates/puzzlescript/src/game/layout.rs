@@ -1,0 +1,183 @@
+//! The state encoding of a level: which objects can ever change (a static
+//! analysis of the rules), and one small field per (cell, layer) that can
+//! hold a changing object. Objects that never change stay in a template.
+//!
+//! The analysis assumes what a well-formed game guarantees: at most one
+//! object per layer in a cell. A cell's layer that starts with an unchanging
+//! object keeps it forever (movement into it is blocked, and a rule that
+//! could replace it would have made it changing), so it needs no field.
+
+use crate::bits;
+use crate::compile::{Compiled, Grid, PatternCell};
+
+/// How states of one level are laid out.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    /// Words of an object set.
+    so: usize,
+    /// The grid with every changing object removed.
+    pub template: Vec<u64>,
+    /// The fields: (cell, layer), in cell order.
+    fields: Vec<(u32, u16)>,
+    /// Per layer: the changing objects (ids), a field value `v > 0` naming `ids[v - 1]`.
+    layer_ids: Vec<Vec<usize>>,
+    /// Per layer: bits of a field.
+    layer_bits: Vec<u32>,
+    /// Bytes of an encoded state (one outcome byte, then the fields).
+    pub bytes: usize,
+}
+
+/// The objects that some rule, the input or a random choice may add, remove or move.
+pub fn mutable_objects(g: &Compiled) -> Vec<u64> {
+    let names = &g.names;
+    let mut m = names.player_mask.clone();
+    let layer_of = |id: usize| names.objects.get(&names.id_dict[id]).map_or(0, |&(_, l)| l);
+    for set in [&g.rules, &g.late_rules] {
+        for rule in set.groups.iter().flatten() {
+            for cell in rule.rows.iter().flatten() {
+                let PatternCell::Cell(p) = cell else { continue };
+                let Some(rep) = &p.replacement else { continue };
+                bits::or_into(&mut m, &rep.set);
+                bits::or_into(&mut m, &rep.random_objects);
+                for id in bits::ones(&rep.random_objects).collect::<Vec<_>>() {
+                    bits::or_into(&mut m, &names.layer_masks[layer_of(id)]);
+                }
+                for layer in 0..names.layer_count {
+                    let lm = &names.layer_masks[layer];
+                    let cleared = bits::intersects(&rep.clear, lm);
+                    let moved = bits::mov_get(&rep.moves_set, layer) != 0
+                        || bits::mov_get(&rep.random_dirs, layer) != 0;
+                    if !cleared && !moved {
+                        continue;
+                    }
+                    // What the pattern guarantees is on this layer: a named object or
+                    // a property; otherwise anything of the layer may be affected.
+                    let mut on_layer: Vec<u64> = p.present.iter().zip(lm).map(|(a, b)| a & b).collect();
+                    for any in &p.any_present {
+                        if bits::contains(lm, any) {
+                            bits::or_into(&mut on_layer, any);
+                        }
+                    }
+                    if bits::is_zero(&on_layer) {
+                        on_layer = lm.clone();
+                    }
+                    if moved {
+                        bits::or_into(&mut m, &on_layer);
+                    }
+                    if cleared {
+                        for (w, x) in on_layer.iter().enumerate() {
+                            let removed = x & rep.clear[w] & !rep.set[w];
+                            m[w] |= removed;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    m
+}
+
+impl Layout {
+    /// The layout of a level whose start is `grid`.
+    pub fn new(g: &Compiled, grid: &Grid) -> Layout {
+        let so = g.obj_words;
+        let names = &g.names;
+        let mutable = mutable_objects(g);
+        let mut template = grid.cells.clone();
+        for cell in template.chunks_mut(so) {
+            bits::clear_into(cell, &mutable);
+        }
+        let mut layer_ids = vec![Vec::new(); names.layer_count];
+        for id in bits::ones(&mutable) {
+            if let Some(&(_, layer)) = names.objects.get(&names.id_dict[id]) {
+                layer_ids[layer].push(id);
+            }
+        }
+        let layer_bits: Vec<u32> = layer_ids
+            .iter()
+            .map(|ids| usize::BITS - ids.len().leading_zeros())
+            .collect();
+        let mut fields = Vec::new();
+        for (cell, t) in template.chunks(so).enumerate() {
+            for (layer, ids) in layer_ids.iter().enumerate() {
+                if !ids.is_empty() && !bits::intersects(t, &names.layer_masks[layer]) {
+                    fields.push((cell as u32, layer as u16));
+                }
+            }
+        }
+        let total_bits: u64 = fields.iter().map(|&(_, l)| u64::from(layer_bits[l as usize])).sum();
+        Layout {
+            so,
+            template,
+            fields,
+            layer_ids,
+            layer_bits,
+            bytes: 1 + total_bits.div_ceil(8) as usize,
+        }
+    }
+
+    /// Appends the encoding of `objects` (with the outcome byte) to `out`;
+    /// returns false when a cell holds two changing objects of one layer.
+    pub fn encode(&self, objects: &[u64], won: bool, out: &mut Vec<u8>) -> bool {
+        let start = out.len();
+        out.resize(start + self.bytes, 0);
+        out[start] = u8::from(won);
+        let mut ok = true;
+        let mut acc: u64 = 0;
+        let mut filled = 0u32;
+        let mut at = start + 1;
+        for &(cell, layer) in &self.fields {
+            let (cell, layer) = (cell as usize, layer as usize);
+            let ids = &self.layer_ids[layer];
+            let objs = &objects[cell * self.so..cell * self.so + self.so];
+            let mut value = 0u64;
+            for (k, &id) in ids.iter().enumerate() {
+                if objs[id / 64] >> (id % 64) & 1 == 1 {
+                    if value != 0 {
+                        ok = false;
+                    } else {
+                        value = k as u64 + 1;
+                    }
+                }
+            }
+            let nbits = self.layer_bits[layer];
+            acc |= value << filled;
+            filled += nbits;
+            while filled >= 8 {
+                out[at] = acc as u8;
+                at += 1;
+                acc >>= 8;
+                filled -= 8;
+            }
+        }
+        if filled > 0 {
+            out[at] = acc as u8;
+        }
+        ok
+    }
+
+    /// Writes the objects of an encoded state into `objects`; returns the
+    /// outcome byte's win flag.
+    pub fn decode(&self, state: &[u8], objects: &mut Vec<u64>) -> bool {
+        objects.clone_from(&self.template);
+        let mut acc: u64 = 0;
+        let mut have = 0u32;
+        let mut at = 1;
+        for &(cell, layer) in &self.fields {
+            let (cell, layer) = (cell as usize, layer as usize);
+            let nbits = self.layer_bits[layer];
+            while have < nbits {
+                acc |= u64::from(state.get(at).copied().unwrap_or(0)) << have;
+                at += 1;
+                have += 8;
+            }
+            let value = (acc & ((1u64 << nbits) - 1)) as usize;
+            acc >>= nbits;
+            have -= nbits;
+            if let Some(&id) = value.checked_sub(1).and_then(|v| self.layer_ids[layer].get(v)) {
+                bits::set(&mut objects[cell * self.so..cell * self.so + self.so], id);
+            }
+        }
+        state.first() == Some(&1)
+    }
+}

@@ -1,0 +1,193 @@
+//! One level of a PuzzleScript game as a [`model::Game`].
+//!
+//! A state is the level's object grid once any `again` chain has finished,
+//! plus whether it is won ([`layout`] encodes it). Actions are the inputs
+//! up, left, down, right, action (unless `noaction`) and tick (for
+//! `realtime_interval` games). An input whose turn leaves the grid unchanged
+//! is no transition unless it wins; a `restart` command leads to the level's
+//! initial state; random rules branch into every outcome with its
+//! probability; an `again` chain that revisits a grid is no transition and
+//! is counted ([`PuzzleScriptGame::again_loops`]).
+
+mod chance;
+mod layout;
+mod render;
+mod step;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use model::{Game, Move, OutcomeId, Prob, StateWidth, Successors, FAIL, WIN};
+
+use crate::compile::{Compiled, Level, PatternCell};
+use crate::engine::Board;
+use crate::Error;
+use layout::Layout;
+
+/// The outcome id of a won state.
+const WIN_OUTCOME: OutcomeId = 0;
+
+/// A level of a compiled game, ready to explore.
+pub struct PuzzleScriptGame {
+    game: Arc<Compiled>,
+    number: usize,
+    board: Board,
+    layout: Layout,
+    initial: Vec<u8>,
+    initial_objects: Vec<u64>,
+    inputs: Vec<(Option<u8>, &'static str)>,
+    chance: bool,
+    again_loops: AtomicU64,
+    overfull: AtomicU64,
+}
+
+impl PuzzleScriptGame {
+    /// Level `number` (from 1, message levels skipped) of `game`.
+    pub fn new(game: impl Into<Arc<Compiled>>, number: usize) -> Result<PuzzleScriptGame, Error> {
+        let game: Arc<Compiled> = game.into();
+        let Some(info) = crate::list_levels(&game).into_iter().find(|l| l.number == number) else {
+            return Err(Error::Level {
+                file: game.file.clone(),
+                message: format!(
+                    "no playable level {number} (the game has {})",
+                    crate::list_levels(&game).len()
+                ),
+            });
+        };
+        let Some(Level::Grid(grid)) = game.levels.get(info.index) else {
+            return Err(Error::Level {
+                file: game.file.clone(),
+                message: format!("level {number} is not playable"),
+            });
+        };
+        let mut inputs = vec![
+            (Some(0), "up"),
+            (Some(1), "left"),
+            (Some(2), "down"),
+            (Some(3), "right"),
+        ];
+        if !game.flags.noaction {
+            inputs.push((Some(4), "action"));
+        }
+        if game.flags.realtime_interval.is_some() {
+            inputs.push((None, "tick"));
+        }
+        let chance = has_chance(&game);
+        let board = Board::new(&game, grid);
+        let layout = Layout::new(&game, grid);
+        let mut g = PuzzleScriptGame {
+            game,
+            number,
+            board,
+            layout,
+            initial: Vec::new(),
+            initial_objects: Vec::new(),
+            inputs,
+            chance,
+            again_loops: AtomicU64::new(0),
+            overfull: AtomicU64::new(0),
+        };
+        g.initial_objects = g.start_objects();
+        let mut initial = Vec::new();
+        g.layout.encode(&g.initial_objects, false, &mut initial);
+        g.initial = initial;
+        Ok(g)
+    }
+
+    /// The compiled game.
+    pub fn compiled(&self) -> &Compiled {
+        &self.game
+    }
+
+    /// The level's number (from 1).
+    pub fn number(&self) -> usize {
+        self.number
+    }
+
+    /// How many (state, input) pairs started an `again` chain that never settles.
+    pub fn again_loops(&self) -> u64 {
+        self.again_loops.load(Ordering::Relaxed)
+    }
+
+    /// How many states had two changing objects on one layer of a cell
+    /// (which the encoding cannot hold; zero in well-formed games).
+    pub fn overfull_states(&self) -> u64 {
+        self.overfull.load(Ordering::Relaxed)
+    }
+}
+
+/// True when some rule group is random or some rule spawns or moves at random.
+fn has_chance(g: &Compiled) -> bool {
+    [&g.rules, &g.late_rules].iter().any(|set| {
+        set.groups.iter().any(|group| {
+            group[0].random
+                || group.iter().flat_map(|r| r.rows.iter().flatten()).any(|c| match c {
+                    PatternCell::Cell(p) => p.replacement.as_ref().is_some_and(|r| {
+                        !crate::bits::is_zero(&r.random_objects) || !crate::bits::is_zero(&r.random_dirs)
+                    }),
+                    PatternCell::Ellipsis => false,
+                })
+        })
+    })
+}
+
+impl Game for PuzzleScriptGame {
+    fn kind(&self) -> &'static str {
+        "puzzlescript"
+    }
+
+    fn state_width(&self) -> StateWidth {
+        StateWidth::Fixed(self.layout.bytes)
+    }
+
+    fn initial_states(&self) -> Vec<Vec<u8>> {
+        vec![self.initial.clone()]
+    }
+
+    fn action_labels(&self) -> Vec<String> {
+        self.inputs.iter().map(|(_, l)| l.to_string()).collect()
+    }
+
+    fn outcome_names(&self) -> Vec<String> {
+        vec![WIN.to_string(), FAIL.to_string()]
+    }
+
+    fn terminal(&self, state: &[u8]) -> Option<OutcomeId> {
+        (state.first() == Some(&1)).then_some(WIN_OUTCOME)
+    }
+
+    fn successors(&self, state: &[u8], out: &mut Successors) {
+        if state.len() != self.layout.bytes || state.first() == Some(&1) {
+            return;
+        }
+        step::with_worker(self, |w| {
+            for (action, &(input, _)) in self.inputs.iter().enumerate() {
+                w.expand(self, state, action as u16, input, out);
+            }
+        });
+    }
+
+    fn render(&self, state: &[u8]) -> String {
+        let mut objects = Vec::new();
+        let won = self.layout.decode(state, &mut objects);
+        let mut text = render::grid(&self.game, self.board.width, self.board.height, &objects);
+        if won {
+            text.push_str("(won)\n");
+        }
+        text
+    }
+
+    fn has_chance(&self) -> bool {
+        self.chance
+    }
+}
+
+/// A successor's move for `action` with probability `num/den`.
+fn chance_move(action: u16, prob: (u64, u64)) -> Move {
+    let p = Prob::new(prob.0 as u32, prob.1 as u32).unwrap_or(Prob::ONE);
+    Move {
+        action,
+        player: 0,
+        prob: p,
+    }
+}

@@ -1,0 +1,213 @@
+//! Expanding one (state, input) pair: the turn, the `again` chain after it,
+//! and every outcome of its random choices. Each thread keeps a worker with
+//! its buffers, so expansion does not allocate once they have grown.
+
+use std::cell::RefCell;
+use std::sync::atomic::Ordering;
+
+use model::{Move, Successors};
+
+use super::chance::{add, Enumerator};
+use super::{chance_move, PuzzleScriptGame};
+use crate::engine::turn::{input_bits, run};
+use crate::engine::{win, Board, Chooser, Scratch};
+
+/// The longest `again` chain followed before it is taken for an endless one.
+const MAX_AGAIN: usize = 10_000;
+
+/// How one turn ended.
+enum Turn {
+    /// Cancelled, blocked, or nothing changed.
+    Unchanged,
+    /// A `restart` command.
+    Restart,
+    /// The win conditions hold (or `win` ran).
+    Won,
+    /// The grid changed; true when the turn asked for `again`.
+    Changed(bool),
+}
+
+/// Where a chain of turns led.
+enum End {
+    /// No transition.
+    Nothing,
+    /// The grid now on the board, won or not.
+    Board(bool),
+    /// The level's initial state.
+    Initial,
+    /// An `again` chain that revisits a grid.
+    Endless,
+}
+
+/// A thread's buffers for one game.
+pub struct Worker {
+    key: usize,
+    board: Board,
+    scratch: Scratch,
+    chooser: Enumerator,
+    start: Vec<u64>,
+    before: Vec<u64>,
+    chain: Vec<Vec<u64>>,
+    encoded: Vec<u8>,
+    outcomes: Vec<(Vec<u8>, (u64, u64))>,
+}
+
+thread_local! {
+    static WORKER: RefCell<Option<Worker>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with this thread's worker for `game`.
+pub fn with_worker(game: &PuzzleScriptGame, f: impl FnOnce(&mut Worker)) {
+    let key = game as *const PuzzleScriptGame as usize;
+    WORKER.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.as_ref().is_none_or(|w| w.key != key) {
+            *slot = Some(Worker {
+                key,
+                board: game.board.clone(),
+                scratch: Scratch::default(),
+                chooser: Enumerator::default(),
+                start: Vec::new(),
+                before: Vec::new(),
+                chain: Vec::new(),
+                encoded: Vec::new(),
+                outcomes: Vec::new(),
+            });
+        }
+        if let Some(w) = slot.as_mut() {
+            f(w);
+        }
+    });
+}
+
+impl Worker {
+    /// Appends the successors of `state` under one input.
+    pub fn expand(
+        &mut self,
+        game: &PuzzleScriptGame,
+        state: &[u8],
+        action: u16,
+        input: Option<u8>,
+        out: &mut Successors,
+    ) {
+        game.layout.decode(state, &mut self.start);
+        self.chooser.reset();
+        self.outcomes.clear();
+        loop {
+            self.chooser.rewind();
+            let end = self.chain(game, input);
+            let prob = self.chooser.probability();
+            let random = self.chooser.chose();
+            self.encoded.clear();
+            match end {
+                End::Nothing => {}
+                End::Endless => {
+                    game.again_loops.fetch_add(1, Ordering::Relaxed);
+                }
+                End::Initial => {
+                    if game.initial.as_slice() != state {
+                        self.encoded.extend_from_slice(&game.initial);
+                    }
+                }
+                End::Board(won) => {
+                    if !game.layout.encode(&self.board.objects, won, &mut self.encoded) {
+                        game.overfull.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+            }
+            if !random {
+                if !self.encoded.is_empty() {
+                    out.push(Move::solo(action), &self.encoded);
+                }
+                return;
+            }
+            // A random outcome that changes nothing stays as a self-loop, so
+            // that the outcomes of the action still sum to one.
+            if self.encoded.is_empty() {
+                self.encoded.extend_from_slice(state);
+            }
+            let p = prob.unwrap_or((0, 1));
+            match self.outcomes.iter_mut().find(|(s, _)| *s == self.encoded) {
+                Some((_, q)) => *q = add(*q, p),
+                None => self.outcomes.push((self.encoded.clone(), p)),
+            }
+            if !self.chooser.advance() {
+                break;
+            }
+        }
+        let all_loops = self.outcomes.iter().all(|(s, _)| s.as_slice() == state);
+        if all_loops {
+            return;
+        }
+        for (s, p) in &self.outcomes {
+            out.push(chance_move(action, *p), s);
+        }
+    }
+
+    /// One input's turn and the `again` turns after it.
+    fn chain(&mut self, game: &PuzzleScriptGame, input: Option<u8>) -> End {
+        self.board.objects.clone_from(&self.start);
+        match self.turn(game, input) {
+            Turn::Unchanged => return End::Nothing,
+            Turn::Restart => return End::Initial,
+            Turn::Won => return End::Board(true),
+            Turn::Changed(false) => return End::Board(false),
+            Turn::Changed(true) => {}
+        }
+        self.chain.clear();
+        for _ in 0..MAX_AGAIN {
+            if self.chain.contains(&self.board.objects) {
+                return End::Endless;
+            }
+            self.chain.push(self.board.objects.clone());
+            match self.turn(game, None) {
+                Turn::Unchanged => return End::Board(false),
+                Turn::Restart => return End::Initial,
+                Turn::Won => return End::Board(true),
+                Turn::Changed(false) => return End::Board(false),
+                Turn::Changed(true) => {}
+            }
+        }
+        End::Endless
+    }
+
+    /// One turn on the board; an unchanged turn leaves the board as it was.
+    fn turn(&mut self, game: &PuzzleScriptGame, input: Option<u8>) -> Turn {
+        let g = &*game.game;
+        self.before.clone_from(&self.board.objects);
+        let chooser: &mut dyn Chooser = &mut self.chooser;
+        let kept = run(g, &mut self.board, input.map(input_bits), &mut self.scratch, chooser);
+        if !kept || self.board.queued("cancel") {
+            self.board.objects.clone_from(&self.before);
+            return Turn::Unchanged;
+        }
+        if self.board.queued("restart") {
+            return Turn::Restart;
+        }
+        if self.board.queued("win") || win::satisfied(g, &self.board.objects) {
+            return Turn::Won;
+        }
+        if self.board.objects == self.before {
+            return Turn::Unchanged;
+        }
+        Turn::Changed(self.board.queued("again"))
+    }
+}
+
+impl PuzzleScriptGame {
+    /// The level's objects after its start rules (and their `again` turns).
+    pub(super) fn start_objects(&self) -> Vec<u64> {
+        let g = &*self.game;
+        if !g.flags.run_rules_on_level_start {
+            return self.board.objects.clone();
+        }
+        let index = crate::list_levels(g)
+            .into_iter()
+            .find(|l| l.number == self.number)
+            .map_or(0, |l| l.index);
+        match crate::Session::new(g, index, None) {
+            Ok(s) if s.level_index() == index => s.board().objects.clone(),
+            _ => self.board.objects.clone(),
+        }
+    }
+}

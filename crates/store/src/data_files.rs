@@ -1,0 +1,58 @@
+//! The data files of a run being written, and the reads of states that
+//! both the writer and `finish` make from them (buffered data included).
+
+use crate::append::AppendFile;
+use crate::error::StoreError;
+use crate::layout::SEGMENT_STATES;
+use crate::StateId;
+
+/// The data files of a run being written.
+pub(crate) struct DataFiles {
+    pub segments: Vec<AppendFile>,
+    pub trans_idx: AppendFile,
+    pub trans_log: AppendFile,
+    pub trans_prob: Option<AppendFile>,
+    pub terminals: AppendFile,
+}
+
+impl DataFiles {
+    /// Every data file: segments, then the transition index and log, the
+    /// terminals and the probabilities.
+    pub fn all(&mut self) -> impl Iterator<Item = &mut AppendFile> {
+        self.segments
+            .iter_mut()
+            .chain([
+                &mut self.trans_idx,
+                &mut self.trans_log,
+                &mut self.terminals,
+            ])
+            .chain(self.trans_prob.as_mut())
+    }
+
+    /// Reads the `slot`-byte records of states `first..first + count` into
+    /// `out` (replacing its content), including records not yet flushed. The
+    /// caller has checked that they are stored.
+    pub fn read_states(
+        &self,
+        slot: usize,
+        first: StateId,
+        count: usize,
+        out: &mut Vec<u8>,
+    ) -> Result<(), StoreError> {
+        out.clear();
+        let mut id = first;
+        let end = first + count as u64;
+        while id < end {
+            let seg = (id / SEGMENT_STATES) as usize;
+            let within = id % SEGMENT_STATES;
+            let n = (end - id).min(SEGMENT_STATES - within);
+            let slot = slot as u64;
+            let Some(file) = self.segments.get(seg) else {
+                return Err(StoreError::Misuse(format!("no segment {seg} to read")));
+            };
+            file.read_at(within * slot, (n * slot) as usize, out)?;
+            id += n;
+        }
+        Ok(())
+    }
+}
