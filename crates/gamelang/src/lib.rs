@@ -74,9 +74,10 @@ pub fn looks_like(text: &str) -> bool {
 /// The stack of the thread that compiles a file: the parser, the checker and
 /// the folding passes recurse over expressions up to
 /// `shape::MAX_EVAL_HEIGHT` deep, several frames a level, which a debug
-/// build's 2 MiB threads cannot hold. It is reserved, not allocated: only
-/// the pages a file's depth touches are ever used.
-const COMPILER_STACK: usize = 256 << 20;
+/// build's 2 MiB threads cannot hold (900 levels took between 8 and 16 MiB
+/// there; a release build needs far less). It is reserved, not allocated:
+/// only the pages a file's depth touches are ever used.
+const COMPILER_STACK: usize = 64 << 20;
 
 /// Parses, checks and compiles `text` into the game and its canonical text;
 /// `file_name` only names the file in errors.
