@@ -46,6 +46,10 @@ pub struct Board {
     /// Summaries that let rules skip the board, rows and columns that cannot
     /// match (supersets of what is there, recomputed at each turn's start).
     pub summary: Summary,
+    /// Cells whose movements or rigid marks may be set (unsorted, repeats
+    /// allowed); every other cell has none, so movement resolution visits
+    /// only these, in index order.
+    pub moving: Vec<usize>,
 }
 
 /// The union of the objects and movements of the board, of each row and of
@@ -80,6 +84,7 @@ impl Board {
             rigid_applied: vec![0; n * game.mov_words],
             queue: Vec::new(),
             summary: Summary::default(),
+            moving: Vec::new(),
         }
     }
 
@@ -95,24 +100,46 @@ impl Board {
             (&mut s.col_objs, w * so),
             (&mut s.col_movs, w * sm),
         ] {
-            v.clear();
-            v.resize(n, 0);
+            if v.len() == n {
+                v.fill(0);
+            } else {
+                v.clear();
+                v.resize(n, 0);
+            }
         }
-        for x in 0..w {
-            for y in 0..h {
-                let i = x * h + y;
-                for k in 0..so {
-                    let o = self.objects[i * so + k];
-                    s.map_objs[k] |= o;
-                    s.row_objs[y * so + k] |= o;
-                    s.col_objs[x * so + k] |= o;
+        if so == 1 {
+            // The common case (at most 64 objects), kept free of index checks.
+            let mut map = 0;
+            for (col, cs) in self.objects.chunks_exact(h.max(1)).zip(s.col_objs.iter_mut()) {
+                let mut c = 0;
+                for (r, &o) in s.row_objs.iter_mut().zip(col) {
+                    *r |= o;
+                    c |= o;
                 }
-                for k in 0..sm {
-                    let m = self.movements[i * sm + k];
-                    s.map_movs[k] |= m;
-                    s.row_movs[y * sm + k] |= m;
-                    s.col_movs[x * sm + k] |= m;
+                *cs = c;
+                map |= c;
+            }
+            s.map_objs[0] = map;
+        } else {
+            for x in 0..w {
+                for y in 0..h {
+                    let i = x * h + y;
+                    for k in 0..so {
+                        let o = self.objects[i * so + k];
+                        s.map_objs[k] |= o;
+                        s.row_objs[y * so + k] |= o;
+                        s.col_objs[x * so + k] |= o;
+                    }
                 }
+            }
+        }
+        for &i in &self.moving {
+            let (x, y) = (i / h, i % h);
+            for k in 0..sm {
+                let m = self.movements[i * sm + k];
+                s.map_movs[k] |= m;
+                s.row_movs[y * sm + k] |= m;
+                s.col_movs[x * sm + k] |= m;
             }
         }
     }
@@ -159,6 +186,7 @@ impl Board {
         }
         self.objects.clone_from(&grid.cells);
         self.queue.clear();
+        self.moving.clear();
     }
 
     /// The objects as a grid.

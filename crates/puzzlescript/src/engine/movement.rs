@@ -21,6 +21,7 @@ pub fn start_movement(g: &Compiled, board: &mut Board, dir: u64, players: &mut V
             continue;
         }
         players.push(i);
+        board.moving.push(i);
         for id in 0..g.names.id_dict.len() {
             if bits::get(cell, id) && bits::get(&g.names.player_mask, id) {
                 if let Some(&(_, layer)) = g.names.objects.get(&g.names.id_dict[id]) {
@@ -84,41 +85,56 @@ fn move_cell(g: &Compiled, board: &mut Board, i: usize) -> bool {
 /// and the turn replayed (its index is then set in `banned`).
 pub fn resolve_movements(g: &Compiled, board: &mut Board, banned: &mut Vec<bool>) -> bool {
     let sm = g.mov_words;
+    let mut cells = std::mem::take(&mut board.moving);
+    cells.sort_unstable();
+    cells.dedup();
     let mut moved = true;
     while moved {
         moved = false;
-        for i in 0..board.cells() {
+        for &i in &cells {
             moved |= move_cell(g, board, i);
         }
     }
     let mut replay = false;
-    for i in 0..board.cells() {
+    for &i in &cells {
         let cell = i * sm..i * sm + sm;
         if !bits::is_zero(&board.movements[cell.clone()])
             && !bits::is_zero(&board.rigid_applied[cell.clone()])
         {
-            for layer in 0..g.names.layer_count {
-                let left = bits::mov_get(&board.movements[cell.clone()], layer)
-                    & bits::mov_get(&board.rigid_applied[cell.clone()], layer);
-                if left == 0 {
-                    continue;
-                }
-                let rigid = bits::mov_get(&board.rigid_group[cell.clone()], layer) as usize;
-                if let Some(&group) = rigid.checked_sub(1).and_then(|r| g.rigid_groups.get(r)) {
-                    if banned.len() <= group {
-                        banned.resize(group + 1, false);
-                    }
-                    if !banned[group] {
-                        banned[group] = true;
-                        replay = true;
-                    }
-                }
-                break;
+            replay |= ban_rigid_group(g, board, i, banned);
+        }
+        for k in cell {
+            board.movements[k] = 0;
+            board.rigid_group[k] = 0;
+            board.rigid_applied[k] = 0;
+        }
+    }
+    cells.clear();
+    board.moving = cells;
+    replay
+}
+
+/// Bans the rigid group whose movement failed in cell `i`; true when newly banned.
+fn ban_rigid_group(g: &Compiled, board: &Board, i: usize, banned: &mut Vec<bool>) -> bool {
+    let sm = g.mov_words;
+    let cell = i * sm..i * sm + sm;
+    for layer in 0..g.names.layer_count {
+        let left = bits::mov_get(&board.movements[cell.clone()], layer)
+            & bits::mov_get(&board.rigid_applied[cell.clone()], layer);
+        if left == 0 {
+            continue;
+        }
+        let rigid = bits::mov_get(&board.rigid_group[cell.clone()], layer) as usize;
+        if let Some(&group) = rigid.checked_sub(1).and_then(|r| g.rigid_groups.get(r)) {
+            if banned.len() <= group {
+                banned.resize(group + 1, false);
+            }
+            if !banned[group] {
+                banned[group] = true;
+                return true;
             }
         }
-        board.movements[cell.clone()].fill(0);
-        board.rigid_group[cell.clone()].fill(0);
-        board.rigid_applied[cell].fill(0);
+        return false;
     }
-    replay
+    false
 }

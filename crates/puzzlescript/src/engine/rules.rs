@@ -319,6 +319,7 @@ fn replace(
     }
     if changed {
         board.note_cell(i, so, sm);
+        board.moving.push(i);
     }
     changed
 }
