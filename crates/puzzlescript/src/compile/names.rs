@@ -38,6 +38,8 @@ pub struct Names {
     pub all_names: Vec<String>,
     /// The background object's id and layer.
     pub background: (usize, usize),
+    /// The layer of each object, by id.
+    pub id_layer: Vec<usize>,
     /// The objects that are the player.
     pub player_mask: Vec<u64>,
     /// True when the player is an aggregate: a player cell holds all of its objects.
@@ -76,6 +78,11 @@ pub fn resolve(parsed: &Parsed) -> Result<Names, String> {
     assign_ids(parsed, &mut names)?;
     resolve_dicts(parsed, &mut names);
     names.obj_words = bits::words_for(names.id_dict.len());
+    names.id_layer = names
+        .id_dict
+        .iter()
+        .map(|n| names.objects.get(n).map_or(0, |&(_, l)| l))
+        .collect();
     build_masks(parsed, &mut names)?;
     build_glyphs(parsed, &mut names)?;
     find_background(&mut names)?;

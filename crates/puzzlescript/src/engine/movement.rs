@@ -10,23 +10,30 @@ use crate::compile::Compiled;
 pub fn start_movement(g: &Compiled, board: &mut Board, dir: u64, players: &mut Vec<usize>) {
     players.clear();
     let (so, sm) = (g.obj_words, g.mov_words);
+    let mask = &g.names.player_mask;
     for i in 0..board.cells() {
         let cell = &board.objects[i * so..i * so + so];
-        let is_player = if g.names.player_aggregate {
-            bits::contains(cell, &g.names.player_mask)
+        let is_player = if so == 1 {
+            let hit = cell[0] & mask[0];
+            hit != 0 && (!g.names.player_aggregate || hit == mask[0])
+        } else if g.names.player_aggregate {
+            bits::contains(cell, mask)
         } else {
-            bits::intersects(cell, &g.names.player_mask)
+            bits::intersects(cell, mask)
         };
-        if !is_player {
-            continue;
+        if is_player {
+            players.push(i);
         }
-        players.push(i);
+    }
+    for &i in players.iter() {
         board.moving.push(i);
-        for id in 0..g.names.id_dict.len() {
-            if bits::get(cell, id) && bits::get(&g.names.player_mask, id) {
-                if let Some(&(_, layer)) = g.names.objects.get(&g.names.id_dict[id]) {
-                    bits::mov_or(&mut board.movements[i * sm..i * sm + sm], layer, dir);
-                }
+        for w in 0..so {
+            let mut hit = board.objects[i * so + w] & mask[w];
+            while hit != 0 {
+                let id = w * 64 + hit.trailing_zeros() as usize;
+                hit &= hit - 1;
+                let layer = g.names.id_layer.get(id).copied().unwrap_or(0);
+                bits::mov_or(&mut board.movements[i * sm..i * sm + sm], layer, dir);
             }
         }
     }

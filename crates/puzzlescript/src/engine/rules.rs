@@ -288,7 +288,7 @@ fn replace(
         let pick = chooser.choose(count);
         if let Some(id) = bits::ones(&rep.random_objects).nth(pick) {
             bits::set(set, id);
-            let layer = g.names.objects.get(&g.names.id_dict[id]).map_or(0, |&(_, l)| l);
+            let layer = g.names.id_layer.get(id).copied().unwrap_or(0);
             bits::or_into(clear, &g.names.layer_masks[layer]);
             bits::mov_or(mclear, layer, 0x1f);
         }

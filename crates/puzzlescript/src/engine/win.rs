@@ -11,7 +11,24 @@ fn holds(set: &[u64], all: bool, cell: &[u64]) -> bool {
     }
 }
 
+/// The one-word case (at most 64 objects), kept free of slices.
+fn condition_holds_narrow(c: &WinCondition, objects: &[u64]) -> bool {
+    let (f, s) = (c.first[0], c.second[0]);
+    let has = |set: u64, all: bool, cell: u64| if all { cell & set == set } else { cell & set != 0 };
+    let both = |&cell: &u64| has(f, c.first_all, cell) && has(s, c.second_all, cell);
+    match c.quantifier {
+        -1 => !objects.iter().any(both),
+        0 => objects.iter().any(both),
+        _ => !objects
+            .iter()
+            .any(|&cell| has(f, c.first_all, cell) && !has(s, c.second_all, cell)),
+    }
+}
+
 fn condition_holds(c: &WinCondition, objects: &[u64], so: usize) -> bool {
+    if so == 1 {
+        return condition_holds_narrow(c, objects);
+    }
     let mut cells = objects.chunks(so);
     let both = |cell: &[u64]| holds(&c.first, c.first_all, cell) && holds(&c.second, c.second_all, cell);
     match c.quantifier {

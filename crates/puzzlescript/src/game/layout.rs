@@ -23,6 +23,10 @@ pub struct Layout {
     layer_ids: Vec<Vec<usize>>,
     /// Per layer: bits of a field.
     layer_bits: Vec<u32>,
+    /// Per object id: its field value (1-based index among its layer's changing objects).
+    id_value: Vec<u64>,
+    /// Per layer: the changing objects as a one-word mask (when objects fit one word).
+    layer_word: Vec<u64>,
     /// Bytes of an encoded state (one outcome byte, then the fields).
     pub bytes: usize,
 }
@@ -97,6 +101,16 @@ impl Layout {
             .iter()
             .map(|ids| usize::BITS - ids.len().leading_zeros())
             .collect();
+        let mut id_value = vec![0u64; names.id_dict.len()];
+        let mut layer_word = vec![0u64; names.layer_count];
+        for (layer, ids) in layer_ids.iter().enumerate() {
+            for (k, &id) in ids.iter().enumerate() {
+                id_value[id] = k as u64 + 1;
+                if id < 64 {
+                    layer_word[layer] |= 1 << id;
+                }
+            }
+        }
         let mut fields = Vec::new();
         for (cell, t) in template.chunks(so).enumerate() {
             for (layer, ids) in layer_ids.iter().enumerate() {
@@ -112,6 +126,8 @@ impl Layout {
             fields,
             layer_ids,
             layer_bits,
+            id_value,
+            layer_word,
             bytes: 1 + total_bits.div_ceil(8) as usize,
         }
     }
@@ -128,15 +144,21 @@ impl Layout {
         let mut at = start + 1;
         for &(cell, layer) in &self.fields {
             let (cell, layer) = (cell as usize, layer as usize);
-            let ids = &self.layer_ids[layer];
-            let objs = &objects[cell * self.so..cell * self.so + self.so];
             let mut value = 0u64;
-            for (k, &id) in ids.iter().enumerate() {
-                if objs[id / 64] >> (id % 64) & 1 == 1 {
-                    if value != 0 {
-                        ok = false;
-                    } else {
-                        value = k as u64 + 1;
+            if self.so == 1 {
+                let hit = objects[cell] & self.layer_word[layer];
+                if hit != 0 {
+                    value = self.id_value[hit.trailing_zeros() as usize];
+                    ok &= hit & (hit - 1) == 0;
+                }
+            } else {
+                let objs = &objects[cell * self.so..cell * self.so + self.so];
+                for &id in &self.layer_ids[layer] {
+                    if objs[id / 64] >> (id % 64) & 1 == 1 {
+                        ok &= value == 0;
+                        if value == 0 {
+                            value = self.id_value[id];
+                        }
                     }
                 }
             }
