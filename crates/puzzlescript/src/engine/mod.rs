@@ -90,6 +90,12 @@ impl Board {
 
     /// Recomputes the summaries from the board.
     pub fn summarize(&mut self, so: usize, sm: usize) {
+        self.summarize_objects(so, sm);
+        self.summarize_movements(sm);
+    }
+
+    /// Recomputes the object summaries and clears the movement ones.
+    pub fn summarize_objects(&mut self, so: usize, sm: usize) {
         let (w, h) = (self.width, self.height);
         let s = &mut self.summary;
         for (v, n) in [
@@ -133,6 +139,12 @@ impl Board {
                 }
             }
         }
+    }
+
+    /// Adds the movements of the moving cells to the summaries.
+    pub fn summarize_movements(&mut self, sm: usize) {
+        let h = self.height;
+        let s = &mut self.summary;
         for &i in &self.moving {
             let (x, y) = (i / h, i % h);
             for k in 0..sm {
@@ -220,6 +232,11 @@ pub struct Scratch {
     pub buf: Vec<u64>,
     /// The row matches being applied.
     pub tuple: Vec<RowMatch>,
+    /// Players and object summaries computed ahead for the board the next
+    /// turn starts from (several inputs tried on one state share them).
+    pub prepared: Option<(Vec<usize>, Summary)>,
+    /// True when the next turn starts from the prepared board.
+    pub use_prepared: bool,
     /// A copy of the board taken at the start of a turn (for rigid rollback).
     pub start: Option<Board>,
 }

@@ -8,8 +8,14 @@ use crate::compile::Compiled;
 
 /// Sets the input's movement on every player object; returns the player cells.
 pub fn start_movement(g: &Compiled, board: &mut Board, dir: u64, players: &mut Vec<usize>) {
+    find_players(g, board, players);
+    move_players(g, board, dir, players);
+}
+
+/// The cells holding a player, in index order.
+pub fn find_players(g: &Compiled, board: &Board, players: &mut Vec<usize>) {
     players.clear();
-    let (so, sm) = (g.obj_words, g.mov_words);
+    let so = g.obj_words;
     let mask = &g.names.player_mask;
     for i in 0..board.cells() {
         let cell = &board.objects[i * so..i * so + so];
@@ -25,7 +31,13 @@ pub fn start_movement(g: &Compiled, board: &mut Board, dir: u64, players: &mut V
             players.push(i);
         }
     }
-    for &i in players.iter() {
+}
+
+/// Sets the input's movement on the player objects of the given cells.
+pub fn move_players(g: &Compiled, board: &mut Board, dir: u64, players: &[usize]) {
+    let (so, sm) = (g.obj_words, g.mov_words);
+    let mask = &g.names.player_mask;
+    for &i in players {
         board.moving.push(i);
         for w in 0..so {
             let mut hit = board.objects[i * so + w] & mask[w];

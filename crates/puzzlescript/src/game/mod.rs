@@ -161,6 +161,7 @@ impl Game for PuzzleScriptGame {
             return;
         }
         step::with_worker(self, |w| {
+            w.prepare(self, state);
             for (action, &(input, _)) in self.inputs.iter().enumerate() {
                 w.expand(self, state, action as u16, input, out);
             }

@@ -9,6 +9,7 @@ use model::{Move, Successors};
 
 use super::chance::{add, Enumerator};
 use super::{chance_move, PuzzleScriptGame};
+use crate::engine::movement::find_players;
 use crate::engine::turn::{input_bits, run};
 use crate::engine::{win, Board, Chooser, Scratch};
 
@@ -50,6 +51,10 @@ pub struct Worker {
     chain: Vec<Vec<u64>>,
     encoded: Vec<u8>,
     outcomes: Vec<(Vec<u8>, (u64, u64))>,
+    /// True when the board may differ from the prepared state.
+    dirty: bool,
+    /// True when the prepared state satisfies the win conditions.
+    start_won: bool,
 }
 
 thread_local! {
@@ -72,6 +77,8 @@ pub fn with_worker(game: &PuzzleScriptGame, f: impl FnOnce(&mut Worker)) {
                 chain: Vec::new(),
                 encoded: Vec::new(),
                 outcomes: Vec::new(),
+                dirty: true,
+                start_won: false,
             });
         }
         if let Some(w) = slot.as_mut() {
@@ -81,7 +88,23 @@ pub fn with_worker(game: &PuzzleScriptGame, f: impl FnOnce(&mut Worker)) {
 }
 
 impl Worker {
-    /// Appends the successors of `state` under one input.
+    /// Decodes `state` and computes what every input's turn shares.
+    pub fn prepare(&mut self, game: &PuzzleScriptGame, state: &[u8]) {
+        let g = &*game.game;
+        game.layout.decode(state, &mut self.start);
+        self.board.objects.clone_from(&self.start);
+        self.board.moving.clear();
+        let (mut players, summary) = self.scratch.prepared.take().unwrap_or_default();
+        find_players(g, &self.board, &mut players);
+        self.board.summarize_objects(g.obj_words, g.mov_words);
+        let mut summary = summary;
+        summary.clone_from(&self.board.summary);
+        self.scratch.prepared = Some((players, summary));
+        self.start_won = win::satisfied(g, &self.start);
+        self.dirty = false;
+    }
+
+    /// Appends the successors of the prepared state under one input.
     pub fn expand(
         &mut self,
         game: &PuzzleScriptGame,
@@ -90,7 +113,6 @@ impl Worker {
         input: Option<u8>,
         out: &mut Successors,
     ) {
-        game.layout.decode(state, &mut self.start);
         self.chooser.reset();
         self.outcomes.clear();
         loop {
@@ -146,8 +168,16 @@ impl Worker {
 
     /// One input's turn and the `again` turns after it.
     fn chain(&mut self, game: &PuzzleScriptGame, input: Option<u8>) -> End {
-        self.board.objects.clone_from(&self.start);
-        match self.turn(game, input) {
+        if self.dirty {
+            self.board.objects.clone_from(&self.start);
+        }
+        self.scratch.use_prepared = true;
+        self.dirty = true;
+        let first = self.turn(game, input, true);
+        if matches!(first, Turn::Unchanged) {
+            self.dirty = false;
+        }
+        match first {
             Turn::Unchanged => return End::Nothing,
             Turn::Restart => return End::Initial,
             Turn::Won => return End::Board(true),
@@ -160,7 +190,7 @@ impl Worker {
                 return End::Endless;
             }
             self.chain.push(self.board.objects.clone());
-            match self.turn(game, None) {
+            match self.turn(game, None, false) {
                 Turn::Unchanged => return End::Board(false),
                 Turn::Restart => return End::Initial,
                 Turn::Won => return End::Board(true),
@@ -172,22 +202,35 @@ impl Worker {
     }
 
     /// One turn on the board; an unchanged turn leaves the board as it was.
-    fn turn(&mut self, game: &PuzzleScriptGame, input: Option<u8>) -> Turn {
+    /// The first turn of a chain starts from the prepared state, which is
+    /// its own copy of the board before.
+    fn turn(&mut self, game: &PuzzleScriptGame, input: Option<u8>, first: bool) -> Turn {
         let g = &*game.game;
-        self.before.clone_from(&self.board.objects);
+        if !first {
+            self.before.clone_from(&self.board.objects);
+        }
         let chooser: &mut dyn Chooser = &mut self.chooser;
         let kept = run(g, &mut self.board, input.map(input_bits), &mut self.scratch, chooser);
+        let before = if first { &self.start } else { &self.before };
         if !kept || self.board.queued("cancel") {
-            self.board.objects.clone_from(&self.before);
+            self.board.objects.clone_from(before);
             return Turn::Unchanged;
         }
         if self.board.queued("restart") {
             return Turn::Restart;
         }
-        if self.board.queued("win") || win::satisfied(g, &self.board.objects) {
+        let unchanged = self.board.objects == *before;
+        // An unchanged grid wins only if it already did (the level's start can).
+        let won = self.board.queued("win")
+            || if unchanged {
+                first && self.start_won
+            } else {
+                win::satisfied(g, &self.board.objects)
+            };
+        if won {
             return Turn::Won;
         }
-        if self.board.objects == self.before {
+        if unchanged {
             return Turn::Unchanged;
         }
         Turn::Changed(self.board.queued("again"))
