@@ -50,12 +50,16 @@ pub struct Board {
     /// allowed); every other cell has none, so movement resolution visits
     /// only these, in index order.
     pub moving: Vec<usize>,
+    /// Cells whose objects were written since the owner last cleared it
+    /// (repeats allowed), so that a board can be compared with, or put back
+    /// to, an earlier one cell by cell.
+    pub touched: Vec<usize>,
 }
 
 /// The union of the objects and movements of the board, of each row and of
 /// each column. They only grow during a turn, so they may say "present" for
 /// something gone, never "absent" for something there.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Summary {
     /// Objects anywhere.
     pub map_objs: Vec<u64>,
@@ -85,6 +89,7 @@ impl Board {
             queue: Vec::new(),
             summary: Summary::default(),
             moving: Vec::new(),
+            touched: Vec::new(),
         }
     }
 
@@ -199,6 +204,7 @@ impl Board {
         self.objects.clone_from(&grid.cells);
         self.queue.clear();
         self.moving.clear();
+        self.touched.clear();
     }
 
     /// The objects as a grid.
@@ -213,6 +219,24 @@ impl Board {
     /// True when `word` is queued.
     pub fn queued(&self, word: &str) -> bool {
         self.queue.iter().any(|c| c.word() == word)
+    }
+}
+
+impl Clone for Summary {
+    fn clone(&self) -> Summary {
+        let mut s = Summary::default();
+        s.clone_from(self);
+        s
+    }
+
+    /// Copies into the existing buffers (turns reuse them without allocating).
+    fn clone_from(&mut self, o: &Summary) {
+        self.map_objs.clone_from(&o.map_objs);
+        self.map_movs.clone_from(&o.map_movs);
+        self.row_objs.clone_from(&o.row_objs);
+        self.row_movs.clone_from(&o.row_movs);
+        self.col_objs.clone_from(&o.col_objs);
+        self.col_movs.clone_from(&o.col_movs);
     }
 }
 

@@ -79,6 +79,8 @@ fn move_layer(g: &Compiled, board: &mut Board, i: usize, layer: usize, dir: u64)
         board.objects[t * so + w] |= moving;
     }
     board.note_cell(t, so, g.mov_words);
+    board.touched.push(i);
+    board.touched.push(t);
     true
 }
 

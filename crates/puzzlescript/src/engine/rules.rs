@@ -320,6 +320,7 @@ fn replace(
     if changed {
         board.note_cell(i, so, sm);
         board.moving.push(i);
+        board.touched.push(i);
     }
     changed
 }

@@ -51,8 +51,6 @@ pub struct Worker {
     chain: Vec<Vec<u64>>,
     encoded: Vec<u8>,
     outcomes: Vec<(Vec<u8>, (u64, u64))>,
-    /// True when the board may differ from the prepared state.
-    dirty: bool,
     /// True when the prepared state satisfies the win conditions.
     start_won: bool,
 }
@@ -77,7 +75,6 @@ pub fn with_worker(game: &PuzzleScriptGame, f: impl FnOnce(&mut Worker)) {
                 chain: Vec::new(),
                 encoded: Vec::new(),
                 outcomes: Vec::new(),
-                dirty: true,
                 start_won: false,
             });
         }
@@ -94,6 +91,7 @@ impl Worker {
         game.layout.decode(state, &mut self.start);
         self.board.objects.clone_from(&self.start);
         self.board.moving.clear();
+        self.board.touched.clear();
         let (mut players, summary) = self.scratch.prepared.take().unwrap_or_default();
         find_players(g, &self.board, &mut players);
         self.board.summarize_objects(g.obj_words, g.mov_words);
@@ -101,7 +99,6 @@ impl Worker {
         summary.clone_from(&self.board.summary);
         self.scratch.prepared = Some((players, summary));
         self.start_won = win::satisfied(g, &self.start);
-        self.dirty = false;
     }
 
     /// Appends the successors of the prepared state under one input.
@@ -168,16 +165,10 @@ impl Worker {
 
     /// One input's turn and the `again` turns after it.
     fn chain(&mut self, game: &PuzzleScriptGame, input: Option<u8>) -> End {
-        if self.dirty {
-            self.board.objects.clone_from(&self.start);
-        }
+        // Every object write since `prepare` is in `touched`.
+        self.put_back();
         self.scratch.use_prepared = true;
-        self.dirty = true;
-        let first = self.turn(game, input, true);
-        if matches!(first, Turn::Unchanged) {
-            self.dirty = false;
-        }
-        match first {
+        match self.turn(game, input, true) {
             Turn::Unchanged => return End::Nothing,
             Turn::Restart => return End::Initial,
             Turn::Won => return End::Board(true),
@@ -211,15 +202,22 @@ impl Worker {
         }
         let chooser: &mut dyn Chooser = &mut self.chooser;
         let kept = run(g, &mut self.board, input.map(input_bits), &mut self.scratch, chooser);
-        let before = if first { &self.start } else { &self.before };
         if !kept || self.board.queued("cancel") {
-            self.board.objects.clone_from(before);
+            if first {
+                self.put_back();
+            } else {
+                self.board.objects.clone_from(&self.before);
+            }
             return Turn::Unchanged;
         }
         if self.board.queued("restart") {
             return Turn::Restart;
         }
-        let unchanged = self.board.objects == *before;
+        let unchanged = if first {
+            self.same_as_start()
+        } else {
+            self.board.objects == self.before
+        };
         // An unchanged grid wins only if it already did (the level's start can).
         let won = self.board.queued("win")
             || if unchanged {
@@ -234,6 +232,27 @@ impl Worker {
             return Turn::Unchanged;
         }
         Turn::Changed(self.board.queued("again"))
+    }
+}
+
+impl Worker {
+    /// Puts the cells written since the prepared state back as they were.
+    fn put_back(&mut self) {
+        let so = self.start.len() / self.board.cells().max(1);
+        for &i in &self.board.touched {
+            let cell = i * so..i * so + so;
+            self.board.objects[cell.clone()].copy_from_slice(&self.start[cell]);
+        }
+        self.board.touched.clear();
+    }
+
+    /// True when every cell written since the prepared state is as it was.
+    fn same_as_start(&self) -> bool {
+        let so = self.start.len() / self.board.cells().max(1);
+        self.board.touched.iter().all(|&i| {
+            let cell = i * so..i * so + so;
+            self.board.objects[cell.clone()] == self.start[cell]
+        })
     }
 }
 
