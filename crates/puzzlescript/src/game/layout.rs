@@ -15,6 +15,8 @@ use crate::compile::{Compiled, Grid, PatternCell};
 pub struct Layout {
     /// Words of an object set.
     so: usize,
+    /// Objects that may change.
+    pub mutable: Vec<u64>,
     /// The grid with every changing object removed.
     pub template: Vec<u64>,
     /// The fields: (cell, layer), in cell order.
@@ -123,6 +125,7 @@ impl Layout {
         Layout {
             so,
             template,
+            mutable,
             fields,
             layer_ids,
             layer_bits,

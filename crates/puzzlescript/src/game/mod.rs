@@ -33,6 +33,7 @@ pub struct PuzzleScriptGame {
     number: usize,
     board: Board,
     layout: Layout,
+    win_plan: crate::engine::win::WinPlan,
     initial: Vec<u8>,
     initial_objects: Vec<u64>,
     inputs: Vec<(Option<u8>, &'static str)>,
@@ -75,11 +76,13 @@ impl PuzzleScriptGame {
         let chance = has_chance(&game);
         let board = Board::new(&game, grid);
         let layout = Layout::new(&game, grid);
+        let win_plan = crate::engine::win::WinPlan::new(&game, &grid.cells, &layout.mutable);
         let mut g = PuzzleScriptGame {
             game,
             number,
             board,
             layout,
+            win_plan,
             initial: Vec::new(),
             initial_objects: Vec::new(),
             inputs,

@@ -11,7 +11,7 @@ use super::chance::{add, Enumerator};
 use super::{chance_move, PuzzleScriptGame};
 use crate::engine::movement::find_players;
 use crate::engine::turn::{input_bits, run};
-use crate::engine::{win, Board, Chooser, Scratch};
+use crate::engine::{Board, Chooser, Scratch};
 
 /// The longest `again` chain followed before it is taken for an endless one.
 const MAX_AGAIN: usize = 10_000;
@@ -98,7 +98,7 @@ impl Worker {
         let mut summary = summary;
         summary.clone_from(&self.board.summary);
         self.scratch.prepared = Some((players, summary));
-        self.start_won = win::satisfied(g, &self.start);
+        self.start_won = game.win_plan.satisfied(g, &self.start);
     }
 
     /// Appends the successors of the prepared state under one input.
@@ -223,7 +223,7 @@ impl Worker {
             || if unchanged {
                 first && self.start_won
             } else {
-                win::satisfied(g, &self.board.objects)
+                game.win_plan.satisfied(g, &self.board.objects)
             };
         if won {
             return Turn::Won;
