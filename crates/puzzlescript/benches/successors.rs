@@ -57,7 +57,12 @@ fn bfs(game: &PuzzleScriptGame, limit: usize) -> (usize, usize, usize, f64) {
             }
         }
     }
-    (ids.len(), transitions, evaluations, cpu_seconds(start) - cpu0)
+    (
+        ids.len(),
+        transitions,
+        evaluations,
+        cpu_seconds(start) - cpu0,
+    )
 }
 
 /// CPU seconds spent in `successors` alone over the first `limit` states of
@@ -89,8 +94,14 @@ fn successor_time(game: &PuzzleScriptGame, limit: usize) -> (usize, f64) {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
-    let room = args.first().map(PathBuf::from).or_else(|| shared("fixtures/bench/room3.ps.txt"));
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let room = args
+        .first()
+        .map(PathBuf::from)
+        .or_else(|| shared("fixtures/bench/room3.ps.txt"));
     if let Some(room) = room {
         let text = std::fs::read_to_string(&room).unwrap_or_default();
         match puzzlescript::compile(&room.display().to_string(), &text)
@@ -112,13 +123,20 @@ fn main() {
                     secs * 1e9 * game.action_labels().len() as f64 / evals as f64
                 );
                 if room.ends_with("room3.ps.txt") {
-                    assert_eq!((states, transitions), (2_231_030, 7_479_678), "room3 counts");
+                    assert_eq!(
+                        (states, transitions),
+                        (2_231_030, 7_479_678),
+                        "room3 counts"
+                    );
                 }
             }
             Err(e) => eprintln!("{e}"),
         }
     }
-    let cases = args.get(1).map(PathBuf::from).or_else(|| shared("fixtures/puzzlescript/testdata.jsonl"));
+    let cases = args
+        .get(1)
+        .map(PathBuf::from)
+        .or_else(|| shared("fixtures/puzzlescript/testdata.jsonl"));
     if let Some(cases) = cases {
         conformance_rates(&cases);
     }
@@ -131,13 +149,19 @@ fn conformance_rates(path: &Path) {
     let mut rates = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for line in text.lines() {
-        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else { continue };
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
         let source = v["source"].as_str().unwrap_or("");
         if !seen.insert(source.to_string()) {
             continue;
         }
-        let Ok(game) = puzzlescript::compile("case", source) else { continue };
-        let Ok(level) = PuzzleScriptGame::new(game, 1) else { continue };
+        let Ok(game) = puzzlescript::compile("case", source) else {
+            continue;
+        };
+        let Ok(level) = PuzzleScriptGame::new(game, 1) else {
+            continue;
+        };
         let (_, _, evals, secs) = bfs(&level, 2_000);
         if evals > 0 && secs > 0.0 {
             rates.push(evals as f64 / secs);

@@ -121,7 +121,11 @@ impl Board {
         if so == 1 {
             // The common case (at most 64 objects), kept free of index checks.
             let mut map = 0;
-            for (col, cs) in self.objects.chunks_exact(h.max(1)).zip(s.col_objs.iter_mut()) {
+            for (col, cs) in self
+                .objects
+                .chunks_exact(h.max(1))
+                .zip(s.col_objs.iter_mut())
+            {
                 let mut c = 0;
                 for (r, &o) in s.row_objs.iter_mut().zip(col) {
                     *r |= o;

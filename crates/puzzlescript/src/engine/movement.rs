@@ -39,8 +39,8 @@ pub fn move_players(g: &Compiled, board: &mut Board, dir: u64, players: &[usize]
     let mask = &g.names.player_mask;
     for &i in players {
         board.moving.push(i);
-        for w in 0..so {
-            let mut hit = board.objects[i * so + w] & mask[w];
+        for (w, &m) in mask.iter().enumerate().take(so) {
+            let mut hit = board.objects[i * so + w] & m;
             while hit != 0 {
                 let id = w * 64 + hit.trailing_zeros() as usize;
                 hit &= hit - 1;
@@ -73,9 +73,9 @@ fn move_layer(g: &Compiled, board: &mut Board, i: usize, layer: usize, dir: u64)
     if dir != 16 && bits::intersects(&board.objects[t * so..t * so + so], mask) {
         return false;
     }
-    for w in 0..so {
-        let moving = board.objects[i * so + w] & mask[w];
-        board.objects[i * so + w] &= !mask[w];
+    for (w, &m) in mask.iter().enumerate().take(so) {
+        let moving = board.objects[i * so + w] & m;
+        board.objects[i * so + w] &= !m;
         board.objects[t * so + w] |= moving;
     }
     board.note_cell(t, so, g.mov_words);

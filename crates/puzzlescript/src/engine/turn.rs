@@ -31,7 +31,11 @@ pub fn run(
     chooser: &mut dyn Chooser,
 ) -> bool {
     scratch.players.clear();
-    let prepared = if scratch.use_prepared { scratch.prepared.take() } else { None };
+    let prepared = if scratch.use_prepared {
+        scratch.prepared.take()
+    } else {
+        None
+    };
     scratch.use_prepared = false;
     match prepared {
         Some((players, summary)) => {
@@ -85,9 +89,10 @@ pub fn run(
     }
     if dir.is_some() && g.flags.require_player_movement && !scratch.players.is_empty() {
         let so = g.obj_words;
-        let moved = scratch.players.iter().any(|&p| {
-            !bits::intersects(&board.objects[p * so..p * so + so], &g.names.player_mask)
-        });
+        let moved = scratch
+            .players
+            .iter()
+            .any(|&p| !bits::intersects(&board.objects[p * so..p * so + so], &g.names.player_mask));
         if !moved {
             return false;
         }

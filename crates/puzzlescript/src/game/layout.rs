@@ -58,7 +58,8 @@ pub fn mutable_objects(g: &Compiled) -> Vec<u64> {
                     }
                     // What the pattern guarantees is on this layer: a named object or
                     // a property; otherwise anything of the layer may be affected.
-                    let mut on_layer: Vec<u64> = p.present.iter().zip(lm).map(|(a, b)| a & b).collect();
+                    let mut on_layer: Vec<u64> =
+                        p.present.iter().zip(lm).map(|(a, b)| a & b).collect();
                     for any in &p.any_present {
                         if bits::contains(lm, any) {
                             bits::or_into(&mut on_layer, any);
@@ -121,7 +122,10 @@ impl Layout {
                 }
             }
         }
-        let total_bits: u64 = fields.iter().map(|&(_, l)| u64::from(layer_bits[l as usize])).sum();
+        let total_bits: u64 = fields
+            .iter()
+            .map(|&(_, l)| u64::from(layer_bits[l as usize]))
+            .sum();
         Layout {
             so,
             template,
@@ -199,7 +203,10 @@ impl Layout {
             let value = (acc & ((1u64 << nbits) - 1)) as usize;
             acc >>= nbits;
             have -= nbits;
-            if let Some(&id) = value.checked_sub(1).and_then(|v| self.layer_ids[layer].get(v)) {
+            if let Some(&id) = value
+                .checked_sub(1)
+                .and_then(|v| self.layer_ids[layer].get(v))
+            {
                 bits::set(&mut objects[cell * self.so..cell * self.so + self.so], id);
             }
         }

@@ -46,7 +46,10 @@ impl PuzzleScriptGame {
     /// Level `number` (from 1, message levels skipped) of `game`.
     pub fn new(game: impl Into<Arc<Compiled>>, number: usize) -> Result<PuzzleScriptGame, Error> {
         let game: Arc<Compiled> = game.into();
-        let Some(info) = crate::list_levels(&game).into_iter().find(|l| l.number == number) else {
+        let Some(info) = crate::list_levels(&game)
+            .into_iter()
+            .find(|l| l.number == number)
+        else {
             return Err(Error::Level {
                 file: game.file.clone(),
                 message: format!(
@@ -124,12 +127,16 @@ fn has_chance(g: &Compiled) -> bool {
     [&g.rules, &g.late_rules].iter().any(|set| {
         set.groups.iter().any(|group| {
             group[0].random
-                || group.iter().flat_map(|r| r.rows.iter().flatten()).any(|c| match c {
-                    PatternCell::Cell(p) => p.replacement.as_ref().is_some_and(|r| {
-                        !crate::bits::is_zero(&r.random_objects) || !crate::bits::is_zero(&r.random_dirs)
-                    }),
-                    PatternCell::Ellipsis => false,
-                })
+                || group
+                    .iter()
+                    .flat_map(|r| r.rows.iter().flatten())
+                    .any(|c| match c {
+                        PatternCell::Cell(p) => p.replacement.as_ref().is_some_and(|r| {
+                            !crate::bits::is_zero(&r.random_objects)
+                                || !crate::bits::is_zero(&r.random_dirs)
+                        }),
+                        PatternCell::Ellipsis => false,
+                    })
         })
     })
 }

@@ -129,7 +129,10 @@ impl Worker {
                     }
                 }
                 End::Board(won) => {
-                    if !game.layout.encode(&self.board.objects, won, &mut self.encoded) {
+                    if !game
+                        .layout
+                        .encode(&self.board.objects, won, &mut self.encoded)
+                    {
                         game.overfull.fetch_add(1, Ordering::Relaxed);
                     }
                 }
@@ -201,7 +204,13 @@ impl Worker {
             self.before.clone_from(&self.board.objects);
         }
         let chooser: &mut dyn Chooser = &mut self.chooser;
-        let kept = run(g, &mut self.board, input.map(input_bits), &mut self.scratch, chooser);
+        let kept = run(
+            g,
+            &mut self.board,
+            input.map(input_bits),
+            &mut self.scratch,
+            chooser,
+        );
         if !kept || self.board.queued("cancel") {
             if first {
                 self.put_back();
