@@ -29,6 +29,8 @@ const WIN_OUTCOME: OutcomeId = 0;
 
 /// A level of a compiled game, ready to explore.
 pub struct PuzzleScriptGame {
+    /// A number no other game of this process has (keys the per-thread buffers).
+    id: u64,
     game: Arc<Compiled>,
     number: usize,
     board: Board,
@@ -38,6 +40,9 @@ pub struct PuzzleScriptGame {
     initial_objects: Vec<u64>,
     inputs: Vec<(Option<u8>, &'static str)>,
     chance: bool,
+    /// True when a turn without a directional movement can match no rule
+    /// (so `action` and `tick` change nothing).
+    idle_turns_inert: bool,
     again_loops: AtomicU64,
     overfull: AtomicU64,
 }
@@ -77,10 +82,13 @@ impl PuzzleScriptGame {
             inputs.push((None, "tick"));
         }
         let chance = has_chance(&game);
+        let idle_turns_inert = idle_turns_inert(&game);
         let board = Board::new(&game, grid);
         let layout = Layout::new(&game, grid);
         let win_plan = crate::engine::win::WinPlan::new(&game, &grid.cells, &layout.mutable);
+        static NEXT_ID: AtomicU64 = AtomicU64::new(1);
         let mut g = PuzzleScriptGame {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             game,
             number,
             board,
@@ -90,6 +98,7 @@ impl PuzzleScriptGame {
             initial_objects: Vec::new(),
             inputs,
             chance,
+            idle_turns_inert,
             again_loops: AtomicU64::new(0),
             overfull: AtomicU64::new(0),
         };
@@ -120,6 +129,22 @@ impl PuzzleScriptGame {
     pub fn overfull_states(&self) -> u64 {
         self.overfull.load(Ordering::Relaxed)
     }
+}
+
+/// True when there are no late rules and every rule needs an object moving
+/// up, down, left or right: a turn that starts with no such movement (an
+/// `action` or `tick` turn) then matches nothing, so it changes nothing.
+fn idle_turns_inert(g: &Compiled) -> bool {
+    let directional = |m: &[u64]| {
+        (0..g.names.layer_count).any(|l| crate::bits::mov_get(m, l) & 0xf != 0)
+    };
+    g.late_rules.groups.is_empty()
+        && g.rules.groups.iter().flatten().all(|r| {
+            r.rows.iter().flatten().any(|c| match c {
+                PatternCell::Cell(p) => directional(&p.moves_present),
+                PatternCell::Ellipsis => false,
+            })
+        })
 }
 
 /// True when some rule group is random or some rule spawns or moves at random.
@@ -173,7 +198,12 @@ impl Game for PuzzleScriptGame {
         step::with_worker(self, |w| {
             w.prepare(self, state);
             for (action, &(input, _)) in self.inputs.iter().enumerate() {
-                w.expand(self, state, action as u16, input, out);
+                let idle = !matches!(input, Some(0..=3));
+                if idle && self.idle_turns_inert {
+                    w.idle_turn(self, state, action as u16, out);
+                } else {
+                    w.expand(self, state, action as u16, input, out);
+                }
             }
         });
     }

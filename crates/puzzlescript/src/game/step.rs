@@ -42,7 +42,7 @@ enum End {
 
 /// A thread's buffers for one game.
 pub struct Worker {
-    key: usize,
+    key: u64,
     board: Board,
     scratch: Scratch,
     chooser: Enumerator,
@@ -61,7 +61,7 @@ thread_local! {
 
 /// Runs `f` with this thread's worker for `game`.
 pub fn with_worker(game: &PuzzleScriptGame, f: impl FnOnce(&mut Worker)) {
-    let key = game as *const PuzzleScriptGame as usize;
+    let key = game.id;
     WORKER.with(|cell| {
         let mut slot = cell.borrow_mut();
         if slot.as_ref().is_none_or(|w| w.key != key) {
@@ -99,6 +99,20 @@ impl Worker {
         summary.clone_from(&self.board.summary);
         self.scratch.prepared = Some((players, summary));
         self.start_won = game.win_plan.satisfied(g, &self.start);
+    }
+
+    /// An input known to change nothing: a transition only when the
+    /// unchanged grid already wins (a level's start can).
+    pub fn idle_turn(&mut self, game: &PuzzleScriptGame, state: &[u8], action: u16, out: &mut Successors) {
+        if self.start_won {
+            self.encoded.clear();
+            self.encoded.extend_from_slice(state);
+            if let Some(b) = self.encoded.first_mut() {
+                *b = 1;
+            }
+            let _ = game;
+            out.push(Move::solo(action), &self.encoded);
+        }
     }
 
     /// Appends the successors of the prepared state under one input.
