@@ -19,15 +19,26 @@ fn shared(rel: &str) -> Option<PathBuf> {
         .find(|p| p.exists())
 }
 
-/// Breadth-first search: (states, transitions, successor evaluations, seconds).
+/// Seconds this thread has run on a CPU (from /proc, Linux), else wall time
+/// since `start`: on a busy machine, wall time overstates the cost.
+fn cpu_seconds(start: Instant) -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
+        .map_or(start.elapsed().as_secs_f64(), |ns| ns / 1e9)
+}
+
+/// Breadth-first search: (states, transitions, successor evaluations, CPU seconds).
 fn bfs(game: &PuzzleScriptGame, limit: usize) -> (usize, usize, usize, f64) {
     let start = Instant::now();
+    let cpu0 = cpu_seconds(start);
     let mut ids: HashMap<Vec<u8>, u32> = HashMap::new();
     let mut queue: Vec<Vec<u8>> = game.initial_states();
     for s in &queue {
         ids.insert(s.clone(), ids.len() as u32);
     }
     let mut out = Successors::new();
+    let actions = game.action_labels().len();
     let (mut transitions, mut evaluations, mut head) = (0usize, 0usize, 0usize);
     while head < queue.len() && ids.len() < limit {
         let state = queue[head].clone();
@@ -37,7 +48,7 @@ fn bfs(game: &PuzzleScriptGame, limit: usize) -> (usize, usize, usize, f64) {
         }
         out.clear();
         game.successors(&state, &mut out);
-        evaluations += game.action_labels().len();
+        evaluations += actions;
         for (_, next) in out.iter() {
             transitions += 1;
             if !ids.contains_key(next) {
@@ -46,12 +57,51 @@ fn bfs(game: &PuzzleScriptGame, limit: usize) -> (usize, usize, usize, f64) {
             }
         }
     }
-    (ids.len(), transitions, evaluations, start.elapsed().as_secs_f64())
+    (
+        ids.len(),
+        transitions,
+        evaluations,
+        cpu_seconds(start) - cpu0,
+    )
+}
+
+/// CPU seconds spent in `successors` alone over the first `limit` states of
+/// a breadth-first order: (evaluations, seconds).
+fn successor_time(game: &PuzzleScriptGame, limit: usize) -> (usize, f64) {
+    let mut seen: HashMap<Vec<u8>, ()> = HashMap::new();
+    let mut queue = game.initial_states();
+    let mut head = 0;
+    while head < queue.len() && queue.len() < limit {
+        let state = queue[head].clone();
+        head += 1;
+        let mut out = Successors::new();
+        game.successors(&state, &mut out);
+        for (_, next) in out.iter() {
+            if seen.insert(next.to_vec(), ()).is_none() {
+                queue.push(next.to_vec());
+            }
+        }
+    }
+    let start = Instant::now();
+    let cpu0 = cpu_seconds(start);
+    let mut out = Successors::new();
+    for state in &queue {
+        out.clear();
+        game.successors(state, &mut out);
+    }
+    let secs = cpu_seconds(start) - cpu0;
+    (queue.len() * game.action_labels().len(), secs)
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
-    let room = args.first().map(PathBuf::from).or_else(|| shared("fixtures/bench/room3.ps.txt"));
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let room = args
+        .first()
+        .map(PathBuf::from)
+        .or_else(|| shared("fixtures/bench/room3.ps.txt"));
     if let Some(room) = room {
         let text = std::fs::read_to_string(&room).unwrap_or_default();
         match puzzlescript::compile(&room.display().to_string(), &text)
@@ -60,20 +110,33 @@ fn main() {
             Ok(game) => {
                 let (states, transitions, evals, secs) = bfs(&game, usize::MAX);
                 println!(
-                    "{}: {states} states, {transitions} transitions in {secs:.2} s: {:.0} states/s, {:.0} successor evaluations/s ({} bytes a state)",
+                    "{}: {states} states, {transitions} transitions in {secs:.2} s on the CPU: {:.0} states/s, {:.0} successor evaluations/s ({} bytes a state)",
                     room.display(),
                     states as f64 / secs,
                     evals as f64 / secs,
                     game.state_width().max_len()
                 );
+                let (evals, secs) = successor_time(&game, 500_000);
+                println!(
+                    "  successors alone: {:.0} evaluations/s, {:.0} ns a state",
+                    evals as f64 / secs,
+                    secs * 1e9 * game.action_labels().len() as f64 / evals as f64
+                );
                 if room.ends_with("room3.ps.txt") {
-                    assert_eq!((states, transitions), (2_231_030, 7_479_678), "room3 counts");
+                    assert_eq!(
+                        (states, transitions),
+                        (2_231_030, 7_479_678),
+                        "room3 counts"
+                    );
                 }
             }
             Err(e) => eprintln!("{e}"),
         }
     }
-    let cases = args.get(1).map(PathBuf::from).or_else(|| shared("fixtures/puzzlescript/testdata.jsonl"));
+    let cases = args
+        .get(1)
+        .map(PathBuf::from)
+        .or_else(|| shared("fixtures/puzzlescript/testdata.jsonl"));
     if let Some(cases) = cases {
         conformance_rates(&cases);
     }
@@ -86,13 +149,19 @@ fn conformance_rates(path: &Path) {
     let mut rates = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for line in text.lines() {
-        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else { continue };
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
         let source = v["source"].as_str().unwrap_or("");
         if !seen.insert(source.to_string()) {
             continue;
         }
-        let Ok(game) = puzzlescript::compile("case", source) else { continue };
-        let Ok(level) = PuzzleScriptGame::new(game, 1) else { continue };
+        let Ok(game) = puzzlescript::compile("case", source) else {
+            continue;
+        };
+        let Ok(level) = PuzzleScriptGame::new(game, 1) else {
+            continue;
+        };
         let (_, _, evals, secs) = bfs(&level, 2_000);
         if evals > 0 && secs > 0.0 {
             rates.push(evals as f64 / secs);

@@ -9,7 +9,10 @@ fn main() {
         timing(&path);
         return;
     }
-    if let Some(n) = std::env::args().nth(2).and_then(|n| n.parse::<usize>().ok()) {
+    if let Some(n) = std::env::args()
+        .nth(2)
+        .and_then(|n| n.parse::<usize>().ok())
+    {
         show(&path, n);
         return;
     }
@@ -20,9 +23,10 @@ fn main() {
                     println!(
                         "FAIL #{i} {}: {}",
                         c.name,
-                        c.error
-                            .clone()
-                            .unwrap_or_else(|| format!("first difference at {:?}", c.first_difference))
+                        c.error.clone().unwrap_or_else(|| format!(
+                            "first difference at {:?}",
+                            c.first_difference
+                        ))
                     );
                 }
             }
@@ -53,7 +57,10 @@ fn show(path: &str, n: usize) {
         return;
     };
     for i in v["inputs"].as_array().into_iter().flatten() {
-        let word = i.as_str().map(str::to_string).unwrap_or_else(|| i.to_string());
+        let word = i
+            .as_str()
+            .map(str::to_string)
+            .unwrap_or_else(|| i.to_string());
         if let Some(input) = puzzlescript::Input::parse(&word) {
             s.input(input);
         }

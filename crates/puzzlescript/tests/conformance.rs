@@ -10,8 +10,11 @@ const PASSING: usize = 403;
 fn shared_conformance_cases_pass() {
     // The shared folder sits beside the checkout (one level higher for a worktree).
     let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let candidates = ["../../../shared", "../../../../shared"]
-        .map(|up| crate_dir.join(up).join("fixtures/puzzlescript/testdata.jsonl"));
+    let candidates = ["../../../shared", "../../../../shared"].map(|up| {
+        crate_dir
+            .join(up)
+            .join("fixtures/puzzlescript/testdata.jsonl")
+    });
     let Some(path) = candidates.iter().find(|p| p.exists()) else {
         eprintln!("skipped: no shared/fixtures/puzzlescript/testdata.jsonl beside the checkout");
         return;

@@ -25,10 +25,38 @@ fn relative(forward: &str, word: &str) -> Option<&'static str> {
         .iter()
         .position(|w| *w == word)?;
     let row: [&str; 6] = match forward {
-        "right" => ["up", "down", "left", "right", "horizontal_par", "vertical_perp"],
-        "up" => ["left", "right", "down", "up", "vertical_par", "horizontal_perp"],
-        "down" => ["right", "left", "up", "down", "vertical_par", "horizontal_perp"],
-        _ => ["down", "up", "right", "left", "horizontal_par", "vertical_perp"],
+        "right" => [
+            "up",
+            "down",
+            "left",
+            "right",
+            "horizontal_par",
+            "vertical_perp",
+        ],
+        "up" => [
+            "left",
+            "right",
+            "down",
+            "up",
+            "vertical_par",
+            "horizontal_perp",
+        ],
+        "down" => [
+            "right",
+            "left",
+            "up",
+            "down",
+            "vertical_par",
+            "horizontal_perp",
+        ],
+        _ => [
+            "down",
+            "up",
+            "right",
+            "left",
+            "horizontal_par",
+            "vertical_perp",
+        ],
     };
     Some(row[index])
 }
@@ -80,7 +108,10 @@ fn absolutify(r: &mut Draft) {
 }
 
 fn has_ellipsis(r: &Draft) -> bool {
-    r.lhs.iter().flatten().any(|c| c.first().is_some_and(|(_, n)| n == "..."))
+    r.lhs
+        .iter()
+        .flatten()
+        .any(|c| c.first().is_some_and(|(_, n)| n == "..."))
 }
 
 fn rewrite_up_left(r: &mut Draft) {
@@ -134,10 +165,17 @@ fn rephrase_synonyms(r: &mut Draft, names: &Names) {
 
 /// Bookkeeping of one expansion: which ambiguous movement of which object
 /// became which direction, and how often it occurred.
+/// One ambiguous movement of one object: ((object, ambiguous word),
+/// concrete direction, occurrences, row, cell).
+type ObjectMove = ((String, String), String, usize, usize, usize);
+
+/// A rule being expanded with its property replacements: (property, concrete, occurrences).
+type PropertyDraft = (Draft, Vec<(String, String, usize)>);
+
 #[derive(Clone, Default)]
 struct Moves {
-    /// ((object, ambiguous), concrete, count, row, cell)
-    by_object: Vec<((String, String), String, usize, usize, usize)>,
+    /// Each object's ambiguous movement and what it became.
+    by_object: Vec<ObjectMove>,
     /// (ambiguous, concrete, count)
     by_word: Vec<(String, String, usize)>,
 }
@@ -186,7 +224,11 @@ fn concretize_moving(rule: Draft) -> Result<Vec<Draft>, String> {
                             Some(_) => {}
                         }
                         match moves.by_word.iter_mut().find(|m| m.0 == ambiguous) {
-                            None => moves.by_word.push((ambiguous.clone(), concrete.to_string(), 1)),
+                            None => {
+                                moves
+                                    .by_word
+                                    .push((ambiguous.clone(), concrete.to_string(), 1))
+                            }
                             Some(m) => m.2 += 1,
                         }
                         result.push((new, Some(moves)));
@@ -279,7 +321,7 @@ fn concretize_properties(mut rule: Draft, names: &Names) -> Vec<Draft> {
         }
     }
     // (rule, replacements: (property, concrete, count))
-    let mut result: Vec<(Draft, Vec<(String, String, usize)>)> = vec![(rule, Vec::new())];
+    let mut result: Vec<PropertyDraft> = vec![(rule, Vec::new())];
     let mut modified = true;
     while modified {
         modified = false;
@@ -290,7 +332,9 @@ fn concretize_properties(mut rule: Draft, names: &Names) -> Vec<Draft> {
             'cells: for j in 0..cur.lhs.len() {
                 for k in 0..cur.lhs[j].len() {
                     for property in properties_in(&cur.lhs[j][k], names) {
-                        if names.single_layer.contains_key(&property) && !ambiguous.contains(&property) {
+                        if names.single_layer.contains_key(&property)
+                            && !ambiguous.contains(&property)
+                        {
                             continue;
                         }
                         remove = true;
@@ -328,11 +372,11 @@ fn concretize_properties(mut rule: Draft, names: &Names) -> Vec<Draft> {
                 }
             }
         }
-        let unresolved = r
-            .rhs
-            .iter()
-            .flatten()
-            .any(|c| properties_in(c, names).iter().any(|p| ambiguous.contains(p)));
+        let unresolved = r.rhs.iter().flatten().any(|c| {
+            properties_in(c, names)
+                .iter()
+                .any(|p| ambiguous.contains(p))
+        });
         if unresolved {
             // The reference drops such a rule (with an error) and goes on.
             return Vec::new();
@@ -358,7 +402,10 @@ fn spawned_objects_stationary(r: &mut Draft, names: &Names) {
             }
             let layers: Vec<Option<usize>> = possible.iter().map(|n| names.layer_of(n)).collect();
             for (dir, name) in cr.iter_mut() {
-                if !dir.is_empty() || names.property(name).is_some() || possible.contains(&name.as_str()) {
+                if !dir.is_empty()
+                    || names.property(name).is_some()
+                    || possible.contains(&name.as_str())
+                {
                     continue;
                 }
                 if let Some(layer) = names.layer_of(name) {

@@ -28,7 +28,11 @@ fn string_rep(r: &Draft) -> String {
     let mut s = format!(
         "{}|{}|{}{}{}|",
         r.line,
-        if directed { r.directions[0].as_str() } else { "" },
+        if directed {
+            r.directions[0].as_str()
+        } else {
+            ""
+        },
         r.rigid,
         r.random,
         r.late
@@ -108,7 +112,10 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, String> {
         for (k, cell_l) in row_l.iter().enumerate() {
             if cell_l.first().is_some_and(|(d, _)| d == "...") {
                 if cell_l.len() != 1 {
-                    return Err(format!("line {}: nothing may share a cell with an ellipsis", r.line));
+                    return Err(format!(
+                        "line {}: nothing may share a cell with an ellipsis",
+                        r.line
+                    ));
                 }
                 row.push(PatternCell::Ellipsis);
                 continue;
@@ -123,10 +130,17 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, String> {
     }
     let ellipses: Vec<u8> = rows
         .iter()
-        .map(|row| row.iter().filter(|c| matches!(c, PatternCell::Ellipsis)).count() as u8)
+        .map(|row| {
+            row.iter()
+                .filter(|c| matches!(c, PatternCell::Ellipsis))
+                .count() as u8
+        })
         .collect();
     if ellipses.iter().any(|&e| e > 2) {
-        return Err(format!("line {}: at most two ellipses in a pattern", r.line));
+        return Err(format!(
+            "line {}: at most two ellipses in a pattern",
+            r.line
+        ));
     }
     let mut row_masks = Vec::new();
     let mut row_move_masks = Vec::new();
@@ -190,7 +204,10 @@ fn compile_cell(
             continue;
         }
         let Some(layer) = layer_of(names, name) else {
-            return Err(format!("line {line}: \"{}\" spans several layers", name.to_uppercase()));
+            return Err(format!(
+                "line {line}: \"{}\" spans several layers",
+                name.to_uppercase()
+            ));
         };
         if used_l[layer] {
             // Two objects of one layer can never share a cell: the reference culls the rule.
@@ -213,7 +230,16 @@ fn compile_cell(
         return Ok(None);
     }
     let replacement = match cell_r {
-        Some(cell_r) => replacement(cell_r, &present, &moves_present, &used_l, layers_l, names, w, line)?,
+        Some(cell_r) => replacement(
+            cell_r,
+            &present,
+            &moves_present,
+            &used_l,
+            layers_l,
+            names,
+            w,
+            line,
+        )?,
         None => None,
     };
     Ok(Some(CellPattern {
@@ -258,7 +284,10 @@ fn replacement(
             continue;
         }
         let Some(layer) = layer_of(names, name) else {
-            return Err(format!("line {line}: \"{}\" spans several layers", name.to_uppercase()));
+            return Err(format!(
+                "line {line}: \"{}\" spans several layers",
+                name.to_uppercase()
+            ));
         };
         used_r[layer] = true;
         if !dir.is_empty() {

@@ -197,7 +197,10 @@ fn check_loops(loops: &[(usize, bool)]) -> Result<(), String> {
         }
     }
     if loops.len() % 2 == 1 {
-        return Err(format!("line {}: STARTLOOP without ENDLOOP", loops[loops.len() - 1].0));
+        return Err(format!(
+            "line {}: STARTLOOP without ENDLOOP",
+            loops[loops.len() - 1].0
+        ));
     }
     Ok(())
 }
@@ -216,7 +219,9 @@ fn win_conditions(parsed: &Parsed, names: &Names) -> Result<Vec<WinCondition>, S
             } else if let Some(m) = names.aggregate_masks.get(n) {
                 Ok((m.clone(), true))
             } else {
-                Err(format!("line {line}: unknown name \"{n}\" in a win condition"))
+                Err(format!(
+                    "line {line}: unknown name \"{n}\" in a win condition"
+                ))
             }
         };
         let (first, first_all) = set(&words[1])?;

@@ -38,6 +38,8 @@ pub struct Names {
     pub all_names: Vec<String>,
     /// The background object's id and layer.
     pub background: (usize, usize),
+    /// The layer of each object, by id.
+    pub id_layer: Vec<usize>,
     /// The objects that are the player.
     pub player_mask: Vec<u64>,
     /// True when the player is an aggregate: a player cell holds all of its objects.
@@ -47,12 +49,18 @@ pub struct Names {
 impl Names {
     /// The property called `name`.
     pub fn property(&self, name: &str) -> Option<&Vec<String>> {
-        self.properties.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+        self.properties
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v)
     }
 
     /// The aggregate called `name`.
     pub fn aggregate(&self, name: &str) -> Option<&Vec<String>> {
-        self.aggregates.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+        self.aggregates
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v)
     }
 
     /// The layer of an object.
@@ -76,6 +84,11 @@ pub fn resolve(parsed: &Parsed) -> Result<Names, String> {
     assign_ids(parsed, &mut names)?;
     resolve_dicts(parsed, &mut names);
     names.obj_words = bits::words_for(names.id_dict.len());
+    names.id_layer = names
+        .id_dict
+        .iter()
+        .map(|n| names.objects.get(n).map_or(0, |&(_, l)| l))
+        .collect();
     build_masks(parsed, &mut names)?;
     build_glyphs(parsed, &mut names)?;
     find_background(&mut names)?;
@@ -85,7 +98,12 @@ pub fn resolve(parsed: &Parsed) -> Result<Names, String> {
         return Err("there must be an object called PLAYER (or a legend entry for it)".into());
     }
     names.all_names = parsed.objects.iter().map(|o| o.name.clone()).collect();
-    for d in parsed.synonyms.iter().chain(&parsed.aggregates).chain(&parsed.properties) {
+    for d in parsed
+        .synonyms
+        .iter()
+        .chain(&parsed.aggregates)
+        .chain(&parsed.properties)
+    {
         names.all_names.push(d.name.clone());
     }
     Ok(names)
@@ -94,7 +112,9 @@ pub fn resolve(parsed: &Parsed) -> Result<Names, String> {
 fn assign_ids(parsed: &Parsed, names: &mut Names) -> Result<(), String> {
     for (layer, members) in parsed.layers.iter().enumerate() {
         for n in members {
-            names.objects.insert(n.clone(), (names.id_dict.len(), layer));
+            names
+                .objects
+                .insert(n.clone(), (names.id_dict.len(), layer));
             names.id_dict.push(n.clone());
         }
     }
@@ -157,7 +177,11 @@ fn resolve_dicts(parsed: &Parsed, names: &mut Names) {
                 modified = true;
                 continue;
             }
-            if let Some(next) = synonyms.iter().find(|(k, _)| *k == value).map(|(_, v)| v.clone()) {
+            if let Some(next) = synonyms
+                .iter()
+                .find(|(k, _)| *k == value)
+                .map(|(_, v)| v.clone())
+            {
                 if next != synonyms[i].1 {
                     synonyms[i].1 = next;
                     modified = true;
@@ -322,10 +346,14 @@ fn find_background(names: &mut Names) -> Result<(), String> {
     } else if let Some(s) = names.synonyms.get("background") {
         Some(s.clone())
     } else {
-        names.property("background").and_then(|v| v.first().cloned())
+        names
+            .property("background")
+            .and_then(|v| v.first().cloned())
     };
     let Some(&(id, layer)) = object.as_deref().and_then(|o| names.objects.get(o)) else {
-        return Err("there must be an object called BACKGROUND (or a property of that name)".into());
+        return Err(
+            "there must be an object called BACKGROUND (or a property of that name)".into(),
+        );
     };
     // Background objects on several layers are an error the reference
     // reports and then ignores, using the first one.

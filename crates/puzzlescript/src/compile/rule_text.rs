@@ -78,8 +78,24 @@ pub enum RuleItem {
 }
 
 const DIRECTION_WORDS: [&str; 18] = [
-    ">", "<", "^", "v", "up", "down", "left", "right", "moving", "stationary", "no", "randomdir",
-    "random", "horizontal", "vertical", "orthogonal", "perpendicular", "parallel",
+    ">",
+    "<",
+    "^",
+    "v",
+    "up",
+    "down",
+    "left",
+    "right",
+    "moving",
+    "stationary",
+    "no",
+    "randomdir",
+    "random",
+    "horizontal",
+    "vertical",
+    "orthogonal",
+    "perpendicular",
+    "parallel",
 ];
 
 fn aggregate_directions(word: &str) -> Option<&'static [&'static str]> {
@@ -133,7 +149,11 @@ pub fn read_rule(
         match t {
             "+" => match previous {
                 Some(p) if i == 0 => d.group = p.group,
-                _ => return err("\"+\" joins the previous rule's group and must open the line".into()),
+                _ => {
+                    return err(
+                        "\"+\" joins the previous rule's group and must open the line".into(),
+                    )
+                }
             },
             "late" => d.late = true,
             "rigid" => d.rigid = true,
@@ -158,7 +178,12 @@ pub fn read_rule(
     Ok(RuleItem::Rule(d))
 }
 
-fn read_cells(tokens: &[&str], names: &[String], d: &mut Draft, original: &str) -> Result<(), String> {
+fn read_cells(
+    tokens: &[&str],
+    names: &[String],
+    d: &mut Draft,
+    original: &str,
+) -> Result<(), String> {
     let mut rhs = false;
     let mut in_row = false;
     let mut row: Vec<Cell> = Vec::new();
@@ -203,7 +228,7 @@ fn read_cells(tokens: &[&str], names: &[String], d: &mut Draft, original: &str) 
             "..." if in_row => cell.push(("...".into(), "...".into())),
             // Directions between brackets are ignored with a warning.
             _ if !in_row && (DIRECTION_WORDS.contains(&t) || t == "action") => {}
-            _ if in_row && DIRECTION_WORDS.contains(&t) || in_row && t == "action" => {
+            _ if in_row && (DIRECTION_WORDS.contains(&t) || t == "action") => {
                 if pending_dir.is_some() {
                     return Err("an object can have only one direction".into());
                 }
@@ -249,8 +274,13 @@ fn read_cells(tokens: &[&str], names: &[String], d: &mut Draft, original: &str) 
 }
 
 fn is_command(t: &str) -> bool {
-    matches!(t, "again" | "cancel" | "checkpoint" | "restart" | "win" | "message")
-        || t.strip_prefix("sfx").and_then(|n| n.parse::<u8>().ok()).is_some_and(|n| n <= 10)
+    matches!(
+        t,
+        "again" | "cancel" | "checkpoint" | "restart" | "win" | "message"
+    ) || t
+        .strip_prefix("sfx")
+        .and_then(|n| n.parse::<u8>().ok())
+        .is_some_and(|n| n <= 10)
 }
 
 fn message_after(original: &str) -> String {
@@ -274,7 +304,9 @@ fn check_shape(d: &Draft) -> Result<(), String> {
     }
     for (l, r) in d.lhs.iter().zip(&d.rhs) {
         if l.len() != r.len() {
-            return Err("each pattern on the left needs one of the same length on the right".into());
+            return Err(
+                "each pattern on the left needs one of the same length on the right".into(),
+            );
         }
     }
     if d.late && d.rigid {

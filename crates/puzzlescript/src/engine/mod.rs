@@ -46,12 +46,20 @@ pub struct Board {
     /// Summaries that let rules skip the board, rows and columns that cannot
     /// match (supersets of what is there, recomputed at each turn's start).
     pub summary: Summary,
+    /// Cells whose movements or rigid marks may be set (unsorted, repeats
+    /// allowed); every other cell has none, so movement resolution visits
+    /// only these, in index order.
+    pub moving: Vec<usize>,
+    /// Cells whose objects were written since the owner last cleared it
+    /// (repeats allowed), so that a board can be compared with, or put back
+    /// to, an earlier one cell by cell.
+    pub touched: Vec<usize>,
 }
 
 /// The union of the objects and movements of the board, of each row and of
 /// each column. They only grow during a turn, so they may say "present" for
 /// something gone, never "absent" for something there.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Summary {
     /// Objects anywhere.
     pub map_objs: Vec<u64>,
@@ -80,11 +88,19 @@ impl Board {
             rigid_applied: vec![0; n * game.mov_words],
             queue: Vec::new(),
             summary: Summary::default(),
+            moving: Vec::new(),
+            touched: Vec::new(),
         }
     }
 
     /// Recomputes the summaries from the board.
     pub fn summarize(&mut self, so: usize, sm: usize) {
+        self.summarize_objects(so, sm);
+        self.summarize_movements(sm);
+    }
+
+    /// Recomputes the object summaries and clears the movement ones.
+    pub fn summarize_objects(&mut self, so: usize, sm: usize) {
         let (w, h) = (self.width, self.height);
         let s = &mut self.summary;
         for (v, n) in [
@@ -95,24 +111,56 @@ impl Board {
             (&mut s.col_objs, w * so),
             (&mut s.col_movs, w * sm),
         ] {
-            v.clear();
-            v.resize(n, 0);
+            if v.len() == n {
+                v.fill(0);
+            } else {
+                v.clear();
+                v.resize(n, 0);
+            }
         }
-        for x in 0..w {
-            for y in 0..h {
-                let i = x * h + y;
-                for k in 0..so {
-                    let o = self.objects[i * so + k];
-                    s.map_objs[k] |= o;
-                    s.row_objs[y * so + k] |= o;
-                    s.col_objs[x * so + k] |= o;
+        if so == 1 {
+            // The common case (at most 64 objects), kept free of index checks.
+            let mut map = 0;
+            for (col, cs) in self
+                .objects
+                .chunks_exact(h.max(1))
+                .zip(s.col_objs.iter_mut())
+            {
+                let mut c = 0;
+                for (r, &o) in s.row_objs.iter_mut().zip(col) {
+                    *r |= o;
+                    c |= o;
                 }
-                for k in 0..sm {
-                    let m = self.movements[i * sm + k];
-                    s.map_movs[k] |= m;
-                    s.row_movs[y * sm + k] |= m;
-                    s.col_movs[x * sm + k] |= m;
+                *cs = c;
+                map |= c;
+            }
+            s.map_objs[0] = map;
+        } else {
+            for x in 0..w {
+                for y in 0..h {
+                    let i = x * h + y;
+                    for k in 0..so {
+                        let o = self.objects[i * so + k];
+                        s.map_objs[k] |= o;
+                        s.row_objs[y * so + k] |= o;
+                        s.col_objs[x * so + k] |= o;
+                    }
                 }
+            }
+        }
+    }
+
+    /// Adds the movements of the moving cells to the summaries.
+    pub fn summarize_movements(&mut self, sm: usize) {
+        let h = self.height;
+        let s = &mut self.summary;
+        for &i in &self.moving {
+            let (x, y) = (i / h, i % h);
+            for k in 0..sm {
+                let m = self.movements[i * sm + k];
+                s.map_movs[k] |= m;
+                s.row_movs[y * sm + k] |= m;
+                s.col_movs[x * sm + k] |= m;
             }
         }
     }
@@ -159,6 +207,8 @@ impl Board {
         }
         self.objects.clone_from(&grid.cells);
         self.queue.clear();
+        self.moving.clear();
+        self.touched.clear();
     }
 
     /// The objects as a grid.
@@ -173,6 +223,24 @@ impl Board {
     /// True when `word` is queued.
     pub fn queued(&self, word: &str) -> bool {
         self.queue.iter().any(|c| c.word() == word)
+    }
+}
+
+impl Clone for Summary {
+    fn clone(&self) -> Summary {
+        let mut s = Summary::default();
+        s.clone_from(self);
+        s
+    }
+
+    /// Copies into the existing buffers (turns reuse them without allocating).
+    fn clone_from(&mut self, o: &Summary) {
+        self.map_objs.clone_from(&o.map_objs);
+        self.map_movs.clone_from(&o.map_movs);
+        self.row_objs.clone_from(&o.row_objs);
+        self.row_movs.clone_from(&o.row_movs);
+        self.col_objs.clone_from(&o.col_objs);
+        self.col_movs.clone_from(&o.col_movs);
     }
 }
 
@@ -192,6 +260,11 @@ pub struct Scratch {
     pub buf: Vec<u64>,
     /// The row matches being applied.
     pub tuple: Vec<RowMatch>,
+    /// Players and object summaries computed ahead for the board the next
+    /// turn starts from (several inputs tried on one state share them).
+    pub prepared: Option<(Vec<usize>, Summary)>,
+    /// True when the next turn starts from the prepared board.
+    pub use_prepared: bool,
     /// A copy of the board taken at the start of a turn (for rigid rollback).
     pub start: Option<Board>,
 }

@@ -8,24 +8,44 @@ use crate::compile::Compiled;
 
 /// Sets the input's movement on every player object; returns the player cells.
 pub fn start_movement(g: &Compiled, board: &mut Board, dir: u64, players: &mut Vec<usize>) {
+    find_players(g, board, players);
+    move_players(g, board, dir, players);
+}
+
+/// The cells holding a player, in index order.
+pub fn find_players(g: &Compiled, board: &Board, players: &mut Vec<usize>) {
     players.clear();
-    let (so, sm) = (g.obj_words, g.mov_words);
+    let so = g.obj_words;
+    let mask = &g.names.player_mask;
     for i in 0..board.cells() {
         let cell = &board.objects[i * so..i * so + so];
-        let is_player = if g.names.player_aggregate {
-            bits::contains(cell, &g.names.player_mask)
+        let is_player = if so == 1 {
+            let hit = cell[0] & mask[0];
+            hit != 0 && (!g.names.player_aggregate || hit == mask[0])
+        } else if g.names.player_aggregate {
+            bits::contains(cell, mask)
         } else {
-            bits::intersects(cell, &g.names.player_mask)
+            bits::intersects(cell, mask)
         };
-        if !is_player {
-            continue;
+        if is_player {
+            players.push(i);
         }
-        players.push(i);
-        for id in 0..g.names.id_dict.len() {
-            if bits::get(cell, id) && bits::get(&g.names.player_mask, id) {
-                if let Some(&(_, layer)) = g.names.objects.get(&g.names.id_dict[id]) {
-                    bits::mov_or(&mut board.movements[i * sm..i * sm + sm], layer, dir);
-                }
+    }
+}
+
+/// Sets the input's movement on the player objects of the given cells.
+pub fn move_players(g: &Compiled, board: &mut Board, dir: u64, players: &[usize]) {
+    let (so, sm) = (g.obj_words, g.mov_words);
+    let mask = &g.names.player_mask;
+    for &i in players {
+        board.moving.push(i);
+        for (w, &m) in mask.iter().enumerate().take(so) {
+            let mut hit = board.objects[i * so + w] & m;
+            while hit != 0 {
+                let id = w * 64 + hit.trailing_zeros() as usize;
+                hit &= hit - 1;
+                let layer = g.names.id_layer.get(id).copied().unwrap_or(0);
+                bits::mov_or(&mut board.movements[i * sm..i * sm + sm], layer, dir);
             }
         }
     }
@@ -53,12 +73,14 @@ fn move_layer(g: &Compiled, board: &mut Board, i: usize, layer: usize, dir: u64)
     if dir != 16 && bits::intersects(&board.objects[t * so..t * so + so], mask) {
         return false;
     }
-    for w in 0..so {
-        let moving = board.objects[i * so + w] & mask[w];
-        board.objects[i * so + w] &= !mask[w];
+    for (w, &m) in mask.iter().enumerate().take(so) {
+        let moving = board.objects[i * so + w] & m;
+        board.objects[i * so + w] &= !m;
         board.objects[t * so + w] |= moving;
     }
     board.note_cell(t, so, g.mov_words);
+    board.touched.push(i);
+    board.touched.push(t);
     true
 }
 
@@ -84,41 +106,56 @@ fn move_cell(g: &Compiled, board: &mut Board, i: usize) -> bool {
 /// and the turn replayed (its index is then set in `banned`).
 pub fn resolve_movements(g: &Compiled, board: &mut Board, banned: &mut Vec<bool>) -> bool {
     let sm = g.mov_words;
+    let mut cells = std::mem::take(&mut board.moving);
+    cells.sort_unstable();
+    cells.dedup();
     let mut moved = true;
     while moved {
         moved = false;
-        for i in 0..board.cells() {
+        for &i in &cells {
             moved |= move_cell(g, board, i);
         }
     }
     let mut replay = false;
-    for i in 0..board.cells() {
+    for &i in &cells {
         let cell = i * sm..i * sm + sm;
         if !bits::is_zero(&board.movements[cell.clone()])
             && !bits::is_zero(&board.rigid_applied[cell.clone()])
         {
-            for layer in 0..g.names.layer_count {
-                let left = bits::mov_get(&board.movements[cell.clone()], layer)
-                    & bits::mov_get(&board.rigid_applied[cell.clone()], layer);
-                if left == 0 {
-                    continue;
-                }
-                let rigid = bits::mov_get(&board.rigid_group[cell.clone()], layer) as usize;
-                if let Some(&group) = rigid.checked_sub(1).and_then(|r| g.rigid_groups.get(r)) {
-                    if banned.len() <= group {
-                        banned.resize(group + 1, false);
-                    }
-                    if !banned[group] {
-                        banned[group] = true;
-                        replay = true;
-                    }
-                }
-                break;
+            replay |= ban_rigid_group(g, board, i, banned);
+        }
+        for k in cell {
+            board.movements[k] = 0;
+            board.rigid_group[k] = 0;
+            board.rigid_applied[k] = 0;
+        }
+    }
+    cells.clear();
+    board.moving = cells;
+    replay
+}
+
+/// Bans the rigid group whose movement failed in cell `i`; true when newly banned.
+fn ban_rigid_group(g: &Compiled, board: &Board, i: usize, banned: &mut Vec<bool>) -> bool {
+    let sm = g.mov_words;
+    let cell = i * sm..i * sm + sm;
+    for layer in 0..g.names.layer_count {
+        let left = bits::mov_get(&board.movements[cell.clone()], layer)
+            & bits::mov_get(&board.rigid_applied[cell.clone()], layer);
+        if left == 0 {
+            continue;
+        }
+        let rigid = bits::mov_get(&board.rigid_group[cell.clone()], layer) as usize;
+        if let Some(&group) = rigid.checked_sub(1).and_then(|r| g.rigid_groups.get(r)) {
+            if banned.len() <= group {
+                banned.resize(group + 1, false);
+            }
+            if !banned[group] {
+                banned[group] = true;
+                return true;
             }
         }
-        board.movements[cell.clone()].fill(0);
-        board.rigid_group[cell.clone()].fill(0);
-        board.rigid_applied[cell].fill(0);
+        return false;
     }
-    replay
+    false
 }

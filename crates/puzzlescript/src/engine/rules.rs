@@ -10,15 +10,17 @@ use crate::compile::{CellPattern, Command, Compiled, PatternCell, Rule, RuleSet}
 pub fn cell_matches(p: &CellPattern, board: &Board, so: usize, sm: usize, i: usize) -> bool {
     let objs = &board.objects[i * so..i * so + so];
     let movs = &board.movements[i * sm..i * sm + sm];
-    for w in 0..so {
-        let o = objs[w];
-        if o & p.present[w] != p.present[w] || o & p.missing[w] != 0 {
+    for ((&o, &present), &missing) in objs.iter().zip(&p.present[..]).zip(&p.missing[..]) {
+        if o & present != present || o & missing != 0 {
             return false;
         }
     }
-    for w in 0..sm {
-        let m = movs[w];
-        if m & p.moves_present[w] != p.moves_present[w] || m & p.moves_missing[w] != 0 {
+    for ((&m, &present), &missing) in movs
+        .iter()
+        .zip(&p.moves_present[..])
+        .zip(&p.moves_missing[..])
+    {
+        if m & present != present || m & missing != 0 {
             return false;
         }
     }
@@ -86,7 +88,10 @@ pub fn row_matches_at(
             }
         }
         1 => {
-            let e = row.iter().position(|c| matches!(c, PatternCell::Ellipsis)).unwrap_or(n);
+            let e = row
+                .iter()
+                .position(|c| matches!(c, PatternCell::Ellipsis))
+                .unwrap_or(n);
             if !cells_match(row, 0..e, i, d, 0, board, g) {
                 return;
             }
@@ -161,7 +166,18 @@ fn row_matches(g: &Compiled, board: &Board, rule: &Rule, r: usize, out: &mut Vec
             4 => (x + 2).saturating_sub(len),
             _ => (w + 1).saturating_sub(x + len),
         };
-        row_matches_at(g, board, row, ellipses, i, d, (0, kmax), (0, kmax), (0, kmax), out);
+        row_matches_at(
+            g,
+            board,
+            row,
+            ellipses,
+            i,
+            d,
+            (0, kmax),
+            (0, kmax),
+            (0, kmax),
+            out,
+        );
     };
     if rule.direction > 2 {
         for y in (ymin..ymax).filter(|&y| row_ok(y)) {
@@ -179,7 +195,12 @@ fn row_matches(g: &Compiled, board: &Board, rule: &Rule, r: usize, out: &mut Vec
 }
 
 /// Fills `rows` with the matches of every row; false when a row has none.
-pub fn find_matches(g: &Compiled, board: &Board, rule: &Rule, rows: &mut Vec<Vec<RowMatch>>) -> bool {
+pub fn find_matches(
+    g: &Compiled,
+    board: &Board,
+    rule: &Rule,
+    rows: &mut Vec<Vec<RowMatch>>,
+) -> bool {
     if !bits::contains(&board.summary.map_objs, &rule.rule_mask) {
         return false;
     }
@@ -202,7 +223,11 @@ fn still_matches(g: &Compiled, board: &Board, rule: &Rule, r: usize, m: RowMatch
     let (i, a, b) = (m[0], m[1], m[2]);
     // The reference checks exactly these gaps; with two ellipses the first
     // range bounds their sum.
-    let k = if rule.ellipses[r] == 2 { (a + b, a + b + 1) } else { (a, a + 1) };
+    let k = if rule.ellipses[r] == 2 {
+        (a + b, a + b + 1)
+    } else {
+        (a, a + 1)
+    };
     row_matches_at(
         g,
         board,
@@ -219,6 +244,7 @@ fn still_matches(g: &Compiled, board: &Board, rule: &Rule, r: usize, m: RowMatch
 }
 
 /// Applies a rule at one combination of row matches; true when the board changed.
+#[allow(clippy::too_many_arguments)]
 pub fn apply_at(
     g: &Compiled,
     board: &mut Board,
@@ -260,6 +286,7 @@ pub fn apply_at(
 }
 
 /// Rewrites one cell as a pattern's replacement says; true when it changed.
+#[allow(clippy::too_many_arguments)]
 fn replace(
     g: &Compiled,
     board: &mut Board,
@@ -288,7 +315,7 @@ fn replace(
         let pick = chooser.choose(count);
         if let Some(id) = bits::ones(&rep.random_objects).nth(pick) {
             bits::set(set, id);
-            let layer = g.names.objects.get(&g.names.id_dict[id]).map_or(0, |&(_, l)| l);
+            let layer = g.names.id_layer.get(id).copied().unwrap_or(0);
             bits::or_into(clear, &g.names.layer_masks[layer]);
             bits::mov_or(mclear, layer, 0x1f);
         }
@@ -319,6 +346,8 @@ fn replace(
     }
     if changed {
         board.note_cell(i, so, sm);
+        board.moving.push(i);
+        board.touched.push(i);
     }
     changed
 }
@@ -352,8 +381,8 @@ pub fn queue_commands(board: &mut Board, commands: &[Command]) {
     if commands.is_empty() || board.queued("cancel") {
         return;
     }
-    let cancel = commands.iter().any(|c| *c == Command::Cancel);
-    let restart = commands.iter().any(|c| *c == Command::Restart);
+    let cancel = commands.contains(&Command::Cancel);
+    let restart = commands.contains(&Command::Restart);
     if board.queued("restart") && !cancel {
         return;
     }
@@ -393,7 +422,16 @@ fn try_apply(
                 tuple[r] = rows[r][rest % counts[r]];
                 rest /= counts[r];
             }
-            changed |= apply_at(g, board, rule, group, &tuple[..n], t > 0, &mut scratch.buf, chooser);
+            changed |= apply_at(
+                g,
+                board,
+                rule,
+                group,
+                &tuple[..n],
+                t > 0,
+                &mut scratch.buf,
+                chooser,
+            );
         }
         scratch.rows = rows;
         scratch.tuple = tuple;
@@ -434,7 +472,16 @@ fn apply_random_group(
     let pick = chooser.choose(options.len()).min(options.len() - 1);
     let (ri, tuple) = &options[pick];
     let rule = &rules[*ri];
-    let changed = apply_at(g, board, rule, group, tuple, false, &mut scratch.buf, chooser);
+    let changed = apply_at(
+        g,
+        board,
+        rule,
+        group,
+        tuple,
+        false,
+        &mut scratch.buf,
+        chooser,
+    );
     queue_commands(board, &rule.commands);
     changed
 }

@@ -80,7 +80,11 @@ pub struct Session<'a> {
 
 impl<'a> Session<'a> {
     /// Loads the entry `level_index` of LEVELS (messages counted) with a seed.
-    pub fn new(game: &'a Compiled, level_index: usize, seed: Option<&str>) -> Result<Session<'a>, Error> {
+    pub fn new(
+        game: &'a Compiled,
+        level_index: usize,
+        seed: Option<&str>,
+    ) -> Result<Session<'a>, Error> {
         let Some(Level::Grid(grid)) = game.levels.get(level_index) else {
             return Err(Error::Level {
                 file: game.file.clone(),
@@ -187,7 +191,11 @@ impl<'a> Session<'a> {
             return;
         }
         if ignore_duplicates {
-            while self.backups.last().is_some_and(|b| b.cells == self.board.objects) {
+            while self
+                .backups
+                .last()
+                .is_some_and(|b| b.cells == self.board.objects)
+            {
                 self.backups.pop();
             }
         }
@@ -219,9 +227,16 @@ impl<'a> Session<'a> {
     /// One turn, as the reference's `processInput`; true when it changed the level.
     fn process_input(&mut self, input: Option<u8>, dont_do_win: bool, dont_modify: bool) -> bool {
         self.againing = false;
+        self.board.touched.clear();
         let bak = self.board.grid();
         let dir = input.map(input_bits);
-        let kept = run(self.game, &mut self.board, dir, &mut self.scratch, &mut self.rng);
+        let kept = run(
+            self.game,
+            &mut self.board,
+            dir,
+            &mut self.scratch,
+            &mut self.rng,
+        );
         if !kept {
             self.restore(&bak);
             return false;
@@ -229,7 +244,13 @@ impl<'a> Session<'a> {
         self.process_queue(bak, input.is_none(), dont_do_win, dont_modify)
     }
 
-    fn process_queue(&mut self, bak: Grid, no_input: bool, dont_do_win: bool, dont_modify: bool) -> bool {
+    fn process_queue(
+        &mut self,
+        bak: Grid,
+        no_input: bool,
+        dont_do_win: bool,
+        dont_modify: bool,
+    ) -> bool {
         if self.board.queued("cancel") {
             let left = self.board.queue.len() > 1;
             self.restore(&bak);

@@ -3,7 +3,7 @@
 //! rigid movement fails, at most 50 times), movement resolution, late rules,
 //! and the `require_player_movement` check.
 
-use super::movement::{resolve_movements, start_movement};
+use super::movement::{move_players, resolve_movements, start_movement};
 use super::rules::apply_rules;
 use super::{Board, Chooser, Scratch};
 use crate::bits;
@@ -31,13 +31,33 @@ pub fn run(
     chooser: &mut dyn Chooser,
 ) -> bool {
     scratch.players.clear();
-    if let Some(dir) = dir {
-        let mut players = std::mem::take(&mut scratch.players);
-        start_movement(g, board, dir, &mut players);
-        scratch.players = players;
+    let prepared = if scratch.use_prepared {
+        scratch.prepared.take()
+    } else {
+        None
+    };
+    scratch.use_prepared = false;
+    match prepared {
+        Some((players, summary)) => {
+            // Computed by the caller for exactly these objects.
+            if let Some(dir) = dir {
+                move_players(g, board, dir, &players);
+                scratch.players.extend_from_slice(&players);
+            }
+            board.summary.clone_from(&summary);
+            board.summarize_movements(g.mov_words);
+            scratch.prepared = Some((players, summary));
+        }
+        None => {
+            if let Some(dir) = dir {
+                let mut players = std::mem::take(&mut scratch.players);
+                start_movement(g, board, dir, &mut players);
+                scratch.players = players;
+            }
+            board.summarize(g.obj_words, g.mov_words);
+        }
     }
     board.queue.clear();
-    board.summarize(g.obj_words, g.mov_words);
     scratch.banned.clear();
     scratch.banned.resize(g.rules.groups.len(), false);
     let has_rigid = !g.rigid_groups.is_empty();
@@ -69,9 +89,10 @@ pub fn run(
     }
     if dir.is_some() && g.flags.require_player_movement && !scratch.players.is_empty() {
         let so = g.obj_words;
-        let moved = scratch.players.iter().any(|&p| {
-            !bits::intersects(&board.objects[p * so..p * so + so], &g.names.player_mask)
-        });
+        let moved = scratch
+            .players
+            .iter()
+            .any(|&p| !bits::intersects(&board.objects[p * so..p * so + so], &g.names.player_mask));
         if !moved {
             return false;
         }

@@ -11,9 +11,33 @@ fn holds(set: &[u64], all: bool, cell: &[u64]) -> bool {
     }
 }
 
+/// The one-word case (at most 64 objects), kept free of slices.
+fn condition_holds_narrow(c: &WinCondition, objects: &[u64]) -> bool {
+    let (f, s) = (c.first[0], c.second[0]);
+    let has = |set: u64, all: bool, cell: u64| {
+        if all {
+            cell & set == set
+        } else {
+            cell & set != 0
+        }
+    };
+    let both = |&cell: &u64| has(f, c.first_all, cell) && has(s, c.second_all, cell);
+    match c.quantifier {
+        -1 => !objects.iter().any(both),
+        0 => objects.iter().any(both),
+        _ => !objects
+            .iter()
+            .any(|&cell| has(f, c.first_all, cell) && !has(s, c.second_all, cell)),
+    }
+}
+
 fn condition_holds(c: &WinCondition, objects: &[u64], so: usize) -> bool {
+    if so == 1 {
+        return condition_holds_narrow(c, objects);
+    }
     let mut cells = objects.chunks(so);
-    let both = |cell: &[u64]| holds(&c.first, c.first_all, cell) && holds(&c.second, c.second_all, cell);
+    let both =
+        |cell: &[u64]| holds(&c.first, c.first_all, cell) && holds(&c.second, c.second_all, cell);
     match c.quantifier {
         -1 => !cells.any(both),
         0 => cells.any(both),
@@ -26,8 +50,65 @@ fn condition_holds(c: &WinCondition, objects: &[u64], so: usize) -> bool {
 /// True when the game has win conditions and all of them hold.
 pub fn satisfied(g: &Compiled, objects: &[u64]) -> bool {
     !g.win_conditions.is_empty()
-        && g
-            .win_conditions
+        && g.win_conditions
             .iter()
             .all(|c| condition_holds(c, objects, g.obj_words))
+}
+
+/// The cells each win condition needs to look at in one level: when every
+/// object of a condition's first set never changes, only the cells that
+/// start with one of them can make the condition fail or hold.
+#[derive(Clone, Debug, Default)]
+pub struct WinPlan {
+    /// Per condition, the cells to check (`None`: every cell).
+    cells: Vec<Option<Vec<usize>>>,
+}
+
+impl WinPlan {
+    /// The plan for a level starting as `grid`, where `mutable` holds the
+    /// objects that may change.
+    pub fn new(g: &Compiled, grid: &[u64], mutable: &[u64]) -> WinPlan {
+        let so = g.obj_words;
+        let cells = g
+            .win_conditions
+            .iter()
+            .map(|c| {
+                if bits::intersects(&c.first, mutable) {
+                    return None;
+                }
+                Some(
+                    grid.chunks(so)
+                        .enumerate()
+                        .filter(|(_, cell)| holds(&c.first, c.first_all, cell))
+                        .map(|(i, _)| i)
+                        .collect(),
+                )
+            })
+            .collect();
+        WinPlan { cells }
+    }
+
+    /// Same as [`satisfied`], looking only at the cells that matter.
+    pub fn satisfied(&self, g: &Compiled, objects: &[u64]) -> bool {
+        let so = g.obj_words;
+        !g.win_conditions.is_empty()
+            && g.win_conditions
+                .iter()
+                .zip(&self.cells)
+                .all(|(c, cells)| match cells {
+                    None => condition_holds(c, objects, so),
+                    Some(cells) => {
+                        let both = |&i: &usize| {
+                            let cell = &objects[i * so..i * so + so];
+                            holds(&c.first, c.first_all, cell)
+                                && holds(&c.second, c.second_all, cell)
+                        };
+                        match c.quantifier {
+                            -1 => !cells.iter().any(both),
+                            0 => cells.iter().any(both),
+                            _ => cells.iter().all(both),
+                        }
+                    }
+                })
+    }
 }

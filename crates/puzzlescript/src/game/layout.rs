@@ -15,6 +15,8 @@ use crate::compile::{Compiled, Grid, PatternCell};
 pub struct Layout {
     /// Words of an object set.
     so: usize,
+    /// Objects that may change.
+    pub mutable: Vec<u64>,
     /// The grid with every changing object removed.
     pub template: Vec<u64>,
     /// The fields: (cell, layer), in cell order.
@@ -23,6 +25,10 @@ pub struct Layout {
     layer_ids: Vec<Vec<usize>>,
     /// Per layer: bits of a field.
     layer_bits: Vec<u32>,
+    /// Per object id: its field value (1-based index among its layer's changing objects).
+    id_value: Vec<u64>,
+    /// Per layer: the changing objects as a one-word mask (when objects fit one word).
+    layer_word: Vec<u64>,
     /// Bytes of an encoded state (one outcome byte, then the fields).
     pub bytes: usize,
 }
@@ -52,7 +58,8 @@ pub fn mutable_objects(g: &Compiled) -> Vec<u64> {
                     }
                     // What the pattern guarantees is on this layer: a named object or
                     // a property; otherwise anything of the layer may be affected.
-                    let mut on_layer: Vec<u64> = p.present.iter().zip(lm).map(|(a, b)| a & b).collect();
+                    let mut on_layer: Vec<u64> =
+                        p.present.iter().zip(lm).map(|(a, b)| a & b).collect();
                     for any in &p.any_present {
                         if bits::contains(lm, any) {
                             bits::or_into(&mut on_layer, any);
@@ -97,6 +104,16 @@ impl Layout {
             .iter()
             .map(|ids| usize::BITS - ids.len().leading_zeros())
             .collect();
+        let mut id_value = vec![0u64; names.id_dict.len()];
+        let mut layer_word = vec![0u64; names.layer_count];
+        for (layer, ids) in layer_ids.iter().enumerate() {
+            for (k, &id) in ids.iter().enumerate() {
+                id_value[id] = k as u64 + 1;
+                if id < 64 {
+                    layer_word[layer] |= 1 << id;
+                }
+            }
+        }
         let mut fields = Vec::new();
         for (cell, t) in template.chunks(so).enumerate() {
             for (layer, ids) in layer_ids.iter().enumerate() {
@@ -105,13 +122,19 @@ impl Layout {
                 }
             }
         }
-        let total_bits: u64 = fields.iter().map(|&(_, l)| u64::from(layer_bits[l as usize])).sum();
+        let total_bits: u64 = fields
+            .iter()
+            .map(|&(_, l)| u64::from(layer_bits[l as usize]))
+            .sum();
         Layout {
             so,
             template,
+            mutable,
             fields,
             layer_ids,
             layer_bits,
+            id_value,
+            layer_word,
             bytes: 1 + total_bits.div_ceil(8) as usize,
         }
     }
@@ -128,15 +151,21 @@ impl Layout {
         let mut at = start + 1;
         for &(cell, layer) in &self.fields {
             let (cell, layer) = (cell as usize, layer as usize);
-            let ids = &self.layer_ids[layer];
-            let objs = &objects[cell * self.so..cell * self.so + self.so];
             let mut value = 0u64;
-            for (k, &id) in ids.iter().enumerate() {
-                if objs[id / 64] >> (id % 64) & 1 == 1 {
-                    if value != 0 {
-                        ok = false;
-                    } else {
-                        value = k as u64 + 1;
+            if self.so == 1 {
+                let hit = objects[cell] & self.layer_word[layer];
+                if hit != 0 {
+                    value = self.id_value[hit.trailing_zeros() as usize];
+                    ok &= hit & (hit - 1) == 0;
+                }
+            } else {
+                let objs = &objects[cell * self.so..cell * self.so + self.so];
+                for &id in &self.layer_ids[layer] {
+                    if objs[id / 64] >> (id % 64) & 1 == 1 {
+                        ok &= value == 0;
+                        if value == 0 {
+                            value = self.id_value[id];
+                        }
                     }
                 }
             }
@@ -174,7 +203,10 @@ impl Layout {
             let value = (acc & ((1u64 << nbits) - 1)) as usize;
             acc >>= nbits;
             have -= nbits;
-            if let Some(&id) = value.checked_sub(1).and_then(|v| self.layer_ids[layer].get(v)) {
+            if let Some(&id) = value
+                .checked_sub(1)
+                .and_then(|v| self.layer_ids[layer].get(v))
+            {
                 bits::set(&mut objects[cell * self.so..cell * self.so + self.so], id);
             }
         }

@@ -29,14 +29,20 @@ const WIN_OUTCOME: OutcomeId = 0;
 
 /// A level of a compiled game, ready to explore.
 pub struct PuzzleScriptGame {
+    /// A number no other game of this process has (keys the per-thread buffers).
+    id: u64,
     game: Arc<Compiled>,
     number: usize,
     board: Board,
     layout: Layout,
+    win_plan: crate::engine::win::WinPlan,
     initial: Vec<u8>,
     initial_objects: Vec<u64>,
     inputs: Vec<(Option<u8>, &'static str)>,
     chance: bool,
+    /// True when a turn without a directional movement can match no rule
+    /// (so `action` and `tick` change nothing).
+    idle_turns_inert: bool,
     again_loops: AtomicU64,
     overfull: AtomicU64,
 }
@@ -45,7 +51,10 @@ impl PuzzleScriptGame {
     /// Level `number` (from 1, message levels skipped) of `game`.
     pub fn new(game: impl Into<Arc<Compiled>>, number: usize) -> Result<PuzzleScriptGame, Error> {
         let game: Arc<Compiled> = game.into();
-        let Some(info) = crate::list_levels(&game).into_iter().find(|l| l.number == number) else {
+        let Some(info) = crate::list_levels(&game)
+            .into_iter()
+            .find(|l| l.number == number)
+        else {
             return Err(Error::Level {
                 file: game.file.clone(),
                 message: format!(
@@ -73,17 +82,23 @@ impl PuzzleScriptGame {
             inputs.push((None, "tick"));
         }
         let chance = has_chance(&game);
+        let idle_turns_inert = idle_turns_inert(&game);
         let board = Board::new(&game, grid);
         let layout = Layout::new(&game, grid);
+        let win_plan = crate::engine::win::WinPlan::new(&game, &grid.cells, &layout.mutable);
+        static NEXT_ID: AtomicU64 = AtomicU64::new(1);
         let mut g = PuzzleScriptGame {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             game,
             number,
             board,
             layout,
+            win_plan,
             initial: Vec::new(),
             initial_objects: Vec::new(),
             inputs,
             chance,
+            idle_turns_inert,
             again_loops: AtomicU64::new(0),
             overfull: AtomicU64::new(0),
         };
@@ -116,17 +131,37 @@ impl PuzzleScriptGame {
     }
 }
 
+/// True when there are no late rules and every rule needs an object moving
+/// up, down, left or right: a turn that starts with no such movement (an
+/// `action` or `tick` turn) then matches nothing, so it changes nothing.
+fn idle_turns_inert(g: &Compiled) -> bool {
+    let directional = |m: &[u64]| {
+        (0..g.names.layer_count).any(|l| crate::bits::mov_get(m, l) & 0xf != 0)
+    };
+    g.late_rules.groups.is_empty()
+        && g.rules.groups.iter().flatten().all(|r| {
+            r.rows.iter().flatten().any(|c| match c {
+                PatternCell::Cell(p) => directional(&p.moves_present),
+                PatternCell::Ellipsis => false,
+            })
+        })
+}
+
 /// True when some rule group is random or some rule spawns or moves at random.
 fn has_chance(g: &Compiled) -> bool {
     [&g.rules, &g.late_rules].iter().any(|set| {
         set.groups.iter().any(|group| {
             group[0].random
-                || group.iter().flat_map(|r| r.rows.iter().flatten()).any(|c| match c {
-                    PatternCell::Cell(p) => p.replacement.as_ref().is_some_and(|r| {
-                        !crate::bits::is_zero(&r.random_objects) || !crate::bits::is_zero(&r.random_dirs)
-                    }),
-                    PatternCell::Ellipsis => false,
-                })
+                || group
+                    .iter()
+                    .flat_map(|r| r.rows.iter().flatten())
+                    .any(|c| match c {
+                        PatternCell::Cell(p) => p.replacement.as_ref().is_some_and(|r| {
+                            !crate::bits::is_zero(&r.random_objects)
+                                || !crate::bits::is_zero(&r.random_dirs)
+                        }),
+                        PatternCell::Ellipsis => false,
+                    })
         })
     })
 }
@@ -161,8 +196,14 @@ impl Game for PuzzleScriptGame {
             return;
         }
         step::with_worker(self, |w| {
+            w.prepare(self, state);
             for (action, &(input, _)) in self.inputs.iter().enumerate() {
-                w.expand(self, state, action as u16, input, out);
+                let idle = !matches!(input, Some(0..=3));
+                if idle && self.idle_turns_inert {
+                    w.idle_turn(self, state, action as u16, out);
+                } else {
+                    w.expand(self, state, action as u16, input, out);
+                }
             }
         });
     }

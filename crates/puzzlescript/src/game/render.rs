@@ -38,7 +38,9 @@ fn topmost(g: &Compiled, cell: &[u64], glyphs: &[(char, &Vec<u64>)]) -> char {
     let Some(id) = bits::ones(cell).last() else {
         return glyphs
             .iter()
-            .find(|(_, m)| m.iter().zip(cell).all(|(a, b)| a & !b == 0) && bits::get(m, g.names.background.0))
+            .find(|(_, m)| {
+                m.iter().zip(cell).all(|(a, b)| a & !b == 0) && bits::get(m, g.names.background.0)
+            })
             .map_or('.', |(c, _)| *c);
     };
     let mut single = vec![0u64; g.obj_words];

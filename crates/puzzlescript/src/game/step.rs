@@ -9,8 +9,9 @@ use model::{Move, Successors};
 
 use super::chance::{add, Enumerator};
 use super::{chance_move, PuzzleScriptGame};
+use crate::engine::movement::find_players;
 use crate::engine::turn::{input_bits, run};
-use crate::engine::{win, Board, Chooser, Scratch};
+use crate::engine::{Board, Chooser, Scratch};
 
 /// The longest `again` chain followed before it is taken for an endless one.
 const MAX_AGAIN: usize = 10_000;
@@ -41,7 +42,7 @@ enum End {
 
 /// A thread's buffers for one game.
 pub struct Worker {
-    key: usize,
+    key: u64,
     board: Board,
     scratch: Scratch,
     chooser: Enumerator,
@@ -50,6 +51,8 @@ pub struct Worker {
     chain: Vec<Vec<u64>>,
     encoded: Vec<u8>,
     outcomes: Vec<(Vec<u8>, (u64, u64))>,
+    /// True when the prepared state satisfies the win conditions.
+    start_won: bool,
 }
 
 thread_local! {
@@ -58,7 +61,7 @@ thread_local! {
 
 /// Runs `f` with this thread's worker for `game`.
 pub fn with_worker(game: &PuzzleScriptGame, f: impl FnOnce(&mut Worker)) {
-    let key = game as *const PuzzleScriptGame as usize;
+    let key = game.id;
     WORKER.with(|cell| {
         let mut slot = cell.borrow_mut();
         if slot.as_ref().is_none_or(|w| w.key != key) {
@@ -72,6 +75,7 @@ pub fn with_worker(game: &PuzzleScriptGame, f: impl FnOnce(&mut Worker)) {
                 chain: Vec::new(),
                 encoded: Vec::new(),
                 outcomes: Vec::new(),
+                start_won: false,
             });
         }
         if let Some(w) = slot.as_mut() {
@@ -81,7 +85,37 @@ pub fn with_worker(game: &PuzzleScriptGame, f: impl FnOnce(&mut Worker)) {
 }
 
 impl Worker {
-    /// Appends the successors of `state` under one input.
+    /// Decodes `state` and computes what every input's turn shares.
+    pub fn prepare(&mut self, game: &PuzzleScriptGame, state: &[u8]) {
+        let g = &*game.game;
+        game.layout.decode(state, &mut self.start);
+        self.board.objects.clone_from(&self.start);
+        self.board.moving.clear();
+        self.board.touched.clear();
+        let (mut players, summary) = self.scratch.prepared.take().unwrap_or_default();
+        find_players(g, &self.board, &mut players);
+        self.board.summarize_objects(g.obj_words, g.mov_words);
+        let mut summary = summary;
+        summary.clone_from(&self.board.summary);
+        self.scratch.prepared = Some((players, summary));
+        self.start_won = game.win_plan.satisfied(g, &self.start);
+    }
+
+    /// An input known to change nothing: a transition only when the
+    /// unchanged grid already wins (a level's start can).
+    pub fn idle_turn(&mut self, game: &PuzzleScriptGame, state: &[u8], action: u16, out: &mut Successors) {
+        if self.start_won {
+            self.encoded.clear();
+            self.encoded.extend_from_slice(state);
+            if let Some(b) = self.encoded.first_mut() {
+                *b = 1;
+            }
+            let _ = game;
+            out.push(Move::solo(action), &self.encoded);
+        }
+    }
+
+    /// Appends the successors of the prepared state under one input.
     pub fn expand(
         &mut self,
         game: &PuzzleScriptGame,
@@ -90,7 +124,6 @@ impl Worker {
         input: Option<u8>,
         out: &mut Successors,
     ) {
-        game.layout.decode(state, &mut self.start);
         self.chooser.reset();
         self.outcomes.clear();
         loop {
@@ -110,7 +143,10 @@ impl Worker {
                     }
                 }
                 End::Board(won) => {
-                    if !game.layout.encode(&self.board.objects, won, &mut self.encoded) {
+                    if !game
+                        .layout
+                        .encode(&self.board.objects, won, &mut self.encoded)
+                    {
                         game.overfull.fetch_add(1, Ordering::Relaxed);
                     }
                 }
@@ -146,8 +182,10 @@ impl Worker {
 
     /// One input's turn and the `again` turns after it.
     fn chain(&mut self, game: &PuzzleScriptGame, input: Option<u8>) -> End {
-        self.board.objects.clone_from(&self.start);
-        match self.turn(game, input) {
+        // Every object write since `prepare` is in `touched`.
+        self.put_back();
+        self.scratch.use_prepared = true;
+        match self.turn(game, input, true) {
             Turn::Unchanged => return End::Nothing,
             Turn::Restart => return End::Initial,
             Turn::Won => return End::Board(true),
@@ -160,7 +198,7 @@ impl Worker {
                 return End::Endless;
             }
             self.chain.push(self.board.objects.clone());
-            match self.turn(game, None) {
+            match self.turn(game, None, false) {
                 Turn::Unchanged => return End::Board(false),
                 Turn::Restart => return End::Initial,
                 Turn::Won => return End::Board(true),
@@ -172,25 +210,72 @@ impl Worker {
     }
 
     /// One turn on the board; an unchanged turn leaves the board as it was.
-    fn turn(&mut self, game: &PuzzleScriptGame, input: Option<u8>) -> Turn {
+    /// The first turn of a chain starts from the prepared state, which is
+    /// its own copy of the board before.
+    fn turn(&mut self, game: &PuzzleScriptGame, input: Option<u8>, first: bool) -> Turn {
         let g = &*game.game;
-        self.before.clone_from(&self.board.objects);
+        if !first {
+            self.before.clone_from(&self.board.objects);
+        }
         let chooser: &mut dyn Chooser = &mut self.chooser;
-        let kept = run(g, &mut self.board, input.map(input_bits), &mut self.scratch, chooser);
+        let kept = run(
+            g,
+            &mut self.board,
+            input.map(input_bits),
+            &mut self.scratch,
+            chooser,
+        );
         if !kept || self.board.queued("cancel") {
-            self.board.objects.clone_from(&self.before);
+            if first {
+                self.put_back();
+            } else {
+                self.board.objects.clone_from(&self.before);
+            }
             return Turn::Unchanged;
         }
         if self.board.queued("restart") {
             return Turn::Restart;
         }
-        if self.board.queued("win") || win::satisfied(g, &self.board.objects) {
+        let unchanged = if first {
+            self.same_as_start()
+        } else {
+            self.board.objects == self.before
+        };
+        // An unchanged grid wins only if it already did (the level's start can).
+        let won = self.board.queued("win")
+            || if unchanged {
+                first && self.start_won
+            } else {
+                game.win_plan.satisfied(g, &self.board.objects)
+            };
+        if won {
             return Turn::Won;
         }
-        if self.board.objects == self.before {
+        if unchanged {
             return Turn::Unchanged;
         }
         Turn::Changed(self.board.queued("again"))
+    }
+}
+
+impl Worker {
+    /// Puts the cells written since the prepared state back as they were.
+    fn put_back(&mut self) {
+        let so = self.start.len() / self.board.cells().max(1);
+        for &i in &self.board.touched {
+            let cell = i * so..i * so + so;
+            self.board.objects[cell.clone()].copy_from_slice(&self.start[cell]);
+        }
+        self.board.touched.clear();
+    }
+
+    /// True when every cell written since the prepared state is as it was.
+    fn same_as_start(&self) -> bool {
+        let so = self.start.len() / self.board.cells().max(1);
+        self.board.touched.iter().all(|&i| {
+            let cell = i * so..i * so + so;
+            self.board.objects[cell.clone()] == self.start[cell]
+        })
     }
 }
 

@@ -123,13 +123,16 @@ impl ObjectReader {
         // A name defined twice is an error in the reference, which keeps going
         // with the first definition wherever names are looked up.
         let tokens: Vec<&str> = rhs.split_whitespace().collect();
-        if tokens.is_empty() || tokens.len() % 2 == 0 {
+        if tokens.is_empty() || tokens.len().is_multiple_of(2) {
             return err(column_of(line, code), "incomplete legend entry".into());
         }
         let joiner = tokens.get(1).copied();
         for (i, t) in tokens.iter().enumerate() {
             if i % 2 == 1 && Some(*t) != joiner {
-                return err(column_of(line, t), "mix of 'and' and 'or', or a missing one".into());
+                return err(
+                    column_of(line, t),
+                    "mix of 'and' and 'or', or a missing one".into(),
+                );
             }
             if i % 2 == 0 && !parsed.is_declared(t) {
                 return err(
@@ -149,9 +152,10 @@ impl ObjectReader {
             Some("and") => {
                 let mut values = Vec::new();
                 for n in &names {
-                    values.extend(substitute_and(parsed, n).map_err(|m| {
-                        syntax(file, line.number, column_of(line, n), m)
-                    })?);
+                    values.extend(
+                        substitute_and(parsed, n)
+                            .map_err(|m| syntax(file, line.number, column_of(line, n), m))?,
+                    );
                 }
                 parsed.aggregates.push(def(values));
             }
@@ -160,9 +164,10 @@ impl ObjectReader {
                 for (i, n) in names.iter().enumerate() {
                     // The reference substitutes the first two names only.
                     if i < 2 {
-                        values.extend(substitute_or(parsed, n).map_err(|m| {
-                            syntax(file, line.number, column_of(line, n), m)
-                        })?);
+                        values.extend(
+                            substitute_or(parsed, n)
+                                .map_err(|m| syntax(file, line.number, column_of(line, n), m))?,
+                        );
                     } else {
                         values.push(n.clone());
                     }
@@ -170,7 +175,10 @@ impl ObjectReader {
                 parsed.properties.push(def(values));
             }
             Some(other) => {
-                return err(column_of(line, other), format!("expected AND or OR, found \"{other}\""))
+                return err(
+                    column_of(line, other),
+                    format!("expected AND or OR, found \"{other}\""),
+                )
             }
         }
         Ok(())

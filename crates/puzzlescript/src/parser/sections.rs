@@ -147,7 +147,11 @@ impl SectionParser {
         if VALUE_KEYS.contains(&key.as_str()) {
             let start = line.code.find(&key).unwrap_or(0) + key.len();
             let cut = line.first_comment.unwrap_or(line.original.len());
-            let value = line.original.get(start..cut.max(start)).unwrap_or("").trim();
+            let value = line
+                .original
+                .get(start..cut.max(start))
+                .unwrap_or("")
+                .trim();
             let value = if matches!(key.as_str(), "title" | "author" | "homepage") {
                 value.to_string()
             } else {
@@ -222,7 +226,13 @@ impl SectionParser {
             return Ok(());
         }
         let cut = line.first_comment.unwrap_or(line.code.len());
-        let row: Vec<char> = line.code.get(..cut).unwrap_or(code).trim().chars().collect();
+        let row: Vec<char> = line
+            .code
+            .get(..cut)
+            .unwrap_or(code)
+            .trim()
+            .chars()
+            .collect();
         if row.is_empty() {
             return Ok(());
         }
@@ -286,7 +296,10 @@ pub(crate) fn column_of(line: &Line, part: &str) -> usize {
 pub(crate) fn words(text: &str, sep: impl Fn(char) -> bool) -> Vec<(usize, &str)> {
     let mut out = Vec::new();
     let mut start: Option<usize> = None;
-    for (b, c) in text.char_indices().chain(std::iter::once((text.len(), ' '))) {
+    for (b, c) in text
+        .char_indices()
+        .chain(std::iter::once((text.len(), ' ')))
+    {
         if sep(c) {
             if let Some(s) = start.take() {
                 out.push((text[..s].chars().count() + 1, &text[s..b]));

@@ -1,0 +1,129 @@
+//! A small PuzzleScript Sokoban explored through `model::Game`: the state
+//! count matches a hand count, pushes and wins behave as the reference's.
+
+use std::collections::HashSet;
+
+use model::{Game, Successors};
+use puzzlescript::{compile, list_levels, Input, PuzzleScriptGame, Session};
+
+const GAME: &str = "title tiny
+========
+OBJECTS
+========
+Background
+black
+Target
+yellow
+Wall
+brown
+Player
+white
+Crate
+orange
+=======
+LEGEND
+=======
+. = Background
+# = Wall
+P = Player
+* = Crate
+O = Target
+=======
+SOUNDS
+=======
+================
+COLLISIONLAYERS
+================
+Background
+Target
+Player, Wall, Crate
+======
+RULES
+======
+[ > Player | Crate ] -> [ > Player | > Crate ]
+==============
+WINCONDITIONS
+==============
+All Target on Crate
+=======
+LEVELS
+=======
+message hello
+#####
+#P*O#
+#####
+";
+
+fn explore(game: &PuzzleScriptGame) -> (usize, usize, usize) {
+    let mut seen: HashSet<Vec<u8>> = game.initial_states().into_iter().collect();
+    let mut queue: Vec<Vec<u8>> = seen.iter().cloned().collect();
+    let (mut transitions, mut wins, mut head) = (0, 0, 0);
+    let mut out = Successors::new();
+    while head < queue.len() {
+        let s = queue[head].clone();
+        head += 1;
+        if game.terminal(&s).is_some() {
+            wins += 1;
+            continue;
+        }
+        out.clear();
+        game.successors(&s, &mut out);
+        for (_, next) in out.iter() {
+            transitions += 1;
+            if seen.insert(next.to_vec()) {
+                queue.push(next.to_vec());
+            }
+        }
+    }
+    (seen.len(), transitions, wins)
+}
+
+#[test]
+fn levels_are_numbered_over_playable_ones() {
+    let g = compile("tiny.txt", GAME).unwrap();
+    let levels = list_levels(&g);
+    assert_eq!(levels.len(), 1);
+    assert_eq!((levels[0].number, levels[0].index), (1, 1));
+    assert!(PuzzleScriptGame::new(g, 2).is_err());
+}
+
+#[test]
+fn one_push_wins() {
+    let g = compile("tiny.txt", GAME).unwrap();
+    let game = PuzzleScriptGame::new(g, 1).unwrap();
+    assert_eq!(game.kind(), "puzzlescript");
+    assert_eq!(game.action_labels(), vec!["up", "left", "down", "right", "action"]);
+    // The start, then the push right onto the target: a won state.
+    assert_eq!(explore(&game), (2, 1, 1));
+    let won = game.initial_states()[0].clone();
+    let mut out = Successors::new();
+    game.successors(&won, &mut out);
+    let (mv, next) = out.get(0).unwrap();
+    assert_eq!(game.action_labels()[mv.action as usize], "right");
+    assert_eq!(game.terminal(next), Some(0));
+    assert!(game.render(next).contains("(won)"));
+}
+
+#[test]
+fn session_replays_and_undoes() {
+    let g = compile("tiny.txt", GAME).unwrap();
+    let mut s = Session::new(&g, 1, None).unwrap();
+    let start = s.text_form();
+    s.input(Input::Left);
+    assert_eq!(s.text_form(), start, "walking into a wall changes nothing");
+    s.input(Input::Right);
+    // The win moves on: there is no next level, so the finished level stays shown.
+    assert_ne!(s.text_form(), start);
+    s.input(Input::Undo);
+    assert_eq!(s.text_form(), start);
+}
+
+#[test]
+fn errors_name_the_line() {
+    let bad = GAME.replace("All Target on Crate", "All Target under Crate");
+    let err = compile("bad.txt", &bad).unwrap_err().to_string();
+    assert!(err.starts_with("bad.txt:39:"), "{err}");
+    let bad = GAME.replace("[ > Player | Crate ]", "[ > Player | Ghost ]");
+    let err = compile("bad.txt", &bad).unwrap_err().to_string();
+    assert!(err.contains("line 35"), "{err}");
+}
