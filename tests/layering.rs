@@ -10,7 +10,7 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
     BTreeMap::from([
         ("model", &[][..]),
         ("gamelang", &["model"][..]),
-        ("games", &["model", "gamelang"][..]),
+        ("games", &["model", "gamelang", "puzzlescript"][..]),
         ("store", &[][..]),
         ("explore", &["model", "store"][..]),
         ("hsg", &["store"][..]),
@@ -26,7 +26,16 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
         (
             "cli",
             &[
-                "model", "games", "store", "explore", "hsg", "tui", "fling", "evolve", "equiv",
+                "model",
+                "games",
+                "store",
+                "explore",
+                "hsg",
+                "tui",
+                "fling",
+                "evolve",
+                "equiv",
+                "puzzlescript",
             ][..],
         ),
     ])

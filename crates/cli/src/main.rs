@@ -35,6 +35,7 @@ mod export_cmd;
 mod features_cmd;
 mod fling_cmd;
 mod live;
+mod puzzlescript_cmd;
 mod report;
 mod sandbox_cmd;
 mod sizes;
@@ -87,6 +88,8 @@ enum Command {
     /// Compare a depth-limited run's HSG with the exhaustive run's: merges the limit
     /// prevented, how tags moved, the metrics side by side.
     Diff(diff_cmd::DiffArgs),
+    /// PuzzleScript: replay conformance cases, or play inputs on a level.
+    Puzzlescript(puzzlescript_cmd::PuzzleScriptArgs),
 }
 
 /// Ends the process after a failed write to standard output: quietly (success) when the
@@ -143,6 +146,7 @@ fn main() -> ExitCode {
         Command::Compare(args) => compare_cmd::run(args),
         Command::Tree(args) => compare_cmd::tree(args),
         Command::Diff(args) => diff_cmd::run(args),
+        Command::Puzzlescript(args) => puzzlescript_cmd::run(args),
     };
     match result {
         Ok(code) => code,
