@@ -10,7 +10,7 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
     BTreeMap::from([
         ("model", &[][..]),
         ("gamelang", &["model"][..]),
-        ("games", &["model", "gamelang"][..]),
+        ("games", &["model", "gamelang", "puzzlescript"][..]),
         // The store shares only the id types of the model (`StateId`, `ActionId`,
         // `OutcomeId`), never a game.
         ("store", &["model"][..]),
@@ -28,7 +28,16 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
         (
             "cli",
             &[
-                "model", "games", "store", "explore", "hsg", "tui", "fling", "evolve", "equiv",
+                "model",
+                "games",
+                "store",
+                "explore",
+                "hsg",
+                "tui",
+                "fling",
+                "evolve",
+                "equiv",
+                "puzzlescript",
             ][..],
         ),
     ])

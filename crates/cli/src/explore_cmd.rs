@@ -21,9 +21,11 @@ use store::{OpenMode, Progress, RunIdentity, RunStatus, RunWriter};
 /// Which level to load: a level file and, when it holds several, which one.
 #[derive(Args, Debug, Clone)]
 pub struct LevelArgs {
-    /// The level file (Sokoban: .xsb/.sok/.txt, several levels per file allowed).
+    /// The level file (Sokoban .xsb/.sok/.txt, PuzzleGraph, Fling!, sandbox, .game, or a
+    /// PuzzleScript game whatever its extension; several levels per file allowed).
     pub level_file: PathBuf,
-    /// Which level of the file, 1-based (default: the first).
+    /// Which level of the file, 1-based (default: the first; PuzzleScript counts only
+    /// playable levels, not messages).
     #[arg(long, conflicts_with = "title", value_parser = flags::count)]
     pub level: Option<usize>,
     /// Which level of the file, by title.
@@ -37,8 +39,11 @@ pub struct ExploreArgs {
     #[command(flatten)]
     pub which: LevelArgs,
     /// The run directory to write (created if missing; resumed if it holds this run).
-    #[arg(long)]
-    pub store: PathBuf,
+    #[arg(long, required_unless_present = "list")]
+    pub store: Option<PathBuf>,
+    /// List the file's levels with their numbers and titles, and explore nothing.
+    #[arg(long, conflicts_with_all = ["level", "title"])]
+    pub list: bool,
     /// Memory budget for the visited index and buffers, e.g. 800M or 4G
     /// (default: half the machine's RAM). Beyond it duplicates are detected on disk.
     #[arg(long, value_parser = parse_size)]
@@ -96,7 +101,8 @@ impl ExploreArgs {
     pub fn new(which: LevelArgs, store: PathBuf) -> ExploreArgs {
         ExploreArgs {
             which,
-            store,
+            store: Some(store),
+            list: false,
             mem: None,
             threads: None,
             max_states: None,
@@ -126,21 +132,42 @@ pub enum Explored {
 
 /// Runs `hsg explore`.
 pub fn run(args: ExploreArgs) -> Result<ExitCode> {
+    if args.list {
+        return list(&args.which.level_file);
+    }
     if explore(&args)? == Explored::Interrupted {
         return Ok(ExitCode::from(130));
     }
     if args.analyze {
         // The store was just written and checksummed block by block; a second
         // checksum pass is `hsg verify`'s job (on room4 it reads 3 GB).
-        let run = store::Run::open_unverified(&args.store)?;
+        let run = store::Run::open_unverified(store_dir(&args)?)?;
         let summary = analyze_cmd::summary_for(&run, &args.analysis)?;
         analyze_cmd::print_outline(&summary);
     }
     Ok(ExitCode::SUCCESS)
 }
 
+/// `hsg explore FILE --list`: every level of the file, one a line, as `number  title`.
+fn list(path: &Path) -> Result<ExitCode> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read level file {}", path.display()))?;
+    for (number, title) in games::list_levels(&path.display().to_string(), &text)? {
+        outln!("{number:>4}  {title}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The run directory, which clap requires unless `--list` is given.
+fn store_dir(args: &ExploreArgs) -> Result<&Path> {
+    args.store
+        .as_deref()
+        .context("--store DIR is required to explore")
+}
+
 /// Explores (or resumes) the run `args` describe, showing progress on stderr.
 pub fn explore(args: &ExploreArgs) -> Result<Explored> {
+    let store_dir = store_dir(args)?;
     let w = &args.which;
     let mut level = load_level(&w.level_file, w.level, w.title.as_deref())?;
     if let Some(k) = args.flip_tokens.filter(|&k| k > 0) {
@@ -153,11 +180,11 @@ pub fn explore(args: &ExploreArgs) -> Result<Explored> {
     } else {
         OpenMode::ResumeOrCreate
     };
-    let (writer, checkpoint) = RunWriter::open(&args.store, identity, mode)?;
+    let (writer, checkpoint) = RunWriter::open(store_dir, identity, mode)?;
     if matches!(writer.status(), RunStatus::Complete | RunStatus::Partial) && checkpoint.is_some() {
         eprintln!(
             "{} already holds this finished run ({} states); nothing to do",
-            args.store.display(),
+            store_dir.display(),
             writer.state_count()
         );
         return Ok(Explored::Finished);
@@ -178,7 +205,7 @@ pub fn explore(args: &ExploreArgs) -> Result<Explored> {
             5000
         }),
         stop,
-        scratch_dir: args.store.join("scratch"),
+        scratch_dir: store_dir.join("scratch"),
         index_limit: args.index_limit,
         round_limit: args.round_candidates,
         parents_per_part: args
@@ -248,6 +275,9 @@ pub fn explore(args: &ExploreArgs) -> Result<Explored> {
                     ""
                 }
             );
+            for (what, count) in game.exploration_counts() {
+                eprintln!("{count} {what}");
+            }
             Ok(Explored::Finished)
         }
     }

@@ -39,6 +39,7 @@ mod fling_cmd;
 mod html_cmd;
 mod live;
 mod path_cmd;
+mod puzzlescript_cmd;
 mod report;
 mod sandbox_cmd;
 mod sizes;
@@ -104,6 +105,8 @@ enum Command {
     /// Write one self-contained HTML report of a run and its analysis (plots, the HSG
     /// map, hyperstates with their states, the shortest solution) to mail or open offline.
     Html(html_cmd::HtmlArgs),
+    /// PuzzleScript: replay conformance cases, or play inputs on a level.
+    Puzzlescript(puzzlescript_cmd::PuzzleScriptArgs),
 }
 
 /// Ends the process after a failed write to standard output: quietly (success) when the
@@ -164,6 +167,7 @@ fn main() -> ExitCode {
         Command::Why(args) => path_cmd::why(args),
         Command::Batch(args) => batch_cmd::run(args),
         Command::Html(args) => html_cmd::run(args),
+        Command::Puzzlescript(args) => puzzlescript_cmd::run(args),
     };
     match result {
         Ok(code) => code,

@@ -148,6 +148,10 @@ impl Game for FlipTokens {
         self.inner.interrupt_on(stop);
     }
 
+    fn exploration_counts(&self) -> Vec<(String, u64)> {
+        self.inner.exploration_counts()
+    }
+
     fn players(&self) -> u8 {
         self.inner.players()
     }

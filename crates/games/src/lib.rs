@@ -5,7 +5,8 @@
 //! messages and format detection) and its text. [`load`] picks the game from
 //! the file's extension and, for the shared `.txt` extension, its content:
 //! Sokoban (XSB/SOK), PuzzleGraph save files, Fling! boards (HOG2 or plain),
-//! Affordance Sandbox instances and `.game` descriptions.
+//! Affordance Sandbox instances and `.game` descriptions; a PuzzleScript game
+//! is recognised by its section headers whatever its extension.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -15,6 +16,7 @@ pub mod fling;
 pub mod flip;
 mod grammar;
 pub mod puzzlegraph;
+pub mod puzzlescript;
 mod reload;
 pub mod sandbox;
 pub mod sokoban;
@@ -79,12 +81,17 @@ enum Format {
     Sandbox,
     /// A game described in the `.game` language.
     Grammar,
+    /// A PuzzleScript game, whatever its extension.
+    PuzzleScript,
 }
 
 /// Picks the format of a file from its extension, and from its content for
 /// the `.txt` files that PuzzleGraph, HOG2 and Sokoban collections all use.
 /// (A stored run's level is rebuilt by [`reload`], from its game kind.)
 fn detect_format(file_name: &str, text: &str) -> Format {
+    if puzzlescript::looks_like(text) {
+        return Format::PuzzleScript;
+    }
     let extension = file_name
         .rsplit_once('.')
         .map(|(_, e)| e.to_ascii_lowercase());
@@ -110,6 +117,7 @@ pub fn load(file_name: &str, text: &str, selector: &LevelSelector) -> Result<Lev
         Format::Fling => fling::load(file_name, text, selector),
         Format::Sandbox => sandbox::load(file_name, text, selector),
         Format::Grammar => grammar::load(file_name, text, selector),
+        Format::PuzzleScript => puzzlescript::load(file_name, text, selector),
     }
 }
 
@@ -121,6 +129,7 @@ pub fn list_levels(file_name: &str, text: &str) -> Result<Vec<(usize, String)>, 
         Format::Fling => fling::list_levels(file_name, text),
         Format::Sandbox => sandbox::list_levels(file_name, text),
         Format::Grammar => grammar::list_levels(file_name, text),
+        Format::PuzzleScript => puzzlescript::list_levels(file_name, text),
         Format::Sokoban => {
             let levels = sokoban::split_levels(file_name, text)?;
             Ok(levels

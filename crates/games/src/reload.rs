@@ -7,10 +7,17 @@ use std::collections::BTreeMap;
 
 use model::Game;
 
-use crate::{fling, flip, grammar, puzzlegraph, sandbox, GamesError, LevelSelector};
+use crate::{fling, flip, grammar, puzzlegraph, puzzlescript, sandbox, GamesError, LevelSelector};
 
 /// The game kinds [`reload`] knows, as [`model::Game::kind`] names them.
-pub const KINDS: [&str; 5] = ["sokoban", "puzzlegraph", "fling", "sandbox", "grammar"];
+pub const KINDS: [&str; 6] = [
+    "sokoban",
+    "puzzlegraph",
+    "fling",
+    "sandbox",
+    "grammar",
+    "puzzlescript",
+];
 
 /// Rebuilds the game of a stored run from its identity: the game's `kind`,
 /// the level's canonical text (`Level::text` when it was explored) and the
@@ -30,6 +37,7 @@ pub fn reload(
         "fling" => fling::load(&file, level_text, first)?,
         "sandbox" => sandbox::load(&file, level_text, first)?,
         "grammar" => grammar::load(&file, level_text, first)?,
+        "puzzlescript" => puzzlescript::reload(&file, level_text)?,
         _ => {
             return Err(GamesError::UnknownKind {
                 kind: kind.to_string(),
@@ -106,6 +114,7 @@ mod tests {
             "sandbox/tiny.sandbox",
             "grammar/tictactoe.game",
             "grammar/pig.game",
+            "puzzlescript/room3.ps.txt",
         ];
         let mut kinds = HashSet::new();
         for path in levels {

@@ -173,6 +173,14 @@ pub trait Game: Send + Sync {
     /// is meaningless: the explorer raises it only to stop, and discards the
     /// chunk it was expanding. Games whose evaluations are short ignore it.
     fn interrupt_on(&self, _stop: Arc<AtomicBool>) {}
+
+    /// What the game counted while it was expanded that a run's summary should
+    /// mention, as (what was counted, how many); empty when there is nothing to
+    /// say. A PuzzleScript level counts the (state, input) pairs whose `again`
+    /// chain never ends, which it leaves without a transition.
+    fn exploration_counts(&self) -> Vec<(String, u64)> {
+        Vec::new()
+    }
 }
 
 #[cfg(test)]
