@@ -118,6 +118,8 @@ pub enum Action {
     RadiusDown,
     /// Delete the selected bookmark.
     Delete,
+    /// Show the member's board over the whole screen, or back.
+    WholeBoard,
     /// Close the overlay or prompt.
     Cancel,
     /// Confirm a prompt.
@@ -235,6 +237,7 @@ pub const KEYS: &[Binding] = &[
     b(Br, &[c('s')], A::Sort, "sort by the next column"),
     b(Br, &[c('S')], A::ReverseSort, "reverse the sort"),
     b(Br, &[c('t')], A::Filter, "filter by the next tag"),
+    b(Br, &[c('z')], A::WholeBoard, "member board full screen"),
     b(Pa, &[k(K::Up), c('k')], A::Up, "step back along the path"),
     b(Pa, &[k(K::Down), c('j')], A::Down, "step on along the path"),
     b(Pa, &[k(K::Left), c('h')], A::Left, "previous path"),

@@ -19,6 +19,23 @@ pub fn fixture_app(view: ViewOptions, size: (u16, u16), dir: Option<&Path>) -> A
     app
 }
 
+/// The application on the synthetic fixture with 7-digit figures (complete, or
+/// `partial` with a state never expanded), loaded, at `size`. The fixture is built
+/// once per process.
+pub fn big_app(view: ViewOptions, size: (u16, u16), partial: bool) -> App {
+    use std::sync::OnceLock;
+    static COMPLETE: OnceLock<Arc<dyn Workbench>> = OnceLock::new();
+    static PARTIAL: OnceLock<Arc<dyn Workbench>> = OnceLock::new();
+    let cell = if partial { &PARTIAL } else { &COMPLETE };
+    let bench = cell
+        .get_or_init(|| Arc::new(crate::data::big_fixture::big(partial).unwrap()))
+        .clone();
+    let mut app = App::new(view, size);
+    app.on_event(Event::Loaded(Ok(bench)));
+    run_jobs(&mut app);
+    app
+}
+
 /// Runs every queued job inline, as the worker threads would.
 pub fn run_jobs(app: &mut App) {
     while let Some(job) = app.take_job() {

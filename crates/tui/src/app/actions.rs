@@ -22,6 +22,8 @@ impl App {
             Action::Quit => self.quit = true,
             Action::Help => self.overlay = Overlay::Help(0),
             Action::Cancel => self.overlay = Overlay::None,
+            Action::WholeBoard if self.overlay == Overlay::Board => self.overlay = Overlay::None,
+            Action::WholeBoard => self.overlay = Overlay::Board,
             Action::NextScreen => self.show_screen((self.screen.index() + 1) % 4),
             Action::PrevScreen => self.show_screen((self.screen.index() + 3) % 4),
             Action::Screen(i) => self.show_screen(usize::from(i)),
@@ -52,6 +54,11 @@ impl App {
 
     fn show_screen(&mut self, i: usize) {
         self.screen = Screen::ALL[i % Screen::ALL.len()];
+        // A message about the screen left behind would be read as one about this one.
+        self.status.clear();
+        if self.overlay == Overlay::Board {
+            self.overlay = Overlay::None;
+        }
         self.request_screen_data();
     }
 
@@ -89,7 +96,9 @@ impl App {
                 self.status = format!("this hyperstate is already a {what}")
             }
             Some(&h) => {
-                self.status = format!("nearest {what}: {} critical actions away", path.len() - 1);
+                let away = (path.len() - 1) as u64;
+                let away = ui::browser::plural(away, "critical action", "critical actions");
+                self.status = format!("nearest {what}: {away} away");
                 self.go(h);
             }
             None => self.status = format!("no {what} is reachable from here"),
@@ -182,7 +191,8 @@ impl App {
     }
 
     fn apply_browser(&mut self, action: Action) {
-        let page = i64::from(ui::browser::table_rows(self.size).max(1));
+        let page =
+            i64::from(ui::browser::table_rows(self.size, ui::browser::board_rows(self)).max(1));
         match (action, self.pane) {
             (Action::Left, p) => self.pane = p.step(false),
             (Action::Right, p) => self.pane = p.step(true),

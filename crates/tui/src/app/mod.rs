@@ -125,6 +125,8 @@ pub enum Overlay {
     Bookmarks(usize),
     /// A text prompt.
     Prompt(PromptKind, String),
+    /// The browser's member board over the whole body.
+    Board,
 }
 
 /// How to draw: colours and character set.

@@ -120,6 +120,15 @@ impl<S: StateSource> AnalysisBench<S> {
             .unwrap_or_else(|| format!("#{action}"))
     }
 
+    fn multiplicity(&self, edge: u64) -> u64 {
+        self.saved
+            .edges
+            .multiplicity
+            .get(edge as usize)
+            .copied()
+            .unwrap_or(0)
+    }
+
     fn critical(&self, edge: u64, other: u64) -> CriticalAction {
         let e = &self.saved.edges;
         let action = e.actions.get(edge as usize).copied().unwrap_or(0);
@@ -135,7 +144,12 @@ impl<S: StateSource> AnalysisBench<S> {
 /// The overview facts of an analysis `summary` of the run described by `facts`, with
 /// `bfs_depths` states per BFS layer. It needs neither the states nor the hyperstates,
 /// so the store backend can show it before they are loaded.
-pub fn overview_of(summary: &HsgSummary, facts: &RunFacts, bfs_depths: Vec<u64>) -> Overview {
+pub fn overview_of(summary: &HsgSummary, facts: &RunFacts, mut bfs_depths: Vec<u64>) -> Overview {
+    // The store's layer table may end with a layer that holds no state yet; the
+    // deepest layer is the last one with states, as `max_depth` counts it.
+    while bfs_depths.len() > 1 && bfs_depths.last() == Some(&0) {
+        bfs_depths.pop();
+    }
     let (s, f, t) = (summary, facts, summary.tags);
     Overview {
         game: f.game.clone(),
@@ -170,6 +184,13 @@ pub fn overview_of(summary: &HsgSummary, facts: &RunFacts, bfs_depths: Vec<u64>)
         ideal_profile: s.failure_spectrum.ideal_path_profile.clone(),
         breadth: s.failure_spectrum.breadth,
     }
+}
+
+/// How many hyperstates `walk` reports (each once, as the edge walkers do).
+fn count_distinct(walk: impl FnOnce(&mut dyn FnMut(u64))) -> u64 {
+    let mut n = 0;
+    walk(&mut |_| n += 1);
+    n
 }
 
 fn reverse_edges(saved: &SavedAnalysis) -> Reverse {
@@ -258,8 +279,16 @@ impl<S: StateSource> Workbench for AnalysisBench<S> {
             bfs_depth: self.states.bfs_depth(first_state),
             headroom_states: i.headroom_states,
             one_step_headroom: i.one_step_headroom,
-            out_actions: out.end - out.start,
-            in_actions: inc.end - inc.start,
+            out_critical: out.clone().map(|e| self.multiplicity(e)).sum(),
+            in_critical: inc
+                .clone()
+                .filter_map(|i| self.reverse.edge.get(i as usize))
+                .map(|&e| self.multiplicity(e))
+                .sum(),
+            out_edges: count_distinct(|f| self.for_each_successor(h, f)),
+            in_edges: count_distinct(|f| self.for_each_predecessor(h, f)),
+            out_labelled: out.end - out.start,
+            in_labelled: inc.end - inc.start,
             contains_target: i.flags & hsg::tags::CONTAINS_TARGET != 0,
             open: i.flags & hsg::tags::OPEN != 0,
         })

@@ -8,6 +8,7 @@
 //! and are meant to run on worker threads.
 
 pub mod analysis;
+pub mod big_fixture;
 pub mod fixture;
 pub mod queries;
 pub mod run;
@@ -156,10 +157,18 @@ pub struct Details {
     pub headroom_states: Option<f32>,
     /// One-step headroom.
     pub one_step_headroom: Option<f32>,
-    /// Distinct labelled critical actions out of it.
-    pub out_actions: u64,
-    /// Distinct labelled critical actions into it.
-    pub in_actions: u64,
+    /// Critical actions (SSG transitions) out of it, counted with multiplicity.
+    pub out_critical: u64,
+    /// Critical actions into it, counted with multiplicity.
+    pub in_critical: u64,
+    /// HSG edges out of it: distinct successor hyperstates.
+    pub out_edges: u64,
+    /// HSG edges into it: distinct predecessor hyperstates.
+    pub in_edges: u64,
+    /// Labelled HSG edges out of it: distinct `(successor, action)` pairs.
+    pub out_labelled: u64,
+    /// Labelled HSG edges into it: distinct `(predecessor, action)` pairs.
+    pub in_labelled: u64,
     /// True when a member has the target outcome.
     pub contains_target: bool,
     /// True when it is a state that was never expanded.

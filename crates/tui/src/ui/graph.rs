@@ -29,7 +29,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
             if d.hood.truncated { " (capped)" } else { "" }
         ),
     };
-    let block = pane(t, &title, false);
+    let block = pane(t, &title, false, area.width);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let [canvas, legend] =

@@ -3,6 +3,7 @@
 //! the same whatever the size of the run.
 
 pub mod browser;
+pub mod fit;
 pub mod graph;
 mod overlays;
 mod overview;
@@ -109,7 +110,7 @@ fn draw_footer(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
 }
 
 fn draw_message(frame: &mut Frame, area: Rect, t: &Theme, title: &str, text: &str, style: Style) {
-    let block = pane(t, title, false);
+    let block = pane(t, title, false, area.width);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let lines: Vec<Line> = text
@@ -123,10 +124,13 @@ fn draw_message(frame: &mut Frame, area: Rect, t: &Theme, title: &str, text: &st
     );
 }
 
-/// A bordered pane; the focused one has a bold title.
-pub fn pane<'a>(t: &Theme, title: &str, focused: bool) -> Block<'a> {
+/// A bordered pane of `width` columns; the focused one has a bold title marked `*`.
+/// A title too long for the border ends with an ellipsis.
+pub fn pane<'a>(t: &Theme, title: &str, focused: bool, width: u16) -> Block<'a> {
     let style = if focused { t.title() } else { Style::default() };
     let marker = if focused { "*" } else { "" };
+    let room = usize::from(width).saturating_sub(4 + marker.len());
+    let title = fit::ellipsize(title, room, t.ellipsis());
     Block::default()
         .borders(Borders::ALL)
         .border_set(t.border())
@@ -152,5 +156,7 @@ pub fn page_start(cursor: usize, rows: usize) -> usize {
     }
 }
 
+#[cfg(test)]
+mod number_tests;
 #[cfg(test)]
 mod tests;

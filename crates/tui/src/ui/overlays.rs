@@ -17,6 +17,26 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
         Overlay::Help(page) => draw_help(frame, area, t, *page),
         Overlay::Bookmarks(cursor) => draw_bookmarks(frame, area, app, t, *cursor),
         Overlay::Prompt(kind, text) => draw_prompt(frame, area, t, *kind, text),
+        Overlay::Board => draw_whole_board(frame, area, app, t),
+    }
+}
+
+/// The browser's member over the whole body, for boards the member pane cuts.
+fn draw_whole_board(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
+    if app.screen != crate::app::Screen::Browser {
+        return;
+    }
+    let member = app.focus.as_ref().and_then(|f| f.member.as_ref());
+    let title = format!(
+        "{} (z or Esc: back)",
+        super::browser::member_title(app, member)
+    );
+    let block = pane(t, &title, true, area.width);
+    let inner = block.inner(area);
+    frame.render_widget(Clear, area);
+    frame.render_widget(block, area);
+    if let Some(m) = member {
+        super::browser::draw_board(frame, inner, app, m, t, true);
     }
 }
 
@@ -42,7 +62,7 @@ pub fn help_lines(t: &Theme) -> Vec<Line<'static>> {
 fn draw_help(frame: &mut Frame, area: Rect, t: &Theme, page: usize) {
     let lines = help_lines(t);
     let box_area = inset(area, 1);
-    let block = pane(t, "Keys", true);
+    let block = pane(t, "Keys", true, box_area.width);
     let inner = block.inner(box_area);
     frame.render_widget(Clear, box_area);
     frame.render_widget(block, box_area);
@@ -84,7 +104,12 @@ fn draw_help(frame: &mut Frame, area: Rect, t: &Theme, page: usize) {
 fn draw_bookmarks(frame: &mut Frame, area: Rect, app: &App, t: &Theme, cursor: usize) {
     let box_area = inset(area, 2);
     let items = app.bookmarks.items();
-    let block = pane(t, &format!("Bookmarks {}", items.len()), true);
+    let block = pane(
+        t,
+        &format!("Bookmarks {}", items.len()),
+        true,
+        box_area.width,
+    );
     let inner = block.inner(box_area);
     frame.render_widget(Clear, box_area);
     frame.render_widget(block, box_area);
@@ -133,7 +158,7 @@ fn draw_prompt(frame: &mut Frame, area: Rect, t: &Theme, kind: PromptKind, text:
         height: 3.min(area.height),
         ..area
     };
-    let block = pane(t, label, true);
+    let block = pane(t, label, true, box_area.width);
     let inner = block.inner(box_area);
     frame.render_widget(Clear, box_area);
     frame.render_widget(block, box_area);

@@ -2,8 +2,9 @@
 //! process is exploring), counts and compression, and the analysis' distributions as
 //! bar charts and sparklines.
 
+use super::browser::plural;
 use super::theme::{tag_long, Theme};
-use super::{opt, pane};
+use super::{fit, opt, pane};
 use crate::app::App;
 use crate::data::{Overview, RunState, Tag};
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -16,23 +17,35 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
     let Some(o) = &app.overview else { return };
     let [left, right] =
         Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(area);
-    let block = pane(t, "Run", false);
+    let block = pane(t, "Run", false, left.width);
     let inner = block.inner(left);
     frame.render_widget(block, left);
-    frame.render_widget(Paragraph::new(facts(o, app, t)), inner);
-    let block = pane(t, "Distributions", false);
+    frame.render_widget(
+        Paragraph::new(fit::clip(
+            facts(o, app, usize::from(inner.width), t),
+            usize::from(inner.height),
+            usize::from(inner.width),
+            t.ellipsis(),
+        )),
+        inner,
+    );
+    let block = pane(t, "Distributions", false, right.width);
     let inner = block.inner(right);
     frame.render_widget(block, right);
     frame.render_widget(Paragraph::new(charts(o, inner.width as usize, t)), inner);
 }
 
-fn facts<'a>(o: &'a Overview, app: &App, t: &Theme) -> Vec<Line<'a>> {
+fn facts<'a>(o: &'a Overview, app: &App, width: usize, t: &Theme) -> Vec<Line<'a>> {
     let sep = format!(" {} ", t.dot());
     let mut lines = vec![
-        Line::from(vec![
-            Span::styled(o.game.clone(), t.title()),
-            Span::raw(format!(": {}", o.level_title)),
-        ]),
+        fit::line(
+            vec![
+                Span::styled(o.game.clone(), t.title()),
+                Span::raw(format!(": {}", o.level_title)),
+            ],
+            width,
+            t.ellipsis(),
+        ),
         Line::styled(
             if o.level_hash.is_empty() {
                 "level hash -".to_string()
@@ -50,30 +63,61 @@ fn facts<'a>(o: &'a Overview, app: &App, t: &Theme) -> Vec<Line<'a>> {
         ));
     }
     lines.extend(status_lines(o, app, t));
-    lines.extend([
-        Line::raw(""),
-        Line::raw(format!(
-            "states {}{sep}transitions {}",
-            o.states, o.transitions
-        )),
-        Line::raw(format!(
-            "hyperstates {}{sep}critical {}",
-            o.hyperstates, o.critical_actions
-        )),
-        Line::raw(format!("compression {:.2}%", o.compression * 100.0)),
-        Line::raw(format!("open states {}", o.open_states)),
-        Line::from(vec![
+    lines.push(Line::raw(""));
+    let groups = [
+        vec![
+            format!("states {}", o.states),
+            format!("transitions {}", o.transitions),
+        ],
+        vec![
+            format!("hyperstates {}", o.hyperstates),
+            format!("critical actions {}", o.critical_actions),
+        ],
+        vec![
+            format!("compression {}", fit::percent(o.compression)),
+            format!("open states {}", o.open_states),
+        ],
+    ];
+    for group in groups {
+        lines.extend(
+            fit::flow(&group, &sep, width, t.ellipsis())
+                .into_iter()
+                .map(Line::raw),
+        );
+    }
+    lines.push(fit::line(
+        vec![
             Span::raw(format!("root h{} ", o.root)),
             Span::styled(tag_long(o.root_tag), t.tag(o.root_tag)),
-        ]),
-        Line::raw(format!(
-            "shortest {}: {} actions, {} critical",
-            o.target,
-            opt(o.shortest_win_actions),
-            opt(o.shortest_win_critical)
-        )),
-        Line::raw(format!("failure-spectrum breadth {}", opt(o.breadth))),
-    ]);
+        ],
+        width,
+        t.ellipsis(),
+    ));
+    let shortest = match (o.shortest_win_actions, o.shortest_win_critical) {
+        (None, None) => vec![format!("shortest {}: none found", o.target)],
+        (actions, critical) => vec![
+            format!(
+                "shortest {}: {}",
+                o.target,
+                plural(actions.unwrap_or(0), "action", "actions")
+            ),
+            plural(
+                u64::from(critical.unwrap_or(0)),
+                "critical action",
+                "critical actions",
+            ),
+        ],
+    };
+    lines.extend(
+        fit::flow(&shortest, ", ", width, t.ellipsis())
+            .into_iter()
+            .map(Line::raw),
+    );
+    lines.push(Line::raw(fit::ellipsize(
+        &format!("failure-spectrum breadth {}", opt(o.breadth)),
+        width,
+        t.ellipsis(),
+    )));
     if let Some(note) = &o.stale_note {
         lines.push(Line::styled(note.clone(), t.error()));
     }
@@ -177,22 +221,37 @@ fn profile_lines<'a>(o: &Overview, width: usize, t: &Theme) -> Vec<Line<'a>> {
         .iter()
         .map(|d| u64::from(d.unwrap_or(finite_max + 1)) + 1)
         .collect();
+    // On a partial run "no loss found" is not "no loss reachable": the states never
+    // expanded may lead to one, so the value is unknown, as the report's `null` says.
+    let unknown = o.open_states > 0;
+    let none = if unknown { "?" } else { t.infinity() };
     let numbers: Vec<String> = o
         .ideal_profile
         .iter()
-        .map(|d| d.map_or_else(|| t.infinity().to_string(), |x| x.to_string()))
+        .map(|d| d.map_or_else(|| none.to_string(), |x| x.to_string()))
         .collect();
     let numbers = numbers.join(" ");
+    let steps = values.len().saturating_sub(1) as u64;
     let title = format!(
-        "ideal path loss distance ({} steps)",
-        values.len().saturating_sub(1)
+        "ideal path loss distance ({})",
+        plural(steps, "step", "steps")
     );
-    let body = if numbers.chars().count() <= width {
+    let noted = if unknown && o.ideal_profile.iter().any(Option::is_none) {
+        format!("{numbers}  (? unknown: partial run)")
+    } else {
+        numbers.clone()
+    };
+    let body = if fit::width(&noted) <= width {
+        noted
+    } else if fit::width(&numbers) <= width {
         numbers
     } else {
         sparkline(&values, width, t)
     };
-    vec![Line::styled(title, t.title()), Line::raw(body)]
+    vec![
+        Line::styled(fit::ellipsize(&title, width, t.ellipsis()), t.title()),
+        Line::raw(body),
+    ]
 }
 
 /// Values drawn as a one-line sparkline of at most `width` columns: neighbouring

@@ -40,7 +40,7 @@ fn draw_path(frame: &mut Frame, area: Rect, app: &App, t: &Theme, which: usize) 
     let list = &p.lists[which];
     let focused = p.which == which;
     let title = format!("{} ({})", PATH_NAMES[which], list.len().saturating_sub(1));
-    let block = pane(t, &title, focused);
+    let block = pane(t, &title, focused, area.width);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     if !p.ready {

@@ -147,6 +147,15 @@ impl Theme {
         }
     }
 
+    /// The mark of text cut short.
+    pub fn ellipsis(&self) -> &'static str {
+        if self.ascii {
+            "~"
+        } else {
+            "…"
+        }
+    }
+
     /// Infinity (no loss reachable).
     pub fn infinity(&self) -> &'static str {
         if self.ascii {
