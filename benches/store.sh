@@ -8,9 +8,11 @@
 #
 #   benches/store.sh [LEVEL]               (default levels/sokoban/room4.xsb)
 #   RUNS=5 ORACLE=path/to/xsb_bfs.c LOG2_SLOTS=27 benches/store.sh
+#   HSG=path/to/another/hsg benches/store.sh    (e.g. an older build, for before and after)
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 level=${1:-$root/levels/sokoban/room4.xsb}
+hsg=${HSG:-$hsg}
 runs=${RUNS:-3}
 oracle_src=${ORACLE:-$root/../shared/bench/xsb_bfs.c}
 
@@ -43,7 +45,9 @@ explore() {
 echo "level: $level, $runs rounds, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 for _ in $(seq "$runs"); do
   if [ -n "$oracle" ]; then
-    "$oracle" "$level" "${LOG2_SLOTS:-27}" | grep -oP 'seconds=\K[0-9.]+' >> "$work/oracle"
+    # Wall clock, as for hsg (the program's own figure is CPU time).
+    /usr/bin/time -v "$oracle" "$level" "${LOG2_SLOTS:-27}" > /dev/null 2> "$work/oracle-err"
+    seconds "$work/oracle-err" >> "$work/oracle"
   fi
   explore 1
   explore 2
@@ -60,7 +64,7 @@ t2=$(median < "$work/total-2")
 printf 'two threads end to end: %.2fx one thread\n' "$(echo "$t1 / $t2" | bc -l)"
 if [ -n "$oracle" ]; then
   c=$(median < "$work/oracle")
-  printf 'C breadth-first search (in RAM, no store): %.2f s; one thread with store: %.3fx its time\n' \
+  printf 'C breadth-first search (in RAM, no store): %.2f s wall; one thread with store: %.3fx its time\n' \
     "$c" "$(echo "$t1 / $c" | bc -l)"
 fi
 

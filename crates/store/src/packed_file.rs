@@ -5,7 +5,7 @@
 use crate::append::{AppendFile, Commit};
 use crate::error::StoreError;
 use crate::header::header;
-use crate::packed::{pack_frame, value, ENTRY_WORDS, FRAME};
+use crate::packed::{frame_words, pack_frame, value, ENTRY_WORDS, FRAME};
 use std::path::Path;
 
 /// How a frame's base is chosen.
@@ -182,7 +182,7 @@ impl PackedFile {
         };
         let start = first_entry >> 8;
         let last = [0, last_entry];
-        let end = (last[1] >> 8) + (last[1] & 0xff);
+        let end = (last[1] >> 8) + frame_words((last[1] & 0xff) as u32);
         bytes.clear();
         self.bits
             .read_at(start * 8, ((end - start) * 8) as usize, &mut bytes)?;

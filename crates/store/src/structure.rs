@@ -8,7 +8,7 @@ use crate::error::{corrupt, StoreError};
 use crate::manifest::Manifest;
 use crate::mapped::Mapped;
 use crate::out_edges::OutEdges;
-use crate::packed::{width_and_offset, FRAME};
+use crate::packed::{frame_words, width_and_offset, FRAME};
 use crate::{unpack_prob, unpack_terminal};
 use std::path::Path;
 
@@ -117,7 +117,7 @@ fn check_frames(
                 format!("frame {f} has width {width} at word {offset}, expected word {next}"),
             ));
         }
-        next += u64::from(width);
+        next += frame_words(width);
     }
     if next * 8 != bits.data().len() as u64 || bits.words().len() as u64 != next {
         return Err(corrupt(
