@@ -127,6 +127,15 @@ impl Keys {
         true
     }
 
+    /// States the arena holds from its base: [`Keys::put`] succeeds for ids
+    /// `base..base + capacity` (any id for narrow keys).
+    pub fn capacity(&self) -> usize {
+        match self.narrow {
+            true => usize::MAX,
+            false => self.arena.as_atomic().len() / self.words,
+        }
+    }
+
     /// Forgets every record: the arena now starts at id `base`.
     pub fn reset(&mut self, base: u64) {
         self.arena_base = base;

@@ -27,6 +27,8 @@ mod merge;
 mod options;
 mod slot;
 mod table;
+#[cfg(test)]
+mod tests_wide;
 mod watch;
 
 pub use bfs::{explore, explore_watched};

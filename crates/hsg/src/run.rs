@@ -8,31 +8,20 @@ use crate::persist::save;
 use crate::summary::{HsgSummary, Source};
 use std::ops::Range;
 
-/// Low 48 bits of a packed edge: the target state.
-const ID_MASK: u64 = (1 << 48) - 1;
-
-/// A stored run seen as a [`StateGraph`]: rows come straight from the mapped
-/// `trans.idx` (end offset per expanded state) and `trans.log` (packed edges).
+/// A stored run seen as a [`StateGraph`]: rows and edges come straight from the
+/// store's packed out-edges ([`store::OutEdges`]), read in place.
 pub struct RunGraph<'a> {
     run: &'a store::Run,
-    index: &'a [u64],
-    log: &'a [u64],
+    edges: store::OutEdges<'a>,
 }
 
 impl<'a> RunGraph<'a> {
-    /// Wraps `run`, checking that the row index covers exactly the expanded states.
+    /// Wraps `run` (whose structure `store::Run::open` has checked).
     pub fn new(run: &'a store::Run) -> Result<RunGraph<'a>, HsgError> {
-        let index = run.raw_out_index();
-        let log = run.raw_out_log();
-        if index.len() as u64 != run.expanded_count() {
-            return Err(HsgError::MalformedGraph(format!(
-                "{}: trans.idx has {} rows but the manifest says {} states were expanded",
-                run.dir().display(),
-                index.len(),
-                run.expanded_count()
-            )));
-        }
-        Ok(RunGraph { run, index, log })
+        Ok(RunGraph {
+            run,
+            edges: run.edges(),
+        })
     }
 }
 
@@ -42,33 +31,27 @@ impl StateGraph for RunGraph<'_> {
     }
 
     fn expanded_count(&self) -> u64 {
-        self.index.len() as u64
+        self.edges.rows()
     }
 
     fn edge_count(&self) -> u64 {
-        self.log.len() as u64
+        self.edges.len()
     }
 
     #[inline]
     fn edge_range(&self, state: StateId) -> Range<u64> {
-        let s = state as usize;
-        let Some(&end) = self.index.get(s) else {
-            return 0..0;
-        };
-        let start = if s == 0 { 0 } else { self.index[s - 1] };
-        start..end
+        self.edges.row(state)
     }
 
     #[inline]
     fn edge(&self, index: u64) -> (ActionId, StateId) {
-        // Out-of-range indices only occur on a graph that failed validation.
-        let word = self.log.get(index as usize).copied().unwrap_or(0);
-        ((word >> 48) as u16, word & ID_MASK)
+        let edge = self.edges.edge(index);
+        (edge.action, edge.target)
     }
 
     #[inline]
     fn prefetch_row(&self, state: StateId) {
-        store::prefetch(self.index, state as usize);
+        self.edges.prefetch_row(state);
     }
 
     fn outcome(&self, state: StateId) -> Option<OutcomeId> {

@@ -4,28 +4,45 @@
 use crate::append::AppendFile;
 use crate::error::StoreError;
 use crate::layout::SEGMENT_STATES;
+use crate::packed_file::{Names, PackedFile};
 use crate::StateId;
+
+/// The files of the packed row ends.
+pub(crate) const ROWS: Names = Names {
+    index: "rows.idx",
+    index_kind: "rowsidx",
+    bits: "rows.bits",
+    bits_kind: "rowsbits",
+};
+
+/// The files of the packed edges.
+pub(crate) const EDGES: Names = Names {
+    index: "edges.idx",
+    index_kind: "edgesidx",
+    bits: "edges.bits",
+    bits_kind: "edgebits",
+};
 
 /// The data files of a run being written.
 pub(crate) struct DataFiles {
     pub segments: Vec<AppendFile>,
-    pub trans_idx: AppendFile,
-    pub trans_log: AppendFile,
+    /// The end of each expanded state's row of edges.
+    pub rows: PackedFile,
+    /// The edges, `target << action_bits | action`.
+    pub edges: PackedFile,
     pub trans_prob: Option<AppendFile>,
     pub terminals: AppendFile,
 }
 
 impl DataFiles {
-    /// Every data file: segments, then the transition index and log, the
+    /// Every data file: segments, then the packed rows and edges, the
     /// terminals and the probabilities.
     pub fn all(&mut self) -> impl Iterator<Item = &mut AppendFile> {
         self.segments
             .iter_mut()
-            .chain([
-                &mut self.trans_idx,
-                &mut self.trans_log,
-                &mut self.terminals,
-            ])
+            .chain(self.rows.files_mut())
+            .chain(self.edges.files_mut())
+            .chain([&mut self.terminals])
             .chain(self.trans_prob.as_mut())
     }
 

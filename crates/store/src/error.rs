@@ -52,6 +52,14 @@ pub enum StoreError {
         /// The file whose write failed.
         path: PathBuf,
     },
+    /// The store was written in an older format this build no longer reads.
+    #[error("{path}: this store was written in format version {version}, which this build no longer reads; explore the level again (hsg explore ... --force-new) to rebuild it")]
+    OldFormat {
+        /// The manifest.
+        path: PathBuf,
+        /// The version it was written in.
+        version: u32,
+    },
     /// A caller broke the writer's contract (a bug, reported rather than panicking).
     #[error("store misuse: {0}")]
     Misuse(String),

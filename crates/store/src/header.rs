@@ -12,7 +12,7 @@ use xxhash_rust::xxh3::xxh3_64;
 /// Bytes before the data of every file.
 pub const HEADER_LEN: usize = 64;
 /// The store format version this build reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 /// Data bytes covered by one block checksum.
 pub const BLOCK: u64 = 1 << 20;
 const MAGIC: &[u8; 8] = b"HSGSTORE";

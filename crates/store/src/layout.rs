@@ -29,12 +29,18 @@ const OWN: [&str; 9] = [
     "hsg-bookmarks.json",
 ];
 
-/// Data files with a fixed name; each may have a `.sum` sidecar.
-const DATA: [&str; 7] = [
-    "trans.idx",
-    "trans.log",
+/// Data files with a fixed name; each may have a `.sum` sidecar. The last
+/// five are format 1's, still recognised so that `--force-new` can replace
+/// an old store.
+const DATA: [&str; 11] = [
+    "rows.idx",
+    "rows.bits",
+    "edges.idx",
+    "edges.bits",
     "trans.prob",
     "terminals",
+    "trans.idx",
+    "trans.log",
     "in.idx",
     "in.log",
     "fp.idx",

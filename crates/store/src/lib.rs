@@ -19,9 +19,9 @@ compile_error!("the store maps little-endian u64 files directly and needs a litt
 mod append;
 mod bits;
 mod data_files;
+mod derived;
 mod error;
 mod file_array;
-mod finish;
 mod flight;
 mod header;
 mod huge_words;
@@ -30,6 +30,9 @@ mod layout;
 mod manifest;
 mod mapped;
 mod meta;
+mod out_edges;
+mod packed;
+mod packed_file;
 mod reader;
 mod structure;
 mod syncer;
@@ -45,7 +48,8 @@ pub use file_array::{FileArray, PlainWord};
 pub use header::FORMAT_VERSION;
 pub use huge_words::{prefetch, AtomicWords, Words};
 pub use identity::RunIdentity;
-pub use manifest::{Files, Manifest, Progress, RunStatus};
+pub use manifest::{Files, Manifest, Progress, RunStatus, Tails};
+pub use out_edges::OutEdges;
 pub use reader::Run;
 pub use writer::{Checkpoint, OpenMode, RunWriter};
 
@@ -111,6 +115,12 @@ impl InEdge {
             source: word & ID_MASK,
         }
     }
+}
+
+/// Low bits of a stored edge word that hold its action: enough for every
+/// action label of the run (none when it has at most one).
+pub fn action_bits(identity: &RunIdentity) -> u32 {
+    packed::bits_for(identity.action_labels.len().saturating_sub(1) as u64)
 }
 
 /// Packs a terminal entry: state id (low 48 bits) | outcome << 48.

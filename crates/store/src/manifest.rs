@@ -69,20 +69,27 @@ pub struct Progress {
 pub struct Files {
     /// State segments, in order.
     pub states: Vec<Commit>,
-    /// `trans.idx`.
-    pub trans_idx: Commit,
-    /// `trans.log`.
-    pub trans_log: Commit,
+    /// `rows.idx` and `rows.bits`: the out-edge row ends, packed.
+    pub rows: [Commit; 2],
+    /// `edges.idx` and `edges.bits`: the out-edges, packed.
+    pub edges: [Commit; 2],
     /// `trans.prob`, for games with chance.
     pub trans_prob: Option<Commit>,
     /// `terminals`.
     pub terminals: Commit,
-    /// `in.idx`, once built.
-    pub in_idx: Option<Commit>,
-    /// `in.log`, once built.
-    pub in_log: Option<Commit>,
-    /// `fp.idx`, once built.
-    pub fp_idx: Option<Commit>,
+    /// The values after the last full frame of each packed sequence.
+    pub tails: Tails,
+}
+
+/// The values of the packed sequences after their last full frame (fewer
+/// than 64 each), which a checkpoint records here rather than in the files
+/// (see `docs/store-format.md`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tails {
+    /// Row ends after the last full frame of `rows.*`.
+    pub rows: Vec<u64>,
+    /// Edge words after the last full frame of `edges.*`.
+    pub edges: Vec<u64>,
 }
 
 /// The content of `MANIFEST`.
@@ -141,6 +148,12 @@ impl Manifest {
         }
         let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap_or_default());
         let version = u32::from_le_bytes(bytes[8..12].try_into().unwrap_or_default());
+        if version < FORMAT_VERSION {
+            return Err(StoreError::OldFormat {
+                path: path.to_path_buf(),
+                version,
+            });
+        }
         if version != FORMAT_VERSION {
             return Err(corrupt(
                 path,

@@ -3,14 +3,20 @@
 //! database, so that it works on a store another process is still writing.
 
 use crate::append::Commit;
+use crate::data_files::{EDGES, ROWS};
+use crate::derived::{Fingerprints, InEdges};
 use crate::error::StoreError;
 use crate::header::header;
 use crate::identity::RunIdentity;
 use crate::layout::segment;
 use crate::manifest::{Manifest, RunStatus};
 use crate::mapped::Mapped;
-use crate::{unpack_prob, unpack_terminal, Edge, InEdge, StateId};
+use crate::out_edges::OutEdges;
+use crate::packed::Packed;
+use crate::packed_file::Names;
+use crate::{action_bits, unpack_prob, unpack_terminal, Edge, InEdge, StateId};
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use xxhash_rust::xxh3::xxh3_64;
 
 /// A run directory opened for reading.
@@ -18,14 +24,40 @@ pub struct Run {
     dir: PathBuf,
     manifest: Manifest,
     segments: Vec<Mapped>,
-    trans_idx: Mapped,
-    trans_log: Mapped,
+    /// `rows.idx` and `rows.bits`.
+    rows: [Mapped; 2],
+    /// `edges.idx` and `edges.bits`.
+    edges: [Mapped; 2],
     trans_prob: Option<Mapped>,
     terminals: Mapped,
-    in_idx: Option<Mapped>,
-    in_log: Option<Mapped>,
-    fp_idx: Option<Mapped>,
     slot: usize,
+    action_bits: u32,
+    /// Derived on first use (see [`crate::derived`]).
+    in_edges: OnceLock<InEdges>,
+    fingerprints: OnceLock<Fingerprints>,
+}
+
+/// Maps both files of a packed sequence.
+fn packed(
+    dir: &Path,
+    names: Names,
+    commits: [Commit; 2],
+    verify: bool,
+) -> Result<[Mapped; 2], StoreError> {
+    Ok([
+        Mapped::open(
+            &dir.join(names.index),
+            header(names.index_kind, 16),
+            commits[0],
+            verify,
+        )?,
+        Mapped::open(
+            &dir.join(names.bits),
+            header(names.bits_kind, 8),
+            commits[1],
+            verify,
+        )?,
+    ])
 }
 
 fn optional(
@@ -73,18 +105,8 @@ impl Run {
             )?);
         }
         let run = Run {
-            trans_idx: Mapped::open(
-                &dir.join("trans.idx"),
-                header("transidx", 8),
-                f.trans_idx,
-                verify,
-            )?,
-            trans_log: Mapped::open(
-                &dir.join("trans.log"),
-                header("translog", 8),
-                f.trans_log,
-                verify,
-            )?,
+            rows: packed(dir, ROWS, f.rows, verify)?,
+            edges: packed(dir, EDGES, f.edges, verify)?,
             trans_prob: optional(dir, "trans.prob", "transprb", 8, f.trans_prob, verify)?,
             terminals: Mapped::open(
                 &dir.join("terminals"),
@@ -92,11 +114,11 @@ impl Run {
                 f.terminals,
                 verify,
             )?,
-            in_idx: optional(dir, "in.idx", "inidx", 8, f.in_idx, verify)?,
-            in_log: optional(dir, "in.log", "inlog", 8, f.in_log, verify)?,
-            fp_idx: optional(dir, "fp.idx", "fpidx", 16, f.fp_idx, verify)?,
             segments,
             slot: slot as usize,
+            action_bits: action_bits(&m.identity),
+            in_edges: OnceLock::new(),
+            fingerprints: OnceLock::new(),
             dir: dir.to_path_buf(),
             manifest: m,
         };
@@ -110,19 +132,15 @@ impl Run {
         for (s, c) in self.segments.iter().zip(&f.states) {
             s.verify(*c)?;
         }
-        self.trans_idx.verify(f.trans_idx)?;
-        self.trans_log.verify(f.trans_log)?;
+        for (m, c) in self.rows.iter().zip(f.rows) {
+            m.verify(c)?;
+        }
+        for (m, c) in self.edges.iter().zip(f.edges) {
+            m.verify(c)?;
+        }
         self.terminals.verify(f.terminals)?;
-        let pairs = [
-            (&self.trans_prob, f.trans_prob),
-            (&self.in_idx, f.in_idx),
-            (&self.in_log, f.in_log),
-            (&self.fp_idx, f.fp_idx),
-        ];
-        for (m, c) in pairs {
-            if let (Some(m), Some(c)) = (m, c) {
-                m.verify(c)?;
-            }
+        if let (Some(m), Some(c)) = (&self.trans_prob, f.trans_prob) {
+            m.verify(c)?;
         }
         Ok(())
     }
@@ -191,69 +209,52 @@ impl Run {
         (layers.partition_point(|&start| start <= id).max(1) - 1) as u32
     }
 
-    /// The out-edge index: `raw_out_index()[s]` is the end of state `s`'s row.
-    pub fn raw_out_index(&self) -> &[u64] {
-        self.trans_idx.words()
-    }
-
-    /// Every out-edge, packed (see [`Edge::unpack`]).
-    pub fn raw_out_log(&self) -> &[u64] {
-        self.trans_log.words()
-    }
-
-    fn out_row(&self, id: StateId) -> std::ops::Range<usize> {
-        if id >= self.manifest.expanded {
-            return 0..0;
+    /// The out-edges, read in place from their packed frames (the fast way
+    /// to walk many rows: hold the view rather than calling
+    /// [`Run::out_edges`] per state).
+    pub fn edges(&self) -> OutEdges<'_> {
+        let tails = &self.manifest.files.tails;
+        OutEdges {
+            rows: Packed {
+                entries: self.rows[0].words(),
+                bits: self.rows[1].words(),
+                tail: &tails.rows,
+            },
+            edges: Packed {
+                entries: self.edges[0].words(),
+                bits: self.edges[1].words(),
+                tail: &tails.edges,
+            },
+            action_bits: self.action_bits,
         }
-        let idx = self.raw_out_index();
-        let end = idx[id as usize] as usize;
-        let start = if id == 0 {
-            0
-        } else {
-            idx[id as usize - 1] as usize
-        };
-        start..end
     }
 
     /// Out-transitions of `id` (none for unexpanded states).
     pub fn out_edges(&self, id: StateId) -> impl ExactSizeIterator<Item = Edge> + '_ {
-        self.raw_out_log()[self.out_row(id)]
-            .iter()
-            .map(|&w| Edge::unpack(w))
+        let edges = self.edges();
+        let row = edges.row(id);
+        (row.start as usize..row.end as usize).map(move |i| edges.edge(i as u64))
     }
 
-    /// Index in the log of the first out-edge of `id`.
+    /// Position of the first out-edge of `id` among all edges (edges are
+    /// numbered in source order; see [`Run::prob`]).
     pub fn out_edge_start(&self, id: StateId) -> u64 {
-        self.out_row(id).start as u64
+        self.edges().row(id).start
     }
 
     /// Number of out-transitions of `id`.
     pub fn out_degree(&self, id: StateId) -> u64 {
-        self.out_row(id).len() as u64
+        let row = self.edges().row(id);
+        row.end - row.start
     }
 
-    /// True when the in-edge CSR was built (finished runs).
-    pub fn has_in_edges(&self) -> bool {
-        self.in_idx.is_some()
-    }
-
-    /// In-transitions of `id`; empty when the in-edge CSR is not built.
+    /// In-transitions of `id`, sources ascending. The first call derives every
+    /// state's in-edges from the out-edges, in parallel, into memory (about
+    /// 8 bytes an edge and a state), which later calls share.
     pub fn in_edges(&self, id: StateId) -> impl ExactSizeIterator<Item = InEdge> + '_ {
-        let (idx, log) = match (&self.in_idx, &self.in_log) {
-            (Some(i), Some(l)) => (i.words(), l.words()),
-            _ => (&[][..], &[][..]),
-        };
-        let row = if (id as usize) < idx.len() {
-            let start = if id == 0 {
-                0
-            } else {
-                idx[id as usize - 1] as usize
-            };
-            start..idx[id as usize] as usize
-        } else {
-            0..0
-        };
-        log[row].iter().map(|&w| InEdge::unpack(w))
+        self.in_edges
+            .get_or_init(|| InEdges::derive(&self.edges(), self.state_count()))
+            .of(id)
     }
 
     fn terminal_words(&self) -> &[u64] {
@@ -276,7 +277,8 @@ impl Run {
     }
 
     /// The id of a state, found through the fingerprint index and confirmed
-    /// by comparing records.
+    /// by comparing records. The first call fingerprints every state, in
+    /// parallel, into memory (16 bytes a state), which later calls share.
     pub fn find_state(&self, state: &[u8]) -> Option<StateId> {
         let mut slot = Vec::with_capacity(self.slot);
         if self.manifest.identity.variable_width {
@@ -288,12 +290,11 @@ impl Run {
         }
         slot.resize(self.slot, 0);
         let fp = xxh3_64(&slot);
-        let words = self.fp_idx.as_ref()?.words();
-        let pairs = words.len() / 2;
-        let first = partition(pairs, |i| words[2 * i] < fp);
-        (first..pairs)
-            .take_while(|&i| words[2 * i] == fp)
-            .map(|i| words[2 * i + 1])
+        let index = self
+            .fingerprints
+            .get_or_init(|| Fingerprints::derive(self.state_count(), &|id| self.slot(id)));
+        index
+            .candidates(fp)
             .find(|&id| id < self.state_count() && self.slot(id) == slot.as_slice())
     }
 
@@ -309,26 +310,11 @@ impl Run {
             manifest: &self.manifest,
             segments: &self.segments,
             slot: self.slot,
-            out_idx: &self.trans_idx,
-            out_log: &self.trans_log,
+            rows: &self.rows,
+            edges: &self.edges,
+            out: self.edges(),
             prob: self.trans_prob.as_ref(),
             terminals: &self.terminals,
-            in_idx: self.in_idx.as_ref(),
-            in_log: self.in_log.as_ref(),
-            fp_idx: self.fp_idx.as_ref(),
         }
     }
-}
-
-fn partition(n: usize, pred: impl Fn(usize) -> bool) -> usize {
-    let (mut lo, mut hi) = (0, n);
-    while lo < hi {
-        let mid = (lo + hi) / 2;
-        if pred(mid) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    lo
 }

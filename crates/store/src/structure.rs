@@ -7,7 +7,9 @@
 use crate::error::{corrupt, StoreError};
 use crate::manifest::Manifest;
 use crate::mapped::Mapped;
-use crate::{unpack_prob, unpack_terminal, Edge, InEdge};
+use crate::out_edges::OutEdges;
+use crate::packed::{frame_words, width_and_offset, FRAME};
+use crate::{unpack_prob, unpack_terminal};
 use std::path::Path;
 
 /// Borrowed parts of a [`crate::Run`] to check.
@@ -16,31 +18,25 @@ pub struct Parts<'a> {
     pub manifest: &'a Manifest,
     pub segments: &'a [Mapped],
     pub slot: usize,
-    pub out_idx: &'a Mapped,
-    pub out_log: &'a Mapped,
+    pub rows: &'a [Mapped; 2],
+    pub edges: &'a [Mapped; 2],
+    pub out: OutEdges<'a>,
     pub prob: Option<&'a Mapped>,
     pub terminals: &'a Mapped,
-    pub in_idx: Option<&'a Mapped>,
-    pub in_log: Option<&'a Mapped>,
-    pub fp_idx: Option<&'a Mapped>,
 }
 
 /// Runs every check.
 pub fn check(run: &crate::Run) -> Result<(), StoreError> {
     let p = run.parts();
     check_states(&p)?;
-    check_csr(p.out_idx, p.out_log, p.manifest.expanded, &p, |w| {
-        Edge::unpack(w).target
-    })?;
-    check_actions(&p)?;
-    if let (Some(idx), Some(log)) = (p.in_idx, p.in_log) {
-        check_csr(idx, log, p.manifest.states, &p, |w| {
-            InEdge::unpack(w).source
-        })?;
-    }
+    let m = p.manifest;
+    let manifest = p.dir.join("MANIFEST");
+    check_frames(p.rows, m.expanded, m.files.tails.rows.len(), &manifest)?;
+    check_frames(p.edges, m.transitions, m.files.tails.edges.len(), &manifest)?;
+    check_rows(&p)?;
+    check_edges(&p)?;
     check_terminals(&p)?;
-    check_probs(&p)?;
-    check_fingerprints(&p)
+    check_probs(&p)
 }
 
 fn check_states(p: &Parts) -> Result<(), StoreError> {
@@ -88,70 +84,102 @@ fn check_states(p: &Parts) -> Result<(), StoreError> {
     Ok(())
 }
 
-fn check_csr(
-    idx: &Mapped,
-    log: &Mapped,
-    rows: u64,
-    p: &Parts,
-    id_of: impl Fn(u64) -> u64,
+/// A packed sequence of `count` values: whole entries whose frames follow
+/// one another in the bit file and fill it, and a tail of the values after
+/// them.
+fn check_frames(
+    files: &[Mapped; 2],
+    count: u64,
+    tail: usize,
+    manifest: &Path,
 ) -> Result<(), StoreError> {
-    let words = idx.words();
-    let edges = log.words();
-    if words.len() as u64 != rows {
-        return Err(corrupt(
-            idx.path(),
-            format!("{} rows, {rows} expected", words.len()),
-        ));
+    let [index, bits] = files;
+    let entries = index.words();
+    if !index.data().len().is_multiple_of(16) || entries.len() * 8 != index.data().len() {
+        return Err(corrupt(index.path(), "not a whole number of frame entries"));
     }
-    if edges.len() as u64 != p.manifest.transitions || !log.data().len().is_multiple_of(8) {
+    let frames = entries.len() as u64 / 2;
+    if frames * FRAME as u64 + tail as u64 != count || tail >= FRAME {
         return Err(corrupt(
-            log.path(),
+            manifest,
             format!(
-                "{} entries, {} transitions expected",
-                edges.len(),
-                p.manifest.transitions
+                "{} holds {frames} frames and the manifest {tail} more values, {count} expected",
+                index.path().display()
             ),
         ));
     }
-    let mut prev = 0;
-    for (row, &end) in words.iter().enumerate() {
-        if end < prev || end > edges.len() as u64 {
+    let mut next = 0u64;
+    for (f, entry) in entries.chunks_exact(2).enumerate() {
+        let (width, offset) = width_and_offset([entry[0], entry[1]]);
+        if width > 64 || offset != next {
             return Err(corrupt(
-                idx.path(),
-                format!("row {row} ends at {end}, out of order or past the log"),
+                index.path(),
+                format!("frame {f} has width {width} at word {offset}, expected word {next}"),
             ));
         }
-        prev = end;
+        next += frame_words(width);
     }
-    if prev != edges.len() as u64 {
+    if next * 8 != bits.data().len() as u64 || bits.words().len() as u64 != next {
         return Err(corrupt(
-            idx.path(),
-            format!("rows end at {prev}, the log has {}", edges.len()),
-        ));
-    }
-    let states = p.manifest.states;
-    if let Some(i) = edges.iter().position(|&w| id_of(w) >= states) {
-        return Err(corrupt(
-            log.path(),
-            format!("entry {i} names state {}, beyond {states}", id_of(edges[i])),
+            bits.path(),
+            format!("{} bytes, the frames need {}", bits.data().len(), next * 8),
         ));
     }
     Ok(())
 }
 
-fn check_actions(p: &Parts) -> Result<(), StoreError> {
-    let labels = p.manifest.identity.action_labels.len() as u64;
-    let log = p.out_log.words();
-    if let Some(i) = log
-        .iter()
-        .position(|&w| u64::from(Edge::unpack(w).action) >= labels)
-    {
+/// Row ends never decrease, a frame starts where the row before it ended,
+/// and the last row ends at the last edge.
+fn check_rows(p: &Parts) -> Result<(), StoreError> {
+    let rows = p.out.rows;
+    let mut prev = 0u64;
+    let mut bad = None;
+    rows.for_each(0..rows.len(), |i, end| {
+        let frame = (i / FRAME as u64) as usize;
+        let starts_frame = i % FRAME as u64 == 0 && frame < rows.frames();
+        if bad.is_none() && (end < prev || (starts_frame && rows.entry(frame)[0] != prev)) {
+            bad = Some(i);
+        }
+        prev = end;
+    });
+    if let Some(row) = bad {
         return Err(corrupt(
-            p.out_log.path(),
-            format!("entry {i} has an undeclared action"),
+            p.rows[0].path(),
+            format!("row {row} is out of order"),
+        ));
+    }
+    if prev != p.manifest.transitions {
+        return Err(corrupt(
+            p.rows[0].path(),
+            format!(
+                "rows end at {prev}, the manifest counts {} transitions",
+                p.manifest.transitions
+            ),
         ));
     }
     Ok(())
+}
+
+/// Every edge names a stored state and a declared action.
+fn check_edges(p: &Parts) -> Result<(), StoreError> {
+    let labels = p.manifest.identity.action_labels.len() as u64;
+    let states = p.manifest.states;
+    let mut bad = None;
+    p.out.for_each(0..p.out.len(), |i, e| {
+        if bad.is_none() && (e.target >= states || u64::from(e.action) >= labels) {
+            bad = Some((i, e));
+        }
+    });
+    match bad {
+        Some((i, e)) => Err(corrupt(
+            p.edges[0].path(),
+            format!(
+                "edge {i} (to state {}, action {}) names no stored state or an undeclared action",
+                e.target, e.action
+            ),
+        )),
+        None => Ok(()),
+    }
 }
 
 fn check_terminals(p: &Parts) -> Result<(), StoreError> {
@@ -197,31 +225,6 @@ fn check_probs(p: &Parts) -> Result<(), StoreError> {
             prob.path(),
             format!("entry {i} is not a probability"),
         ));
-    }
-    Ok(())
-}
-
-fn check_fingerprints(p: &Parts) -> Result<(), StoreError> {
-    let Some(fp) = p.fp_idx else { return Ok(()) };
-    let words = fp.words();
-    if words.len() as u64 != 2 * p.manifest.states {
-        return Err(corrupt(
-            fp.path(),
-            format!(
-                "{} entries, {} expected",
-                words.len() / 2,
-                p.manifest.states
-            ),
-        ));
-    }
-    for i in 0..words.len() / 2 {
-        let sorted = i == 0 || words[2 * i - 2] <= words[2 * i];
-        if !sorted || words[2 * i + 1] >= p.manifest.states {
-            return Err(corrupt(
-                fp.path(),
-                format!("entry {i} is out of order or names no state"),
-            ));
-        }
     }
     Ok(())
 }

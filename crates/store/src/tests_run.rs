@@ -117,8 +117,15 @@ fn a_crash_after_a_checkpoint_resumes_to_the_same_files() {
         None,
     )
     .unwrap();
-    w.files.trans_log.flush().unwrap();
-    w.files.trans_idx.flush().unwrap();
+    for file in w
+        .files
+        .rows
+        .files_mut()
+        .into_iter()
+        .chain(w.files.edges.files_mut())
+    {
+        file.flush().unwrap();
+    }
     drop(w);
     let (w, cp) = RunWriter::open(b.path(), identity(3), OpenMode::ResumeOrCreate).unwrap();
     let cp = cp.unwrap();
@@ -128,12 +135,11 @@ fn a_crash_after_a_checkpoint_resumes_to_the_same_files() {
     write(b.path(), &g, None);
     for name in [
         "states-00000.seg",
-        "trans.idx",
-        "trans.log",
+        "rows.idx",
+        "rows.bits",
+        "edges.idx",
+        "edges.bits",
         "terminals",
-        "in.idx",
-        "in.log",
-        "fp.idx",
     ] {
         let x = std::fs::read(a.path().join(name)).unwrap();
         let y = std::fs::read(b.path().join(name)).unwrap();
@@ -183,7 +189,10 @@ fn force_new_deletes_only_the_runs_own_files() {
     assert!(cp.is_none());
     assert_eq!(w.state_count(), 0);
     assert!(dir.path().join("trans.csv").exists());
-    assert!(!dir.path().join("fp.idx").exists());
+    let fresh = std::fs::metadata(dir.path().join("edges.idx"))
+        .unwrap()
+        .len();
+    assert_eq!(fresh, 64, "a new, empty edges.idx");
 }
 
 #[test]
@@ -191,8 +200,9 @@ fn a_full_disk_keeps_the_last_checkpoint() {
     let dir = tempfile::tempdir().unwrap();
     let g = graph(400);
     let mut w = write(dir.path(), &g, Some(199)).unwrap();
-    let committed = w.files.trans_log.len();
-    w.files.trans_log.fail_after = Some(committed);
+    let [_, bits] = w.files.edges.files_mut();
+    let committed = bits.len();
+    bits.fail_after = Some(committed);
     for s in 200..400u64 {
         let row = [Edge {
             action: 0,
@@ -205,12 +215,12 @@ fn a_full_disk_keeps_the_last_checkpoint() {
     }
     let e = failed_checkpoint(&mut w);
     assert!(
-        e.contains("trans.log") && e.contains("No space left"),
+        e.contains("edges.bits") && e.contains("No space left"),
         "{e}"
     );
     let e = failed_checkpoint(&mut w);
     assert!(
-        e.contains("trans.log") && e.contains("earlier write failed"),
+        e.contains("edges.bits") && e.contains("earlier write failed"),
         "{e}"
     );
     w.publish_progress(Progress::default()).unwrap();
@@ -254,18 +264,21 @@ fn a_checkpoint_that_cannot_be_made_durable_fails_every_later_call() {
 #[test]
 fn damage_inside_a_block_or_its_checksum_is_located() {
     let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), &graph(200_000), None);
-    let log = dir.path().join("trans.log");
-    let sums = dir.path().join("trans.log.sum");
+    write(dir.path(), &graph(500_000), None);
+    let log = dir.path().join("edges.bits");
+    let sums = dir.path().join("edges.bits.sum");
     for (path, at) in [(&log, 64 + (1 << 20) + 5), (&sums, 64 + 8 + 3)] {
         let good = std::fs::read(path).unwrap();
         let mut bad = good.clone();
         bad[at] ^= 0x40;
         std::fs::write(path, &bad).unwrap();
         let e = Run::open(dir.path()).err().unwrap().to_string();
-        assert!(e.contains("trans.log: checksum mismatch in block 1"), "{e}");
         assert!(
-            e.contains("file offset 1048640") && e.contains("trans.log.sum"),
+            e.contains("edges.bits: checksum mismatch in block 1"),
+            "{e}"
+        );
+        assert!(
+            e.contains("file offset 1048640") && e.contains("edges.bits.sum"),
             "{e}"
         );
         std::fs::write(path, &good).unwrap();
@@ -285,7 +298,7 @@ fn every_damaged_file_is_named() {
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .filter(|n| n != "LOCK")
         .collect();
-    assert!(files.len() >= 15, "{files:?}");
+    assert!(files.len() >= 13, "{files:?}");
     for name in files {
         let path = dir.path().join(&name);
         let good = std::fs::read(&path).unwrap();
@@ -308,6 +321,56 @@ fn every_damaged_file_is_named() {
         std::fs::write(&path, &good).unwrap();
     }
     Run::open(dir.path()).unwrap();
+}
+
+#[test]
+fn a_store_of_the_old_format_is_refused_with_a_way_out() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), &graph(10), None);
+    let path = dir.path().join("MANIFEST");
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
+    std::fs::write(&path, &bytes).unwrap();
+    let e = Run::open(dir.path()).err().unwrap().to_string();
+    assert!(
+        e.contains("format version 1") && e.contains("explore the level again"),
+        "{e}"
+    );
+    let e = RunWriter::open(dir.path(), identity(3), OpenMode::ResumeOrCreate)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("--force-new"), "{e}");
+    RunWriter::open(dir.path(), identity(3), OpenMode::ForceNew).unwrap();
+}
+
+#[test]
+fn edges_far_apart_and_many_actions_round_trip() {
+    let dir = tempfile::tempdir().unwrap();
+    let labels: Vec<String> = (0..300).map(|a| format!("a{a}")).collect();
+    let mut id = identity(3);
+    id.action_labels = labels;
+    let (mut w, _) = RunWriter::open(dir.path(), id, OpenMode::CreateNew).unwrap();
+    let n = 1000u64;
+    for s in 0..n {
+        w.append_state(&(s as u32).to_le_bytes()[..3]).unwrap();
+    }
+    let row = |s: u64| -> Vec<Edge> {
+        (0..(s % 5))
+            .map(|k| Edge {
+                action: ((s * 7 + k) % 300) as u16,
+                target: (s * 997 + k * 131) % n,
+            })
+            .collect()
+    };
+    for s in 0..n {
+        w.append_edges(s, &row(s), None).unwrap();
+    }
+    w.finish(RunStatus::Complete, Progress::default()).unwrap();
+    let run = Run::open(dir.path()).unwrap();
+    for s in 0..n {
+        assert_eq!(run.out_edges(s).collect::<Vec<_>>(), row(s), "state {s}");
+    }
 }
 
 proptest! {

@@ -2,16 +2,17 @@
 //! checkpoints it, resumes it after a crash, and finishes it.
 
 use crate::append::{AppendFile, Commit, SyncFile};
-use crate::data_files::DataFiles;
+use crate::data_files::{DataFiles, EDGES, ROWS};
 use crate::error::{io, StoreError};
 use crate::flight::DataWriter;
 use crate::header::header;
 use crate::identity::RunIdentity;
 use crate::layout::{foreign_entries, lock, run_data_entries, segment, wipe, SEGMENT_STATES};
-use crate::manifest::{Files, Manifest, Progress, RunStatus, MANIFEST};
+use crate::manifest::{Files, Manifest, Progress, RunStatus, Tails, MANIFEST};
 use crate::meta::Meta;
+use crate::packed_file::{Base, PackedFile};
 use crate::syncer::Syncer;
-use crate::{pack_prob, pack_terminal, Edge, StateId, MAX_STATE_ID};
+use crate::{action_bits, pack_prob, pack_terminal, Edge, StateId, MAX_STATE_ID};
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
@@ -75,7 +76,8 @@ pub struct RunWriter {
     last_terminal: Option<u64>,
     layers: Vec<u64>,
     pub(crate) slot: usize,
-    pub(crate) mem_budget: u64,
+    /// Low bits of an edge word that hold its action.
+    action_bits: u32,
     scratch: Vec<u8>,
     previous_status: RunStatus,
 }
@@ -160,8 +162,8 @@ impl RunWriter {
         let slot = identity.state_slot;
         let files = DataFiles {
             segments: Vec::new(),
-            trans_idx: AppendFile::create(&dir.join("trans.idx"), header("transidx", 8))?,
-            trans_log: AppendFile::create(&dir.join("trans.log"), header("translog", 8))?,
+            rows: PackedFile::create(dir, ROWS, Base::Previous)?,
+            edges: PackedFile::create(dir, EDGES, Base::LeastAbove(action_bits(&identity)))?,
             trans_prob: match identity.has_chance {
                 true => Some(AppendFile::create(
                     &dir.join("trans.prob"),
@@ -199,6 +201,7 @@ impl RunWriter {
         slot: usize,
     ) -> Result<RunWriter, StoreError> {
         let manifest_status = manifest.status;
+        let action_bits = action_bits(&manifest.identity);
         let meta = Meta::open(dir)?;
         Ok(RunWriter {
             dir: dir.to_path_buf(),
@@ -215,7 +218,7 @@ impl RunWriter {
             manifest,
             files,
             slot,
-            mem_budget: 1 << 30,
+            action_bits,
             scratch: Vec::new(),
             previous_status: manifest_status,
         })
@@ -249,15 +252,19 @@ impl RunWriter {
         };
         let files = DataFiles {
             segments,
-            trans_idx: AppendFile::resume(
-                &dir.join("trans.idx"),
-                header("transidx", 8),
-                m.files.trans_idx,
+            rows: PackedFile::resume(
+                dir,
+                ROWS,
+                Base::Previous,
+                m.files.rows,
+                m.files.tails.rows.clone(),
             )?,
-            trans_log: AppendFile::resume(
-                &dir.join("trans.log"),
-                header("translog", 8),
-                m.files.trans_log,
+            edges: PackedFile::resume(
+                dir,
+                EDGES,
+                Base::LeastAbove(action_bits(&m.identity)),
+                m.files.edges,
+                m.files.tails.edges.clone(),
             )?,
             trans_prob: prob,
             terminals: AppendFile::resume(
@@ -282,13 +289,15 @@ impl RunWriter {
     /// The manifest's counts must agree with the file lengths it commits.
     fn check_resumed_counts(&mut self) -> Result<(), StoreError> {
         let stored: u64 = self.files.segments.iter().map(|s| s.len()).sum();
+        let (rows, edges) = (&self.files.rows, &self.files.edges);
         let checks = [
             (stored, self.states * self.slot as u64, "state segments"),
-            (self.files.trans_idx.len(), self.expanded * 8, "trans.idx"),
+            (rows.len(), self.expanded, "rows.idx"),
+            (edges.len(), self.transitions, "edges.idx"),
             (
-                self.files.trans_log.len(),
-                self.transitions * 8,
-                "trans.log",
+                u64::from(rows.consistent() && edges.consistent()),
+                1,
+                "rows.bits and edges.bits",
             ),
             (
                 self.files.terminals.len(),
@@ -328,11 +337,6 @@ impl RunWriter {
         }
         self.data_writer = Some(writer);
         Ok(())
-    }
-
-    /// Sets the memory `finish` may use to build its indexes.
-    pub fn set_mem_budget(&mut self, bytes: u64) {
-        self.mem_budget = bytes.max(16 << 20);
     }
 
     /// The run's identity.
@@ -429,25 +433,21 @@ impl RunWriter {
         if count == 0 {
             return Ok(());
         }
-        let mut bytes = Vec::new();
-        let ends_from = first.saturating_sub(1);
-        let skip = usize::from(first > 0);
-        self.files
-            .trans_idx
-            .read_at(ends_from * 8, (count as usize + skip) * 8, &mut bytes)?;
-        let ends: Vec<u64> = le_words(&bytes).collect();
-        let start = if first > 0 { ends[0] } else { 0 };
-        let end = ends[ends.len() - 1];
-        bytes.clear();
-        self.files
-            .trans_log
-            .read_at(start * 8, ((end - start) * 8) as usize, &mut bytes)?;
-        let edges: Vec<u64> = le_words(&bytes).collect();
+        let mut ends = Vec::with_capacity(count as usize + 1);
+        if first > 0 {
+            self.files.rows.read(first - 1, count + 1, &mut ends)?;
+        } else {
+            ends.push(0);
+            self.files.rows.read(0, count, &mut ends)?;
+        }
+        let (start, end) = (ends[0], ends[ends.len() - 1]);
+        let mut edges = Vec::with_capacity((end - start) as usize);
+        self.files.edges.read(start, end - start, &mut edges)?;
         let mut at = start;
-        for (k, &row_end) in ends[skip..].iter().enumerate() {
+        for (k, &row_end) in ends[1..].iter().enumerate() {
             let source = first + k as u64;
             for &word in &edges[(at - start) as usize..(row_end - start) as usize] {
-                rows.push((source, Edge::unpack(word).target));
+                rows.push((source, word >> self.action_bits));
             }
             at = row_end;
         }
@@ -489,7 +489,6 @@ impl RunWriter {
                 self.expanded, self.states
             )));
         }
-        self.scratch.clear();
         for e in edges {
             if e.target >= self.states || e.target > MAX_STATE_ID {
                 return Err(StoreError::Misuse(format!(
@@ -497,9 +496,16 @@ impl RunWriter {
                     e.target
                 )));
             }
-            self.scratch.extend_from_slice(&e.pack().to_le_bytes());
+            if u64::from(e.action) >> self.action_bits != 0 {
+                return Err(StoreError::Misuse(format!(
+                    "action {} is not declared",
+                    e.action
+                )));
+            }
+            self.files
+                .edges
+                .push(e.target << self.action_bits | u64::from(e.action))?;
         }
-        self.files.trans_log.append(&self.scratch)?;
         if let Some(file) = self.files.trans_prob.as_mut() {
             let probs = probs.unwrap_or(&[]);
             if probs.len() != edges.len() {
@@ -515,7 +521,7 @@ impl RunWriter {
             file.append(&self.scratch)?;
         }
         self.transitions += edges.len() as u64;
-        self.files.trans_idx.append_u64(self.transitions)?;
+        self.files.rows.push(self.transitions)?;
         self.expanded += 1;
         Ok(())
     }
@@ -542,8 +548,8 @@ impl RunWriter {
     pub fn disk_bytes(&self) -> u64 {
         let f = &self.files;
         let data: u64 = f.segments.iter().map(|s| s.len()).sum::<u64>()
-            + f.trans_idx.len()
-            + f.trans_log.len()
+            + f.rows.bytes()
+            + f.edges.bytes()
             + f.terminals.len()
             + f.trans_prob.as_ref().map_or(0, |p| p.len());
         data + data / (1 << 17)
@@ -588,13 +594,20 @@ impl RunWriter {
             .iter_mut()
             .map(commit)
             .collect::<Result<Vec<Commit>, _>>()?;
+        let [rows_idx, rows_bits] = f.rows.files_mut();
+        let rows = [commit(rows_idx)?, commit(rows_bits)?];
+        let [edges_idx, edges_bits] = f.edges.files_mut();
+        let edges = [commit(edges_idx)?, commit(edges_bits)?];
         let files = Files {
             states,
-            trans_idx: commit(&mut f.trans_idx)?,
-            trans_log: commit(&mut f.trans_log)?,
+            rows,
+            edges,
             trans_prob: f.trans_prob.as_mut().map(commit).transpose()?,
             terminals: commit(&mut f.terminals)?,
-            ..self.manifest.files.clone()
+            tails: Tails {
+                rows: f.rows.tail().to_vec(),
+                edges: f.edges.tail().to_vec(),
+            },
         };
         let m = &mut self.manifest;
         m.files = files;
@@ -632,23 +645,13 @@ impl RunWriter {
         self.meta.flush()
     }
 
-    /// Ends the run: builds the in-edge CSR and the fingerprint index, then
-    /// records the final status.
+    /// Ends the run: syncs every file and records the final status. Nothing
+    /// is left to build: the packed edges are complete as written, and the
+    /// in-edges and the fingerprint index are derived by readers that need
+    /// them (see [`crate::Run::in_edges`], [`crate::Run::find_state`]).
     pub fn finish(mut self, status: RunStatus, progress: Progress) -> Result<(), StoreError> {
         self.syncer.wait_idle()?;
         self.commit_files(true)?;
-        let built = crate::finish::build_indexes(&crate::finish::Finishing {
-            dir: &self.dir,
-            files: &self.files,
-            states: self.states,
-            expanded: self.expanded,
-            transitions: self.transitions,
-            slot: self.slot,
-            mem_budget: self.mem_budget,
-        })?;
-        self.manifest.files.in_idx = Some(built.in_idx);
-        self.manifest.files.in_log = Some(built.in_log);
-        self.manifest.files.fp_idx = Some(built.fp_idx);
         self.manifest.status = status;
         self.manifest.progress = progress;
         self.manifest.checkpoint_seq += 1;

@@ -1,7 +1,7 @@
 //! How a search ends: states left unexpanded classified, then the store
 //! interrupted (resumable) or finished.
 
-use super::{Bfs, RESERVE_BYTES};
+use super::Bfs;
 use crate::options::{Ending, ProgressSink, Summary};
 use crate::table::Table;
 use crate::ExploreError;
@@ -51,14 +51,12 @@ impl<'g> Bfs<'g> {
                 Ending::Complete => RunStatus::Complete,
                 _ => RunStatus::Partial,
             };
-            // The index and the disk buffers are no longer needed: give
-            // their memory to `finish`.
+            // The index and the disk buffers are no longer needed: free
+            // their memory before the last sync.
             self.index.table = Table::with_capacity(0)?;
             self.index.keys.reset(0);
             self.chunks.parts.clear();
             let used_disk = self.index.disk.take().is_some();
-            self.writer
-                .set_mem_budget(self.opts.mem_budget.saturating_sub(RESERVE_BYTES));
             self.writer.finish(status, progress)?;
             if used_disk {
                 let dir = &self.opts.scratch_dir;

@@ -13,7 +13,13 @@ impl<'g> Bfs<'g> {
     /// duplicate detection when growing would break the budget.
     pub(super) fn make_room(&mut self, sink: &mut dyn ProgressSink) -> Result<(), ExploreError> {
         let incoming: usize = self.chunks.parts.iter().map(|(p, _)| p.ids.len()).sum();
-        let cap = self.opts.index_limit.unwrap_or(usize::MAX);
+        // The table holds no more states than the key arena has records for:
+        // past them a new state's record could not be kept for confirmation.
+        let cap = self
+            .opts
+            .index_limit
+            .unwrap_or(usize::MAX)
+            .min(self.index.keys.capacity());
         let needed = self.index.table.len() + incoming;
         if self.index.disk.is_some() || needed <= self.index.table.capacity().min(cap) {
             return Ok(());

@@ -35,9 +35,11 @@ impl<'g> Bfs<'g> {
         }
         let arena = Keys::bytes_per_state(slot.width());
         let most = most_in_memory(table_limit, arena, opts.index_limit);
+        let table = Table::with_room(opts.index_limit.unwrap_or(1 << 16).min(1 << 16), most)?;
+        let records = arena_records(table_limit, most, arena, table.reserved_capacity());
         let index = Index {
-            keys: Keys::new(slot.width(), most)?,
-            table: Table::with_room(opts.index_limit.unwrap_or(1 << 16).min(1 << 16), most)?,
+            keys: Keys::new(slot.width(), records)?,
+            table,
             table_limit,
             disk: None,
         };
@@ -205,4 +207,19 @@ mod tests {
         assert_eq!(most_in_memory(u64::MAX, 8, Some(1 << 20)), 1 << 20);
         assert_eq!(most_in_memory(0, 8, None), 1 << 16);
     }
+}
+
+/// Records the wide-key arena reserves: as many as the table can hold once
+/// grown to its whole reservation, when the budget left beside the table
+/// allows, and never fewer than `most`. (It once reserved `most` only, while
+/// the table grew past it, so that a search died where the ids left the arena:
+/// at 2^26 states for `exp2.sandbox` under the default budget.)
+fn arena_records(limit: u64, most: usize, arena_per_state: u64, table_room: usize) -> usize {
+    if arena_per_state == 0 {
+        return most;
+    }
+    let left = limit.saturating_sub(Table::bytes_for(most)) / arena_per_state;
+    table_room
+        .min(usize::try_from(left).unwrap_or(usize::MAX))
+        .max(most)
 }
