@@ -121,3 +121,29 @@ mod tests {
         assert_eq!(lines[1].code, "next");
     }
 }
+
+/// The one-based column of `part` inside the line.
+pub(crate) fn column_of(line: &Line, part: &str) -> usize {
+    line.code
+        .find(part)
+        .map_or(1, |b| line.code[..b].chars().count() + 1)
+}
+
+/// The words of `text` split by `sep`, with their one-based columns.
+pub(crate) fn words(text: &str, sep: impl Fn(char) -> bool) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    for (b, c) in text
+        .char_indices()
+        .chain(std::iter::once((text.len(), ' ')))
+    {
+        if sep(c) {
+            if let Some(s) = start.take() {
+                out.push((text[..s].chars().count() + 1, &text[s..b]));
+            }
+        } else if start.is_none() {
+            start = Some(b);
+        }
+    }
+    out
+}

@@ -2,7 +2,7 @@
 //! legend's synonyms, aggregates (`and`) and properties (`or`), substituted
 //! as the reference does while it reads them.
 
-use super::sections::{column_of, words};
+use super::lines::{column_of, words};
 use super::{syntax, LegendDef, Line, ObjectDef, Parsed};
 use crate::Error;
 

@@ -1,6 +1,7 @@
 //! The section state machine: which section a line belongs to, and the
 //! readers of the prelude, COLLISIONLAYERS, RULES, WINCONDITIONS and LEVELS.
 
+use super::lines::{column_of, words};
 use super::objects::ObjectReader;
 use super::{syntax, Line, Parsed, RawLevel, RuleLine};
 use crate::Error;
@@ -283,30 +284,4 @@ fn message_text(line: &Line) -> Option<String> {
     }
     let offset = line.original.len() - after.len();
     Some(line.original.get(offset..).unwrap_or("").trim().to_string())
-}
-
-/// The one-based column of `part` inside the line.
-pub(crate) fn column_of(line: &Line, part: &str) -> usize {
-    line.code
-        .find(part)
-        .map_or(1, |b| line.code[..b].chars().count() + 1)
-}
-
-/// The words of `text` split by `sep`, with their one-based columns.
-pub(crate) fn words(text: &str, sep: impl Fn(char) -> bool) -> Vec<(usize, &str)> {
-    let mut out = Vec::new();
-    let mut start: Option<usize> = None;
-    for (b, c) in text
-        .char_indices()
-        .chain(std::iter::once((text.len(), ' ')))
-    {
-        if sep(c) {
-            if let Some(s) = start.take() {
-                out.push((text[..s].chars().count() + 1, &text[s..b]));
-            }
-        } else if start.is_none() {
-            start = Some(b);
-        }
-    }
-    out
 }
