@@ -29,7 +29,6 @@ mod identity;
 mod layout;
 mod manifest;
 mod mapped;
-mod meta;
 mod reader;
 mod structure;
 mod syncer;
