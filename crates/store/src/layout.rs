@@ -16,8 +16,9 @@ pub fn segment(dir: &Path, n: usize) -> PathBuf {
 
 /// Exact names of everything a run directory may hold: the store's files,
 /// the explorer's `scratch/`, and the analysis (`hsg/`, its temporary and
-/// previous versions) and TUI bookmarks that other crates keep beside it.
-const OWN: [&str; 9] = [
+/// previous versions) and the workbench's database that other crates keep
+/// beside it (`meta.sled` and `hsg-bookmarks.json` are left by earlier versions).
+const OWN: [&str; 10] = [
     "MANIFEST",
     "MANIFEST.tmp",
     "LOCK",
@@ -27,7 +28,12 @@ const OWN: [&str; 9] = [
     "hsg.tmp",
     "hsg.old",
     "hsg-bookmarks.json",
+    "hsg-user.sled",
 ];
+
+/// Own entries that a fresh run keeps: the writer's lock, and the user's bookmarks,
+/// which are tied to a run identity and never lost (see the workbench).
+const KEPT: [&str; 2] = ["LOCK", "hsg-user.sled"];
 
 /// Data files with a fixed name; each may have a `.sum` sidecar. The last
 /// five are format 1's, still recognised so that `--force-new` can replace
@@ -103,12 +109,12 @@ pub fn run_data_entries(dir: &Path) -> Result<Vec<String>, StoreError> {
     Ok(data)
 }
 
-/// Deletes the store's own files (never anything else).
+/// Deletes the store's own files (never anything else, nor the [`KEPT`] ones).
 pub fn wipe(dir: &Path) -> Result<(), StoreError> {
     for entry in std::fs::read_dir(dir).map_err(io(dir))? {
         let entry = entry.map_err(io(dir))?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        if !is_own(&name) || name == "LOCK" {
+        if !is_own(&name) || KEPT.contains(&name.as_str()) {
             continue;
         }
         let path = entry.path();
@@ -150,6 +156,23 @@ pub fn lock(dir: &Path) -> Result<File, StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_fresh_run_keeps_the_lock_and_the_users_database() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("hsg-user.sled");
+        std::fs::create_dir(&db).unwrap();
+        std::fs::write(db.join("db"), b"notes").unwrap();
+        for name in ["MANIFEST", "LOCK", "hsg-bookmarks.json"] {
+            std::fs::write(dir.path().join(name), b"x").unwrap();
+        }
+        std::fs::create_dir(dir.path().join("meta.sled")).unwrap();
+        wipe(dir.path()).unwrap();
+        assert!(db.join("db").exists() && dir.path().join("LOCK").exists());
+        for gone in ["MANIFEST", "hsg-bookmarks.json", "meta.sled"] {
+            assert!(!dir.path().join(gone).exists(), "{gone}");
+        }
+    }
 
     #[test]
     fn own_names_match_exactly() {

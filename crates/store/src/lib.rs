@@ -29,7 +29,6 @@ mod identity;
 mod layout;
 mod manifest;
 mod mapped;
-mod meta;
 mod out_edges;
 mod packed;
 mod packed_file;

@@ -21,7 +21,6 @@
 use crate::append::SyncFile;
 use crate::error::{io, StoreError};
 use crate::manifest::{Manifest, Progress, RunStatus};
-use crate::meta::Meta;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -62,12 +61,11 @@ pub(crate) struct Syncer {
 impl Syncer {
     /// Starts the thread for the run in `dir`, whose durable manifest is
     /// `durable` (already on disk).
-    pub fn start(dir: &Path, meta: Meta, durable: Manifest) -> Result<Syncer, StoreError> {
+    pub fn start(dir: &Path, durable: Manifest) -> Result<Syncer, StoreError> {
         let (jobs, inbox) = channel::<Job>();
         let shared: Shared = Arc::default();
         let worker = Worker {
             dir: dir.to_path_buf(),
-            meta,
             durable,
             shared: shared.clone(),
         };
@@ -184,7 +182,6 @@ impl Drop for Exit {
 /// What the background thread owns.
 struct Worker {
     dir: PathBuf,
-    meta: Meta,
     durable: Manifest,
     shared: Shared,
 }
@@ -216,8 +213,6 @@ impl Worker {
             file.sync_data().map_err(io(path))?;
         }
         manifest.write(&self.dir)?;
-        let bytes = manifest.encode()?;
-        self.meta.record(&manifest, &bytes)?;
         self.durable = manifest;
         Ok(())
     }

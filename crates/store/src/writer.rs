@@ -9,7 +9,6 @@ use crate::header::header;
 use crate::identity::RunIdentity;
 use crate::layout::{foreign_entries, lock, run_data_entries, segment, wipe, SEGMENT_STATES};
 use crate::manifest::{Files, Manifest, Progress, RunStatus, Tails, MANIFEST};
-use crate::meta::Meta;
 use crate::packed_file::{Base, PackedFile};
 use crate::syncer::Syncer;
 use crate::{action_bits, pack_prob, pack_terminal, Edge, StateId, MAX_STATE_ID};
@@ -62,7 +61,6 @@ pub struct Checkpoint {
 pub struct RunWriter {
     pub(crate) dir: PathBuf,
     _lock: File,
-    meta: Meta,
     /// Makes checkpoints durable in the background (see [`crate::syncer`]).
     syncer: Syncer,
     /// Writes full buffers in the background, once asked to.
@@ -202,13 +200,11 @@ impl RunWriter {
     ) -> Result<RunWriter, StoreError> {
         let manifest_status = manifest.status;
         let action_bits = action_bits(&manifest.identity);
-        let meta = Meta::open(dir)?;
         Ok(RunWriter {
             dir: dir.to_path_buf(),
             _lock: held,
-            syncer: Syncer::start(dir, meta.clone(), manifest.clone())?,
+            syncer: Syncer::start(dir, manifest.clone())?,
             data_writer: None,
-            meta,
             states: manifest.states,
             expanded: manifest.expanded,
             transitions: manifest.transitions,
@@ -620,9 +616,7 @@ impl RunWriter {
     }
 
     pub(crate) fn write_manifest(&mut self) -> Result<(), StoreError> {
-        self.manifest.write(&self.dir)?;
-        let bytes = self.manifest.encode()?;
-        self.meta.record(&self.manifest, &bytes)
+        self.manifest.write(&self.dir)
     }
 
     /// Publishes progress for readers without syncing data: the manifest
@@ -641,8 +635,7 @@ impl RunWriter {
     ) -> Result<(), StoreError> {
         self.manifest.status = RunStatus::Interrupted;
         self.checkpoint(explorer, progress)?;
-        self.syncer.wait_idle()?;
-        self.meta.flush()
+        self.syncer.wait_idle()
     }
 
     /// Ends the run: syncs every file and records the final status. Nothing
@@ -655,15 +648,14 @@ impl RunWriter {
         self.manifest.status = status;
         self.manifest.progress = progress;
         self.manifest.checkpoint_seq += 1;
-        self.write_manifest()?;
-        self.meta.flush()
+        self.write_manifest()
     }
 
-    /// Checkpoints recorded in the metadata database, once every checkpoint
-    /// handed over is durable.
-    pub fn checkpoint_history(&self) -> Result<usize, StoreError> {
+    /// The sequence number of the last durable checkpoint, read back from
+    /// `MANIFEST` once every checkpoint handed over is durable.
+    pub fn checkpoint_history(&self) -> Result<u64, StoreError> {
         self.syncer.wait_idle()?;
-        Ok(self.meta.checkpoints())
+        Ok(Manifest::read(&self.dir)?.checkpoint_seq)
     }
 }
 

@@ -46,6 +46,16 @@ pub enum TuiError {
         what: String,
     },
 
+    /// The workbench's database of the user's own data (bookmarks) could not be
+    /// opened, read or written; another workbench may hold it.
+    #[error("{path}: {what}")]
+    Database {
+        /// The database directory.
+        path: PathBuf,
+        /// What went wrong, naming the bookmark where one is concerned.
+        what: String,
+    },
+
     /// The terminal could not be set up, drawn to or restored.
     #[error("terminal: {0}")]
     Terminal(std::io::Error),

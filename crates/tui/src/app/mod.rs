@@ -417,8 +417,17 @@ impl App {
         self.overview = Some(bench.overview());
         self.table.order = Arc::new(Order::identity(bench.hyperstate_count()));
         self.selected = bench.root();
-        match Bookmarks::open(bench.run_dir()) {
-            Ok(b) => self.bookmarks = b,
+        let key = bench.run_key();
+        match Bookmarks::open(bench.run_dir().zip(key.as_ref())) {
+            Ok(b) => {
+                if b.hidden() > 0 {
+                    self.status = format!(
+                        "{} bookmarks of another exploration of this directory (other level or options) are hidden",
+                        b.hidden()
+                    );
+                }
+                self.bookmarks = b;
+            }
             Err(e) => self.status = format!("bookmarks unavailable: {e}"),
         }
         if bench.is_live() {

@@ -6,6 +6,7 @@ use super::{
     CriticalAction, Details, Listing, LiveProgress, Member, Move, Overview, Row, RunState, Tag,
     Workbench,
 };
+use crate::bookmarks::RunKey;
 use hsg::summary::HsgSummary;
 use hsg::{HyperstateInfo, IdVec, SavedAnalysis};
 use std::path::Path;
@@ -28,6 +29,10 @@ pub trait StateSource: Send + Sync {
     }
     /// The run directory, if the states live in a store.
     fn run_dir(&self) -> Option<&Path> {
+        None
+    }
+    /// What the run's state ids depend on, which its bookmarks are tied to.
+    fn run_key(&self) -> Option<RunKey> {
         None
     }
 }
@@ -398,5 +403,9 @@ impl<S: StateSource> Workbench for AnalysisBench<S> {
 
     fn run_dir(&self) -> Option<&Path> {
         self.states.run_dir()
+    }
+
+    fn run_key(&self) -> Option<RunKey> {
+        self.states.run_key()
     }
 }

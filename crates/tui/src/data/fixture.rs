@@ -4,10 +4,11 @@
 
 use super::analysis::{AnalysisBench, RunFacts, StateSource};
 use super::RunState;
+use crate::bookmarks::RunKey;
 use crate::error::TuiError;
 use hsg::{AnalyzeOptions, Labels, MemGraph, SavedAnalysis, StateGraph};
 use model::{Game, Successors};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 /// A small level with wins, dead ends and reversible moves: the default fixture.
@@ -28,6 +29,7 @@ pub struct MemStates {
     records: Vec<Vec<u8>>,
     depths: Vec<u32>,
     dir: Option<PathBuf>,
+    key: RunKey,
 }
 
 impl StateSource for MemStates {
@@ -65,6 +67,10 @@ impl StateSource for MemStates {
 
     fn run_dir(&self) -> Option<&Path> {
         self.dir.as_deref()
+    }
+
+    fn run_key(&self) -> Option<RunKey> {
+        Some(self.key.clone())
     }
 }
 
@@ -112,7 +118,14 @@ pub fn fixture(level_text: &str, max_states: u64, dir: Option<&Path>) -> Result<
         action_labels: labels.actions,
         outcome_names: labels.outcomes,
     };
+    // Ids depend on the level and the state limit, as a stored run's on its identity.
+    let key = RunKey {
+        game: game.kind().to_string(),
+        level_hash: format!("{:016x}", xxhash_rust::xxh3::xxh3_64(level_text.as_bytes())),
+        options: BTreeMap::from([("max_states".to_string(), max_states.to_string())]),
+    };
     let states = MemStates {
+        key,
         game,
         graph,
         records: explored.records,

@@ -16,6 +16,7 @@ pub mod run;
 pub use hsg::{LiveFigures, Tag};
 pub use queries::{Neighbourhood, Order, SearchHit, SortKey};
 
+use crate::bookmarks::RunKey;
 use std::path::Path;
 
 /// Where the exploration of the run stands.
@@ -281,6 +282,10 @@ pub trait Workbench: Send + Sync {
     }
     /// The run directory, where bookmarks and the layout cache live (stores only).
     fn run_dir(&self) -> Option<&Path> {
+        None
+    }
+    /// What the run's state ids depend on, which its bookmarks are tied to.
+    fn run_key(&self) -> Option<RunKey> {
         None
     }
 

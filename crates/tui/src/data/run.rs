@@ -5,6 +5,7 @@
 
 use super::analysis::{overview_of, AnalysisBench, RunFacts, StateSource};
 use super::{LiveFigures, LiveProgress, Overview, RunState};
+use crate::bookmarks::RunKey;
 use crate::error::TuiError;
 use hsg::summary::{HsgSummary, Source};
 use hsg::{AnalyzeOptions, SavedAnalysis};
@@ -105,6 +106,10 @@ impl StateSource for RunStates {
 
     fn run_dir(&self) -> Option<&Path> {
         Some(&self.dir)
+    }
+
+    fn run_key(&self) -> Option<RunKey> {
+        Some(RunKey::of(self.run.identity()))
     }
 }
 
