@@ -13,6 +13,7 @@ mod live;
 mod oracle;
 mod puzzlegraph;
 mod resume;
+mod saved_analysis;
 mod sandbox;
 mod util;
 mod weak;

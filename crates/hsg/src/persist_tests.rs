@@ -80,3 +80,24 @@ fn truncated_file_is_reported_with_its_length() {
         "{err}"
     );
 }
+
+#[test]
+fn floats_of_a_reloaded_summary_equal_the_fresh_ones() {
+    // Regression: JSON floats were read back a bit off (serde_json's fast parser), so a
+    // reloaded summary differed from the fresh one and `hsg report --json` printed
+    // `"cannot_reach_goal": null` on the run that computed the analysis.
+    let dir = tempfile::tempdir().unwrap();
+    let mut a = analysed();
+    let mut x = 0.1f64;
+    for _ in 0..200 {
+        x = (x * 7.3 + 0.123_456_789_012_345_67).fract();
+        a.summary.compression = x;
+        if let Some(h) = a.summary.headroom.as_mut() {
+            h.mean_states = x / 3.0;
+            h.root_hyperstates = 2477.0 / (x + 1e-9);
+        }
+        save(&a, dir.path()).unwrap();
+        let loaded = load(dir.path()).unwrap();
+        assert_eq!(loaded.summary, a.summary, "{x:e}");
+    }
+}
