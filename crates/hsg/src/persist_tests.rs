@@ -101,3 +101,26 @@ fn floats_of_a_reloaded_summary_equal_the_fresh_ones() {
         assert_eq!(loaded.summary, a.summary, "{x:e}");
     }
 }
+
+#[test]
+fn edge_offsets_past_the_edges_are_an_error_even_behind_a_valid_checksum() {
+    // Found by fuzzing: a damaged edges.idx with a valid checksum made read_edges slice
+    // the edge targets out of range (a panic).
+    let dir = tempfile::tempdir().unwrap();
+    let a = analysed();
+    save(&a, dir.path()).unwrap();
+    let offsets: Vec<u64> = (0..a.condensation.edges.offsets.len() as u64)
+        .map(|i| i << 52)
+        .collect();
+    write_u64s(
+        &dir.path().join("hsg").join(EDGES_IDX.0),
+        EDGES_IDX.1,
+        &offsets,
+    )
+    .unwrap();
+    let err = load(dir.path()).unwrap_err().to_string();
+    assert!(
+        err.contains("edges.idx") && err.contains("offsets"),
+        "{err}"
+    );
+}
