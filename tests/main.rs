@@ -17,6 +17,7 @@ mod paths;
 mod puzzlegraph;
 mod resume;
 mod sandbox;
+mod saved_analysis;
 mod util;
 mod weak;
 mod workbench;

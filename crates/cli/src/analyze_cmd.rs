@@ -4,7 +4,8 @@
 use crate::sizes::{default_budget, parse_size};
 use anyhow::{Context, Result};
 use clap::Args;
-use hsg::{AnalyzeOptions, HsgSummary};
+use hsg::{AnalyzeOptions, HsgSummary, SavedAnalysis};
+use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -67,6 +68,11 @@ pub fn run(args: AnalyzeArgs) -> Result<ExitCode> {
 
 /// Analyses `run`, saves the result into its directory and says so on stderr.
 pub fn analyze_and_save(run: &Run, flags: &AnalysisFlags) -> Result<HsgSummary> {
+    Ok(analyze_and_save_whole(run, flags)?.summary)
+}
+
+/// [`analyze_and_save`], returning the whole analysis.
+fn analyze_and_save_whole(run: &Run, flags: &AnalysisFlags) -> Result<hsg::Analysis> {
     let start = Instant::now();
     eprintln!(
         "analysing {} ({} states)...",
@@ -90,14 +96,24 @@ pub fn analyze_and_save(run: &Run, flags: &AnalysisFlags) -> Result<HsgSummary> 
         run.dir().join(hsg::persist::FOLDER).display(),
         start.elapsed().as_secs_f64()
     );
-    Ok(analysis.summary)
+    Ok(analysis)
 }
 
 /// True when the analysis saved in `dir` matches the run as it is now and was made
 /// for the target asked for (any target when none is asked for: the saved summary
 /// names the one it used, e.g. the one given to `hsg explore --analyze`).
+/// A damaged summary is named on stderr (and then computed again, as a stale one is).
 fn saved_is_usable(dir: &Path, run: &Run, target: Option<&str>) -> Option<HsgSummary> {
-    let summary = hsg::load_summary(dir).ok()?;
+    let summary = match hsg::load_summary(dir) {
+        Ok(summary) => summary,
+        Err(hsg::HsgError::Io { source, .. }) if source.kind() == ErrorKind::NotFound => {
+            return None
+        }
+        Err(err) => {
+            eprintln!("the saved analysis cannot be read ({err}); analysing again");
+            return None;
+        }
+    };
     let same_target = target.is_none_or(|t| summary.target == t);
     (same_target && hsg::is_current(&summary, run)).then_some(summary)
 }
@@ -113,6 +129,25 @@ pub fn summary_for(run: &Run, flags: &AnalysisFlags) -> Result<HsgSummary> {
         return Ok(hsg::analyze_unsaved(run, &flags.options())?.summary);
     }
     analyze_and_save(run, flags)
+}
+
+/// The whole analysis of `run` for `flags`, per-hyperstate arrays included: the saved one
+/// when it is current and reads back whole, else a fresh one (saved unless another
+/// process is still writing the run). A damaged saved file is named on stderr and the
+/// analysis computed again, as `hsg export` does: it is derived data.
+pub fn analysis_for(run: &Run, flags: &AnalysisFlags) -> Result<SavedAnalysis> {
+    if saved_is_usable(run.dir(), run, flags.target_spec().as_deref()).is_some() {
+        match hsg::load(run.dir()) {
+            Ok(saved) => return Ok(saved),
+            Err(err) => eprintln!("the saved analysis cannot be read ({err}); analysing again"),
+        }
+    }
+    let analysis = if run.status() == RunStatus::Running {
+        hsg::analyze_unsaved(run, &flags.options())?
+    } else {
+        analyze_and_save_whole(run, flags)?
+    };
+    Ok(SavedAnalysis::from_analysis(&analysis))
 }
 
 /// Makes sure `DIR/hsg/` holds an analysis of `run` as it is now (for exports and the

@@ -42,7 +42,7 @@ pub struct HtmlArgs {
 /// Runs `hsg html`.
 pub fn run(args: HtmlArgs) -> Result<ExitCode> {
     let loaded = Loaded::open(&args.dir, &args.analysis)?;
-    let report = crate::report::json_report(&loaded.run, &args.dir, Some(&loaded.saved.summary))?;
+    let report = crate::report::json_report(&loaded.run, &args.dir, Some(&loaded.saved))?;
     let page = page(&loaded, &report, &args)?;
     // Written beside the destination and renamed, so a failure leaves no partial file.
     let tmp = args.out.with_extension("html.tmp");

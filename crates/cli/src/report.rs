@@ -3,10 +3,10 @@
 //! The JSON report is a stable interface: `"schema": "hyperstate.report/1"`;
 //! keys are only ever added, never renamed.
 
-use crate::analyze_cmd::{summary_for, AnalysisFlags};
+use crate::analyze_cmd::{analysis_for, AnalysisFlags};
 use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
-use hsg::HsgSummary;
+use hsg::SavedAnalysis;
 use serde_json::{json, Map, Value};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -111,17 +111,19 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
         (false, None) => bail!("choose a format: --json or --format json|md"),
     };
     let run = Run::open(&args.dir)?;
-    let summary = if args.no_analysis {
+    // The whole analysis, not only its summary: PuzzleGraph's counters need its
+    // per-hyperstate files, which must be the ones the summary describes.
+    let analysis = if args.no_analysis {
         None
     } else {
-        Some(summary_for(&run, &args.analysis)?)
+        Some(analysis_for(&run, &args.analysis)?)
     };
     match format {
         ReportFormat::Json => {
-            let report = json_report(&run, &args.dir, summary.as_ref())?;
+            let report = json_report(&run, &args.dir, analysis.as_ref())?;
             outln!("{}", serde_json::to_string_pretty(&report)?);
         }
-        ReportFormat::Md => out!("{}", markdown_report(&run, &args.dir, summary.as_ref())),
+        ReportFormat::Md => out!("{}", markdown_report(&run, &args.dir, analysis.as_ref())),
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -130,8 +132,9 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
 pub(crate) fn json_report(
     run: &Run,
     dir: &std::path::Path,
-    summary: Option<&HsgSummary>,
+    analysis: Option<&SavedAnalysis>,
 ) -> Result<Value> {
+    let summary = analysis.map(|a| &a.summary);
     let id = run.identity();
     let mut report = json!({
         "schema": "hyperstate.report/1",
@@ -144,7 +147,7 @@ pub(crate) fn json_report(
         map.insert("hsg".into(), serde_json::to_value(s)?);
     }
     if let Some(map) = report.as_object_mut() {
-        let counters = puzzlegraph_counters(run, summary);
+        let counters = puzzlegraph_counters(run, analysis);
         map.insert(
             "puzzlegraph_counters".into(),
             serde_json::to_value(counters)?,
@@ -154,7 +157,8 @@ pub(crate) fn json_report(
 }
 
 /// The Markdown report: the exploration as a short table, then the analysis.
-fn markdown_report(run: &Run, dir: &std::path::Path, summary: Option<&HsgSummary>) -> String {
+fn markdown_report(run: &Run, dir: &std::path::Path, analysis: Option<&SavedAnalysis>) -> String {
+    let summary = analysis.map(|a| &a.summary);
     let id = run.identity();
     let e = exploration(run);
     let mut md = format!(
@@ -182,19 +186,20 @@ fn markdown_report(run: &Run, dir: &std::path::Path, summary: Option<&HsgSummary
     }
     md.push('\n');
     md.push_str(&hsg::bfs_counters::counters_markdown(
-        &puzzlegraph_counters(run, summary),
+        &puzzlegraph_counters(run, analysis),
     ));
     md
 }
 
 /// PuzzleGraph's counters of the run; the states that cannot reach a goal come from
-/// the saved analysis when it is the one `summary` describes.
-fn puzzlegraph_counters(run: &Run, summary: Option<&HsgSummary>) -> hsg::BfsCounters {
-    let saved = summary
-        .and_then(|_| hsg::load(run.dir()).ok())
-        .filter(|saved| Some(&saved.summary) == summary);
-    let target = summary.map_or(model::WIN, |s| s.target.as_str());
-    hsg::bfs_counters(run, target, saved.as_ref())
+/// the analysis (unknown without one, or while it is provisional).
+///
+/// Regression: they came from the saved files only when those matched the summary, and
+/// a freshly computed summary never matched its reloaded floats, so the report that ran
+/// the analysis printed `"cannot_reach_goal": null`, as did one over damaged files.
+fn puzzlegraph_counters(run: &Run, analysis: Option<&SavedAnalysis>) -> hsg::BfsCounters {
+    let target = analysis.map_or(model::WIN, |a| a.summary.target.as_str());
+    hsg::bfs_counters(run, target, analysis)
 }
 
 /// Runs `hsg verify`.
@@ -207,7 +212,32 @@ pub fn verify(args: InfoArgs) -> Result<ExitCode> {
         run.state_count(),
         run.transition_count()
     );
+    verify_analysis(&run)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Checks the analysis saved under `DIR/hsg/`, when there is one: every checksum and the
+/// files against each other (`hsg::load`), then whether it matches the run as it is now.
+fn verify_analysis(run: &Run) -> Result<()> {
+    let folder = run.dir().join(hsg::persist::FOLDER);
+    if !folder.exists() {
+        outln!("{}: no saved analysis", folder.display());
+        return Ok(());
+    }
+    let saved = hsg::load(run.dir()).map_err(|err| {
+        anyhow::anyhow!("the saved analysis is damaged: {err}; `hsg analyze` computes it again")
+    })?;
+    let currency = if hsg::is_current(&saved.summary, run) {
+        "matches the run"
+    } else {
+        "stale: the run changed since; `hsg analyze` computes it again"
+    };
+    outln!(
+        "{}: ok ({} hyperstates, every checksum verified, {currency})",
+        folder.display(),
+        saved.summary.hyperstates
+    );
+    Ok(())
 }
 
 /// Runs `hsg info`.

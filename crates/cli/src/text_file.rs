@@ -65,7 +65,9 @@ mod tests {
         let err = read_text_limited(&path, "level file", 1024).unwrap_err();
         assert!(format!("{err:#}").contains("big.xsb"));
         assert_eq!(
-            read_text_limited(&path, "level file", 4096).expect("fits").len(),
+            read_text_limited(&path, "level file", 4096)
+                .expect("fits")
+                .len(),
             2048
         );
         let err = read_text(dir.path(), "level file").unwrap_err();

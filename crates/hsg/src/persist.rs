@@ -290,9 +290,20 @@ fn read_edges(dir: &Path, offsets: Vec<u64>, hyperstates: u64) -> Result<HsgEdge
         actions.push((word >> 48) as u16);
         multiplicity.push(u64_at(r.record(i), 8));
     }
+    // The rows are cut out of the targets below, so their offsets are checked first
+    // (a damaged edges.idx behind a valid checksum made the slicing panic; found by fuzzing).
+    let rows_fit = offsets.first() == Some(&0)
+        && offsets.windows(2).all(|w| w[0] <= w[1])
+        && offsets.last() == Some(&(targets.len() as u64));
+    if !rows_fit {
+        return Err(HsgError::corrupt(
+            dir.join(EDGES_IDX.0),
+            format!("expected increasing offsets from 0 to {}", targets.len()),
+        ));
+    }
     let mut pair_count = 0;
     for h in 0..offsets.len().saturating_sub(1) {
-        let row = &targets[offsets[h] as usize..offsets[h + 1].min(targets.len() as u64) as usize];
+        let row = &targets[offsets[h] as usize..offsets[h + 1] as usize];
         pair_count +=
             row.windows(2).filter(|w| w[0] != w[1]).count() as u64 + u64::from(!row.is_empty());
     }

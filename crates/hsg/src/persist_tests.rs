@@ -80,3 +80,47 @@ fn truncated_file_is_reported_with_its_length() {
         "{err}"
     );
 }
+
+#[test]
+fn floats_of_a_reloaded_summary_equal_the_fresh_ones() {
+    // Regression: JSON floats were read back a bit off (serde_json's fast parser), so a
+    // reloaded summary differed from the fresh one and `hsg report --json` printed
+    // `"cannot_reach_goal": null` on the run that computed the analysis.
+    let dir = tempfile::tempdir().unwrap();
+    let mut a = analysed();
+    let mut x = 0.1f64;
+    for _ in 0..200 {
+        x = (x * 7.3 + 0.123_456_789_012_345_67).fract();
+        a.summary.compression = x;
+        if let Some(h) = a.summary.headroom.as_mut() {
+            h.mean_states = x / 3.0;
+            h.root_hyperstates = 2477.0 / (x + 1e-9);
+        }
+        save(&a, dir.path()).unwrap();
+        let loaded = load(dir.path()).unwrap();
+        assert_eq!(loaded.summary, a.summary, "{x:e}");
+    }
+}
+
+#[test]
+fn edge_offsets_past_the_edges_are_an_error_even_behind_a_valid_checksum() {
+    // Found by fuzzing: a damaged edges.idx with a valid checksum made read_edges slice
+    // the edge targets out of range (a panic).
+    let dir = tempfile::tempdir().unwrap();
+    let a = analysed();
+    save(&a, dir.path()).unwrap();
+    let offsets: Vec<u64> = (0..a.condensation.edges.offsets.len() as u64)
+        .map(|i| i << 52)
+        .collect();
+    write_u64s(
+        &dir.path().join("hsg").join(EDGES_IDX.0),
+        EDGES_IDX.1,
+        &offsets,
+    )
+    .unwrap();
+    let err = load(dir.path()).unwrap_err().to_string();
+    assert!(
+        err.contains("edges.idx") && err.contains("offsets"),
+        "{err}"
+    );
+}
