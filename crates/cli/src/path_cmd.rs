@@ -125,22 +125,10 @@ impl Loaded {
 }
 
 /// The game a run was explored with, rebuilt from the level text and options its
-/// identity records (as the workbench does), for drawing states.
+/// identity records (`games::reload`), for drawing states.
 pub fn game_of_run(run: &Run) -> Option<Box<dyn model::Game>> {
     let id = run.identity();
-    let file_name = match id.game.as_str() {
-        "sokoban" => "level.xsb".to_string(),
-        other => format!("level.{other}"),
-    };
-    let tokens = id
-        .options
-        .get(games::flip::OPTION)
-        .and_then(|k| k.parse().ok())
-        .unwrap_or(0);
-    games::load(&file_name, &id.level_text, &games::LevelSelector::First)
-        .and_then(|l| games::flip::wrap(l, tokens))
-        .ok()
-        .map(|l| l.game)
+    games::reload(&id.game, &id.level_text, &id.options).ok()
 }
 
 /// Prints a usage error the way clap does (exit code 2).
@@ -175,7 +163,7 @@ pub fn path(args: PathArgs) -> Result<ExitCode> {
     }
     let graph = hsg::RunGraph::new(&loaded.run)?;
     let labels = hsg::labels_of(&loaded.run);
-    let target = hsg::target::resolve(&labels, Some(&loaded.saved.summary.target), &graph)?;
+    let target = hsg::target::resolve(&labels.outcomes, Some(&loaded.saved.summary.target), None)?;
     let Some(walk) = explain::path_to(&graph, &loaded.saved, &target, args.from, args.to) else {
         bail!(
             "no {} is reachable from state {}{}",
