@@ -125,22 +125,10 @@ impl Loaded {
 }
 
 /// The game a run was explored with, rebuilt from the level text and options its
-/// identity records (as the workbench does), for drawing states.
+/// identity records (`games::reload`), for drawing states.
 pub fn game_of_run(run: &Run) -> Option<Box<dyn model::Game>> {
     let id = run.identity();
-    let file_name = match id.game.as_str() {
-        "sokoban" => "level.xsb".to_string(),
-        other => format!("level.{other}"),
-    };
-    let tokens = id
-        .options
-        .get(games::flip::OPTION)
-        .and_then(|k| k.parse().ok())
-        .unwrap_or(0);
-    games::load(&file_name, &id.level_text, &games::LevelSelector::First)
-        .and_then(|l| games::flip::wrap(l, tokens))
-        .ok()
-        .map(|l| l.game)
+    games::reload(&id.game, &id.level_text, &id.options).ok()
 }
 
 /// Prints a usage error the way clap does (exit code 2).

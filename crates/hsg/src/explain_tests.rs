@@ -2,7 +2,8 @@
 //! against the analysis's own shortest-win BFS on random graphs.
 
 use super::*;
-use crate::analysis::{analyze_graph, AnalyzeOptions, Labels};
+use crate::analysis::{analyze_graph, AnalyzeOptions};
+use crate::graph::Labels;
 use crate::mem::MemGraph;
 use crate::summary::Source;
 use proptest::prelude::*;

@@ -90,6 +90,8 @@ pub enum Action {
     NearestWin,
     /// Go to the nearest fail.
     NearestFail,
+    /// Go to where a lost hyperstate was lost (`hsg why` at the hyperstate level).
+    Why,
     /// One step along the ideal path.
     IdealStep,
     /// Previous outgoing critical action.
@@ -222,6 +224,7 @@ pub const KEYS: &[Binding] = &[
     b(G, &[c('w')], A::NearestWin, "nearest win"),
     b(G, &[c('f')], A::NearestFail, "nearest fail"),
     b(G, &[c('i')], A::IdealStep, "next ideal-path step"),
+    b(G, &[c('y')], A::Why, "why: where it was lost"),
     b(G, &[c('b')], A::Bookmark, "bookmark with a note"),
     b(G, &[c('\'')], A::BookmarkList, "bookmark list"),
     b(G, &[k(K::Esc)], A::Cancel, "close"),

@@ -38,6 +38,7 @@ impl App {
             Action::Root => self.go_root(),
             Action::NearestWin => self.go_nearest(true),
             Action::NearestFail => self.go_nearest(false),
+            Action::Why => self.go_why(),
             Action::IdealStep => self.ideal_step(),
             Action::PrevAction => self.move_out_cursor(-1),
             Action::NextAction => self.move_out_cursor(1),
@@ -102,6 +103,35 @@ impl App {
                 self.go(h);
             }
             None => self.status = format!("no {what} is reachable from here"),
+        }
+    }
+
+    /// For a lost hyperstate: the first critical action on the shortest HSG path from
+    /// the root into a lost hyperstate (after it no win is reachable); selects the
+    /// hyperstate it was played in, so its critical actions are listed.
+    fn go_why(&mut self) {
+        let Some(bench) = self.bench.clone() else {
+            return;
+        };
+        let tag_of = |h: u64| bench.row(h).map(|r| r.tag);
+        let lost = |h: u64| tag_of(h).is_some_and(|t| t.is_lost());
+        if !lost(self.selected) {
+            self.status =
+                "why: this hyperstate can still win (or is unknown); `y` explains lost ones".into();
+            return;
+        }
+        let path = bench.path_from_root(self.selected);
+        match path.iter().position(|&h| lost(h)) {
+            None => self.status = "why: the root does not reach this hyperstate".into(),
+            Some(0) => self.status = "why: the root itself cannot win".into(),
+            Some(k) => {
+                let (from, to) = (path[k - 1], path[k]);
+                self.status = format!(
+                    "why: lost by critical action {k} of {} from the root, hyperstate {from} -> {to}; selected {from} (`hsg why` draws the boards)",
+                    path.len() - 1
+                );
+                self.go(from);
+            }
         }
     }
 

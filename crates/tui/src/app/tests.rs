@@ -185,3 +185,28 @@ fn bookmarks_persist_across_reopening() {
     press(&mut again, "'d<Esc>");
     assert!(again.bookmarks.items().is_empty());
 }
+
+#[test]
+fn why_selects_where_a_lost_hyperstate_was_lost_and_refuses_a_winnable_one() {
+    let mut app = fixture_app(UNICODE, SIZE, None);
+    let root = app.selected;
+    press(&mut app, "y");
+    assert_eq!(app.selected, root);
+    assert!(app.status.contains("can still win"), "{}", app.status);
+    press(&mut app, "f");
+    let lost = app.selected;
+    assert!(tag_of(&app, lost).is_lost());
+    press(&mut app, "y");
+    assert!(
+        app.status.starts_with("why: lost by critical action"),
+        "{}",
+        app.status
+    );
+    // The selection can still win, and one of its critical actions leads into a lost
+    // hyperstate on the root's path to the explained one.
+    assert!(!tag_of(&app, app.selected).is_lost());
+    let bench = app.bench.clone().unwrap();
+    let path = bench.path_from_root(lost);
+    let k = path.iter().position(|&h| h == app.selected).unwrap();
+    assert!(tag_of(&app, path[k + 1]).is_lost());
+}
