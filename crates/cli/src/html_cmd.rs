@@ -291,7 +291,7 @@ fn solution_section(html: &mut String, loaded: &Loaded) -> Result<()> {
     html.push_str("<section id=\"solution\"><h2>Shortest solution</h2>");
     let graph = hsg::RunGraph::new(&loaded.run)?;
     let labels = hsg::labels_of(&loaded.run);
-    let target = hsg::target::resolve(&labels, Some(&loaded.saved.summary.target), &graph)?;
+    let target = hsg::target::resolve(&labels.outcomes, Some(&loaded.saved.summary.target), None)?;
     let Some(walk) = explain::path_to(&graph, &loaded.saved, &target, 0, Destination::Win) else {
         html.push_str("<p>No win is reachable from the start in what was explored.</p></section>");
         return Ok(());
