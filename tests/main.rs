@@ -15,6 +15,7 @@ mod live;
 mod oracle;
 mod paths;
 mod puzzlegraph;
+mod puzzlescript;
 mod resume;
 mod sandbox;
 mod saved_analysis;

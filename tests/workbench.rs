@@ -279,3 +279,23 @@ fn bookmarks_survive_closing_and_reopening() {
     tmux.wait_for("the list to close", |s| !s.contains("Bookmarks 1"));
     tmux.quit_cleanly();
 }
+
+/// A PuzzleScript level in the workbench: the member pane draws the level's grid with
+/// its legend characters and names the actions as the game does.
+#[test]
+fn the_member_pane_draws_a_puzzlescript_grid() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("run");
+    let game = level("puzzlescript/crates-move-when-you-move.txt");
+    explore(&game, &store, &["--level", "1", "--analyze"]);
+    let command = format!("{} tui {}", hsg_cmd(), quoted(&store));
+    let tmux = Tmux::start(&command, dir.path());
+    tmux.wait_for_all(&["Overview", "puzzlescript"]);
+    tmux.keys(&["2"]);
+    // The root's member, the level as it starts (glyphs are case-folded as PuzzleScript reads them).
+    let screen = tmux.wait_for_all(&["Member 1/1", "######", "#..*.#", "#.p..#"]);
+    for action in ["up →", "left →", "down →", "right →"] {
+        assert!(screen.contains(action), "no {action:?}:\n{screen}");
+    }
+    tmux.quit_cleanly();
+}

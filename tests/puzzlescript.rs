@@ -1,0 +1,255 @@
+//! PuzzleScript end to end: the real `hsg` replays conformance cases, plays
+//! inputs on a level, lists a game's levels, and explores, analyses and
+//! reports on every bundled PuzzleScript game.
+
+use crate::util::{exploration, explore, level, ok, path_arg, report, root, run};
+use std::path::{Path, PathBuf};
+
+/// The shared conformance file beside the checkout (one level higher for a worktree).
+fn shared_cases() -> Option<PathBuf> {
+    ["../shared", "../../shared"]
+        .map(|up| root().join(up).join("fixtures/puzzlescript/testdata.jsonl"))
+        .into_iter()
+        .find(|p| p.exists())
+}
+
+fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// A game whose `action` starts an `again` chain that blinks between two
+/// grids forever; moving is harmless, and the win condition never holds.
+const BLINK: &str = "title Blink\n\nOBJECTS\nBackground\nblack\nWall\nbrown\nPlayer\nwhite\nMark\npink\nA\nred\nB\nblue\nC\ngreen\n\nLEGEND\n. = Background\n# = Wall\nP = Player\na = A\n\nSOUNDS\n\nCOLLISIONLAYERS\nBackground\nMark\nPlayer, Wall\nA, B, C\n\nRULES\n[ action Player ] [ A ] -> [ Player ] [ B ] again\n[ C ] -> [ B Mark ] again\n[ B no Mark ] -> [ C ] again\nlate [ Mark ] -> [ ]\n\nWINCONDITIONS\nno Wall\n\nLEVELS\n#####\n#Pa.#\n#####\n";
+
+#[test]
+fn every_shared_conformance_case_passes() {
+    let Some(cases) = shared_cases() else {
+        eprintln!("skipped: no shared/fixtures/puzzlescript/testdata.jsonl beside the checkout");
+        return;
+    };
+    let out = ok(&["puzzlescript", "conformance", path_arg(&cases)]);
+    assert_eq!(stdout(&out), "403 passed, 0 failed\n");
+    let out = ok(&["puzzlescript", "conformance", path_arg(&cases), "--json"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(json["passed"], 403);
+    assert_eq!(json["failed"], 0);
+    let list = json["cases"].as_array().expect("a list of cases");
+    assert_eq!(list.len(), 403);
+    assert!(list
+        .iter()
+        .all(|c| c["passed"] == true && c["name"].is_string()));
+}
+
+/// One case line in the conformance format.
+fn case(name: &str, inputs: &[u8], expected: &str) -> String {
+    serde_json::json!({"name": name, "source": BLINK, "inputs": inputs, "expected": expected})
+        .to_string()
+}
+
+#[test]
+fn a_wrong_case_is_reported_with_its_first_difference() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let right = "background wall:0,0,0,0,background player:1,\n0,0,a background:2,0,0,\nbackground:3,0,0,0,0,\n";
+    let wrong = right.replace("a background:2", "b background:2");
+    let file = dir.path().join("cases.jsonl");
+    let lines = [case("still", &[], right), case("wrong", &[], &wrong)];
+    std::fs::write(&file, lines.join("\n") + "\n").expect("write cases");
+    let out = run(&["puzzlescript", "conformance", path_arg(&file)]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert_eq!(
+        text,
+        "FAIL wrong: first difference at text line 2, cell 3\n1 passed, 1 failed\n"
+    );
+    let out = run(&["puzzlescript", "conformance", path_arg(&file), "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(json["cases"][0]["passed"], true);
+    assert_eq!(json["cases"][1]["name"], "wrong");
+    assert_eq!(json["cases"][1]["passed"], false);
+    assert_eq!(
+        (json["passed"].as_u64(), json["failed"].as_u64()),
+        (Some(1), Some(1))
+    );
+}
+
+#[test]
+fn play_prints_the_reference_text_form() {
+    // The conformance suite's case "Crates move when you move" (its LEVELS entry 11 is
+    // playable level 6), undo included.
+    let game = level("puzzlescript/crates-move-when-you-move.txt");
+    let inputs = "2,1,0,1,1,2,undo,1,2,3,3,3,0,2";
+    let out = ok(&[
+        "puzzlescript",
+        "play",
+        path_arg(&game),
+        "--level",
+        "6",
+        "--inputs",
+        inputs,
+    ]);
+    assert_eq!(
+        stdout(&out),
+        "background wall:0,0,0,0,0,background:1,0,1,\n1,1,0,1,0,1,background target:2,1,\n0,1,0,1,2,1,0,1,\n0,1,2,background crate:3,0,0,0,1,\n3,background player:4,1,0,0,1,1,1,\n3,0,0,0,0,0,0,0,\n"
+    );
+    // The case "Scalesoban" (entry 5, playable level 3) draws random numbers from its seed.
+    let game = level("puzzlescript/scalesoban.txt");
+    let inputs = "3,0,0,1,1,1,0,1,2,2,3,2,1,0,0,1,1,2,2,3,3";
+    let args = ["puzzlescript", "play", path_arg(&game), "--level", "3"];
+    let out = ok(&[
+        &args[..],
+        &["--inputs", inputs, "--seed", "1627892538124.7505"],
+    ]
+    .concat());
+    assert_eq!(
+        stdout(&out),
+        "background:0,background wall:1,1,1,1,1,0,1,0,\n0,0,1,1,1,0,1,background target:2,1,\n1,0,0,0,background player:3,1,1,0,0,\n0,background crate target:4,1,1,1,background crate:5,1,1,1,\n0,1,0,0,0,1,0,1,0,\n0,0,1,0,1,1,1,1,1,\n"
+    );
+    let bad = run(&[
+        "puzzlescript",
+        "play",
+        path_arg(&game),
+        "--inputs",
+        "3,jump",
+    ]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(
+        stderr(&bad).contains("unknown input \"jump\""),
+        "{}",
+        stderr(&bad)
+    );
+}
+
+#[test]
+fn list_shows_the_playable_levels_with_their_numbers() {
+    let game = level("puzzlescript/scalesoban.txt");
+    let out = ok(&["explore", path_arg(&game), "--list"]);
+    assert_eq!(
+        stdout(&out),
+        "   1  level 1: 6x7, Scalesoban\n   2  level 2: 6x7, Scalesoban\n   3  level 3: 9x6, Scalesoban\n"
+    );
+}
+
+/// Explores `file`'s level `n` with the analysis, and returns the report and
+/// what the explorer said on stderr.
+fn explore_level(dir: &Path, file: &str, n: usize) -> (serde_json::Value, String) {
+    let store = dir.join(format!("{file}-{n}"));
+    let game = level(&format!("puzzlescript/{file}"));
+    let number = n.to_string();
+    let args = [
+        "explore",
+        path_arg(&game),
+        "--level",
+        &number,
+        "--store",
+        path_arg(&store),
+    ];
+    let out = ok(&[&args[..], &["--analyze"]].concat());
+    (report(&store), stderr(&out))
+}
+
+#[test]
+fn every_bundled_game_explores_analyses_and_reports() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let levels = [
+        ("crates-move-when-you-move.txt", 1, 178, 617),
+        ("pushy-v-pully-h.txt", 2, 2_557, 6_033),
+        ("resin-caster.txt", 1, 2_718, 7_366),
+        ("explodoban.txt", 2, 5_049, 17_085),
+        ("all-green-and-blue-on-yellow.txt", 1, 223, 572),
+        ("scalesoban.txt", 2, 10_222, 27_037),
+    ];
+    for (file, n, states, transitions) in levels {
+        let (r, err) = explore_level(dir.path(), file, n);
+        let e = &r["exploration"];
+        assert_eq!(r["game"], "puzzlescript", "{file}");
+        assert_eq!(
+            (e["states"].as_u64(), e["transitions"].as_u64()),
+            (Some(states), Some(transitions)),
+            "{file}"
+        );
+        assert_eq!(e["complete"], true, "{file}");
+        assert!(e["outcomes"]["win"].as_u64() > Some(0), "{file}: no win");
+        assert_eq!(r["hsg"]["root_tag"], "eventually_winnable", "{file}");
+        assert!(
+            err.contains("\n0 (state, input) pairs whose again chain never ends"),
+            "{file}: {err}"
+        );
+    }
+    // The game says `noaction`: no transition is an `action`.
+    let (r, _) = explore_level(dir.path(), "all-green-and-blue-on-yellow.txt", 1);
+    let by_action = r["hsg"]["reversibility_by_action"]
+        .as_array()
+        .expect("a list");
+    assert!(
+        by_action.iter().all(|a| a["action"] != "action"),
+        "{by_action:?}"
+    );
+}
+
+#[test]
+fn an_endless_again_chain_is_no_transition_and_is_counted() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let game = dir.path().join("blink.ps");
+    std::fs::write(&game, BLINK).expect("write game");
+    let store = dir.path().join("run");
+    let args = ["explore", path_arg(&game), "--store", path_arg(&store)];
+    let out = ok(&args);
+    // Three player positions, each with its `action` blinking forever.
+    assert!(
+        stderr(&out).contains("\n3 (state, input) pairs whose again chain never ends"),
+        "{}",
+        stderr(&out)
+    );
+    let e = exploration(&store);
+    assert_eq!(
+        (e["states"].as_u64(), e["transitions"].as_u64()),
+        (Some(3), Some(4))
+    );
+}
+
+#[test]
+fn a_malformed_game_names_its_file_line_and_column() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let game = dir.path().join("broken.txt");
+    std::fs::write(
+        &game,
+        BLINK.replace("[ C ] -> [ B Mark ]", "[ C ] -> [ B Flag ]"),
+    )
+    .expect("write");
+    let store = dir.path().join("run");
+    let out = run(&["explore", path_arg(&game), "--store", path_arg(&store)]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    let place = format!("{}:35:14: ", game.display());
+    assert!(err.contains(&place), "{err}");
+    assert!(err.contains("\"flag\""), "{err}");
+    let out = run(&["explore", path_arg(&game), "--list"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains(&place), "{}", stderr(&out));
+    let out = run(&["puzzlescript", "play", path_arg(&game)]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains(&format!("{}:", game.display())),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// Room3 written as PuzzleScript gives exactly the native Sokoban's counts (2.2 M
+/// states: run the integration tests with `--release`).
+#[test]
+fn room3_as_puzzlescript_has_the_native_sokoban_counts() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("room3");
+    explore(&level("puzzlescript/room3.ps.txt"), &store, &[]);
+    let e = exploration(&store);
+    assert_eq!(e["complete"], true);
+    assert_eq!(e["states"], 2_231_030);
+    assert_eq!(e["transitions"], 7_479_678);
+    assert_eq!(e["max_depth"], 56);
+}
