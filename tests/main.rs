@@ -8,6 +8,7 @@ mod explore_counts;
 mod fling;
 mod grammar;
 mod live;
+mod numbers;
 mod oracle;
 mod puzzlegraph;
 mod resume;

@@ -106,6 +106,9 @@ fn write_all(md: &mut String, s: &HsgSummary) -> std::fmt::Result {
         )?,
         None => writeln!(md, "| headroom | {} |", opt(s.headroom_note.as_deref()))?,
     }
+    if let (Some(_), Some(note)) = (&s.headroom, &s.headroom_note) {
+        writeln!(md, "| headroom note | {note} |")?;
+    }
     Ok(())
 }
 
