@@ -12,6 +12,7 @@ mod grammar;
 mod html;
 mod level_files;
 mod live;
+mod numbers;
 mod oracle;
 mod paths;
 mod puzzlegraph;

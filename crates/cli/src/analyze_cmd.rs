@@ -5,10 +5,11 @@ use crate::sizes::{default_budget, parse_size};
 use anyhow::{Context, Result};
 use clap::Args;
 use hsg::{AnalyzeOptions, HsgSummary, SavedAnalysis};
-use std::io::ErrorKind;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::{ErrorKind, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use store::{Run, RunStatus};
 
 /// Arguments of `hsg analyze`.
@@ -89,14 +90,58 @@ fn analyze_and_save_whole(run: &Run, flags: &AnalysisFlags) -> Result<hsg::Analy
             run.dir().join(hsg::run::SCRATCH_FOLDER).display()
         );
     }
-    let analysis = hsg::analyze(run, &opts)
-        .with_context(|| format!("cannot analyse the run in {}", run.dir().display()))?;
+    let spinner = spinner(format!(
+        "analysing {} states (components, tags, paths{})",
+        run.state_count(),
+        if opts.headroom { ", headroom" } else { "" }
+    ));
+    let analysis = hsg::analyze(run, &opts);
+    if let Some(s) = spinner {
+        s.finish_and_clear();
+    }
+    let analysis =
+        analysis.with_context(|| format!("cannot analyse the run in {}", run.dir().display()))?;
     eprintln!(
         "analysis saved in {} ({:.1} s)",
         run.dir().join(hsg::persist::FOLDER).display(),
         start.elapsed().as_secs_f64()
     );
     Ok(analysis)
+}
+
+/// A spinner with the elapsed time on a terminal, so a long analysis is never silent;
+/// nothing when stderr is not a terminal.
+fn spinner(message: String) -> Option<ProgressBar> {
+    std::io::stderr().is_terminal().then(|| {
+        let bar = ProgressBar::new_spinner();
+        let style = ProgressStyle::with_template("{spinner} {msg} [{elapsed_precise}]")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner());
+        bar.set_style(style);
+        bar.set_message(message);
+        bar.enable_steady_tick(Duration::from_millis(200));
+        bar
+    })
+}
+
+/// How headroom was computed, for people: exact, sketched (and why), or not at all.
+pub fn headroom_line(s: &HsgSummary) -> String {
+    match (&s.headroom, &s.headroom_note) {
+        (Some(h), note) => match h.method {
+            hsg::headroom::HeadroomMethod::Exact => "headroom: exact".to_string(),
+            hsg::headroom::HeadroomMethod::HyperLogLog {
+                precision,
+                relative_standard_error,
+            } => format!(
+                "headroom: HyperLogLog estimate (precision {precision}, relative standard error {:.1}%){}",
+                100.0 * relative_standard_error,
+                note.as_deref().map(|n| format!("; {n}")).unwrap_or_default()
+            ),
+        },
+        (None, note) => format!(
+            "headroom: not computed ({})",
+            note.as_deref().unwrap_or("not requested")
+        ),
+    }
 }
 
 /// True when the analysis saved in `dir` matches the run as it is now and was made
@@ -185,6 +230,7 @@ pub fn print_outline(s: &HsgSummary) {
         _ if s.provisional => outln!("no win found yet for target `{}`", s.target),
         _ => outln!("no win reachable for target `{}`", s.target),
     }
+    outln!("{}", headroom_line(s));
     if s.provisional {
         outln!(
             "provisional: {} states were never expanded (their tags are unknown)",

@@ -154,7 +154,12 @@ fn analyze_for<G: StateGraph + ?Sized>(
     let spectrum = failure_spectrum(&condensation, &tagging, &win_distance, root);
     let (headroom, headroom_note) = if opts.headroom {
         match compute_headroom(&condensation, &tagging, opts.mem_budget_bytes) {
-            Ok(h) => (Some(h), None),
+            Ok(h) => {
+                // Every report says when the headroom is an estimate, and why.
+                let note = (h.method != crate::headroom::HeadroomMethod::Exact)
+                    .then(|| crate::headroom::sketch_reason(&condensation, opts.mem_budget_bytes));
+                (Some(h), note)
+            }
             Err(why) => (None, Some(why)),
         }
     } else {

@@ -49,17 +49,43 @@ pub struct Headroom {
     pub method: HeadroomMethod,
 }
 
-/// Computes headroom within `budget_bytes`, or says why it cannot.
+/// Word operations exact counting may take by default: about ten seconds of one core.
+/// Past it the reach sets are sketched, whatever memory is left: a 4.9 M-state store
+/// once spent twenty minutes on exact headroom after a one-second analysis.
+pub const EXACT_WORK_BUDGET: u64 = 1 << 34;
+
+/// What exact counting costs on `c`: bytes of the live bitsets at their peak, and word
+/// operations (every HSG edge and hyperstate touches a whole bitset of `H / 64` words).
+pub fn exact_cost(c: &Condensation) -> (u64, u64) {
+    let words = c.hyperstate_count().div_ceil(64);
+    let bytes = peak_live_sets(c).saturating_mul(words * 8);
+    let work = (c.edges.len() + c.hyperstate_count()).saturating_mul(words);
+    (bytes, work)
+}
+
+/// Computes headroom within `budget_bytes` and [`EXACT_WORK_BUDGET`], or says why it
+/// cannot.
 pub fn compute_headroom(
     c: &Condensation,
     tagging: &Tagging,
     budget_bytes: u64,
 ) -> Result<Headroom, String> {
-    let h = c.hyperstate_count();
+    compute_headroom_within(c, tagging, budget_bytes, EXACT_WORK_BUDGET)
+}
+
+/// Computes headroom exactly when its bitsets fit `budget_bytes` and its work
+/// `work_budget` word operations, else with the most precise sketches that fit both
+/// (at least the least precise ones), or says why it cannot.
+pub fn compute_headroom_within(
+    c: &Condensation,
+    tagging: &Tagging,
+    budget_bytes: u64,
+    work_budget: u64,
+) -> Result<Headroom, String> {
     let peak = peak_live_sets(c);
-    let exact_bytes = peak.saturating_mul(h.div_ceil(64) * 8);
+    let (exact_bytes, exact_work) = exact_cost(c);
     let one_step = one_step_headroom(c, tagging);
-    if exact_bytes <= budget_bytes {
+    if exact_bytes <= budget_bytes && exact_work <= work_budget {
         let (hyperstates, states) = exact_shares(c, tagging);
         return Ok(Headroom {
             hyperstates,
@@ -68,9 +94,13 @@ pub fn compute_headroom(
             method: HeadroomMethod::Exact,
         });
     }
+    let sketch_work = |p: u8| (c.edges.len() + c.hyperstate_count()).saturating_mul(4 << p);
     let precision = (hll::MIN_PRECISION..=hll::MAX_PRECISION)
         .rev()
-        .find(|&p| peak.saturating_mul(4 << p) <= budget_bytes)
+        .find(|&p| {
+            peak.saturating_mul(4 << p) <= budget_bytes
+                && (p == hll::MIN_PRECISION || sketch_work(p) <= work_budget)
+        })
         .ok_or_else(|| {
             format!(
                 "{peak} reach sets are live at once; even {} bytes of sketches each exceed the budget of {budget_bytes} bytes",
@@ -78,6 +108,18 @@ pub fn compute_headroom(
             )
         })?;
     Ok(sketched_headroom(c, tagging, precision, one_step))
+}
+
+/// Why headroom was sketched rather than exact, for the summary's note.
+pub fn sketch_reason(c: &Condensation, budget_bytes: u64) -> String {
+    let (bytes, work) = exact_cost(c);
+    if bytes > budget_bytes {
+        format!("sketched: exact reach sets need {bytes} bytes, past the memory budget of {budget_bytes}")
+    } else {
+        format!(
+            "sketched: exact reach sets need about {work} word operations, past the time budget of {EXACT_WORK_BUDGET}"
+        )
+    }
 }
 
 /// Computes headroom with HyperLogLog sketches of precision `precision` (clamped to the

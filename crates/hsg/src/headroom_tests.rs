@@ -83,3 +83,19 @@ fn too_small_a_budget_is_reported() {
     let err = compute_headroom(&c, &t, 8).unwrap_err();
     assert!(err.contains("budget"), "{err}");
 }
+
+#[test]
+fn exact_counting_past_the_work_budget_is_sketched() {
+    let g = MemGraph::new(4, &[(0, 0, 1), (1, 0, 2), (2, 0, 3)], &[(3, 0)]).unwrap();
+    let (c, t) = setup(&g);
+    let exact = super::compute_headroom_within(&c, &t, u64::MAX, u64::MAX).unwrap();
+    assert_eq!(exact.method, HeadroomMethod::Exact);
+    let sketched = super::compute_headroom_within(&c, &t, u64::MAX, 1).unwrap();
+    assert!(
+        matches!(sketched.method, HeadroomMethod::HyperLogLog { precision, .. } if precision == crate::hll::MIN_PRECISION),
+        "{:?}",
+        sketched.method
+    );
+    assert!(super::sketch_reason(&c, u64::MAX).contains("time budget"));
+    assert!(super::sketch_reason(&c, 1).contains("memory budget"));
+}

@@ -7,8 +7,23 @@ fn opt<T: std::fmt::Display>(x: Option<T>) -> String {
     x.map_or_else(|| "none".to_string(), |v| v.to_string())
 }
 
+/// A share as a percentage with one decimal, or more when one would round a share
+/// that is not exactly 0 or 1 to `0.0 %` or `100.0 %` (0.99979 is `99.98 %`).
 fn percent(x: f64) -> String {
-    format!("{:.1} %", 100.0 * x)
+    let p = 100.0 * x;
+    for decimals in 1..=6 {
+        let text = format!("{p:.decimals$}");
+        let rounded_to_end = (x < 1.0 && text.starts_with("100"))
+            || (x > 0.0 && text.chars().all(|c| c == '0' || c == '.'));
+        if !rounded_to_end {
+            return format!("{text} %");
+        }
+    }
+    if x < 0.5 {
+        "< 0.000001 %".to_string()
+    } else {
+        "> 99.999999 %".to_string()
+    }
 }
 
 /// Renders the summary as a Markdown section titled "Hyperstate analysis".
@@ -83,14 +98,32 @@ fn write_all(md: &mut String, s: &HsgSummary) -> std::fmt::Result {
     match &s.headroom {
         Some(h) => writeln!(
             md,
-            "| root headroom (hyperstates / states) | {} / {} |\n| mean headroom | {} |",
+            "| root headroom (hyperstates / states) | {} / {} |\n| mean headroom | {} |\n| headroom method | {} |",
             percent(h.root_hyperstates),
             percent(h.root_states),
-            percent(h.mean_hyperstates)
+            percent(h.mean_hyperstates),
+            method(&h.method)
         )?,
         None => writeln!(md, "| headroom | {} |", opt(s.headroom_note.as_deref()))?,
     }
+    if let (Some(_), Some(note)) = (&s.headroom, &s.headroom_note) {
+        writeln!(md, "| headroom note | {note} |")?;
+    }
     Ok(())
+}
+
+/// How headroom was computed: exactly, or sketched with its error bound.
+fn method(m: &crate::headroom::HeadroomMethod) -> String {
+    match m {
+        crate::headroom::HeadroomMethod::Exact => "exact".to_string(),
+        crate::headroom::HeadroomMethod::HyperLogLog {
+            precision,
+            relative_standard_error,
+        } => format!(
+            "HyperLogLog sketch (precision {precision}, relative standard error {} per count)",
+            percent(*relative_standard_error)
+        ),
+    }
 }
 
 fn path_count(s: &HsgSummary) -> String {
@@ -121,5 +154,16 @@ mod tests {
         assert!(md.contains("| hyperstates | 5 |"), "{md}");
         assert!(md.contains("| root tag | eventually_winnable |"), "{md}");
         assert!(md.contains("| winning HSG paths | 1 |"), "{md}");
+        assert!(md.contains("| headroom method | exact |"), "{md}");
+    }
+
+    #[test]
+    fn shares_near_the_ends_never_round_to_them() {
+        use super::percent;
+        assert_eq!(percent(0.99979), "99.98 %");
+        assert_eq!(percent(0.5), "50.0 %");
+        assert_eq!(percent(1.0), "100.0 %");
+        assert_eq!(percent(0.0), "0.0 %");
+        assert_eq!(percent(0.0004), "0.04 %");
     }
 }

@@ -62,19 +62,6 @@ pub fn percent(x: f64) -> String {
     }
 }
 
-/// `n` with thousands separators (`1,396,152`), for places with room to spare.
-pub fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// Columns `s` takes on screen.
 pub fn width(s: &str) -> usize {
     Span::raw(s).width()
@@ -194,8 +181,6 @@ mod tests {
 
     #[test]
     fn grouping_and_ellipses() {
-        assert_eq!(grouped(1_396_152), "1,396,152");
-        assert_eq!(grouped(152), "152");
         assert_eq!(ellipsize("hyperstates", 6, "…"), "hyper…");
         assert_eq!(ellipsize("abc", 3, "…"), "abc");
         assert_eq!(
