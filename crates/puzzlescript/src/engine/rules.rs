@@ -201,7 +201,8 @@ pub fn find_matches(
     rule: &Rule,
     rows: &mut Vec<Vec<RowMatch>>,
 ) -> bool {
-    if !bits::contains(&board.summary.map_objs, &rule.rule_mask) {
+    let sum = &board.summary;
+    if !bits::contains(&sum.map_objs, &rule.rule_mask) || !bits::contains(&sum.map_movs, &rule.rule_move_mask) {
         return false;
     }
     if rows.len() < rule.rows.len() {
@@ -411,16 +412,15 @@ fn try_apply(
     let mut changed = false;
     if rule.has_replacements {
         let rows = std::mem::take(&mut scratch.rows);
-        let counts: Vec<usize> = rows[..rule.rows.len()].iter().map(Vec::len).collect();
-        let total: usize = counts.iter().product();
         let n = rule.rows.len();
+        let total: usize = rows[..n].iter().map(Vec::len).product();
         let mut tuple = std::mem::take(&mut scratch.tuple);
         tuple.resize(n, [0; 3]);
         for t in 0..total {
             let mut rest = t;
-            for r in 0..n {
-                tuple[r] = rows[r][rest % counts[r]];
-                rest /= counts[r];
+            for (slot, row) in tuple.iter_mut().zip(&rows[..n]) {
+                *slot = row[rest % row.len()];
+                rest /= row.len();
             }
             changed |= apply_at(
                 g,

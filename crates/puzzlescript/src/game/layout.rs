@@ -143,46 +143,52 @@ impl Layout {
     /// returns false when a cell holds two changing objects of one layer.
     pub fn encode(&self, objects: &[u64], won: bool, out: &mut Vec<u8>) -> bool {
         let start = out.len();
-        out.resize(start + self.bytes, 0);
-        out[start] = u8::from(won);
+        out.reserve(self.bytes + 8);
+        out.push(u8::from(won));
         let mut ok = true;
         let mut acc: u64 = 0;
         let mut filled = 0u32;
-        let mut at = start + 1;
         for &(cell, layer) in &self.fields {
             let (cell, layer) = (cell as usize, layer as usize);
-            let mut value = 0u64;
-            if self.so == 1 {
+            let value = if self.so == 1 {
                 let hit = objects[cell] & self.layer_word[layer];
-                if hit != 0 {
-                    value = self.id_value[hit.trailing_zeros() as usize];
+                if hit == 0 {
+                    0
+                } else {
                     ok &= hit & (hit - 1) == 0;
+                    self.id_value[hit.trailing_zeros() as usize]
                 }
             } else {
-                let objs = &objects[cell * self.so..cell * self.so + self.so];
-                for &id in &self.layer_ids[layer] {
-                    if objs[id / 64] >> (id % 64) & 1 == 1 {
-                        ok &= value == 0;
-                        if value == 0 {
-                            value = self.id_value[id];
-                        }
-                    }
-                }
-            }
-            let nbits = self.layer_bits[layer];
+                self.wide_value(objects, cell, layer, &mut ok)
+            };
             acc |= value << filled;
-            filled += nbits;
-            while filled >= 8 {
-                out[at] = acc as u8;
-                at += 1;
-                acc >>= 8;
-                filled -= 8;
+            filled += self.layer_bits[layer];
+            if filled >= 32 {
+                out.extend_from_slice(&(acc as u32).to_le_bytes());
+                acc >>= 32;
+                filled -= 32;
             }
         }
-        if filled > 0 {
-            out[at] = acc as u8;
+        while out.len() < start + self.bytes {
+            out.push(acc as u8);
+            acc >>= 8;
         }
         ok
+    }
+
+    /// The field value of a cell's layer when objects take several words.
+    fn wide_value(&self, objects: &[u64], cell: usize, layer: usize, ok: &mut bool) -> u64 {
+        let objs = &objects[cell * self.so..cell * self.so + self.so];
+        let mut value = 0;
+        for &id in &self.layer_ids[layer] {
+            if objs[id / 64] >> (id % 64) & 1 == 1 {
+                *ok &= value == 0;
+                if value == 0 {
+                    value = self.id_value[id];
+                }
+            }
+        }
+        value
     }
 
     /// Writes the objects of an encoded state into `objects`; returns the
