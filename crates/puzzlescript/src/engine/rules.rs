@@ -202,7 +202,9 @@ pub fn find_matches(
     rows: &mut Vec<Vec<RowMatch>>,
 ) -> bool {
     let sum = &board.summary;
-    if !bits::contains(&sum.map_objs, &rule.rule_mask) || !bits::contains(&sum.map_movs, &rule.rule_move_mask) {
+    if !bits::contains(&sum.map_objs, &rule.rule_mask)
+        || !bits::contains(&sum.map_movs, &rule.rule_move_mask)
+    {
         return false;
     }
     if rows.len() < rule.rows.len() {
