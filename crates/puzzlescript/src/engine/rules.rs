@@ -158,8 +158,19 @@ fn row_matches(g: &Compiled, board: &Board, rule: &Rule, r: usize, out: &mut Vec
         _ => xmax = xmax.saturating_sub(reach),
     }
     let d = delta(rule.direction, h);
+    let first = cell(row, 0);
     let visit = |x: usize, y: usize, out: &mut Vec<RowMatch>| {
         let i = x * h + y;
+        // Most candidates fail on their first cell: test it before anything else.
+        if first.is_some_and(|p| !cell_matches(p, board, so, sm, i)) {
+            return;
+        }
+        if ellipses == 0 {
+            if cells_match(row, 1..row.len(), i, d, 0, board, g) {
+                out.push([i, 0, 0]);
+            }
+            return;
+        }
         let kmax = match rule.direction {
             1 => (y + 2).saturating_sub(len),
             2 => (h + 1).saturating_sub(y + len),
