@@ -162,7 +162,7 @@ fn conformance_rates(path: &Path) {
         let Ok(level) = PuzzleScriptGame::new(game, 1) else {
             continue;
         };
-        let (_, _, evals, secs) = bfs(&level, 2_000);
+        let (_, _, evals, secs) = bfs(&level, 300);
         if evals > 0 && secs > 0.0 {
             rates.push(evals as f64 / secs);
         }

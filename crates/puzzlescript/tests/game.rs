@@ -92,7 +92,10 @@ fn one_push_wins() {
     let g = compile("tiny.txt", GAME).unwrap();
     let game = PuzzleScriptGame::new(g, 1).unwrap();
     assert_eq!(game.kind(), "puzzlescript");
-    assert_eq!(game.action_labels(), vec!["up", "left", "down", "right", "action"]);
+    assert_eq!(
+        game.action_labels(),
+        vec!["up", "left", "down", "right", "action"]
+    );
     // The start, then the push right onto the target: a won state.
     assert_eq!(explore(&game), (2, 1, 1));
     let won = game.initial_states()[0].clone();

@@ -145,6 +145,7 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, String> {
     let mut row_masks = Vec::new();
     let mut row_move_masks = Vec::new();
     let mut rule_mask = w.obj();
+    let mut rule_move_mask = w.mov();
     for row in &rows {
         let (mut om, mut mm) = (w.obj(), w.mov());
         for c in row {
@@ -154,6 +155,7 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, String> {
             }
         }
         bits::or_into(&mut rule_mask, &om);
+        bits::or_into(&mut rule_move_mask, &mm);
         row_masks.push(om.into_boxed_slice());
         row_move_masks.push(mm.into_boxed_slice());
     }
@@ -170,6 +172,7 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, String> {
         row_masks,
         row_move_masks,
         rule_mask: rule_mask.into_boxed_slice(),
+        rule_move_mask: rule_move_mask.into_boxed_slice(),
     }))
 }
 

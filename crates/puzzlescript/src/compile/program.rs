@@ -75,6 +75,8 @@ pub struct Rule {
     pub row_move_masks: Vec<Box<[u64]>>,
     /// Objects the whole rule needs somewhere.
     pub rule_mask: Box<[u64]>,
+    /// Movements the whole rule needs somewhere.
+    pub rule_move_mask: Box<[u64]>,
 }
 
 /// Rules grouped as they run: a group runs to a fixpoint (or picks one

@@ -158,8 +158,19 @@ fn row_matches(g: &Compiled, board: &Board, rule: &Rule, r: usize, out: &mut Vec
         _ => xmax = xmax.saturating_sub(reach),
     }
     let d = delta(rule.direction, h);
+    let first = cell(row, 0);
     let visit = |x: usize, y: usize, out: &mut Vec<RowMatch>| {
         let i = x * h + y;
+        // Most candidates fail on their first cell: test it before anything else.
+        if first.is_some_and(|p| !cell_matches(p, board, so, sm, i)) {
+            return;
+        }
+        if ellipses == 0 {
+            if cells_match(row, 1..row.len(), i, d, 0, board, g) {
+                out.push([i, 0, 0]);
+            }
+            return;
+        }
         let kmax = match rule.direction {
             1 => (y + 2).saturating_sub(len),
             2 => (h + 1).saturating_sub(y + len),
@@ -201,7 +212,10 @@ pub fn find_matches(
     rule: &Rule,
     rows: &mut Vec<Vec<RowMatch>>,
 ) -> bool {
-    if !bits::contains(&board.summary.map_objs, &rule.rule_mask) {
+    let sum = &board.summary;
+    if !bits::contains(&sum.map_objs, &rule.rule_mask)
+        || !bits::contains(&sum.map_movs, &rule.rule_move_mask)
+    {
         return false;
     }
     if rows.len() < rule.rows.len() {
@@ -411,16 +425,15 @@ fn try_apply(
     let mut changed = false;
     if rule.has_replacements {
         let rows = std::mem::take(&mut scratch.rows);
-        let counts: Vec<usize> = rows[..rule.rows.len()].iter().map(Vec::len).collect();
-        let total: usize = counts.iter().product();
         let n = rule.rows.len();
+        let total: usize = rows[..n].iter().map(Vec::len).product();
         let mut tuple = std::mem::take(&mut scratch.tuple);
         tuple.resize(n, [0; 3]);
         for t in 0..total {
             let mut rest = t;
-            for r in 0..n {
-                tuple[r] = rows[r][rest % counts[r]];
-                rest /= counts[r];
+            for (slot, row) in tuple.iter_mut().zip(&rows[..n]) {
+                *slot = row[rest % row.len()];
+                rest /= row.len();
             }
             changed |= apply_at(
                 g,

@@ -29,6 +29,13 @@ pub struct Layout {
     id_value: Vec<u64>,
     /// Per layer: the changing objects as a one-word mask (when objects fit one word).
     layer_word: Vec<u64>,
+    /// The changing objects as one word (when objects fit one word).
+    mutable_word: u64,
+    /// Per object id: its layer.
+    id_layer: Vec<usize>,
+    /// Bit offset of the field of (cell, layer), at `cell * layers + layer`
+    /// (`u32::MAX` where there is none).
+    field_at: Vec<u32>,
     /// Bytes of an encoded state (one outcome byte, then the fields).
     pub bytes: usize,
 }
@@ -90,6 +97,7 @@ impl Layout {
         let so = g.obj_words;
         let names = &g.names;
         let mutable = mutable_objects(g);
+        let mutable_first = mutable.first().copied().unwrap_or(0);
         let mut template = grid.cells.clone();
         for cell in template.chunks_mut(so) {
             bits::clear_into(cell, &mutable);
@@ -122,6 +130,13 @@ impl Layout {
                 }
             }
         }
+        let layers = names.layer_count;
+        let mut field_at = vec![u32::MAX; template.len() / so.max(1) * layers];
+        let mut offset = 0u32;
+        for &(cell, layer) in &fields {
+            field_at[cell as usize * layers + layer as usize] = offset;
+            offset += layer_bits[layer as usize];
+        }
         let total_bits: u64 = fields
             .iter()
             .map(|&(_, l)| u64::from(layer_bits[l as usize]))
@@ -135,6 +150,9 @@ impl Layout {
             layer_bits,
             id_value,
             layer_word,
+            mutable_word: mutable_first,
+            id_layer: names.id_layer.clone(),
+            field_at,
             bytes: 1 + total_bits.div_ceil(8) as usize,
         }
     }
@@ -142,47 +160,92 @@ impl Layout {
     /// Appends the encoding of `objects` (with the outcome byte) to `out`;
     /// returns false when a cell holds two changing objects of one layer.
     pub fn encode(&self, objects: &[u64], won: bool, out: &mut Vec<u8>) -> bool {
+        if self.so == 1 {
+            return self.encode_sparse(objects, won, out);
+        }
         let start = out.len();
-        out.resize(start + self.bytes, 0);
-        out[start] = u8::from(won);
+        out.reserve(self.bytes + 8);
+        out.push(u8::from(won));
         let mut ok = true;
         let mut acc: u64 = 0;
         let mut filled = 0u32;
-        let mut at = start + 1;
         for &(cell, layer) in &self.fields {
             let (cell, layer) = (cell as usize, layer as usize);
-            let mut value = 0u64;
-            if self.so == 1 {
+            let value = if self.so == 1 {
                 let hit = objects[cell] & self.layer_word[layer];
-                if hit != 0 {
-                    value = self.id_value[hit.trailing_zeros() as usize];
+                if hit == 0 {
+                    0
+                } else {
                     ok &= hit & (hit - 1) == 0;
+                    self.id_value[hit.trailing_zeros() as usize]
                 }
             } else {
-                let objs = &objects[cell * self.so..cell * self.so + self.so];
-                for &id in &self.layer_ids[layer] {
-                    if objs[id / 64] >> (id % 64) & 1 == 1 {
-                        ok &= value == 0;
-                        if value == 0 {
-                            value = self.id_value[id];
+                self.wide_value(objects, cell, layer, &mut ok)
+            };
+            acc |= value << filled;
+            filled += self.layer_bits[layer];
+            if filled >= 32 {
+                out.extend_from_slice(&(acc as u32).to_le_bytes());
+                acc >>= 32;
+                filled -= 32;
+            }
+        }
+        while out.len() < start + self.bytes {
+            out.push(acc as u8);
+            acc >>= 8;
+        }
+        ok
+    }
+
+    /// The one-word case: start from zero fields and write only the cells
+    /// that hold a changing object (few, in most levels).
+    fn encode_sparse(&self, objects: &[u64], won: bool, out: &mut Vec<u8>) -> bool {
+        let start = out.len() + 1;
+        out.push(u8::from(won));
+        out.resize(start - 1 + self.bytes, 0);
+        let layers = self.layer_word.len();
+        let mut ok = true;
+        for (cell, &o) in objects.iter().enumerate() {
+            let mut rest = o & self.mutable_word;
+            while rest != 0 {
+                let id = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let layer = self.id_layer[id];
+                let Some(&offset) = self.field_at.get(cell * layers + layer) else {
+                    continue;
+                };
+                if offset == u32::MAX {
+                    ok = false;
+                    continue;
+                }
+                let (byte, shift) = (start + (offset / 8) as usize, offset % 8);
+                let value = (self.id_value[id] as u32) << shift;
+                for (k, b) in value.to_le_bytes().iter().enumerate() {
+                    if *b != 0 {
+                        if let Some(slot) = out.get_mut(byte + k) {
+                            ok &= *slot & b == 0;
+                            *slot |= b;
                         }
                     }
                 }
             }
-            let nbits = self.layer_bits[layer];
-            acc |= value << filled;
-            filled += nbits;
-            while filled >= 8 {
-                out[at] = acc as u8;
-                at += 1;
-                acc >>= 8;
-                filled -= 8;
-            }
-        }
-        if filled > 0 {
-            out[at] = acc as u8;
         }
         ok
+    }
+
+    /// The field value of a cell's layer when objects take several words.
+    fn wide_value(&self, objects: &[u64], cell: usize, layer: usize, ok: &mut bool) -> u64 {
+        let objs = &objects[cell * self.so..cell * self.so + self.so];
+        let mut value = 0;
+        for &id in &self.layer_ids[layer] {
+            if objs[id / 64] >> (id % 64) & 1 == 1 {
+                *ok &= value == 0;
+                if value == 0 {
+                    value = self.id_value[id];
+                }
+            }
+        }
+        value
     }
 
     /// Writes the objects of an encoded state into `objects`; returns the

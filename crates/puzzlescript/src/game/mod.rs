@@ -135,9 +135,8 @@ impl PuzzleScriptGame {
 /// up, down, left or right: a turn that starts with no such movement (an
 /// `action` or `tick` turn) then matches nothing, so it changes nothing.
 fn idle_turns_inert(g: &Compiled) -> bool {
-    let directional = |m: &[u64]| {
-        (0..g.names.layer_count).any(|l| crate::bits::mov_get(m, l) & 0xf != 0)
-    };
+    let directional =
+        |m: &[u64]| (0..g.names.layer_count).any(|l| crate::bits::mov_get(m, l) & 0xf != 0);
     g.late_rules.groups.is_empty()
         && g.rules.groups.iter().flatten().all(|r| {
             r.rows.iter().flatten().any(|c| match c {

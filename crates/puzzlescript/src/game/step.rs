@@ -103,7 +103,13 @@ impl Worker {
 
     /// An input known to change nothing: a transition only when the
     /// unchanged grid already wins (a level's start can).
-    pub fn idle_turn(&mut self, game: &PuzzleScriptGame, state: &[u8], action: u16, out: &mut Successors) {
+    pub fn idle_turn(
+        &mut self,
+        game: &PuzzleScriptGame,
+        state: &[u8],
+        action: u16,
+        out: &mut Successors,
+    ) {
         if self.start_won {
             self.encoded.clear();
             self.encoded.extend_from_slice(state);

@@ -1,0 +1,48 @@
+//! Debug: calls `successors` repeatedly over the first states of a level
+//! (for profiling the hot path alone).
+use model::{Game, Successors};
+fn main() {
+    let path = std::env::args().nth(1).unwrap_or_default();
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    let game =
+        puzzlescript::PuzzleScriptGame::new(puzzlescript::compile("x", &text).unwrap(), 1).unwrap();
+    let mut seen = std::collections::HashSet::new();
+    let mut queue = game.initial_states();
+    let mut head = 0;
+    let mut out = Successors::new();
+    while head < queue.len() && queue.len() < 100_000 {
+        let s = queue[head].clone();
+        head += 1;
+        out.clear();
+        game.successors(&s, &mut out);
+        for (_, n) in out.iter() {
+            if seen.insert(n.to_vec()) {
+                queue.push(n.to_vec());
+            }
+        }
+    }
+    let cpu = || {
+        std::fs::read_to_string("/proc/thread-self/schedstat")
+            .ok()
+            .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    let c0 = cpu();
+    let t = std::time::Instant::now();
+    let mut n = 0usize;
+    for _ in 0..20 {
+        for s in &queue {
+            out.clear();
+            game.successors(s, &mut out);
+            n += out.len();
+        }
+    }
+    let ns = cpu() - c0;
+    println!(
+        "{} states x20 in {:?} ({:.2} s on the CPU): {:.0} ns a state on the CPU ({n})",
+        queue.len(),
+        t.elapsed(),
+        ns / 1e9,
+        ns / (20 * queue.len()) as f64
+    );
+}
