@@ -24,6 +24,7 @@
 //! reference's seeded generator, `text_form.rs` its level dump.
 
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 mod bits;
 pub mod compile;
