@@ -222,7 +222,7 @@ pub const KEYS: &[Binding] = &[
     b(G, &[c('.'), c('>')], A::NextAction, "next critical action"),
     b(G, &[c('r')], A::Root, "root"),
     b(G, &[c('w')], A::NearestWin, "nearest win"),
-    b(G, &[c('f')], A::NearestFail, "nearest fail"),
+    b(G, &[c('f')], A::NearestFail, "nearest fail or i-fail"),
     b(G, &[c('i')], A::IdealStep, "next ideal-path step"),
     b(G, &[c('y')], A::Why, "why: where it was lost"),
     b(G, &[c('b')], A::Bookmark, "bookmark with a note"),

@@ -48,7 +48,9 @@ impl App {
                 Screen::Browser => self.apply_browser(action),
                 Screen::Paths => self.apply_paths(action),
                 Screen::Graph => self.apply_graph(action),
-                Screen::Overview => {}
+                Screen::Overview => {
+                    self.status = "nothing to move here: 2 browses the hyperstates".into()
+                }
             },
         }
     }
@@ -91,7 +93,9 @@ impl App {
         } else {
             bench.path_to_loss(self.selected)
         };
-        let what = if win { "win" } else { "fail" };
+        // Loss distance counts implicitly failed hyperstates as losses ("functionally
+        // the same as fail hyperstates"), so `f` stops at whichever is nearer.
+        let what = if win { "win" } else { "loss" };
         match path.last() {
             Some(&h) if h == self.selected => {
                 self.status = format!("this hyperstate is already a {what}")
@@ -99,7 +103,8 @@ impl App {
             Some(&h) => {
                 let away = (path.len() - 1) as u64;
                 let away = ui::browser::plural(away, "critical action", "critical actions");
-                self.status = format!("nearest {what}: {away} away");
+                let tag = bench.row(h).map_or("", |r| ui::theme::tag_long(r.tag));
+                self.status = format!("nearest {what}: {tag}, {away} away");
                 self.go(h);
             }
             None => self.status = format!("no {what} is reachable from here"),
@@ -313,6 +318,17 @@ impl App {
             Action::ResetView => {
                 g.zoom = 1.0;
                 g.pan = (0.0, 0.0);
+            }
+            Action::RadiusUp | Action::RadiusDown
+                if self
+                    .bench
+                    .as_ref()
+                    .is_some_and(|b| super::jobs::draws_whole_graph(b.as_ref())) =>
+            {
+                self.status = format!(
+                    "whole graph drawn: the radius counts past {} hyperstates",
+                    super::jobs::WHOLE_GRAPH_MAX
+                );
             }
             Action::RadiusUp | Action::RadiusDown => {
                 let up = action == Action::RadiusUp;

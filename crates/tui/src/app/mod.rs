@@ -444,7 +444,7 @@ impl App {
         match done {
             Done::Order { gen, order } if gen == self.gens.order => {
                 self.table.order = Arc::new(order);
-                self.sync_table_cursor();
+                self.on_order();
             }
             Done::Paths { gen, anchor, lists } if gen == self.gens.paths => {
                 self.on_paths(anchor, lists)

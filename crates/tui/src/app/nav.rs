@@ -82,6 +82,25 @@ impl App {
         }
     }
 
+    /// A new table order arrived: when the selection is not among its rows (a tag
+    /// filter left it out) the first row becomes the selection, so the table never
+    /// shows blank rows nor the details of a hyperstate it does not list.
+    pub(super) fn on_order(&mut self) {
+        let len = self.table.order.len();
+        if self.table.order.position(self.selected).is_some() || len == 0 {
+            self.table.cursor = self.table.cursor.min(len.saturating_sub(1));
+            self.sync_table_cursor();
+            if len == 0 {
+                self.status = "no hyperstate has this tag: t shows the next one".into();
+            }
+            return;
+        }
+        self.table.cursor = 0;
+        if let Some(h) = self.table.order.at(0) {
+            self.select(h);
+        }
+    }
+
     /// A jump moves the paths' anchor to the new selection.
     fn reanchor(&mut self) {
         self.paths.anchor = None;

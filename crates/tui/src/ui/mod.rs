@@ -98,6 +98,8 @@ fn draw_footer(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
     } else {
         app.status.clone()
     };
+    // A message too long for the line ends with an ellipsis rather than a cut word.
+    let text = fit::ellipsize(&text, usize::from(status_width), t.ellipsis());
     frame.render_widget(Paragraph::new(text).style(t.dim()), status);
     if area.width >= hint_width {
         let r = Rect {

@@ -95,3 +95,73 @@ fn the_bfs_depth_range_ends_at_the_deepest_layer_with_states() {
     let o = overview_of(&bench.saved().summary, &facts, vec![1, 4, 9, 0]);
     assert_eq!(o.bfs_depths, [1, 4, 9]);
 }
+
+/// The two-boxes fixture after `keys`, without colour, at both sizes.
+fn small_shot(size: (u16, u16), keys: &str) -> String {
+    let view = crate::app::ViewOptions {
+        ascii: false,
+        colour: false,
+    };
+    let mut app = crate::test_support::fixture_app(view, size, None);
+    press(&mut app, keys);
+    render(&app)
+}
+
+macro_rules! fixture_screens {
+    ($($name:ident: $keys:expr;)*) => {
+        $(
+            #[test]
+            fn $name() {
+                insta::assert_snapshot!(
+                    concat!(stringify!($name), "_80x24"),
+                    small_shot(SMALL, $keys)
+                );
+                insta::assert_snapshot!(
+                    concat!(stringify!($name), "_60x16"),
+                    small_shot(TINY, $keys)
+                );
+            }
+        )*
+    };
+}
+
+fixture_screens! {
+    // Item 6: e-win, i-fail and unknown have their own glyphs without colour.
+    graph_without_colour: "4";
+    // Item 7: the radius keys say the whole graph is drawn.
+    graph_radius_on_a_whole_graph: "4}";
+    // Item 5: a tag filter selects its first row, never blank rows or stale details.
+    browser_filtered_by_win: "2t";
+    // Item 8: f says it seeks a fail or implicitly failed hyperstate, and which it found.
+    nearest_loss: "2f";
+    // Item 9: the summary line describes the highlighted row.
+    paths_after_a_step: "3j";
+    paths_on_another_path: "3lj";
+    // Item 11: movement keys on the overview say why nothing moves.
+    overview_movement: "j";
+}
+
+#[test]
+fn node_glyphs_differ_by_tag_in_both_character_sets() {
+    use crate::data::Tag;
+    for ascii in [false, true] {
+        let t = crate::ui::theme::Theme::new(crate::app::ViewOptions {
+            ascii,
+            colour: false,
+        });
+        let glyphs: Vec<char> = Tag::ALL.iter().map(|&tag| t.node(tag)).collect();
+        for (i, g) in glyphs.iter().enumerate() {
+            assert!(!glyphs[i + 1..].contains(g), "{glyphs:?}");
+        }
+    }
+}
+
+#[test]
+fn a_filter_moves_the_selection_into_the_filtered_rows() {
+    let mut app = crate::test_support::fixture_app(crate::test_support::UNICODE, SMALL, None);
+    press(&mut app, "2t");
+    let bench = app.bench.clone().unwrap();
+    let row = bench.row(app.selected).unwrap();
+    assert_eq!(Some(row.tag), app.table.filter);
+    assert_eq!(app.focus.as_ref().unwrap().h, app.selected);
+}

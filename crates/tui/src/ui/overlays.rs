@@ -56,6 +56,9 @@ pub fn help_lines(t: &Theme) -> Vec<Line<'static>> {
             ]));
         }
     }
+    lines.push(Line::styled("Marks", t.title()));
+    lines.push(Line::raw(" *          after a title: focused pane"));
+    lines.push(Line::raw(" 1.4M …     abbreviated, cut short"));
     lines
 }
 

@@ -193,6 +193,8 @@ fn charts<'a>(o: &Overview, width: usize, t: &Theme) -> Vec<Line<'a>> {
         &o.hsg_depths,
     );
     match &o.headroom {
+        // A sketched headroom says so: its shares are estimates.
+        Some(h) if o.headroom_note.is_some() => chart("headroom 0..1 (sketched)".to_string(), h),
         Some(h) => chart("headroom 0..1".to_string(), h),
         None => {
             let why = o.headroom_note.as_deref().unwrap_or("not computed");

@@ -22,13 +22,31 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
         .paths
         .anchor
         .map_or("-".to_string(), |a| format!("h{a}"));
+    let p = &app.paths;
+    let list = &p.lists[p.which];
+    let cursor = p.cursor[p.which];
+    let steps = super::browser::plural(list.len().saturating_sub(1) as u64, "step", "steps");
+    let place = match list.get(cursor) {
+        Some(&h) if h == app.selected => {
+            format!(
+                "selection h{h}: step {cursor} of {steps} along {}",
+                PATH_NAMES[p.which]
+            )
+        }
+        Some(&h) => format!(
+            "selection h{} is not on {}; highlighted: step {cursor} of {steps}, h{h}",
+            app.selected, PATH_NAMES[p.which]
+        ),
+        None => format!(
+            "selection h{}; {} is empty",
+            app.selected, PATH_NAMES[p.which]
+        ),
+    };
     let text = vec![
-        Line::raw(format!(
-            "paths of {anchor}; selection h{} ({} of {} steps in {})",
-            app.selected,
-            app.paths.cursor[app.paths.which],
-            app.paths.lists[app.paths.which].len().saturating_sub(1),
-            PATH_NAMES[app.paths.which]
+        Line::raw(super::fit::ellipsize(
+            &format!("paths of {anchor}; {place}"),
+            usize::from(area.width),
+            t.ellipsis(),
         )),
         Line::styled("j/k step along, h/l change path, Enter follow", t.dim()),
     ];

@@ -170,7 +170,10 @@ impl Theme {
         match (t, self.ascii) {
             (Tag::Win, false) => '◆',
             (Tag::Fail, false) => '■',
-            (_, false) => '●',
+            // Shapes differ by tag so that the graph reads without colour (NO_COLOR).
+            (Tag::EventuallyWinnable, false) => '●',
+            (Tag::ImplicitlyFailed, false) => '×',
+            (Tag::Unknown, false) => '?',
             (Tag::Win, true) => 'W',
             (Tag::Fail, true) => 'F',
             (Tag::EventuallyWinnable, true) => 'o',
