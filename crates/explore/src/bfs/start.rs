@@ -194,21 +194,6 @@ fn most_in_memory(limit: u64, arena_per_state: u64, index_limit: Option<usize>) 
 /// the sizing ends whatever the budget: a budget of 2^64 bytes made it double forever.
 const MOST_IN_MEMORY: usize = 1 << 40;
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sizing_ends_whatever_the_budget() {
-        // Regression: `--mem 16777216T` looped forever here, deaf to SIGINT and SIGTERM.
-        for arena in [0, 8, 64] {
-            assert_eq!(most_in_memory(u64::MAX, arena, None), MOST_IN_MEMORY);
-        }
-        assert_eq!(most_in_memory(u64::MAX, 8, Some(1 << 20)), 1 << 20);
-        assert_eq!(most_in_memory(0, 8, None), 1 << 16);
-    }
-}
-
 /// Records the wide-key arena reserves: as many as the table can hold once
 /// grown to its whole reservation, when the budget left beside the table
 /// allows, and never fewer than `most`. (It once reserved `most` only, while
@@ -222,4 +207,19 @@ fn arena_records(limit: u64, most: usize, arena_per_state: u64, table_room: usiz
     table_room
         .min(usize::try_from(left).unwrap_or(usize::MAX))
         .max(most)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizing_ends_whatever_the_budget() {
+        // Regression: `--mem 16777216T` looped forever here, deaf to SIGINT and SIGTERM.
+        for arena in [0, 8, 64] {
+            assert_eq!(most_in_memory(u64::MAX, arena, None), MOST_IN_MEMORY);
+        }
+        assert_eq!(most_in_memory(u64::MAX, 8, Some(1 << 20)), 1 << 20);
+        assert_eq!(most_in_memory(0, 8, None), 1 << 16);
+    }
 }
