@@ -190,7 +190,7 @@ impl Game for SandboxGame {
 
     fn outcome_names(&self) -> Vec<String> {
         (0..=self.board.max_score)
-            .map(|n| format!("score {n}"))
+            .map(|n| format!("{}{n}", model::SCORE_PREFIX))
             .collect()
     }
 
