@@ -101,27 +101,6 @@ fn starts_message_token(before: &str, rest: &str) -> bool {
             .is_some_and(|c| c.is_alphanumeric() || c == '_')
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn comments_nest_and_span_lines() {
-        let lines = split("a (b (c) d\n e) f\nmessage (hi)");
-        assert_eq!(lines[0].code, format!("a{}", " ".repeat(9)));
-        assert_eq!(lines[1].code, "    f");
-        assert_eq!(lines[1].depth_before, 1);
-        assert_eq!(lines[2].code, "message (hi)");
-    }
-
-    #[test]
-    fn rule_messages_keep_parentheses() {
-        let lines = split("[ a ] -> [ b ] message oh (no)\nnext");
-        assert_eq!(lines[0].code, "[ a ] -> [ b ] message oh (no)");
-        assert_eq!(lines[1].code, "next");
-    }
-}
-
 /// The one-based column of `part` inside the line.
 pub(crate) fn column_of(line: &Line, part: &str) -> usize {
     line.code
@@ -146,4 +125,25 @@ pub(crate) fn words(text: &str, sep: impl Fn(char) -> bool) -> Vec<(usize, &str)
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn comments_nest_and_span_lines() {
+        let lines = split("a (b (c) d\n e) f\nmessage (hi)");
+        assert_eq!(lines[0].code, format!("a{}", " ".repeat(9)));
+        assert_eq!(lines[1].code, "    f");
+        assert_eq!(lines[1].depth_before, 1);
+        assert_eq!(lines[2].code, "message (hi)");
+    }
+
+    #[test]
+    fn rule_messages_keep_parentheses() {
+        let lines = split("[ a ] -> [ b ] message oh (no)\nnext");
+        assert_eq!(lines[0].code, "[ a ] -> [ b ] message oh (no)");
+        assert_eq!(lines[1].code, "next");
+    }
 }
