@@ -63,7 +63,7 @@ fn a_store_without_its_manifest_is_refused_not_restarted() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("MANIFEST: missing"), "{err}");
     assert!(err.contains("--force-new"), "{err}");
-    assert!(store.join("trans.log").exists(), "nothing was deleted");
+    assert!(store.join("edges.bits").exists(), "nothing was deleted");
     let out = run(&[&args[..], &["--force-new"]].concat());
     assert!(
         out.status.success(),
