@@ -202,9 +202,12 @@ impl Parser {
         if !self.eat("-") {
             return self.primary();
         }
+        // A negation counts two levels: the canonical text prints `-(-x)` for a chain,
+        // and each printed level must parse again when a stored run rebuilds its game.
+        self.enter()?;
         self.enter()?;
         let operand = self.unary()?;
-        self.depth -= 1;
+        self.depth -= 2;
         Ok(Expr {
             pos,
             kind: ExprKind::Neg(Box::new(operand)),

@@ -217,4 +217,8 @@ fn deep_nesting_is_refused_not_overflowed() {
     assert!(message.contains("nesting deeper than"), "{message}");
     let nots = format!("outcome \"a\" when {}true", "not ".repeat(5000));
     assert!(error(&nots).2.contains("nesting deeper than"));
+    // Regression (found by fuzzing): 56 negations parsed, but their canonical text
+    // `-(-(...))` nests twice as deep and did not parse again when a run was reloaded.
+    let negations = format!("outcome \"a\" when {}1 == 1", "- ".repeat(56));
+    assert!(error(&negations).2.contains("nesting deeper than"));
 }
