@@ -1,6 +1,7 @@
 //! The levels of a batch: files (every level), folders (every file, sorted by name)
 //! and `file:N-M` ranges, each level with a key that names its result file.
 
+use crate::tui_cmd::slug;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -149,19 +150,6 @@ fn file_levels(file: &Path, range: Option<(usize, usize)>) -> Result<Vec<LevelSp
             problem: None,
         })
         .collect())
-}
-
-/// Letters, digits, `-` and `_` kept; anything else becomes `-`.
-fn slug(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect()
 }
 
 #[cfg(test)]

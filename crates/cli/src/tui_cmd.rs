@@ -145,8 +145,8 @@ pub fn default_store(
     Ok(PathBuf::from("runs").join(name))
 }
 
-/// Letters, digits, `-` and `_` kept; anything else becomes `-`.
-fn slug(text: &str) -> String {
+/// Letters, digits, `-` and `_` kept; anything else becomes `-` (run folder names).
+pub(crate) fn slug(text: &str) -> String {
     text.chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
