@@ -146,7 +146,15 @@ fn analyze_for<G: StateGraph + ?Sized>(
         opts.mem_budget_bytes,
         opts.scratch_dir.as_deref(),
     )?;
-    let condensation = condense_in(g, &backing)?;
+    // What the budget leaves beyond the SCC's arrays may hold its dense copy of the
+    // rows; with the arrays in scratch files, nothing is left.
+    let spare = match backing {
+        Backing::Heap => opts
+            .mem_budget_bytes
+            .saturating_sub(scc_bytes_needed(g.state_count())),
+        Backing::Files(_) => 0,
+    };
+    let condensation = condense_in(g, &backing, spare)?;
     let tagging = tag_hyperstates(g, &condensation, target);
     let root = condensation.hyperstate_of(0);
     let depth = depths_from(&condensation, root);

@@ -134,16 +134,18 @@ impl Condensation {
 
 /// Computes hyperstates, member lists and HSG edges of a validated graph, on the heap.
 pub fn condense<G: StateGraph + ?Sized>(g: &G) -> Condensation {
-    crate::state_arrays::on_heap(condense_in(g, &Backing::Heap))
+    crate::state_arrays::on_heap(condense_in(g, &Backing::Heap, u64::MAX))
 }
 
 /// Computes hyperstates, member lists and HSG edges of a validated graph, with the
-/// per-state arrays allocated as `backing` says.
+/// per-state arrays allocated as `backing` says, and `spare` bytes beyond them for
+/// the SCC's dense copy of the rows (see [`crate::scc`]).
 pub fn condense_in<G: StateGraph + ?Sized>(
     g: &G,
     backing: &Backing,
+    spare: u64,
 ) -> Result<Condensation, HsgError> {
-    let components = strongly_connected_components_in(g, backing)?;
+    let components = strongly_connected_components_in(g, backing, spare)?;
     let (member_offsets, members) = member_lists(&components, backing)?;
     let (edges, critical_actions) = hsg_edges(g, &components, &member_offsets, &members);
     Ok(Condensation {

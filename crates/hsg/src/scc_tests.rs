@@ -82,6 +82,14 @@ proptest! {
     }
 
     #[test]
+    fn dense_rows_give_the_same_components_and_numbers((n, edges) in arbitrary_graph()) {
+        let g = graph(n, &edges);
+        let in_place = strongly_connected_components_in(&g, &Backing::Heap, 0).unwrap();
+        let dense = strongly_connected_components_in(&g, &Backing::Heap, u64::MAX).unwrap();
+        prop_assert_eq!(in_place, dense);
+    }
+
+    #[test]
     fn numbering_is_dense_and_reverse_topological((n, edges) in arbitrary_graph()) {
         let c = strongly_connected_components(&graph(n, &edges));
         let mut seen = vec![false; c.count as usize];
@@ -148,4 +156,15 @@ fn chain_of_rings_keeps_each_ring_together() {
     for r in 0..rings {
         assert_eq!(c.of_state.at(3 * r), rings - 1 - r);
     }
+}
+
+#[test]
+fn short_rows_get_a_dense_copy_and_long_ones_do_not() {
+    use crate::scc_rows::{Dense, MAX_DENSE_DEGREE};
+    let ring: Vec<(u64, u64)> = (0..10).map(|s| (s, (s + 1) % 10)).collect();
+    assert_eq!(Dense::width_for(&graph(10, &ring)), Some(1));
+    let star: Vec<(u64, u64)> = (1..=MAX_DENSE_DEGREE + 1).map(|t| (0, t)).collect();
+    assert_eq!(Dense::width_for(&graph(MAX_DENSE_DEGREE + 2, &star)), None);
+    let three: Vec<(u64, u64)> = (1..=3).map(|t| (0, t)).collect();
+    assert_eq!(Dense::width_for(&graph(4, &three)), Some(4));
 }

@@ -42,7 +42,7 @@ impl Backing {
     /// `len` zeros, on the heap or in a new scratch file.
     pub fn zeroed<T: PlainWord>(&self, len: usize) -> Result<Words<T>, HsgError> {
         match self {
-            Backing::Heap => Ok(Words::Heap(vec![T::default(); len])),
+            Backing::Heap => Ok(in_memory(len)),
             Backing::Files(dir) => {
                 std::fs::create_dir_all(dir).map_err(|e| HsgError::io(dir, e))?;
                 let n = NEXT_FILE.fetch_add(1, Ordering::Relaxed);
@@ -55,10 +55,27 @@ impl Backing {
     }
 }
 
+/// Arrays of at least this many bytes go to huge-page memory rather than the heap.
+const HUGE_BYTES: usize = 2 << 20;
+
+/// `len` zeros in memory: large arrays in huge pages (read at random, they would spend
+/// their time in TLB misses with 4 KiB pages; see [`store::HugeArray`]), small ones
+/// and any the kernel refuses an anonymous mapping on the heap.
+fn in_memory<T: PlainWord>(len: usize) -> Words<T> {
+    if len.saturating_mul(std::mem::size_of::<T>()) >= HUGE_BYTES {
+        if let Ok(array) = store::HugeArray::zeroed(len) {
+            return Words::Huge(array);
+        }
+    }
+    Words::Heap(vec![T::default(); len])
+}
+
 /// A fixed-length array of words, on the heap or in a mapped scratch file.
 pub enum Words<T: PlainWord> {
     /// On the heap.
     Heap(Vec<T>),
+    /// In anonymous memory with huge pages.
+    Huge(store::HugeArray<T>),
     /// In a mapped scratch file.
     File(FileArray<T>),
 }
@@ -77,6 +94,7 @@ impl<T: PlainWord> Deref for Words<T> {
     fn deref(&self) -> &[T] {
         match self {
             Words::Heap(v) => v,
+            Words::Huge(h) => h.as_slice(),
             Words::File(f) => f.as_slice(),
         }
     }
@@ -87,6 +105,7 @@ impl<T: PlainWord> DerefMut for Words<T> {
     fn deref_mut(&mut self) -> &mut [T] {
         match self {
             Words::Heap(v) => v,
+            Words::Huge(h) => h.as_mut_slice(),
             Words::File(f) => f.as_mut_slice(),
         }
     }
@@ -148,6 +167,18 @@ mod tests {
                 .count(),
             0
         );
+    }
+
+    #[test]
+    fn large_arrays_in_memory_take_huge_pages_and_read_like_small_ones() {
+        let mut big: Words<u32> = Backing::Heap.zeroed(1 << 20).unwrap();
+        assert!(matches!(big, Words::Huge(_)));
+        let mut small: Words<u32> = Backing::Heap.zeroed(1000).unwrap();
+        assert!(matches!(small, Words::Heap(_)));
+        big[999] = 5;
+        small[999] = 5;
+        assert_eq!(big[..1000], small[..]);
+        assert!(!big.is_file());
     }
 
     #[test]
