@@ -124,6 +124,13 @@ pub struct Manifest {
 }
 
 impl Manifest {
+    /// True when the run has committed nothing yet: a writer created it and has not
+    /// reached its first checkpoint (or was stopped before it). Its data files may hold
+    /// bytes already, but no checkpoint names them, so readers have nothing to read.
+    pub fn nothing_committed(&self) -> bool {
+        self.status == RunStatus::Running && self.states == 0
+    }
+
     /// The file's bytes.
     pub fn encode(&self) -> Result<Vec<u8>, StoreError> {
         let body = serde_json::to_vec(self)
