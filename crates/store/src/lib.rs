@@ -38,6 +38,8 @@ mod syncer;
 mod writer;
 
 #[cfg(test)]
+mod tests_open;
+#[cfg(test)]
 mod tests_run;
 
 pub use append::Commit;

@@ -225,6 +225,14 @@ impl RunWriter {
         held: File,
         m: Manifest,
     ) -> Result<(RunWriter, Option<Checkpoint>), StoreError> {
+        // An unfinished run's explorer rebuilds its index from every stored state and
+        // appends after the last frames, so all of it must be sound: every block
+        // checksum and the structure, as a reader checks them (a damaged block would
+        // otherwise turn into wrong ids, silently). A finished run is not read again
+        // here; its caller decides how much to check (`hsg explore` checks it all).
+        if !matches!(m.status, RunStatus::Complete | RunStatus::Partial) {
+            crate::Run::open(dir)?;
+        }
         let slot = m.identity.state_slot;
         let mut segments = Vec::new();
         for (n, commit) in m.files.states.iter().enumerate() {
