@@ -370,14 +370,18 @@ fn check_consistency(s: &SavedAnalysis, dir: &Path) -> Result<(), HsgError> {
         (EDGES_IDX.0, &s.edges.offsets, s.edges.len()),
     ] {
         let monotone = offsets.windows(2).all(|w| w[0] <= w[1]);
-        if offsets.len() as u64 != h + 1
+        // `h` comes from summary.json and may be any u64: no `h + 1` that overflows.
+        if Some(offsets.len() as u64) != h.checked_add(1)
             || !monotone
             || offsets.last() != Some(&total)
             || offsets.first() != Some(&0)
         {
             return bad(
                 name,
-                format!("expected {} increasing offsets from 0 to {total}", h + 1),
+                format!(
+                    "expected {} increasing offsets from 0 to {total}",
+                    h.saturating_add(1)
+                ),
             );
         }
     }

@@ -18,6 +18,7 @@ compile_error!("the store maps little-endian u64 files directly and needs a litt
 
 mod append;
 mod bits;
+mod bounds;
 mod data_files;
 mod derived;
 mod error;
@@ -37,6 +38,8 @@ mod structure;
 mod syncer;
 mod writer;
 
+#[cfg(test)]
+mod tests_forged;
 #[cfg(test)]
 mod tests_open;
 #[cfg(test)]

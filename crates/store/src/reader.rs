@@ -98,6 +98,7 @@ impl Run {
                 path: dir.to_path_buf(),
             });
         }
+        crate::bounds::check_manifest(dir, &m)?;
         let slot = m.identity.state_slot;
         let f = &m.files;
         let mut segments = Vec::new();

@@ -295,7 +295,11 @@ impl RunWriter {
         let stored: u64 = self.files.segments.iter().map(|s| s.len()).sum();
         let (rows, edges) = (&self.files.rows, &self.files.edges);
         let checks = [
-            (stored, self.states * self.slot as u64, "state segments"),
+            (
+                stored,
+                self.states.saturating_mul(self.slot as u64),
+                "state segments",
+            ),
             (rows.len(), self.expanded, "rows.idx"),
             (edges.len(), self.transitions, "edges.idx"),
             (
@@ -305,7 +309,7 @@ impl RunWriter {
             ),
             (
                 self.files.terminals.len(),
-                self.terminal_count * 8,
+                self.terminal_count.saturating_mul(8),
                 "terminals",
             ),
         ];
