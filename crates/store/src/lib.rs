@@ -21,6 +21,7 @@ mod bits;
 mod bounds;
 mod data_files;
 mod derived;
+pub mod durability;
 mod error;
 mod file_array;
 mod flight;
@@ -33,6 +34,8 @@ mod mapped;
 mod out_edges;
 mod packed;
 mod packed_file;
+#[cfg(feature = "sync-observer")]
+pub mod power_loss;
 mod reader;
 mod structure;
 mod syncer;

@@ -8,6 +8,7 @@
 //! UTF-8 JSON.
 
 use crate::append::Commit;
+use crate::durability::{note, SyncEvent};
 use crate::error::{corrupt, io, StoreError};
 use crate::header::FORMAT_VERSION;
 use crate::identity::RunIdentity;
@@ -212,8 +213,16 @@ impl Manifest {
         let path = dir.join(MANIFEST);
         let mut file = File::create(&tmp).map_err(io(&tmp))?;
         file.write_all(&self.encode()?).map_err(io(&tmp))?;
-        file.sync_data().map_err(io(&tmp))?;
+        crate::durability::sync_data(&file, &tmp)?;
         std::fs::rename(&tmp, &path).map_err(io(&path))?;
-        File::open(dir).and_then(|d| d.sync_all()).map_err(io(dir))
+        note(SyncEvent::Renamed {
+            from: &tmp,
+            to: &path,
+        });
+        File::open(dir)
+            .and_then(|d| d.sync_all())
+            .map_err(io(dir))?;
+        note(SyncEvent::DirSynced(dir));
+        Ok(())
     }
 }

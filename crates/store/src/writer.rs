@@ -158,19 +158,6 @@ impl RunWriter {
 
     fn create(dir: &Path, held: File, identity: RunIdentity) -> Result<RunWriter, StoreError> {
         let slot = identity.state_slot;
-        let files = DataFiles {
-            segments: Vec::new(),
-            rows: PackedFile::create(dir, ROWS, Base::Previous)?,
-            edges: PackedFile::create(dir, EDGES, Base::LeastAbove(action_bits(&identity)))?,
-            trans_prob: match identity.has_chance {
-                true => Some(AppendFile::create(
-                    &dir.join("trans.prob"),
-                    header("transprb", 8),
-                )?),
-                false => None,
-            },
-            terminals: AppendFile::create(&dir.join("terminals"), header("terminal", 8))?,
-        };
         let manifest = Manifest {
             format_version: crate::FORMAT_VERSION,
             identity,
@@ -186,9 +173,28 @@ impl RunWriter {
             checkpoint_seq: 0,
             progress: Progress::default(),
         };
-        let mut writer = RunWriter::assemble(dir, held, manifest, files, slot as usize)?;
-        writer.write_manifest()?;
-        Ok(writer)
+        // The manifest (naming no data) is durable before any data file exists, so that
+        // a power cut during creation never leaves a run's files without a manifest, which
+        // a resume must refuse as damage (found by the power-loss test).
+        manifest.write(dir)?;
+        let files = DataFiles {
+            segments: Vec::new(),
+            rows: PackedFile::create(dir, ROWS, Base::Previous)?,
+            edges: PackedFile::create(
+                dir,
+                EDGES,
+                Base::LeastAbove(action_bits(&manifest.identity)),
+            )?,
+            trans_prob: match manifest.identity.has_chance {
+                true => Some(AppendFile::create(
+                    &dir.join("trans.prob"),
+                    header("transprb", 8),
+                )?),
+                false => None,
+            },
+            terminals: AppendFile::create(&dir.join("terminals"), header("terminal", 8))?,
+        };
+        RunWriter::assemble(dir, held, manifest, files, slot as usize)
     }
 
     fn assemble(
