@@ -198,7 +198,7 @@ struct Outcomes {
     resumed_identical: usize,
     refused: BTreeMap<String, usize>,
     read_as_prefix: usize,
-    read_refused: usize,
+    read_refused: BTreeMap<String, usize>,
 }
 
 /// Crash points tried (evenly spaced over all of them); `HSG_POWER_LOSS_POINTS` asks
@@ -252,7 +252,10 @@ fn power_cuts_during_an_exploration_resume_to_the_same_store_or_are_refused() {
                     assert_prefix(&run, &reference, &what);
                     outcomes.read_as_prefix += 1;
                 }
-                Err(_) => outcomes.read_refused += 1,
+                Err(e) => {
+                    let kind = kind_of(&e.to_string(), &image);
+                    *outcomes.read_refused.entry(kind).or_default() += 1;
+                }
             }
             match run_to_end(&image, Duration::from_secs(3600)) {
                 Ok(()) => {
@@ -276,8 +279,11 @@ fn power_cuts_during_an_exploration_resume_to_the_same_store_or_are_refused() {
         outcomes.resumed_identical,
         outcomes.refused.values().sum::<usize>(),
         outcomes.read_as_prefix,
-        outcomes.read_refused
+        outcomes.read_refused.values().sum::<usize>()
     );
+    for (kind, count) in &outcomes.read_refused {
+        eprintln!("  readers refused {count}: {kind}");
+    }
     for (kind, count) in &outcomes.refused {
         eprintln!("  refused {count}: {kind}");
     }

@@ -254,8 +254,10 @@ fn torn(durable: &[u8], landed: &[u8], rng: &mut Rng) -> Vec<u8> {
     for (i, page) in out.chunks_mut(PAGE).enumerate() {
         let from = if rng.coin() { durable } else { landed };
         let at = i * PAGE;
-        let have = from.len().saturating_sub(at).min(page.len());
-        page[..have].copy_from_slice(&from[at..at + have]);
+        if let Some(bytes) = from.get(at..) {
+            let have = bytes.len().min(page.len());
+            page[..have].copy_from_slice(&bytes[..have]);
+        }
     }
     out
 }
