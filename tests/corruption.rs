@@ -82,3 +82,76 @@ fn flipped_bytes_and_truncation_in_every_file_are_reported() {
         }
     }
 }
+
+/// Replaces the manifest's JSON body by `edit`'s version of it, with a valid checksum:
+/// a forged manifest, which only the store's own consistency checks can catch.
+pub fn forge_manifest(store: &Path, edit: impl FnOnce(&mut serde_json::Value)) {
+    let path = store.join("MANIFEST");
+    let bytes = std::fs::read(&path).expect("read the manifest");
+    let mut body: serde_json::Value = serde_json::from_slice(&bytes[32..]).expect("JSON body");
+    edit(&mut body);
+    let body = serde_json::to_vec(&body).expect("serialises");
+    let mut out = bytes[..16].to_vec();
+    out.extend_from_slice(&(body.len() as u64).to_le_bytes());
+    out.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(&body).to_le_bytes());
+    out.extend_from_slice(&body);
+    std::fs::write(&path, out).expect("write the manifest");
+}
+
+/// Issue 20, item 11: `hsg explore` on a finished store checks it before saying there is
+/// nothing to do. Damage the resume never reads (a full block's bytes, a forged edge in
+/// the manifest's tail) is named, with a non-zero exit.
+#[test]
+fn exploring_a_damaged_finished_store_names_the_damage() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let level = level("sokoban/room3.xsb");
+    let good = dir.path().join("good");
+    let flags = ["--max-states", "300000"];
+    explore(&level, &good, &flags);
+    let explore_again = |store: &Path| {
+        let mut args = vec![
+            "explore",
+            level.to_str().unwrap_or_default(),
+            "--store",
+            store.to_str().unwrap_or_default(),
+        ];
+        args.extend_from_slice(&flags);
+        run(&args)
+    };
+    let out = explore_again(&good);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("every checksum verified") && err.contains("nothing to do"),
+        "{err}"
+    );
+    for (name, at) in [("states-00000.seg", 64 + 1000), ("edges.bits", 64 + 4096)] {
+        let bad = dir.path().join(format!("flip-{name}"));
+        copy_store(&good, &bad);
+        let path = bad.join(name);
+        let mut bytes = std::fs::read(&path).expect("read");
+        assert!(bytes.len() > (1 << 20) + 64, "{name} has no full block");
+        bytes[at] ^= 0x20;
+        std::fs::write(&path, bytes).expect("write");
+        let out = explore_again(&bad);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{name}: {err}");
+        assert!(err.contains(name) && err.contains("damaged"), "{err}");
+        assert!(
+            !err.contains("nothing to do") && !err.contains("panicked"),
+            "{err}"
+        );
+    }
+    let bad = dir.path().join("forged");
+    copy_store(&good, &bad);
+    forge_manifest(&bad, |m| {
+        m["files"]["tails"]["edges"][0] = serde_json::json!(u64::MAX >> 8);
+    });
+    let out = explore_again(&bad);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("edges.idx") && err.contains("no stored state"),
+        "{err}"
+    );
+}

@@ -20,6 +20,7 @@ mod puzzlescript;
 mod resume;
 mod sandbox;
 mod saved_analysis;
+mod uncommitted;
 mod util;
 mod weak;
 mod workbench;

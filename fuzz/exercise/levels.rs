@@ -33,6 +33,19 @@ pub fn level_file(name: &str, data: &[u8]) {
     }
 }
 
+/// Compiles `data` as a PuzzleScript game with the `puzzlescript` crate directly (so that
+/// text the format detection would hand to another parser still reaches the compiler),
+/// then goes through [`level_file`] as a `.txt` file.
+pub fn puzzlescript_file(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if let Ok(compiled) = puzzlescript::compile("fuzz.txt", text) {
+        let _ = puzzlescript::list_levels(&compiled);
+    }
+    level_file("fuzz.txt", data);
+}
+
 /// A breadth-first walk over the first [`STATES`] states, checking widths and that
 /// every call the explorer makes returns.
 fn play(game: &dyn model::Game) {

@@ -242,7 +242,10 @@ fn verify_analysis(run: &Run) -> Result<()> {
 
 /// Runs `hsg info`.
 pub fn info(args: InfoArgs) -> Result<ExitCode> {
-    let run = Run::open(&args.dir)?;
+    let run = match Run::open(&args.dir) {
+        Err(store::StoreError::NothingCommitted { .. }) => return info_uncommitted(&args.dir),
+        other => other?,
+    };
     let id = run.identity();
     let e = exploration(&run);
     outln!("store      {}", args.dir.display());
@@ -274,5 +277,33 @@ pub fn info(args: InfoArgs) -> Result<ExitCode> {
     if run.status() == RunStatus::Interrupted || run.status() == RunStatus::Running {
         outln!("           (not finished: run `hsg explore` on this store again to resume)");
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `hsg info` on a run that has committed nothing yet (its explorer has not reached its
+/// first checkpoint, or stopped before it): what the manifest says, never "damaged".
+fn info_uncommitted(dir: &std::path::Path) -> Result<ExitCode> {
+    let m = store::Manifest::read(dir)?;
+    let id = &m.identity;
+    outln!("store      {}", dir.display());
+    outln!(
+        "game       {} / level \"{}\" ({})",
+        id.game,
+        id.level_title,
+        id.level_hash
+    );
+    outln!("status     running, nothing committed yet");
+    let p = &m.progress;
+    if p.states > 0 {
+        outln!(
+            "progress   {} states found so far (pid {}), not yet checkpointed",
+            p.states,
+            p.pid
+        );
+    }
+    outln!(
+        "           (an exploration is before its first checkpoint, or stopped before it: \
+         run `hsg explore` on this store again to start it over)"
+    );
     Ok(ExitCode::SUCCESS)
 }

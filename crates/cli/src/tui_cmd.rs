@@ -78,7 +78,9 @@ pub fn run(args: TuiArgs) -> Result<ExitCode> {
                     dir.display()
                 );
             }
-            store::Manifest::read(dir)?;
+            if store::Manifest::read(dir)?.nothing_committed() {
+                return Err(store::StoreError::NothingCommitted { path: dir.clone() }.into());
+            }
             tui::run(dir, args.draw.options())?;
         }
         None => tui::run_demo(None, args.draw.options())?,

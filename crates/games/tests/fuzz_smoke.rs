@@ -31,17 +31,22 @@ fn corpus(target: &str) -> Vec<Vec<u8>> {
 
 /// Feeds the corpus of `target` and its mutants to the parser `name` picks.
 fn smoke(target: &str, name: &str) {
+    smoke_with(target, |data| levels::level_file(name, data));
+}
+
+/// Feeds the corpus of `target` and its mutants to `feed`.
+fn smoke_with(target: &str, feed: impl Fn(&[u8])) {
     let seeds = corpus(target);
     assert!(!seeds.is_empty(), "no seeds for {target}");
     for seed in &seeds {
-        levels::level_file(name, seed);
+        feed(seed);
     }
     let mut rng = mutate::Rng::new(0x5eed ^ target.len() as u64);
     for i in 0..MUTANTS {
         let seed = &seeds[i % seeds.len()];
         let other = &seeds[rng.below(seeds.len())];
         let mutant = mutate::mutate(&mut rng, seed, other);
-        levels::level_file(name, &mutant);
+        feed(&mutant);
     }
 }
 
@@ -73,4 +78,9 @@ fn txt_detection_survives_its_corpus_and_mutants() {
 #[test]
 fn game_language_survives_its_corpus_and_mutants() {
     smoke("game", "fuzz.game");
+}
+
+#[test]
+fn puzzlescript_compiler_survives_its_corpus_and_mutants() {
+    smoke_with("puzzlescript", levels::puzzlescript_file);
 }

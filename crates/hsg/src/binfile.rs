@@ -47,7 +47,25 @@ pub fn write_records(
     use std::io::{Seek, SeekFrom};
     file.seek(SeekFrom::Start(0)).map_err(io)?;
     file.write_all(&header).map_err(io)?;
-    file.sync_all().map_err(io)
+    sync_file(&file, path).map_err(io)
+}
+
+/// Syncs `file`, announcing the sync to the store's durability observer (the power-loss
+/// tests; nothing without the store's feature `sync-observer`).
+pub fn sync_file(file: &File, path: &Path) -> std::io::Result<()> {
+    use store::durability::{note, SyncEvent};
+    note(SyncEvent::Syncing(path));
+    file.sync_all()?;
+    note(SyncEvent::Synced(path));
+    Ok(())
+}
+
+/// Syncs the directory `dir` (its entries: creations, renames, removals), announced
+/// like [`sync_file`].
+pub fn sync_dir(dir: &Path) -> std::io::Result<()> {
+    File::open(dir)?.sync_all()?;
+    store::durability::note(store::durability::SyncEvent::DirSynced(dir));
+    Ok(())
 }
 
 fn header(kind: &[u8; 8], width: u32, count: u64, checksum: u64) -> [u8; HEADER_LEN] {

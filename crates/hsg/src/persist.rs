@@ -139,18 +139,24 @@ pub fn save(a: &Analysis, run_dir: &Path) -> Result<PathBuf, HsgError> {
     let _ = fs::remove_dir_all(&tmp);
     fs::create_dir_all(&tmp).map_err(|e| HsgError::io(&tmp, e))?;
     write_files(a, &tmp)?;
+    // The folder's entries are durable before it takes the place of the old analysis:
+    // its files were synced, their names in it were not.
+    crate::binfile::sync_dir(&tmp).map_err(|e| HsgError::io(&tmp, e))?;
     let dest = run_dir.join(FOLDER);
     let old = run_dir.join(format!("{FOLDER}.old"));
     let _ = fs::remove_dir_all(&old);
+    let renamed = |from: &Path, to: &Path| {
+        fs::rename(from, to).map_err(|e| HsgError::io(from, e))?;
+        store::durability::note(store::durability::SyncEvent::Renamed { from, to });
+        Ok::<(), HsgError>(())
+    };
     if dest.exists() {
-        fs::rename(&dest, &old).map_err(|e| HsgError::io(&dest, e))?;
+        renamed(&dest, &old)?;
     }
-    fs::rename(&tmp, &dest).map_err(|e| HsgError::io(&tmp, e))?;
+    renamed(&tmp, &dest)?;
     let _ = fs::remove_dir_all(&old);
-    if let Ok(d) = fs::File::open(run_dir) {
-        // Persist the renames; a failure here only risks the old analysis reappearing.
-        let _ = d.sync_all();
-    }
+    // Persist the renames; a failure here only risks the old analysis reappearing.
+    let _ = crate::binfile::sync_dir(run_dir);
     Ok(dest)
 }
 
@@ -195,7 +201,7 @@ fn write_synced(path: &Path, bytes: &[u8]) -> Result<(), HsgError> {
     use std::io::Write;
     let mut f = fs::File::create(path).map_err(|e| HsgError::io(path, e))?;
     f.write_all(bytes)
-        .and_then(|_| f.sync_all())
+        .and_then(|_| crate::binfile::sync_file(&f, path))
         .map_err(|e| HsgError::io(path, e))
 }
 
@@ -370,14 +376,18 @@ fn check_consistency(s: &SavedAnalysis, dir: &Path) -> Result<(), HsgError> {
         (EDGES_IDX.0, &s.edges.offsets, s.edges.len()),
     ] {
         let monotone = offsets.windows(2).all(|w| w[0] <= w[1]);
-        if offsets.len() as u64 != h + 1
+        // `h` comes from summary.json and may be any u64: no `h + 1` that overflows.
+        if Some(offsets.len() as u64) != h.checked_add(1)
             || !monotone
             || offsets.last() != Some(&total)
             || offsets.first() != Some(&0)
         {
             return bad(
                 name,
-                format!("expected {} increasing offsets from 0 to {total}", h + 1),
+                format!(
+                    "expected {} increasing offsets from 0 to {total}",
+                    h.saturating_add(1)
+                ),
             );
         }
     }

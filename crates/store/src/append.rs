@@ -331,11 +331,8 @@ impl AppendFile {
         self.settle()?;
         // After a failed fsync the kernel may have dropped the dirty pages:
         // poison the file rather than ever committing what may be lost.
-        let synced = self
-            .file
-            .sync_data()
-            .map_err(io(&self.path))
-            .and_then(|()| self.sums.sync_data().map_err(io(&self.sum_path)));
+        let synced = crate::durability::sync_data(&self.file, &self.path)
+            .and_then(|()| crate::durability::sync_data(&self.sums, &self.sum_path));
         self.failed = synced.is_err();
         synced?;
         Ok(Commit {

@@ -60,6 +60,14 @@ pub enum StoreError {
         /// The version it was written in.
         version: u32,
     },
+    /// The run has not committed anything yet: its explorer is still before its first
+    /// checkpoint, or was stopped (killed, out of disk) before reaching it. Not damage:
+    /// the data files hold only what a checkpoint has yet to commit.
+    #[error("{path}: running, nothing committed yet (the exploration has not reached its first checkpoint, or stopped before it; running `hsg explore` on it again starts it over)")]
+    NothingCommitted {
+        /// The run directory.
+        path: PathBuf,
+    },
     /// A caller broke the writer's contract (a bug, reported rather than panicking).
     #[error("store misuse: {0}")]
     Misuse(String),

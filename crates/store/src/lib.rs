@@ -18,8 +18,10 @@ compile_error!("the store maps little-endian u64 files directly and needs a litt
 
 mod append;
 mod bits;
+mod bounds;
 mod data_files;
 mod derived;
+pub mod durability;
 mod error;
 mod file_array;
 mod flight;
@@ -33,11 +35,17 @@ mod mapped;
 mod out_edges;
 mod packed;
 mod packed_file;
+#[cfg(feature = "sync-observer")]
+pub mod power_loss;
 mod reader;
 mod structure;
 mod syncer;
 mod writer;
 
+#[cfg(test)]
+mod tests_forged;
+#[cfg(test)]
+mod tests_open;
 #[cfg(test)]
 mod tests_run;
 

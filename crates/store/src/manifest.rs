@@ -8,17 +8,22 @@
 //! UTF-8 JSON.
 
 use crate::append::Commit;
+use crate::durability::{note, SyncEvent};
 use crate::error::{corrupt, io, StoreError};
 use crate::header::FORMAT_VERSION;
 use crate::identity::RunIdentity;
 use serde::{Deserialize, Serialize};
 use std::fs::File;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::Path;
 use xxhash_rust::xxh3::xxh3_64;
 
 const MAGIC: &[u8; 8] = b"HSGMANIF";
 const PREFIX: usize = 32;
+/// The largest manifest read: its level text is at most the 64 MiB of a level file, its
+/// layer table a word per layer, its explorer data a few names per layer; a file beyond
+/// this is not a manifest, and reading it whole could exhaust memory.
+pub const MAX_MANIFEST_BYTES: u64 = 256 << 20;
 /// The manifest's file name in a run directory.
 pub const MANIFEST: &str = "MANIFEST";
 
@@ -124,6 +129,13 @@ pub struct Manifest {
 }
 
 impl Manifest {
+    /// True when the run has committed nothing yet: a writer created it and has not
+    /// reached its first checkpoint (or was stopped before it). Its data files may hold
+    /// bytes already, but no checkpoint names them, so readers have nothing to read.
+    pub fn nothing_committed(&self) -> bool {
+        self.status == RunStatus::Running && self.states == 0
+    }
+
     /// The file's bytes.
     pub fn encode(&self) -> Result<Vec<u8>, StoreError> {
         let body = serde_json::to_vec(self)
@@ -174,10 +186,23 @@ impl Manifest {
         serde_json::from_slice(body).map_err(|e| corrupt(path, format!("unreadable body: {e}")))
     }
 
-    /// Reads the manifest of a run directory.
+    /// Reads the manifest of a run directory, refusing one larger than
+    /// [`MAX_MANIFEST_BYTES`] before reading it.
     pub fn read(dir: &Path) -> Result<Manifest, StoreError> {
         let path = dir.join(MANIFEST);
-        let bytes = std::fs::read(&path).map_err(io(&path))?;
+        let mut bytes = Vec::new();
+        File::open(&path)
+            .and_then(|f| f.take(MAX_MANIFEST_BYTES + 1).read_to_end(&mut bytes))
+            .map_err(io(&path))?;
+        if bytes.len() as u64 > MAX_MANIFEST_BYTES {
+            return Err(corrupt(
+                &path,
+                format!(
+                    "larger than {} MiB, more than any manifest holds",
+                    MAX_MANIFEST_BYTES >> 20
+                ),
+            ));
+        }
         Manifest::decode(&path, &bytes)
     }
 
@@ -188,8 +213,16 @@ impl Manifest {
         let path = dir.join(MANIFEST);
         let mut file = File::create(&tmp).map_err(io(&tmp))?;
         file.write_all(&self.encode()?).map_err(io(&tmp))?;
-        file.sync_data().map_err(io(&tmp))?;
+        crate::durability::sync_data(&file, &tmp)?;
         std::fs::rename(&tmp, &path).map_err(io(&path))?;
-        File::open(dir).and_then(|d| d.sync_all()).map_err(io(dir))
+        note(SyncEvent::Renamed {
+            from: &tmp,
+            to: &path,
+        });
+        File::open(dir)
+            .and_then(|d| d.sync_all())
+            .map_err(io(dir))?;
+        note(SyncEvent::DirSynced(dir));
+        Ok(())
     }
 }

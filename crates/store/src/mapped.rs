@@ -43,7 +43,8 @@ impl Mapped {
         let map = map_file(path)?;
         let bytes: &[u8] = map.as_deref().unwrap_or(&[]);
         header.check(path, bytes)?;
-        let want = HEADER_LEN as u64 + commit.len;
+        // A forged commit may be any u64: compared without overflowing.
+        let want = commit.len.saturating_add(HEADER_LEN as u64);
         if (bytes.len() as u64) < want {
             return Err(corrupt(
                 path,

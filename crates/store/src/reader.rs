@@ -93,6 +93,12 @@ impl Run {
             });
         }
         let m = Manifest::read(dir)?;
+        if m.nothing_committed() {
+            return Err(StoreError::NothingCommitted {
+                path: dir.to_path_buf(),
+            });
+        }
+        crate::bounds::check_manifest(dir, &m)?;
         let slot = m.identity.state_slot;
         let f = &m.files;
         let mut segments = Vec::new();

@@ -55,7 +55,7 @@ fn check_states(p: &Parts) -> Result<(), StoreError> {
     let mut left = m.states;
     for seg in p.segments {
         let want = left.min(per);
-        if seg.data().len() as u64 != want * p.slot as u64 {
+        if Some(seg.data().len() as u64) != want.checked_mul(p.slot as u64) {
             return Err(corrupt(
                 seg.path(),
                 format!(

@@ -210,7 +210,7 @@ impl Worker {
     /// may have lost dirty pages, so the manifest is not written after it.
     fn commit(&mut self, files: &[SyncFile], manifest: Manifest) -> Result<(), StoreError> {
         for (file, path) in files {
-            file.sync_data().map_err(io(path))?;
+            crate::durability::sync_data(file, path)?;
         }
         manifest.write(&self.dir)?;
         self.durable = manifest;

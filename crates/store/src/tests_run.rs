@@ -6,7 +6,7 @@ use proptest::prelude::*;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-fn identity(slot: u32) -> RunIdentity {
+pub(crate) fn identity(slot: u32) -> RunIdentity {
     RunIdentity::new(
         "test".into(),
         "t".into(),
@@ -22,7 +22,11 @@ fn identity(slot: u32) -> RunIdentity {
 }
 
 /// Writes a graph: `edges[s]` are the targets of state s (all states expanded).
-fn write(dir: &Path, edges: &[Vec<u64>], crash_after: Option<usize>) -> Option<RunWriter> {
+pub(crate) fn write(
+    dir: &Path,
+    edges: &[Vec<u64>],
+    crash_after: Option<usize>,
+) -> Option<RunWriter> {
     let (mut w, _) = RunWriter::open(dir, identity(3), OpenMode::ResumeOrCreate).unwrap();
     let start = w.expanded_count() as usize;
     while w.state_count() < edges.len() as u64 {
@@ -82,7 +86,7 @@ fn check_graph(dir: &Path, edges: &[Vec<u64>]) {
     }
 }
 
-fn graph(n: usize) -> Vec<Vec<u64>> {
+pub(crate) fn graph(n: usize) -> Vec<Vec<u64>> {
     (0..n)
         .map(|s| vec![(s as u64 * 7 + 1) % n as u64, (s as u64 * 3) % n as u64])
         .collect()

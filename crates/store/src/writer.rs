@@ -158,19 +158,6 @@ impl RunWriter {
 
     fn create(dir: &Path, held: File, identity: RunIdentity) -> Result<RunWriter, StoreError> {
         let slot = identity.state_slot;
-        let files = DataFiles {
-            segments: Vec::new(),
-            rows: PackedFile::create(dir, ROWS, Base::Previous)?,
-            edges: PackedFile::create(dir, EDGES, Base::LeastAbove(action_bits(&identity)))?,
-            trans_prob: match identity.has_chance {
-                true => Some(AppendFile::create(
-                    &dir.join("trans.prob"),
-                    header("transprb", 8),
-                )?),
-                false => None,
-            },
-            terminals: AppendFile::create(&dir.join("terminals"), header("terminal", 8))?,
-        };
         let manifest = Manifest {
             format_version: crate::FORMAT_VERSION,
             identity,
@@ -186,9 +173,28 @@ impl RunWriter {
             checkpoint_seq: 0,
             progress: Progress::default(),
         };
-        let mut writer = RunWriter::assemble(dir, held, manifest, files, slot as usize)?;
-        writer.write_manifest()?;
-        Ok(writer)
+        // The manifest (naming no data) is durable before any data file exists, so that
+        // a power cut during creation never leaves a run's files without a manifest, which
+        // a resume must refuse as damage (found by the power-loss test).
+        manifest.write(dir)?;
+        let files = DataFiles {
+            segments: Vec::new(),
+            rows: PackedFile::create(dir, ROWS, Base::Previous)?,
+            edges: PackedFile::create(
+                dir,
+                EDGES,
+                Base::LeastAbove(action_bits(&manifest.identity)),
+            )?,
+            trans_prob: match manifest.identity.has_chance {
+                true => Some(AppendFile::create(
+                    &dir.join("trans.prob"),
+                    header("transprb", 8),
+                )?),
+                false => None,
+            },
+            terminals: AppendFile::create(&dir.join("terminals"), header("terminal", 8))?,
+        };
+        RunWriter::assemble(dir, held, manifest, files, slot as usize)
     }
 
     fn assemble(
@@ -225,6 +231,14 @@ impl RunWriter {
         held: File,
         m: Manifest,
     ) -> Result<(RunWriter, Option<Checkpoint>), StoreError> {
+        // An unfinished run's explorer rebuilds its index from every stored state and
+        // appends after the last frames, so all of it must be sound: every block
+        // checksum and the structure, as a reader checks them (a damaged block would
+        // otherwise turn into wrong ids, silently). A finished run is not read again
+        // here; its caller decides how much to check (`hsg explore` checks it all).
+        if !matches!(m.status, RunStatus::Complete | RunStatus::Partial) {
+            crate::Run::open(dir)?;
+        }
         let slot = m.identity.state_slot;
         let mut segments = Vec::new();
         for (n, commit) in m.files.states.iter().enumerate() {
@@ -287,7 +301,11 @@ impl RunWriter {
         let stored: u64 = self.files.segments.iter().map(|s| s.len()).sum();
         let (rows, edges) = (&self.files.rows, &self.files.edges);
         let checks = [
-            (stored, self.states * self.slot as u64, "state segments"),
+            (
+                stored,
+                self.states.saturating_mul(self.slot as u64),
+                "state segments",
+            ),
             (rows.len(), self.expanded, "rows.idx"),
             (edges.len(), self.transitions, "edges.idx"),
             (
@@ -297,7 +315,7 @@ impl RunWriter {
             ),
             (
                 self.files.terminals.len(),
-                self.terminal_count * 8,
+                self.terminal_count.saturating_mul(8),
                 "terminals",
             ),
         ];

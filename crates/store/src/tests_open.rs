@@ -1,0 +1,55 @@
+//! What opening a run refuses: a run with nothing committed yet (not damage), and a
+//! damaged run an explorer is about to resume (its states would become wrong ids).
+
+use crate::tests_run::{graph, identity, write};
+use crate::*;
+
+#[test]
+fn a_run_before_its_first_checkpoint_has_nothing_committed_and_is_not_damaged() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut w, _) = RunWriter::open(dir.path(), identity(3), OpenMode::CreateNew).unwrap();
+    for s in 0..300_000u32 {
+        w.append_state(&s.to_le_bytes()[..3]).unwrap();
+    }
+    w.publish_progress(Progress::default()).unwrap();
+    w.sync_manifest().unwrap();
+    for open in [Run::open, Run::open_unverified] {
+        let e = open(dir.path()).err().map(|e| e.to_string());
+        let e = e.unwrap_or_default();
+        assert!(e.contains("running, nothing committed yet"), "{e}");
+        assert!(!e.contains("checksum"), "{e}");
+    }
+    drop(w);
+    let e = Run::open(dir.path()).err().map(|e| e.to_string());
+    assert!(e.unwrap_or_default().contains("nothing committed yet"));
+    // Exploring again starts over.
+    let (w, checkpoint) =
+        RunWriter::open(dir.path(), identity(3), OpenMode::ResumeOrCreate).unwrap();
+    assert!(checkpoint.is_none());
+    assert_eq!(w.state_count(), 0);
+}
+
+#[test]
+fn resuming_an_unfinished_run_checks_every_block_it_will_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = graph(500_000);
+    drop(write(dir.path(), &g, Some(400_000)));
+    let path = dir.path().join("states-00000.seg");
+    let good = std::fs::read(&path).unwrap();
+    assert!(good.len() > (1 << 20) + 64);
+    let mut bad = good.clone();
+    bad[64 + 1000] ^= 4;
+    std::fs::write(&path, &bad).unwrap();
+    let e = RunWriter::open(dir.path(), identity(3), OpenMode::ResumeOrCreate)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(
+        e.contains("states-00000.seg: checksum mismatch in block 0"),
+        "{e}"
+    );
+    std::fs::write(&path, &good).unwrap();
+    let (_, checkpoint) =
+        RunWriter::open(dir.path(), identity(3), OpenMode::ResumeOrCreate).unwrap();
+    assert_eq!(checkpoint.map(|c| c.expanded), Some(400_001));
+}
