@@ -21,5 +21,6 @@ mod resume;
 mod sandbox;
 mod saved_analysis;
 mod util;
+mod ux;
 mod weak;
 mod workbench;

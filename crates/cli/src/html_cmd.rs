@@ -278,8 +278,8 @@ fn map_section(html: &mut String, loaded: &Loaded, chosen: &[u64]) {
     };
     let _ = write!(
         html,
-        "<section id=\"hsg-map\"><h2>HSG map</h2><p id=\"map-note\">{note} Columns are HSG depths; \
-         arrows are HSG edges between the hyperstates shown. Drag to pan, wheel to zoom, click a \
+        "<section id=\"hsg-map\"><h2>HSG map</h2><p id=\"map-note\">{note} Laid out as in the workbench \
+         (hyperstates few critical actions apart lie close); arrows are HSG edges between the hyperstates shown. Drag to pan, wheel to zoom, click a \
          hyperstate for its states.</p><div class=\"buttons\"><button type=\"button\" data-zoom=\"in\">+</button>\
          <button type=\"button\" data-zoom=\"out\">&minus;</button><button type=\"button\" data-zoom=\"fit\">fit</button></div>{}{}</section>",
         svg::legend(),
