@@ -408,3 +408,25 @@ fn info_and_report_count_held_back_states_apart_from_expanded_ones() {
         "{md}"
     );
 }
+
+#[test]
+fn analysis_shows_its_phases_on_a_terminal_and_nothing_in_a_pipe() {
+    // Item 12: a progress bar over the analysis's phases, on stderr, only on a terminal.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("run");
+    explore(&level("sokoban/twoboxes.xsb"), &store, &[]);
+    // `script` runs the command on a pseudo-terminal and copies what it drew.
+    let command = format!("{} analyze {}", env!("CARGO_BIN_EXE_hsg"), path_arg(&store));
+    let out = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .output()
+        .expect("script (util-linux) runs");
+    let drawn = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{drawn}");
+    assert!(
+        drawn.contains("phase 1 of 6: strongly connected components"),
+        "{drawn}"
+    );
+    let piped = ok(&["analyze", path_arg(&store)]);
+    assert!(!stderr(&piped).contains("phase"), "{}", stderr(&piped));
+}
