@@ -8,6 +8,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use fling::{Analysis, Tables};
 use games::fling::{action_label, hog2_file, Board, WIDTH};
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -270,8 +271,11 @@ fn select(args: SelectArgs) -> Result<()> {
     let selection = fling::select(&tables, args.pieces, args.top, threads, &progress)?;
     report.finish();
     let boards: Vec<Board> = selection.top.iter().map(|c| c.board).collect();
-    std::fs::write(&args.output, hog2_file(&boards))
+    // Written whole or not at all: the file is a level file others load.
+    let mut file = crate::out_file::OutFile::create(&args.output)?;
+    file.write_all(hog2_file(&boards).as_bytes())
         .with_context(|| format!("cannot write {}", args.output.display()))?;
+    file.commit()?;
     outln!(
         "{} uniquely solvable {}-piece boards in {} symmetry classes; the best {} written to {}",
         selection.unique_boards,

@@ -84,7 +84,6 @@ fn require_terminal(command: &str) -> Result<()> {
 
 /// Runs `hsg tui`.
 pub fn run(args: TuiArgs) -> Result<ExitCode> {
-    require_terminal("tui")?;
     match &args.dir {
         Some(dir) => {
             // Fail here, with the store's own message, rather than inside the workbench.
@@ -97,15 +96,23 @@ pub fn run(args: TuiArgs) -> Result<ExitCode> {
                 );
             }
             store::Manifest::read(dir)?;
+            require_terminal("tui")?;
             tui::run(dir, args.draw.options())?;
         }
-        None => tui::run_demo(None, args.draw.options())?,
+        None => {
+            require_terminal("tui")?;
+            tui::run_demo(None, args.draw.options())?
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// Runs `hsg open`.
 pub fn open(args: OpenArgs) -> Result<ExitCode> {
+    // A wrong level file or number is said first; then, before any exploring, that
+    // the workbench will need a terminal.
+    let w = &args.which;
+    explore_cmd::load_level(&w.level_file, w.level, w.title.as_deref())?;
     require_terminal("open")?;
     let store = match &args.store {
         Some(dir) => dir.clone(),
