@@ -227,7 +227,7 @@ fn an_unknown_target_names_the_available_outcomes() {
     let store = dir.path().join("run");
     explore(&level("sokoban/tiny.xsb"), &store, &[]);
     let out = run(&["analyze", path_arg(&store), "--target", "treasure"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2), "a usage error");
     let err = String::from_utf8_lossy(&out.stderr);
     for word in ["treasure", "win", "fail"] {
         assert!(err.contains(word), "{err}");
@@ -383,7 +383,7 @@ fn export_refuses_svg_of_the_ssg_and_a_directory_that_is_no_store() {
         "--format",
         "svg",
     ]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2), "a usage error");
     assert!(String::from_utf8_lossy(&out.stderr).contains("--graph hsg"));
     let empty = dir.path().join("empty");
     std::fs::create_dir(&empty).expect("mkdir");

@@ -56,7 +56,7 @@ fn missing_level_number_and_title_are_errors() {
             flag[0],
             flag[1],
         ]);
-        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(out.status.code(), Some(2), "a usage error");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("bad.xsb"), "{err}");
     }

@@ -127,7 +127,7 @@ fn a_population_times_genes_beyond_memory_is_an_error_not_an_abort() {
     ];
     let out = run(&args);
     let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(out.status.code(), Some(2), "a usage error: {err}");
     assert!(err.contains("population"), "{err}");
 }
 

@@ -22,5 +22,6 @@ mod sandbox;
 mod saved_analysis;
 mod uncommitted;
 mod util;
+mod ux;
 mod weak;
 mod workbench;

@@ -116,7 +116,7 @@ fn play_prints_the_reference_text_form() {
         "--inputs",
         "3,jump",
     ]);
-    assert_eq!(bad.status.code(), Some(1));
+    assert_eq!(bad.status.code(), Some(2), "a usage error");
     assert!(
         stderr(&bad).contains("unknown input \"jump\""),
         "{}",

@@ -111,6 +111,17 @@ fn a_small_experiment_writes_its_tables_and_figures() {
     ] {
         assert!(out.join(file).exists(), "{file} written");
     }
+    // Regression: the box plot of a few instances was 94 px wide and cut its title.
+    for (file, least) in [("boxplot.svg", 600.0), ("highest.svg", 400.0)] {
+        let svg = std::fs::read_to_string(out.join(file)).expect(file);
+        let width: f64 = svg
+            .split("width=\"")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .and_then(|w| w.parse().ok())
+            .expect("the picture's width");
+        assert!(width >= least, "{file} is {width} px wide");
+    }
     let other = dir.path().join("exp2threads");
     let two: Vec<String> = args("2", &other);
     ok(&two.iter().map(String::as_str).collect::<Vec<_>>());

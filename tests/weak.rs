@@ -109,7 +109,7 @@ fn an_unknown_feature_is_refused_with_the_known_ones() {
     let store = dir.path().join("run");
     explore(&level("sokoban/tiny.xsb"), &store, &[]);
     let out = run(&["weak", path_arg(&store), "--ignore", "timer"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2), "a usage error");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("\"timer\"") && err.contains("player, boxes"),

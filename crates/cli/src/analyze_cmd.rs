@@ -55,6 +55,8 @@ impl AnalysisFlags {
             mem_budget_bytes: self.analysis_mem.unwrap_or_else(default_budget),
             headroom: !self.no_headroom,
             scratch_dir: None,
+            progress: hsg::progress::Observer::default(),
+            saving: false,
         }
     }
 }
@@ -80,7 +82,7 @@ fn analyze_and_save_whole(run: &Run, flags: &AnalysisFlags) -> Result<hsg::Analy
         run.dir().display(),
         run.state_count()
     );
-    let opts = flags.options();
+    let mut opts = flags.options();
     let needed = hsg::analysis::scc_bytes_needed(run.state_count());
     if needed > opts.mem_budget_bytes {
         eprintln!(
@@ -90,14 +92,23 @@ fn analyze_and_save_whole(run: &Run, flags: &AnalysisFlags) -> Result<hsg::Analy
             run.dir().join(hsg::run::SCRATCH_FOLDER).display()
         );
     }
-    let spinner = spinner(format!(
-        "analysing {} states (components, tags, paths{})",
-        run.state_count(),
-        if opts.headroom { ", headroom" } else { "" }
-    ));
+    let bar = phase_bar(run.state_count());
+    if let Some(bar) = &bar {
+        let bar = bar.clone();
+        opts.progress = hsg::progress::Observer::new(move |step| {
+            bar.set_length(step.of as u64);
+            bar.set_position(step.number.saturating_sub(1) as u64);
+            bar.set_message(format!(
+                "phase {} of {}: {}",
+                step.number,
+                step.of,
+                step.phase.name()
+            ));
+        });
+    }
     let analysis = hsg::analyze(run, &opts);
-    if let Some(s) = spinner {
-        s.finish_and_clear();
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
     }
     let analysis =
         analysis.with_context(|| format!("cannot analyse the run in {}", run.dir().display()))?;
@@ -109,15 +120,19 @@ fn analyze_and_save_whole(run: &Run, flags: &AnalysisFlags) -> Result<hsg::Analy
     Ok(analysis)
 }
 
-/// A spinner with the elapsed time on a terminal, so a long analysis is never silent;
-/// nothing when stderr is not a terminal.
-fn spinner(message: String) -> Option<ProgressBar> {
+/// A progress bar over the analysis's phases with the elapsed time, on a terminal, so a
+/// long analysis is never silent; nothing when stderr is not a terminal (the lines
+/// before and after the analysis say what it does). The bar counts phases, not time:
+/// the first (the components) is usually the longest, and the message says which phase
+/// runs.
+fn phase_bar(states: u64) -> Option<ProgressBar> {
     std::io::stderr().is_terminal().then(|| {
-        let bar = ProgressBar::new_spinner();
-        let style = ProgressStyle::with_template("{spinner} {msg} [{elapsed_precise}]")
-            .unwrap_or_else(|_| ProgressStyle::default_spinner());
+        let bar = ProgressBar::new(1);
+        let style = ProgressStyle::with_template(&format!(
+            "{{spinner}} analysing {states} states [{{elapsed_precise}}] {{bar:20}} {{msg}}"
+        ))
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
         bar.set_style(style);
-        bar.set_message(message);
         bar.enable_steady_tick(Duration::from_millis(200));
         bar
     })

@@ -1,7 +1,7 @@
 //! `hsg compare` (tree or agency equivalence of two games, or their similarity
 //! by sampling) and `hsg tree` (a game's tree written as a store).
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use clap::{Args, ValueEnum};
 use equiv::{GameTree, Mode, TreeOptions};
 use std::path::{Path, PathBuf};
@@ -33,7 +33,9 @@ pub struct CompareArgs {
     /// Estimate similarity by sampling states of A instead of deciding equivalence.
     #[arg(long, requires = "map")]
     pub similarity: bool,
-    /// The feature mapping from A to B (lines `A-feature -> B-feature`).
+    /// The feature mapping from A to B (lines `A-feature -> B-feature`, `#` comments).
+    /// Example: levels/grammar/tictactoe-to-three-to-fifteen.map, for tictactoe.game
+    /// against three-to-fifteen.game.
     #[arg(long, value_name = "FILE")]
     pub map: Option<PathBuf>,
     /// Depth of the partial trees compared at each sampled state.
@@ -158,7 +160,8 @@ fn show_path(path: &[String]) -> String {
 
 fn similarity(args: &CompareArgs, a: &games::Level, b: &games::Level) -> Result<ExitCode> {
     let Some(map_path) = &args.map else {
-        bail!("--similarity needs --map FILE");
+        return Err(crate::usage::usage("--similarity needs --map FILE (example: levels/grammar/tictactoe-to-three-to-fifteen.map)",
+        ));
     };
     let text = crate::text_file::read_text(map_path, "map file")?;
     let opts = equiv::SimilarityOptions {

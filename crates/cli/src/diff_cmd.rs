@@ -2,12 +2,13 @@
 //! exhaustive run of the same level: merges the limit prevented, tag moves, metrics.
 
 use crate::analyze_cmd::{ensure_saved, AnalysisFlags};
+use crate::usage::usage;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use hsg::depth_compare::{compare_runs, RunComparison};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use store::Run;
+use store::{Run, RunStatus};
 
 /// Arguments of `hsg diff`.
 #[derive(Args, Debug)]
@@ -39,6 +40,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
             fi.level_title
         );
     }
+    check_order(&args, &limited, &full)?;
     ensure_saved(&limited, &args.analysis)?;
     ensure_saved(&full, &args.analysis)?;
     let ls = hsg::load(limited.dir())
@@ -54,65 +56,135 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-const TAGS: [&str; 5] = [
-    "win",
-    "fail",
-    "eventually winnable",
-    "implicitly failed",
-    "unknown",
+/// The tags in `RunComparison`'s order, with the short names of the tag matrix's columns.
+const TAGS: [(&str, &str); 5] = [
+    ("win", "win"),
+    ("fail", "fail"),
+    ("eventually winnable", "e-win"),
+    ("implicitly failed", "i-fail"),
+    ("unknown", "unknown"),
 ];
 
-fn print_text(c: &RunComparison) {
-    outln!("{:<28} {:>14} {:>14}", "", "limited", "exhaustive");
-    let row = |name: &str, a: String, b: String| outln!("{name:<28} {a:>14} {b:>14}");
-    row(
-        "states",
-        c.states.limited.to_string(),
-        c.states.full.to_string(),
-    );
-    row(
-        "hyperstates",
-        c.hyperstates.limited.to_string(),
-        c.hyperstates.full.to_string(),
-    );
-    row(
-        "compression",
-        format!("{:.4}", c.compression.limited),
-        format!("{:.4}", c.compression.full),
-    );
-    row(
-        "critical actions",
-        c.critical_actions.limited.to_string(),
-        c.critical_actions.full.to_string(),
-    );
-    row(
-        "HSG edges",
-        c.hsg_edges.limited.to_string(),
-        c.hsg_edges.full.to_string(),
-    );
-    row(
-        "HSG depth",
-        c.hsg_depth.limited.to_string(),
-        c.hsg_depth.full.to_string(),
-    );
-    row(
-        "root tag",
-        c.root_tag.limited.clone(),
-        c.root_tag.full.clone(),
-    );
+/// Refuses two runs given in the wrong order: the limited run goes first, and it cannot
+/// be complete while the exhaustive one is not, nor hold more states than it.
+///
+/// Regression: swapped arguments printed a full table of inverted figures (the
+/// "limited" run with fewer hyperstates, every exhaustive state "missing") and exited 0.
+fn check_order(args: &DiffArgs, limited: &Run, full: &Run) -> Result<()> {
+    let (l, f) = (args.limited.display(), args.full.display());
+    let swapped = || {
+        format!(
+            "the runs look swapped: the limited run goes first, the exhaustive one second: \
+             hsg diff {f} {l}"
+        )
+    };
+    if limited.status() == RunStatus::Complete && full.status() != RunStatus::Complete {
+        return Err(usage(format!(
+            "{l} is complete but {f} is not (its status is {}): {}",
+            crate::report::status_name(full.status()),
+            swapped()
+        )));
+    }
+    if limited.state_count() > full.state_count() {
+        return Err(usage(format!(
+            "{l} has {} states, more than the {} of {f}: {}",
+            limited.state_count(),
+            full.state_count(),
+            swapped()
+        )));
+    }
+    Ok(())
+}
+
+/// Rows of a name and one cell per column, printed with every column as wide as its
+/// widest cell: names to the left, figures to the right.
+fn print_table(header: &[&str], rows: &[(String, Vec<String>)], indent: &str) {
+    let name_width = rows
+        .iter()
+        .map(|(n, _)| n.chars().count())
+        .max()
+        .unwrap_or(0);
+    let widths: Vec<usize> = (0..header.len())
+        .map(|i| {
+            rows.iter()
+                .filter_map(|(_, cells)| cells.get(i))
+                .chain(std::iter::once(&header[i].to_string()))
+                .map(|c| c.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let line = |name: &str, cells: &[String]| {
+        let mut text = format!("{indent}{name:<name_width$}");
+        for (cell, width) in cells.iter().zip(&widths) {
+            text.push_str(&format!("  {cell:>width$}"));
+        }
+        outln!("{}", text.trim_end());
+    };
+    let head: Vec<String> = header.iter().map(|h| h.to_string()).collect();
+    line("", &head);
+    for (name, cells) in rows {
+        line(name, cells);
+    }
+}
+
+fn metric_rows(c: &RunComparison) -> Vec<(String, Vec<String>)> {
+    let pair = |name: &str, a: String, b: String| (name.to_string(), vec![a, b]);
     let opt = |v: Option<u32>| v.map_or("-".to_string(), |v| v.to_string());
-    row(
-        "shortest win (critical)",
-        opt(c.shortest_win_critical.limited),
-        opt(c.shortest_win_critical.full),
-    );
-    for (i, tag) in TAGS.iter().enumerate() {
-        row(
+    let mut rows = vec![
+        pair(
+            "states",
+            c.states.limited.to_string(),
+            c.states.full.to_string(),
+        ),
+        pair(
+            "hyperstates",
+            c.hyperstates.limited.to_string(),
+            c.hyperstates.full.to_string(),
+        ),
+        pair(
+            "compression",
+            format!("{:.4}", c.compression.limited),
+            format!("{:.4}", c.compression.full),
+        ),
+        pair(
+            "critical actions",
+            c.critical_actions.limited.to_string(),
+            c.critical_actions.full.to_string(),
+        ),
+        pair(
+            "HSG edges",
+            c.hsg_edges.limited.to_string(),
+            c.hsg_edges.full.to_string(),
+        ),
+        pair(
+            "HSG depth",
+            c.hsg_depth.limited.to_string(),
+            c.hsg_depth.full.to_string(),
+        ),
+        pair(
+            "root tag",
+            c.root_tag.limited.clone(),
+            c.root_tag.full.clone(),
+        ),
+        pair(
+            "shortest win (critical)",
+            opt(c.shortest_win_critical.limited),
+            opt(c.shortest_win_critical.full),
+        ),
+    ];
+    for (i, (tag, _)) in TAGS.iter().enumerate() {
+        rows.push(pair(
             &format!("hyperstates {tag}"),
             c.tags.limited[i].to_string(),
             c.tags.full[i].to_string(),
-        );
+        ));
     }
+    rows
+}
+
+fn print_text(c: &RunComparison) {
+    print_table(&["limited", "exhaustive"], &metric_rows(c), "");
     outln!(
         "\n{} exhaustive hyperstates are split in the limited run ({} of its states): merges the limit prevented",
         c.split_hyperstates,
@@ -128,9 +200,13 @@ fn print_text(c: &RunComparison) {
             c.merged_only_in_limited
         );
     }
-    outln!("\nstates by tag, limited (rows) against exhaustive (columns):");
-    for (i, tag) in TAGS.iter().enumerate() {
-        let cells: Vec<String> = c.tag_moves[i].iter().map(|n| format!("{n:>10}")).collect();
-        outln!("  {tag:<20}{}", cells.join(""));
-    }
+    outln!("\nstates by tag: limited run's tag (rows) against the exhaustive run's (columns)");
+    let header: Vec<&str> = TAGS.iter().map(|(_, short)| *short).collect();
+    let rows: Vec<(String, Vec<String>)> = TAGS
+        .iter()
+        .zip(&c.tag_moves)
+        .map(|((tag, _), row)| (tag.to_string(), row.iter().map(u64::to_string).collect()))
+        .collect();
+    print_table(&header, &rows, "  ");
+    outln!("  (e-win: eventually winnable, i-fail: implicitly failed)");
 }

@@ -2,10 +2,11 @@
 //! Cytoscape (GraphML), pandas (JSON lines), or as the workbench's picture (SVG).
 
 use crate::analyze_cmd::{analyze_and_save, ensure_saved, AnalysisFlags};
+use crate::out_file::OutFile;
+use crate::usage::usage;
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use hsg::{ExportFormat, GraphKind};
-use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -44,58 +45,83 @@ pub struct ExportArgs {
     /// The file format.
     #[arg(long, value_enum)]
     pub format: FormatArg,
-    /// Write at most this many nodes, chosen breadth-first from the root.
-    #[arg(long, default_value_t = 10_000, value_parser = crate::flags::count_u64)]
-    pub max_nodes: u64,
+    /// Write at most this many nodes, chosen breadth-first from the root (default 10,000;
+    /// for SVG 2,000, drawn whole up to it: its layout takes time and memory growing with
+    /// the square of the nodes).
+    #[arg(long, value_parser = crate::flags::count_u64)]
+    pub max_nodes: Option<u64>,
     /// SVG only: draw the root's neighbourhood of this many critical actions when the
-    /// HSG is too large to draw whole.
+    /// HSG has more hyperstates than --max-nodes.
     #[arg(long, default_value_t = tui::DEFAULT_RADIUS)]
     pub radius: u32,
-    /// Output file (default: standard output).
+    /// Output file (default: standard output). It appears only once written whole: a
+    /// failed export leaves no file (and an older one as it was).
     #[arg(long, short)]
     pub out: Option<PathBuf>,
     #[command(flatten)]
     pub analysis: AnalysisFlags,
 }
 
+/// The node limit of files when `--max-nodes` is not given.
+const FILE_MAX_NODES: u64 = 10_000;
+
 /// Runs `hsg export`.
 pub fn run(args: ExportArgs) -> Result<ExitCode> {
+    if matches!((args.format, args.graph), (FormatArg::Svg, GraphArg::Ssg)) {
+        return Err(usage(
+            "--format svg draws the HSG only; use --graph hsg (or dot/graphml/jsonl for the SSG)",
+        ));
+    }
     let run = Run::open(&args.dir)?;
     ensure_saved(&run, &args.analysis)?;
-    let name = args.out.clone().unwrap_or_else(|| PathBuf::from("-"));
-    let mut out: Box<dyn Write> = match &args.out {
-        Some(path) => Box::new(BufWriter::new(
-            File::create(path).with_context(|| format!("cannot create {}", path.display()))?,
-        )),
-        None => Box::new(BufWriter::new(std::io::stdout().lock())),
+    let summary = match &args.out {
+        Some(path) => {
+            let mut file = OutFile::create(path)?;
+            let summary = write_export(&run, &args, &mut file, path)?;
+            file.commit()?;
+            summary
+        }
+        None => {
+            let mut out = BufWriter::new(std::io::stdout().lock());
+            let summary = write_export(&run, &args, &mut out, Path::new("-"))?;
+            out.flush().context("cannot write to standard output")?;
+            summary
+        }
     };
-    let summary = match args.format {
-        FormatArg::Svg => svg(&args, &mut out, &name)?,
-        _ => graph_file(&run, &args, &mut out)?,
-    };
-    out.flush()
-        .with_context(|| format!("cannot write {}", name.display()))?;
     eprintln!("{summary}");
     Ok(ExitCode::SUCCESS)
 }
 
-fn svg(args: &ExportArgs, out: &mut dyn Write, name: &Path) -> Result<String> {
-    if matches!(args.graph, GraphArg::Ssg) {
-        bail!(
-            "--format svg draws the HSG only; use --graph hsg (or dot/graphml/jsonl for the SSG)"
-        );
+fn write_export(run: &Run, args: &ExportArgs, out: &mut dyn Write, name: &Path) -> Result<String> {
+    match args.format {
+        FormatArg::Svg => svg(args, out, name),
+        _ => graph_file(run, args, out),
     }
-    let stats = tui::write_svg_of(&args.dir, args.radius, out, name)?;
-    let scope = if stats.whole {
-        "the whole HSG".to_string()
-    } else {
-        format!("the root's neighbourhood of radius {}", args.radius)
-    };
+}
+
+fn svg(args: &ExportArgs, out: &mut dyn Write, name: &Path) -> Result<String> {
+    let max_nodes = args.max_nodes.map_or(tui::SVG_MAX_NODES, |n| {
+        usize::try_from(n).unwrap_or(usize::MAX)
+    });
+    let stats = tui::write_svg_of(&args.dir, args.radius, max_nodes, out, name)?;
+    if stats.whole {
+        return Ok(format!(
+            "wrote {} hyperstates and {} links (the whole HSG)",
+            stats.nodes, stats.edges
+        ));
+    }
     Ok(format!(
-        "wrote {} hyperstates and {} links ({scope}{})",
+        "showing {} of {} hyperstates and {} links: the HSG has more than --max-nodes {max_nodes}, \
+         so the picture shows the root's neighbourhood of radius {}{}",
         stats.nodes,
+        stats.total,
         stats.edges,
-        if stats.truncated { ", capped" } else { "" }
+        args.radius,
+        if stats.truncated {
+            ", capped at --max-nodes"
+        } else {
+            ""
+        }
     ))
 }
 
@@ -116,14 +142,15 @@ fn graph_file(run: &Run, args: &ExportArgs, out: &mut dyn Write) -> Result<Strin
         }
     };
     let labels = hsg::labels_of(run);
+    let max_nodes = args.max_nodes.unwrap_or(FILE_MAX_NODES);
     let (kind, stats) = match args.graph {
         GraphArg::Hsg => (
             GraphKind::Hsg,
-            hsg::export_hsg(&saved, &labels, format, args.max_nodes, out)?,
+            hsg::export_hsg(&saved, &labels, format, max_nodes, out)?,
         ),
         GraphArg::Ssg => {
             let graph = hsg::RunGraph::new(run)?;
-            let stats = hsg::export_ssg(&graph, &saved, &labels, format, args.max_nodes, out)?;
+            let stats = hsg::export_ssg(&graph, &saved, &labels, format, max_nodes, out)?;
             (GraphKind::Ssg, stats)
         }
     };
@@ -136,7 +163,7 @@ fn graph_file(run: &Run, args: &ExportArgs, out: &mut dyn Write) -> Result<Strin
         stats.nodes,
         stats.edges,
         if stats.truncated {
-            format!(" (capped at --max-nodes {})", args.max_nodes)
+            format!(" (capped at --max-nodes {max_nodes})")
         } else {
             String::new()
         }

@@ -3,12 +3,12 @@
 //! the uniquely solvable boards an expert solves far faster than a novice.
 
 use crate::explore_cmd::{load_level, LevelArgs};
+use crate::progress::Progress;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use fling::{Analysis, Tables};
 use games::fling::{action_label, hog2_file, Board, WIDTH};
-use indicatif::{ProgressBar, ProgressStyle};
-use std::io::IsTerminal;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -44,8 +44,13 @@ struct TablesArgs {
     threads: Option<usize>,
 }
 
-/// Arguments of `hsg fling board`.
+/// Arguments of `hsg fling board`. Its level file holds Fling! boards only, so its help
+/// says so rather than listing every format `hsg explore` reads.
 #[derive(Args, Debug)]
+#[command(mut_arg("level_file", |arg| arg.help(
+    "The Fling! level file: HOG2 (`Hash:` lines, boards separated by `----`) or plain boards \
+     of 8 rows of 7 `o` and `.`; several boards per file allowed (levels/fling has examples)"
+)))]
 struct BoardArgs {
     #[command(flatten)]
     which: LevelArgs,
@@ -93,39 +98,27 @@ fn threads(asked: Option<usize>) -> usize {
         .max(1)
 }
 
-/// A progress bar on a terminal, nothing otherwise.
-fn bar(total: u64, message: String) -> Option<ProgressBar> {
-    std::io::stderr().is_terminal().then(|| {
-        let bar = ProgressBar::new(total);
-        let style = ProgressStyle::with_template(
-            "{msg} [{elapsed_precise}] {wide_bar} {percent}% eta {eta}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar());
-        bar.set_style(style);
-        bar.set_message(message);
-        bar
-    })
-}
-
-/// Builds or resumes the tables up to `max_pieces` in `dir`, with a progress bar per count.
+/// Builds or resumes the tables up to `max_pieces` in `dir`, with a progress report per
+/// piece count (a bar on a terminal, lines otherwise: a 10-piece build takes minutes).
 fn build_tables(dir: &Path, max_pieces: usize, threads: usize) -> Result<Vec<fling::Built>> {
-    let current: Mutex<Option<(usize, ProgressBar)>> = Mutex::new(None);
+    let current: Mutex<Option<(usize, Progress)>> = Mutex::new(None);
     let progress = |p: fling::Progress| {
         let Ok(mut slot) = current.lock() else { return };
         if slot.as_ref().map(|(k, _)| *k) != Some(p.pieces) {
             if let Some((_, old)) = slot.take() {
                 old.finish();
             }
-            *slot = bar(p.total, format!("{} pieces", p.pieces)).map(|b| (p.pieces, b));
+            let report = Progress::new(p.total, format!("tables of {} pieces", p.pieces));
+            *slot = Some((p.pieces, report));
         }
-        if let Some((_, b)) = slot.as_ref() {
-            b.set_position(p.done);
+        if let Some((_, report)) = slot.as_ref() {
+            report.set(p.done);
         }
     };
     let built = fling::build(dir, max_pieces, threads, &progress)
         .with_context(|| format!("cannot build the Fling! tables in {}", dir.display()))?;
-    if let Ok(Some((_, b))) = current.into_inner() {
-        b.finish_and_clear();
+    if let Ok(Some((_, report))) = current.into_inner() {
+        report.finish();
     }
     Ok(built)
 }
@@ -260,32 +253,29 @@ fn print_analysis(title: &str, a: &Analysis) {
 
 fn select(args: SelectArgs) -> Result<()> {
     if !(2..=fling::MAX_TABLE_PIECES).contains(&args.pieces) {
-        bail!(
+        return Err(crate::usage::usage(format!(
             "--pieces {}: select works on 2 to {} pieces",
             args.pieces,
             fling::MAX_TABLE_PIECES
-        );
+        )));
     }
     let threads = threads(args.threads);
     build_tables(&args.tables, args.pieces, threads)?;
     let tables = Tables::open(&args.tables)
         .with_context(|| format!("cannot open the tables in {}", args.tables.display()))?;
-    let progress_bar = bar(
+    let report = Progress::new(
         fling::boards(args.pieces),
         format!("ranking {}-piece boards", args.pieces),
     );
-    let progress = |done: u64, _total: u64| {
-        if let Some(b) = &progress_bar {
-            b.set_position(done);
-        }
-    };
+    let progress = |done: u64, _total: u64| report.set(done);
     let selection = fling::select(&tables, args.pieces, args.top, threads, &progress)?;
-    if let Some(b) = progress_bar {
-        b.finish_and_clear();
-    }
+    report.finish();
     let boards: Vec<Board> = selection.top.iter().map(|c| c.board).collect();
-    std::fs::write(&args.output, hog2_file(&boards))
+    // Written whole or not at all: the file is a level file others load.
+    let mut file = crate::out_file::OutFile::create(&args.output)?;
+    file.write_all(hog2_file(&boards).as_bytes())
         .with_context(|| format!("cannot write {}", args.output.display()))?;
+    file.commit()?;
     outln!(
         "{} uniquely solvable {}-piece boards in {} symmetry classes; the best {} written to {}",
         selection.unique_boards,

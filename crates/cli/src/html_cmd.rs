@@ -29,7 +29,8 @@ pub struct HtmlArgs {
     /// The HTML file to write.
     #[arg(long, short)]
     pub out: PathBuf,
-    /// Hyperstates drawn on the map and listed (the nearest to the root first).
+    /// Hyperstates listed and drawn on the map (the nearest to the root first; the map
+    /// draws at most 2,000, laid out as in the workbench).
     #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(1..=20000))]
     pub max_hyperstates: u32,
     /// Member states drawn per listed hyperstate.
@@ -267,23 +268,28 @@ fn spectrum_section(html: &mut String, loaded: &Loaded, report: &Value) {
 
 fn map_section(html: &mut String, loaded: &Loaded, chosen: &[u64]) {
     let total = loaded.saved.summary.hyperstates;
-    let note = if chosen.len() as u64 == total {
+    // The workbench's layout costs time and memory growing with the square of the
+    // nodes: the map draws at most as many as `hsg export --format svg` does.
+    let drawn = &chosen[..chosen.len().min(tui::SVG_MAX_NODES)];
+    let note = if drawn.len() as u64 == total {
         format!("All {} hyperstates.", group(total as i64))
     } else {
         format!(
-            "Showing {} of {} hyperstates (--max-hyperstates): the ideal path and the winnable ones first, then the nearest to the root by HSG depth.",
-            group(chosen.len() as i64),
-            group(total as i64)
+            "Showing {} of {} hyperstates (--max-hyperstates, at most {} on the map): the ideal path and the winnable ones first, then the nearest to the root by HSG depth.",
+            group(drawn.len() as i64),
+            group(total as i64),
+            group(tui::SVG_MAX_NODES as i64)
         )
     };
     let _ = write!(
         html,
-        "<section id=\"hsg-map\"><h2>HSG map</h2><p id=\"map-note\">{note} Columns are HSG depths; \
-         arrows are HSG edges between the hyperstates shown. Drag to pan, wheel to zoom, click a \
-         hyperstate for its states.</p><div class=\"buttons\"><button type=\"button\" data-zoom=\"in\">+</button>\
+        "<section id=\"hsg-map\"><h2>HSG map</h2><p id=\"map-note\">{note} Laid out as in the \
+         workbench: hyperstates few critical actions apart lie close. Arrows are HSG edges between \
+         the hyperstates shown. Drag to pan, wheel to zoom, click a hyperstate for its states.</p>\
+         <div class=\"buttons\"><button type=\"button\" data-zoom=\"in\">+</button>\
          <button type=\"button\" data-zoom=\"out\">&minus;</button><button type=\"button\" data-zoom=\"fit\">fit</button></div>{}{}</section>",
         svg::legend(),
-        svg::hsg_map(&loaded.saved, chosen)
+        svg::hsg_map(&loaded.saved, drawn)
     );
 }
 

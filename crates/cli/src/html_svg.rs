@@ -1,8 +1,9 @@
 //! The pictures of `hsg html`, as inline SVG: bar charts and the HSG map (hyperstates
-//! in layers by HSG depth, shaped and coloured by tag, with labels and a legend).
+//! placed by the workbench's spring layout, shaped and coloured by tag, with labels and
+//! a legend).
 
 use hsg::{SavedAnalysis, Tag};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 /// Escapes text for HTML and SVG.
@@ -193,11 +194,11 @@ pub fn chosen_hyperstates(saved: &SavedAnalysis, cap: usize) -> Vec<u64> {
     all.into_iter().take(cap).map(|(_, _, h)| h).collect()
 }
 
-/// The HSG map of the `chosen` hyperstates: layers by HSG depth from left to right,
+/// The HSG map of the `chosen` hyperstates, laid out as the workbench lays them out,
 /// an arrow for every HSG edge between two chosen hyperstates, each node a link to
 /// the hyperstate's entry in the list.
 pub fn hsg_map(saved: &SavedAnalysis, chosen: &[u64]) -> String {
-    let place = layered_places(saved, chosen);
+    let place = spring_places(saved, chosen);
     let width = place.values().map(|p| p.0).fold(0.0, f64::max) + 80.0;
     let height = place.values().map(|p| p.1).fold(0.0, f64::max) + 40.0;
     let mut svg = format!(
@@ -220,11 +221,14 @@ pub fn hsg_map(saved: &SavedAnalysis, chosen: &[u64]) -> String {
             last = Some(t);
             if let Some(&(x2, y2)) = place.get(&t) {
                 drawn += 1;
+                // Stop at the target's rim, whatever the direction, so the arrowhead shows.
+                let (dx, dy) = (x2 - x1, y2 - y1);
+                let len = (dx * dx + dy * dy).sqrt().max(1e-6);
+                let (ex, ey) = (x2 - dx / len * 11.0, y2 - dy / len * 11.0);
                 let _ = write!(
                     svg,
-                    "<line x1=\"{x1:.0}\" y1=\"{y1:.0}\" x2=\"{:.0}\" y2=\"{y2:.0}\" stroke=\"#999\" \
-                     stroke-width=\"1\" marker-end=\"url(#arrow)\"/>",
-                    x2 - 11.0
+                    "<line x1=\"{x1:.0}\" y1=\"{y1:.0}\" x2=\"{ex:.0}\" y2=\"{ey:.0}\" stroke=\"#999\" \
+                     stroke-width=\"1\" marker-end=\"url(#arrow)\"/>"
                 );
             }
         });
@@ -250,42 +254,45 @@ pub fn hsg_map(saved: &SavedAnalysis, chosen: &[u64]) -> String {
     svg
 }
 
-/// Node positions: one band per HSG depth from left to right; a depth with more
-/// hyperstates than fit a column wraps into several narrow columns, so that a big layer
-/// makes the picture wider rather than a thin, tall strip.
-fn layered_places(saved: &SavedAnalysis, chosen: &[u64]) -> HashMap<u64, (f64, f64)> {
-    let depth_of = |h: u64| saved.hyperstates.get(h as usize).and_then(|i| i.depth);
-    // Hyperstates the root does not reach get a band of their own after the others.
-    let last = chosen
+/// Pixels per unit of the spring layout (one critical action between neighbours).
+const MAP_UNIT: f64 = 56.0;
+
+/// Node positions from the workbench's graph view layout (`tui::spring_layout`: springs
+/// as long as the graph distances, in critical actions either way), scaled to pixels
+/// with a margin, so that the map looks like the picture in `hsg tui` and `hsg export
+/// --format svg`. A layout cannot fail; the positions are deterministic.
+fn spring_places(saved: &SavedAnalysis, chosen: &[u64]) -> HashMap<u64, (f64, f64)> {
+    let index: HashMap<u64, u32> = chosen
         .iter()
-        .filter_map(|&h| depth_of(h))
-        .max()
-        .unwrap_or(0);
-    let band_of = |h: u64| depth_of(h).unwrap_or(last.saturating_add(1));
-    let mut sizes: BTreeMap<u32, usize> = BTreeMap::new();
-    for &h in chosen {
-        *sizes.entry(band_of(h)).or_insert(0) += 1;
+        .enumerate()
+        .map(|(i, &h)| (h, i as u32))
+        .collect();
+    let mut edges = Vec::new();
+    for (i, &h) in chosen.iter().enumerate() {
+        saved.edges.for_each_successor(h, |t| {
+            if let Some(&j) = index.get(&t) {
+                edges.push((i as u32, j));
+            }
+        });
     }
-    let rows = ((chosen.len() as f64).sqrt() * 1.2).ceil().max(12.0) as usize;
-    let mut band_x = BTreeMap::new();
-    let mut x = 60.0;
-    for (&band, &size) in &sizes {
-        band_x.insert(band, x);
-        x += size.div_ceil(rows) as f64 * 44.0 + 80.0;
-    }
-    let mut filled: BTreeMap<u32, usize> = BTreeMap::new();
-    let mut place = HashMap::new();
-    for &h in chosen {
-        let band = band_of(h);
-        let slot = filled.entry(band).or_insert(0);
-        let (column, row) = (*slot / rows, *slot % rows);
-        let x = band_x.get(&band).copied().unwrap_or(0.0) + column as f64 * 44.0;
-        // Alternate columns are offset by half a row so that arrows pass between nodes.
-        let y = 40.0 + row as f64 * 34.0 + if column % 2 == 1 { 17.0 } else { 0.0 };
-        place.insert(h, (x, y));
-        *slot += 1;
-    }
-    place
+    edges.sort_unstable();
+    edges.dedup();
+    let layout = tui::spring_layout::spring_layout(chosen.len(), &edges);
+    let (min_x, min_y) = layout
+        .positions
+        .iter()
+        .fold((f64::MAX, f64::MAX), |(x, y), p| {
+            (x.min(f64::from(p.0)), y.min(f64::from(p.1)))
+        });
+    chosen
+        .iter()
+        .zip(&layout.positions)
+        .map(|(&h, &(x, y))| {
+            let px = 60.0 + (f64::from(x) - min_x) * MAP_UNIT;
+            let py = 40.0 + (f64::from(y) - min_y) * MAP_UNIT;
+            (h, (px, py))
+        })
+        .collect()
 }
 
 /// Member count of hyperstate `h`.

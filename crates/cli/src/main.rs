@@ -1,7 +1,8 @@
 //! The `hsg` command line: wiring of the library crates, nothing more.
 //!
 //! Exit codes: 0 success, 1 failure (bad level, corrupt store, I/O error),
-//! 2 usage error (clap's own code for a wrong flag or argument).
+//! 2 usage error (clap's own code for a wrong flag or argument, and [`usage::UsageError`]
+//! for what clap cannot check alone).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -38,13 +39,16 @@ mod flags;
 mod fling_cmd;
 mod html_cmd;
 mod live;
+mod out_file;
 mod path_cmd;
+mod progress;
 mod puzzlescript_cmd;
 mod report;
 mod sandbox_cmd;
 mod sizes;
 mod text_file;
 mod tui_cmd;
+mod usage;
 mod weak_cmd;
 
 use clap::{Parser, Subcommand};
@@ -174,7 +178,14 @@ fn main() -> ExitCode {
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("hsg: error: {}", message(&err));
-            ExitCode::from(1)
+            if usage::is_usage(&err) {
+                let args: Vec<String> = std::env::args().collect();
+                let command = usage::subcommand(&args);
+                eprintln!("\nFor more information, try 'hsg {command} --help'.");
+                ExitCode::from(2)
+            } else {
+                ExitCode::from(1)
+            }
         }
     }
 }

@@ -131,12 +131,6 @@ pub fn game_of_run(run: &Run) -> Option<Box<dyn model::Game>> {
     games::reload(&id.game, &id.level_text, &id.options).ok()
 }
 
-/// Prints a usage error the way clap does (exit code 2).
-fn usage(message: &str) -> ExitCode {
-    eprintln!("hsg: error: {message}");
-    ExitCode::from(2)
-}
-
 /// Runs `hsg path`.
 pub fn path(args: PathArgs) -> Result<ExitCode> {
     let loaded = Loaded::open(&args.dir, &args.analysis)?;
@@ -147,7 +141,7 @@ pub fn path(args: PathArgs) -> Result<ExitCode> {
         PathFormat::Actions
     });
     if format == PathFormat::Lurd && !is_sokoban {
-        return Ok(usage(&format!(
+        return Err(crate::usage::usage(format!(
             "--format lurd is Sokoban's notation; this run is {} (use actions or json)",
             loaded.run.identity().game
         )));
@@ -155,7 +149,7 @@ pub fn path(args: PathArgs) -> Result<ExitCode> {
     let states = loaded.saved.summary.states;
     for (flag, state) in [("--from", Some(args.from)), ("--to", state_of(args.to))] {
         if let Some(s) = state.filter(|&s| s >= states) {
-            return Ok(usage(&format!(
+            return Err(crate::usage::usage(format!(
                 "{flag} {s}: the run has {states} states (ids 0..{})",
                 states.saturating_sub(1)
             )));
@@ -281,7 +275,7 @@ pub fn why(args: WhyArgs) -> Result<ExitCode> {
     let loaded = Loaded::open(&args.dir, &args.analysis)?;
     let states = loaded.saved.summary.states;
     if args.state >= states {
-        return Ok(usage(&format!(
+        return Err(crate::usage::usage(format!(
             "state {}: the run has {states} states (ids 0..{})",
             args.state,
             states.saturating_sub(1)

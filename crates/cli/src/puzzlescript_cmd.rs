@@ -3,7 +3,7 @@
 //! says which fail; `play` replays inputs on a level and prints the final
 //! level in the reference's text form, to compare with the reference by hand.
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use puzzlescript::conformance::{self, CaseResult};
 use puzzlescript::{Input, Session};
@@ -121,11 +121,11 @@ fn level_index(game: &puzzlescript::Compiled, path: &Path, number: usize) -> Res
     let levels = puzzlescript::list_levels(game);
     match levels.iter().find(|l| l.number == number) {
         Some(l) => Ok(l.index),
-        None => bail!(
+        None => Err(crate::usage::usage(format!(
             "{}: there is no playable level {number}: the game has {} level(s), numbered from 1",
             path.display(),
             levels.len()
-        ),
+        ))),
     }
 }
 
@@ -134,10 +134,10 @@ fn parse_inputs(list: &str) -> Result<Vec<Input>> {
         .map(str::trim)
         .filter(|w| !w.is_empty())
         .map(|w| {
-            Input::parse(w).with_context(|| {
-                format!(
+            Input::parse(w).ok_or_else(|| {
+                crate::usage::usage(format!(
                     "unknown input {w:?} (0-4, up, left, down, right, action, undo, restart, tick)"
-                )
+                ))
             })
         })
         .collect()

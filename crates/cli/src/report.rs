@@ -4,7 +4,7 @@
 //! keys are only ever added, never renamed.
 
 use crate::analyze_cmd::{analysis_for, AnalysisFlags};
-use anyhow::{bail, Result};
+use anyhow::Result;
 use clap::{Args, ValueEnum};
 use hsg::SavedAnalysis;
 use serde_json::{json, Map, Value};
@@ -28,8 +28,10 @@ pub enum ReportFormat {
     Md,
 }
 
-/// Arguments of `hsg report`.
+/// Arguments of `hsg report`. A format is required: without one clap refuses the command
+/// line (exit code 2) and lists the choices.
 #[derive(Args, Debug)]
+#[command(group(clap::ArgGroup::new("output").required(true).args(["json", "format"])))]
 pub struct ReportArgs {
     /// The run directory.
     pub dir: PathBuf,
@@ -46,29 +48,75 @@ pub struct ReportArgs {
     pub analysis: AnalysisFlags,
 }
 
-/// Terminal states per outcome name.
-fn outcome_counts(run: &Run) -> Map<String, Value> {
-    let names = &run.identity().outcome_names;
-    let mut counts = vec![0u64; names.len()];
-    let mut unknown = 0u64;
-    for (_, outcome) in run.terminals() {
-        match counts.get_mut(outcome as usize) {
-            Some(c) => *c += 1,
-            None => unknown += 1,
-        }
-    }
-    let mut map: Map<String, Value> = names
-        .iter()
-        .zip(counts)
-        .map(|(n, c)| (n.clone(), json!(c)))
-        .collect();
-    if unknown > 0 {
-        map.insert("undeclared".into(), json!(unknown));
-    }
-    map
+/// Terminal states per outcome, in the order the game declares its outcomes (scores in
+/// increasing order), then those of an outcome the game does not declare.
+struct OutcomeCounts {
+    /// Each declared outcome's name and its terminal states.
+    declared: Vec<(String, u64)>,
+    /// Terminal states whose outcome the game does not declare (a damaged store).
+    undeclared: u64,
+    /// States an HSG depth limit held back: recorded beside the terminals, but neither
+    /// terminal nor expanded.
+    held_back: u64,
 }
 
-fn status_name(status: RunStatus) -> &'static str {
+fn outcome_counts(run: &Run) -> OutcomeCounts {
+    let names = &run.identity().outcome_names;
+    let mut counts = vec![0u64; names.len()];
+    let (mut undeclared, mut held_back) = (0u64, 0u64);
+    for (_, outcome) in run.terminals() {
+        if outcome == store::CUT_OUTCOME {
+            held_back += 1;
+            continue;
+        }
+        match counts.get_mut(usize::from(outcome)) {
+            Some(c) => *c += 1,
+            None => undeclared += 1,
+        }
+    }
+    OutcomeCounts {
+        declared: names.iter().cloned().zip(counts).collect(),
+        undeclared,
+        held_back,
+    }
+}
+
+impl OutcomeCounts {
+    /// The report's `outcomes` object (its keys are sorted: JSON readers look them up).
+    fn json(&self) -> Map<String, Value> {
+        let mut map: Map<String, Value> = self
+            .declared
+            .iter()
+            .map(|(n, c)| (n.clone(), json!(c)))
+            .collect();
+        if self.undeclared > 0 {
+            map.insert("undeclared".into(), json!(self.undeclared));
+        }
+        map
+    }
+
+    /// `win 3, fail 0` in the game's order; for a game of many outcomes (scores) the
+    /// ones no state reached are summed up at the end rather than listed.
+    fn text(&self) -> String {
+        let many = self.declared.len() > 4;
+        let mut parts: Vec<String> = self
+            .declared
+            .iter()
+            .filter(|(_, c)| !many || *c > 0)
+            .map(|(n, c)| format!("{n}: {c}"))
+            .collect();
+        let unreached = self.declared.iter().filter(|(_, c)| *c == 0).count();
+        if many && unreached > 0 {
+            parts.push(format!("{unreached} other outcomes: 0"));
+        }
+        if self.undeclared > 0 {
+            parts.push(format!("undeclared: {}", self.undeclared));
+        }
+        parts.join(", ")
+    }
+}
+
+pub(crate) fn status_name(status: RunStatus) -> &'static str {
     match status {
         RunStatus::Running => "running",
         RunStatus::Interrupted => "interrupted",
@@ -90,15 +138,20 @@ fn exploration(run: &Run) -> Value {
         .filter(|&n| n > 0)
         .collect();
     let id = run.identity();
+    let outcomes = outcome_counts(run);
+    // Regression: states held back by --hsg-depth lie below the expanded count with
+    // empty rows, so `expanded` counted them and `outcomes` called them `undeclared`,
+    // while the analysis said they were never expanded.
     json!({
         "complete": run.status() == RunStatus::Complete,
         "status": status_name(run.status()),
         "states": count,
-        "expanded": run.expanded_count(),
+        "expanded": run.expanded_count().saturating_sub(outcomes.held_back),
+        "held_back": outcomes.held_back,
         "transitions": run.transition_count(),
         "max_depth": sizes.len().saturating_sub(1),
         "layer_sizes": sizes,
-        "outcomes": outcome_counts(run),
+        "outcomes": outcomes.json(),
         "options": id.options,
     })
 }
@@ -108,7 +161,11 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
     let format = match (args.json, args.format) {
         (true, _) => ReportFormat::Json,
         (false, Some(f)) => f,
-        (false, None) => bail!("choose a format: --json or --format json|md"),
+        (false, None) => {
+            return Err(crate::usage::usage(
+                "choose a format: --json or --format json|md",
+            ))
+        }
     };
     let run = Run::open(&args.dir)?;
     // The whole analysis, not only its summary: PuzzleGraph's counters need its
@@ -164,7 +221,7 @@ fn markdown_report(run: &Run, dir: &std::path::Path, analysis: Option<&SavedAnal
     let mut md = format!(
         "# {} / {}\n\nStore `{}`, level hash `{}`.\n\n## Exploration\n\n\
          | | |\n|---|---|\n| status | {} |\n| states | {} |\n| expanded | {} |\n\
-         | transitions | {} |\n| max depth | {} |\n",
+         | held back (--hsg-depth) | {} |\n| transitions | {} |\n| max depth | {} |\n",
         id.game,
         id.level_title,
         dir.display(),
@@ -172,13 +229,19 @@ fn markdown_report(run: &Run, dir: &std::path::Path, analysis: Option<&SavedAnal
         e["status"].as_str().unwrap_or("?"),
         e["states"],
         e["expanded"],
+        e["held_back"],
         e["transitions"],
         e["max_depth"],
     );
-    if let Some(outcomes) = e["outcomes"].as_object() {
-        for (name, count) in outcomes {
-            md.push_str(&format!("| terminal `{name}` | {count} |\n"));
-        }
+    let outcomes = outcome_counts(run);
+    for (name, count) in &outcomes.declared {
+        md.push_str(&format!("| terminal `{name}` | {count} |\n"));
+    }
+    if outcomes.undeclared > 0 {
+        md.push_str(&format!(
+            "| terminal of an undeclared outcome | {} |\n",
+            outcomes.undeclared
+        ));
     }
     if let Some(s) = summary {
         md.push('\n');
@@ -248,34 +311,42 @@ pub fn info(args: InfoArgs) -> Result<ExitCode> {
     };
     let id = run.identity();
     let e = exploration(&run);
-    outln!("store      {}", args.dir.display());
+    outln!("store       {}", args.dir.display());
     outln!(
-        "game       {} / level \"{}\" ({})",
+        "game        {} / level \"{}\" ({})",
         id.game,
         id.level_title,
         id.level_hash
     );
-    outln!("status     {}", e["status"].as_str().unwrap_or("?"));
-    outln!("states     {} ({} expanded)", e["states"], e["expanded"]);
+    outln!("status      {}", e["status"].as_str().unwrap_or("?"));
+    let outcomes = outcome_counts(&run);
+    let held_back = match outcomes.held_back {
+        0 => String::new(),
+        n => {
+            format!(", {n} held back by the HSG depth limit: never expanded, their future unknown")
+        }
+    };
+    outln!(
+        "states      {} ({} expanded{held_back})",
+        e["states"],
+        e["expanded"]
+    );
     outln!("transitions {}", e["transitions"]);
-    outln!("max depth  {}", e["max_depth"]);
-    if let Some(outcomes) = e["outcomes"].as_object() {
-        let list: Vec<String> = outcomes.iter().map(|(k, v)| format!("{k} {v}")).collect();
-        outln!("terminals  {}", list.join(", "));
-    }
+    outln!("max depth   {}", e["max_depth"]);
+    outln!("terminals   {}", outcomes.text());
     if !id.options.is_empty() {
         let list: Vec<String> = id.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        outln!("options    {}", list.join(" "));
+        outln!("options     {}", list.join(" "));
     }
     let p = &run.manifest().progress;
     outln!(
-        "last run   {:.1} s, {:.0} states/s, {} on disk",
+        "last run    {:.1} s, {:.0} states/s, {} on disk",
         p.elapsed_secs,
         p.states_per_sec,
         crate::sizes::human(p.disk_bytes)
     );
     if run.status() == RunStatus::Interrupted || run.status() == RunStatus::Running {
-        outln!("           (not finished: run `hsg explore` on this store again to resume)");
+        outln!("            (not finished: run `hsg explore` on this store again to resume)");
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -6,6 +6,7 @@ use crate::explore_cmd::{self, ExploreArgs, Explored, LevelArgs};
 use crate::sizes::parse_size;
 use anyhow::{bail, Result};
 use clap::Args;
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use store::{Run, RunStatus};
@@ -65,6 +66,22 @@ pub struct OpenArgs {
     pub draw: DrawFlags,
 }
 
+/// Refuses to start the workbench when standard output is not a terminal (a pipe, a
+/// file, a job without one), before any work: it draws there and reads keys from it.
+///
+/// Regression: `hsg tui DIR | cat` and a cron job failed with the operating system's
+/// `terminal: No such device or address`, which says nothing of what is needed.
+fn require_terminal(command: &str) -> Result<()> {
+    if std::io::stdout().is_terminal() {
+        return Ok(());
+    }
+    bail!(
+        "`hsg {command}` opens the workbench, which needs a terminal, and standard output \
+         is not one; run it in a terminal (for a file, use `hsg report`, `hsg html` or \
+         `hsg export`)"
+    )
+}
+
 /// Runs `hsg tui`.
 pub fn run(args: TuiArgs) -> Result<ExitCode> {
     match &args.dir {
@@ -81,15 +98,24 @@ pub fn run(args: TuiArgs) -> Result<ExitCode> {
             if store::Manifest::read(dir)?.nothing_committed() {
                 return Err(store::StoreError::NothingCommitted { path: dir.clone() }.into());
             }
+            require_terminal("tui")?;
             tui::run(dir, args.draw.options())?;
         }
-        None => tui::run_demo(None, args.draw.options())?,
+        None => {
+            require_terminal("tui")?;
+            tui::run_demo(None, args.draw.options())?
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// Runs `hsg open`.
 pub fn open(args: OpenArgs) -> Result<ExitCode> {
+    // A wrong level file or number is said first; then, before any exploring, that
+    // the workbench will need a terminal.
+    let w = &args.which;
+    explore_cmd::load_level(&w.level_file, w.level, w.title.as_deref())?;
+    require_terminal("open")?;
     let store = match &args.store {
         Some(dir) => dir.clone(),
         None => {

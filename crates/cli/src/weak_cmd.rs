@@ -51,6 +51,8 @@ impl WeakFlags {
             mem_budget_bytes: self.analysis_mem.unwrap_or_else(default_budget),
             headroom: false,
             scratch_dir: None,
+            progress: hsg::progress::Observer::default(),
+            saving: false,
         }
     }
 }
@@ -112,8 +114,8 @@ pub fn feature_indices(game: &dyn Game, names: &[String]) -> Result<Vec<usize>> 
     names
         .iter()
         .map(|name| {
-            features.iter().position(|f| f == name).with_context(|| {
-                if features.is_empty() {
+            features.iter().position(|f| f == name).ok_or_else(|| {
+                crate::usage::usage(if features.is_empty() {
                     format!("the {} game names no features to ignore", game.kind())
                 } else {
                     format!(
@@ -121,7 +123,7 @@ pub fn feature_indices(game: &dyn Game, names: &[String]) -> Result<Vec<usize>> 
                         game.kind(),
                         features.join(", ")
                     )
-                }
+                })
             })
         })
         .collect()

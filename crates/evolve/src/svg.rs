@@ -35,7 +35,8 @@ pub fn box_plot(stats: &ExperimentStats, title: &str) -> String {
         (0.0, 1.0)
     };
     let (left, top, plot_h, step) = (50.0, 40.0, 300.0, 8.0);
-    let width = left + step * order.len() as f64 + 20.0;
+    let plot_right = left + step * order.len() as f64;
+    let width = box_plot_width(plot_right, title);
     let y = |v: f64| top + plot_h * (1.0 - (v - lo) / (hi - lo));
     let mut out = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{:.0}\" font-family=\"sans-serif\" font-size=\"11\">\n\
@@ -48,7 +49,7 @@ pub fn box_plot(stats: &ExperimentStats, title: &str) -> String {
         let _ = writeln!(
             out,
             "<line x1=\"{left}\" x2=\"{:.1}\" y1=\"{:.1}\" y2=\"{:.1}\" stroke=\"#ddd\"/><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{t}</text>",
-            width - 20.0, y(t), y(t), left - 4.0, y(t) + 4.0
+            plot_right, y(t), y(t), left - 4.0, y(t) + 4.0
         );
     }
     for (n, s) in order.iter().enumerate() {
@@ -70,10 +71,27 @@ pub fn box_plot(stats: &ExperimentStats, title: &str) -> String {
     }
     let _ = writeln!(
         out,
-        "<text x=\"{left}\" y=\"{:.0}\">instances sorted by median best score (box: quartiles, whiskers: min to max, red: median, dot: mean)</text>\n</svg>",
+        "<text x=\"{left}\" y=\"{:.0}\">{CAPTION}</text>\n</svg>",
         top + plot_h + 25.0
     );
     out
+}
+
+/// The line under a box plot.
+const CAPTION: &str =
+    "instances sorted by median best score (box: quartiles, whiskers: min to max, red: median, dot: mean)";
+
+/// The width of a box plot whose boxes end at `plot_right`: wide enough for the boxes,
+/// the title (14 px type, at most about 8.5 px a character) and the caption (11 px type,
+/// about 6.5 px a character).
+///
+/// Regression: the width followed the boxes alone, so a plot of a few instances was
+/// 94 px wide and cut its title and caption.
+fn box_plot_width(plot_right: f64, title: &str) -> f64 {
+    let left = 50.0;
+    let title_px = left + 8.5 * title.chars().count() as f64;
+    let caption_px = left + 6.5 * CAPTION.chars().count() as f64;
+    plot_right.max(title_px).max(caption_px) + 20.0
 }
 
 /// Round tick values between `lo` and `hi`.
@@ -129,10 +147,11 @@ pub fn board(inst: &Instance, path: &[u8], caption: &str) -> String {
             f64::from(r) * cell + cell / 2.0 + 10.0,
         )
     };
+    // Wide enough for the caption too (14 px type, at most about 8.5 px a character).
+    let width = (size + 20.0).max(20.0 + 8.5 * caption.chars().count() as f64);
     let mut out = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{:.0}\" height=\"{:.0}\" font-family=\"sans-serif\" font-size=\"14\">\n\
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{:.0}\" font-family=\"sans-serif\" font-size=\"14\">\n\
          <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
-        size + 20.0,
         size + 40.0
     );
     for i in 0..=inst.side {
@@ -179,4 +198,19 @@ pub fn board(inst: &Instance, path: &[u8], caption: &str) -> String {
         escape(caption)
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_box_plot_of_few_instances_is_wide_enough_for_its_title_and_caption() {
+        let title = "Distribution of best fitness over 1 instances: tiny: 5x5, blue, red";
+        let width = box_plot_width(58.0, title);
+        assert!(width >= 50.0 + 8.5 * title.len() as f64, "{width}");
+        assert!(width >= 50.0 + 6.5 * CAPTION.len() as f64, "{width}");
+        // Many instances: the boxes decide.
+        assert_eq!(box_plot_width(5000.0, title), 5020.0);
+    }
 }

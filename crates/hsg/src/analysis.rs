@@ -10,6 +10,7 @@ use crate::paths::{
     count_winning_paths, depths_from, distance_to, longest_to, shortest_win_actions,
     winning_path_lengths, UNREACHED,
 };
+use crate::progress::{Observer, Phase};
 use crate::reversibility::count_reversibility;
 use crate::spectrum::{failure_spectrum, FailureSpectrum};
 use crate::state_arrays::Backing;
@@ -30,6 +31,10 @@ pub struct AnalyzeOptions {
     /// Where the per-state arrays go when they do not fit `mem_budget_bytes` (see
     /// [`crate::state_arrays`]); `None` refuses such a graph instead.
     pub scratch_dir: Option<std::path::PathBuf>,
+    /// Told each phase as it starts (see [`crate::progress`]).
+    pub progress: Observer,
+    /// True when the analysis will be saved: the observer counts the saving phase.
+    pub saving: bool,
 }
 
 impl Default for AnalyzeOptions {
@@ -39,6 +44,8 @@ impl Default for AnalyzeOptions {
             mem_budget_bytes: default_budget(),
             headroom: true,
             scratch_dir: None,
+            progress: Observer::default(),
+            saving: false,
         }
     }
 }
@@ -154,13 +161,18 @@ fn analyze_for<G: StateGraph + ?Sized>(
             .saturating_sub(scc_bytes_needed(g.state_count())),
         Backing::Files(_) => 0,
     };
+    let enter = |phase| opts.progress.enter(phase, opts.headroom, opts.saving);
+    enter(Phase::Components);
     let condensation = condense_in(g, &backing, spare)?;
+    enter(Phase::Tags);
     let tagging = tag_hyperstates(g, &condensation, target);
+    enter(Phase::Distances);
     let root = condensation.hyperstate_of(0);
     let depth = depths_from(&condensation, root);
     let win_distance = distance_to(&condensation, |h| tagging.contains_target(h));
     let spectrum = failure_spectrum(&condensation, &tagging, &win_distance, root);
     let (headroom, headroom_note) = if opts.headroom {
+        enter(Phase::Headroom);
         match compute_headroom(&condensation, &tagging, opts.mem_budget_bytes) {
             Ok(h) => {
                 // Every report says when the headroom is an estimate, and why.
@@ -183,6 +195,7 @@ fn analyze_for<G: StateGraph + ?Sized>(
         spectrum,
         headroom,
     };
+    enter(Phase::Summary);
     analysis.summary = summarize(g, labels, opts, &analysis, source, target, headroom_note);
     Ok(analysis)
 }

@@ -36,8 +36,9 @@ pub struct BfsFacts<'a> {
     pub expanded: u64,
     /// First state id of each BFS depth.
     pub layers: &'a [u64],
-    /// The target outcome, if the run declares it.
-    pub target: Option<OutcomeId>,
+    /// The outcomes that count as a goal (one for `win`, several for `score>=N`); empty
+    /// when the run declares none of them.
+    pub target: &'a [OutcomeId],
     /// States that cannot reach a goal, when known.
     pub lost: Option<u64>,
 }
@@ -60,7 +61,7 @@ pub fn counters_from(
             // A terminal state needs no expansion.
             open = open.saturating_sub(1);
         }
-        if Some(outcome) == facts.target {
+        if facts.target.contains(&outcome) {
             goal_states += 1;
             let depth = depth_of(facts.layers, id);
             goal_path = Some(goal_path.map_or(depth, |d| d.min(depth)));
@@ -98,19 +99,24 @@ pub fn lost_states(saved: &SavedAnalysis) -> Option<u64> {
     )
 }
 
-/// The counters of a stored run for the outcome named `target`, with the stuck
-/// states taken from `saved` when an analysis is at hand.
+/// The counters of a stored run for the target named `target` (an outcome's name or
+/// `score>=N`, as the analysis summary names it), with the stuck states taken from
+/// `saved` when an analysis is at hand.
+///
+/// Regression: the target was looked up as one outcome name, so a scoring game's
+/// `score>=N` target matched none and PuzzleGraph's counters said `goal states 0`
+/// beside win hyperstates.
 pub fn bfs_counters(run: &store::Run, target: &str, saved: Option<&SavedAnalysis>) -> BfsCounters {
     let names = &run.identity().outcome_names;
+    let goals = crate::target::resolve(names, Some(target), None)
+        .map(|t| t.outcomes)
+        .unwrap_or_default();
     let facts = BfsFacts {
         complete: run.status() == store::RunStatus::Complete,
         states: run.state_count(),
         expanded: run.expanded_count(),
         layers: run.layers(),
-        target: names
-            .iter()
-            .position(|n| n == target)
-            .map(|i| i as OutcomeId),
+        target: &goals,
         lost: saved.and_then(lost_states),
     };
     counters_from(&facts, run.terminals())
@@ -145,7 +151,7 @@ mod tests {
             states,
             expanded,
             layers,
-            target: Some(0),
+            target: &[0],
             lost,
         }
     }
@@ -167,6 +173,17 @@ mod tests {
                 cannot_reach_goal: Some(1),
             }
         );
+    }
+
+    #[test]
+    fn a_target_of_several_outcomes_counts_each_as_a_goal() {
+        // `score>=2` over outcomes 0..3 = score 1, score 2, score 3: goals 4 and 5.
+        let layers = [0, 1, 3];
+        let terminals = [(2, 0), (4, 1), (5, 2)];
+        let mut f = facts(&layers, 6, 6, None);
+        f.target = &[1, 2];
+        let c = counters_from(&f, terminals.into_iter());
+        assert_eq!((c.goal_states, c.goal_path), (2, Some(2)));
     }
 
     #[test]

@@ -26,6 +26,7 @@ pub mod mem;
 pub mod metrics;
 pub mod paths;
 pub mod persist;
+pub mod progress;
 pub mod report;
 pub mod reversibility;
 pub mod run;

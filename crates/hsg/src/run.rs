@@ -129,7 +129,13 @@ pub const SCRATCH_FOLDER: &str = "hsg-scratch";
 /// Analyses `run` and saves the result into `run.dir()/hsg/` (replacing any earlier
 /// analysis; re-running gives the same files).
 pub fn analyze(run: &store::Run, opts: &AnalyzeOptions) -> Result<Analysis, HsgError> {
-    let analysis = analyze_unsaved(run, opts)?;
+    let opts = AnalyzeOptions {
+        saving: true,
+        ..opts.clone()
+    };
+    let analysis = analyze_unsaved(run, &opts)?;
+    opts.progress
+        .enter(crate::progress::Phase::Saving, opts.headroom, true);
     save(&analysis, run.dir())?;
     Ok(analysis)
 }

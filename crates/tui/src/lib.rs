@@ -25,7 +25,7 @@ pub mod ui;
 pub use app::ViewOptions;
 pub use data::Workbench;
 pub use error::TuiError;
-pub use svg::SvgStats;
+pub use svg::{SvgStats, SVG_MAX_NODES};
 
 use runtime::{Loader, Report};
 use std::path::{Path, PathBuf};
@@ -95,20 +95,22 @@ pub fn run_demo(dir: Option<&Path>, opts: TuiOptions) -> Result<(), TuiError> {
 pub fn export_svg(dir: &Path, out: &Path) -> Result<SvgStats, TuiError> {
     let file = std::fs::File::create(out).map_err(|e| TuiError::io(out, e))?;
     let mut writer = std::io::BufWriter::new(file);
-    write_svg_of(dir, DEFAULT_RADIUS, &mut writer, out)
+    write_svg_of(dir, DEFAULT_RADIUS, svg::SVG_MAX_NODES, &mut writer, out)
 }
 
-/// Writes the graph view's picture of the run in `dir` to `writer` as SVG: the whole
-/// HSG when it is small, else the root's neighbourhood of `radius` critical actions.
-/// `name` names the output in errors (a file, or `-` for standard output).
+/// Writes the graph view's picture of the run in `dir` to `writer` as SVG: the whole HSG
+/// when it has at most `max_nodes` hyperstates, else the root's neighbourhood of
+/// `radius` critical actions (at most `max_nodes` of them). `name` names the output in
+/// errors (a file, or `-` for standard output).
 pub fn write_svg_of(
     dir: &Path,
     radius: u32,
+    max_nodes: usize,
     writer: &mut dyn std::io::Write,
     name: &Path,
 ) -> Result<SvgStats, TuiError> {
     let bench = data::run::open_store(dir, &|_| {})?;
-    svg::write_svg(&bench, bench.root(), radius, writer)
+    svg::write_svg(&bench, bench.root(), radius, max_nodes, writer)
         .and_then(|s| writer.flush().map(|_| s))
         .map_err(|e| TuiError::io(name, e))
 }

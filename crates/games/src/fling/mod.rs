@@ -22,9 +22,23 @@ pub fn looks_like(text: &str) -> bool {
     text::looks_like(text)
 }
 
-/// The title of the `index`-th (1-based) board of a file.
-fn title(index: usize) -> String {
-    format!("level {index}")
+/// The title of the `index`-th (1-based) of `count` boards of the file `file_name`: the
+/// file's name without its folder and extension (`level10`, the original game's level
+/// numbering), with `#N` when the file holds several boards.
+///
+/// Regression: every board was titled `level {index}`, so each single-board file of the
+/// original levels (`level10.txt`, `level35.txt`) was called `level 1`.
+fn title(file_name: &str, index: usize, count: usize) -> String {
+    let stem = std::path::Path::new(file_name)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .filter(|s| !s.trim().is_empty())
+        .unwrap_or("board");
+    if count == 1 {
+        stem.to_string()
+    } else {
+        format!("{stem} #{index}")
+    }
 }
 
 /// Loads the selected board of a HOG2 file or plain board.
@@ -39,7 +53,8 @@ pub fn load(file_name: &str, text: &str, selector: &LevelSelector) -> Result<Lev
             excerpt: String::new(),
         });
     }
-    let titles: Vec<String> = (1..=boards.len()).map(title).collect();
+    let count = boards.len();
+    let titles: Vec<String> = (1..=count).map(|i| title(file_name, i, count)).collect();
     let refs: Vec<&str> = titles.iter().map(String::as_str).collect();
     let index = crate::select(file_name, &refs, selector)?;
     let board =
@@ -51,17 +66,19 @@ pub fn load(file_name: &str, text: &str, selector: &LevelSelector) -> Result<Lev
             })?;
     Ok(Level {
         game: Box::new(Fling::new(board)),
-        title: title(index),
+        title: title(file_name, index, count),
         text: hog2_block(board),
         index,
         count: boards.len(),
     })
 }
 
-/// Lists the boards of a file as (1-based number, `level N`).
+/// Lists the boards of a file as (1-based number, title).
 pub fn list_levels(file_name: &str, text: &str) -> Result<Vec<(usize, String)>, GamesError> {
-    let boards = parse(file_name, text)?;
-    Ok((1..=boards.len()).map(|i| (i, title(i))).collect())
+    let count = parse(file_name, text)?.len();
+    Ok((1..=count)
+        .map(|i| (i, title(file_name, i, count)))
+        .collect())
 }
 
 #[cfg(test)]

@@ -23,8 +23,25 @@ fn txt_files_dispatch_to_fling_and_reload_from_their_canonical_text() {
         assert_eq!(again.text, level.text);
         assert_eq!(again.game.initial_states(), level.game.initial_states());
     }
-    let by_title = crate::load("level3.txt", &text, &LevelSelector::Title("level 2".into()));
+    let by_title = crate::load(
+        "level3.txt",
+        &text,
+        &LevelSelector::Title("level3 #2".into()),
+    );
     assert_eq!(by_title.unwrap().index, 2);
+}
+
+#[test]
+fn boards_are_titled_after_their_file_and_number() {
+    let several = fixture("level10.txt");
+    let titles = crate::list_levels("levels/fling/level10.txt", &several).unwrap();
+    assert_eq!(titles[0], (1, "level10 #1".to_string()));
+    assert_eq!(titles[6], (7, "level10 #7".to_string()));
+    let third = crate::load("level10.txt", &several, &LevelSelector::Index(3)).unwrap();
+    assert_eq!(third.title, "level10 #3");
+    // A file of one board is titled by its name alone.
+    let single = crate::load("dir/corner.txt", &third.text, &LevelSelector::First).unwrap();
+    assert_eq!(single.title, "corner");
 }
 
 #[test]
