@@ -277,6 +277,14 @@ fn anchored_starts(
     starts.dedup();
 }
 
+/// False when the board lacks an object or movement the rule needs
+/// (kept small so that callers test it before the search itself).
+#[inline(always)]
+fn may_match(board: &Board, rule: &Rule) -> bool {
+    let (map_objs, map_movs) = board.summary.map();
+    bits::contains(map_objs, &rule.rule_mask) && bits::contains(map_movs, &rule.rule_move_mask)
+}
+
 /// Fills `rows` with the matches of every row; false when a row has none.
 pub fn find_matches(
     g: &Compiled,
@@ -285,10 +293,7 @@ pub fn find_matches(
     rows: &mut Vec<Vec<RowMatch>>,
     starts: &mut Vec<usize>,
 ) -> bool {
-    let sum = &board.summary;
-    let (map_objs, map_movs) = sum.map();
-    if !bits::contains(map_objs, &rule.rule_mask) || !bits::contains(map_movs, &rule.rule_move_mask)
-    {
+    if !may_match(board, rule) {
         return false;
     }
     if rows.len() < rule.rows.len() {
@@ -388,6 +393,36 @@ fn replace(
         return false;
     };
     let (so, sm) = (g.obj_words, g.mov_words);
+    let fixed = bits::is_zero(&rep.random_objects) && bits::is_zero(&rep.random_dirs);
+    if let (true, [set], [clear], [mset], [mclear], [layers]) = (
+        fixed,
+        &rep.set[..],
+        &rep.clear[..],
+        &rep.moves_set[..],
+        &rep.moves_clear[..],
+        &rep.moves_layers[..],
+    ) {
+        // One word each and no random choice: the common case, without copies.
+        let (Some(o), Some(m)) = (
+            board.objects.get(i).copied(),
+            board.movements.get(i).copied(),
+        ) else {
+            return false;
+        };
+        let (new_o, new_m) = ((o & !clear) | set, (m & !(mclear | layers)) | mset);
+        board.objects[i] = new_o;
+        board.movements[i] = new_m;
+        let mut changed = new_o != o || new_m != m;
+        if rule.rigid {
+            changed |= mark_rigid(g, board, group, &rep.moves_layers, i);
+        }
+        if changed {
+            board.note_cell(i, so, sm);
+            board.moving.push(i);
+            board.touched.push(i);
+        }
+        return changed;
+    }
     buf.clear();
     buf.extend_from_slice(&rep.set);
     buf.extend_from_slice(&rep.clear);
@@ -492,7 +527,9 @@ fn try_apply(
     scratch: &mut Scratch,
     chooser: &mut dyn Chooser,
 ) -> bool {
-    if !find_matches(g, board, rule, &mut scratch.rows, &mut scratch.starts) {
+    if !may_match(board, rule)
+        || !find_matches(g, board, rule, &mut scratch.rows, &mut scratch.starts)
+    {
         return false;
     }
     let mut changed = false;

@@ -304,9 +304,14 @@ impl Layout {
         let fields = state.get(1..).unwrap_or(&[]);
         let mut last = u32::MAX;
         for (k, chunk) in fields.chunks(8).enumerate() {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            let mut rest = u64::from_le_bytes(word);
+            let mut rest = match <[u8; 8]>::try_from(chunk) {
+                Ok(word) => u64::from_le_bytes(word),
+                // The last, partial word, byte by byte (no copy call).
+                Err(_) => chunk
+                    .iter()
+                    .rev()
+                    .fold(0u64, |acc, &b| acc << 8 | u64::from(b)),
+            };
             while rest != 0 {
                 let bit = k * 64 + rest.trailing_zeros() as usize;
                 rest &= rest - 1;

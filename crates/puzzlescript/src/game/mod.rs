@@ -11,13 +11,16 @@
 
 mod chance;
 mod layout;
+#[cfg(test)]
+mod layout_tests;
+mod palette;
 mod render;
 mod step;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
-use model::{Game, Move, OutcomeId, Prob, StateWidth, Successors, FAIL, WIN};
+use model::{Game, Move, OutcomeId, Prob, Rgb, StateWidth, Successors, FAIL, WIN};
 
 use crate::compile::{Compiled, Level, PatternCell};
 use crate::engine::{Board, Summary};
@@ -229,6 +232,17 @@ impl Game for PuzzleScriptGame {
             text.push_str("(won)\n");
         }
         text
+    }
+
+    fn render_colors(&self, state: &[u8]) -> Option<Vec<Vec<Option<Rgb>>>> {
+        let mut objects = Vec::new();
+        let won = self.layout.decode(state, &mut objects);
+        let (w, h) = (self.board.width, self.board.height);
+        let mut colors = render::colors(&self.game, w, h, &objects);
+        if won {
+            colors.push(vec![None; "(won)".len()]);
+        }
+        Some(colors)
     }
 
     fn has_chance(&self) -> bool {

@@ -43,6 +43,8 @@ enum End {
 /// A thread's buffers for one game.
 pub struct Worker {
     key: u64,
+    /// Words of a cell's object set.
+    so: usize,
     board: Board,
     scratch: Scratch,
     chooser: Enumerator,
@@ -69,6 +71,7 @@ pub fn with_worker(game: &PuzzleScriptGame, f: impl FnOnce(&mut Worker)) {
         if slot.as_ref().is_none_or(|w| w.key != key) {
             *slot = Some(Worker {
                 key,
+                so: game.game.obj_words.max(1),
                 board: game.board.clone(),
                 scratch: Scratch::default(),
                 chooser: Enumerator::default(),
@@ -99,9 +102,15 @@ impl Worker {
         if self.start.len() == template.len() {
             self.put_back();
             for &i in &self.cells {
-                let cell = i * so..i * so + so;
-                self.start[cell.clone()].copy_from_slice(&template[cell.clone()]);
-                self.board.objects[cell.clone()].copy_from_slice(&template[cell]);
+                if so == 1 {
+                    // One word: no copy call.
+                    self.start[i] = template[i];
+                    self.board.objects[i] = template[i];
+                } else {
+                    let cell = i * so..i * so + so;
+                    self.start[cell.clone()].copy_from_slice(&template[cell.clone()]);
+                    self.board.objects[cell.clone()].copy_from_slice(&template[cell]);
+                }
             }
         } else {
             self.start.clone_from(template);
@@ -117,7 +126,11 @@ impl Worker {
         let h = self.board.height.max(1);
         for &i in &self.cells {
             let cell = i * so..i * so + so;
-            self.board.objects[cell.clone()].copy_from_slice(&self.start[cell.clone()]);
+            if so == 1 {
+                self.board.objects[i] = self.start[i];
+            } else {
+                self.board.objects[cell.clone()].copy_from_slice(&self.start[cell.clone()]);
+            }
             let objs = &self.start[cell];
             summary.add_objects(i / h, i % h, objs);
             if is_player(g, objs) {
@@ -303,7 +316,7 @@ impl Worker {
 impl Worker {
     /// Puts the cells written since the prepared state back as they were.
     fn put_back(&mut self) {
-        let so = self.start.len() / self.board.cells().max(1);
+        let so = self.so;
         if so == 1 {
             for &i in &self.board.touched {
                 if let (Some(now), Some(&start)) =
@@ -324,7 +337,7 @@ impl Worker {
 
     /// True when every cell written since the prepared state is as it was.
     fn same_as_start(&self) -> bool {
-        let so = self.start.len() / self.board.cells().max(1);
+        let so = self.so;
         if so == 1 {
             let (now, start) = (&self.board.objects, &self.start);
             return self
