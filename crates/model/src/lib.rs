@@ -26,6 +26,8 @@ pub type ActionId = u16;
 pub type PlayerId = u8;
 /// Index of an outcome in [`Game::outcome_names`].
 pub type OutcomeId = u16;
+/// A colour: red, green and blue.
+pub type Rgb = [u8; 3];
 
 /// The conventional name of the winning outcome; analyses target it by default.
 pub const WIN: &str = "win";
@@ -134,6 +136,14 @@ pub trait Game: Send + Sync {
 
     /// A human-readable picture of `state`, one or more lines of text.
     fn render(&self, state: &[u8]) -> String;
+
+    /// The colour of each character [`Game::render`] draws for `state`, line
+    /// by line (`None` for a character left in the terminal's own colour);
+    /// `None` when the game has no colours, the default. A PuzzleScript level
+    /// gives each cell the first colour of its top visible object.
+    fn render_colors(&self, _state: &[u8]) -> Option<Vec<Vec<Option<Rgb>>>> {
+        None
+    }
 
     /// True when some action has several outcomes with probabilities; the
     /// store then keeps a probability per transition.

@@ -6,7 +6,9 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
 
 use model::{Game, Successors};
 use puzzlescript::PuzzleScriptGame;
@@ -45,10 +47,17 @@ fn bfs_capped(game: &PuzzleScriptGame, limit: usize, max_cpu: f64) -> (usize, us
     let mut out = Successors::new();
     let actions = game.action_labels().len();
     let (mut transitions, mut evaluations, mut head) = (0usize, 0usize, 0usize);
+    let mut last_look = Instant::now();
     while head < queue.len() && ids.len() < limit {
-        // Reading the CPU clock costs a file read: look every 64 states.
-        if head % 64 == 63 && cpu_seconds(start) - cpu0 > max_cpu {
-            break;
+        // Reading the CPU clock costs a file read: look every 64 states, or
+        // sooner when states are slow.
+        if (head % 64 == 63 || last_look.elapsed() > Duration::from_millis(20))
+            && max_cpu.is_finite()
+        {
+            last_look = Instant::now();
+            if cpu_seconds(start) - cpu0 > max_cpu {
+                break;
+            }
         }
         let state = queue[head].clone();
         head += 1;
@@ -152,11 +161,15 @@ fn main() {
 }
 
 /// Successor evaluations per second over the first states of each
-/// conformance game's level (median over games).
+/// conformance game's level (median over games). A game whose search has
+/// not ended after five seconds of wall time is interrupted and left out of
+/// the median (one random rule looped over many cells has more outcomes per
+/// turn than can be enumerated).
 fn conformance_rates(path: &Path) {
     let text = std::fs::read_to_string(path).unwrap_or_default();
     let mut rates = Vec::new();
     let mut seen = std::collections::HashSet::new();
+    let mut interrupted = 0;
     for line in text.lines() {
         let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
             continue;
@@ -171,17 +184,32 @@ fn conformance_rates(path: &Path) {
         let Ok(level) = PuzzleScriptGame::new(game, 1) else {
             continue;
         };
-        // A few hundred states, at most a tenth of a second each: some gallery
-        // games take milliseconds a turn.
-        let (_, _, evals, secs) = bfs_capped(&level, 300, 0.1);
-        if evals > 0 && secs > 0.0 {
+        let stop = Arc::new(AtomicBool::new(false));
+        level.interrupt_on(stop.clone());
+        let (done, wait) = mpsc::channel::<()>();
+        // A few hundred states, at most a tenth of a second on the CPU: some
+        // gallery games take milliseconds a turn.
+        let flag = stop.clone();
+        let (_, _, evals, secs) = std::thread::scope(|scope| {
+            scope.spawn(move || {
+                if wait.recv_timeout(Duration::from_secs(5)).is_err() {
+                    flag.store(true, Ordering::Relaxed);
+                }
+            });
+            let result = bfs_capped(&level, 300, 0.1);
+            let _ = done.send(());
+            result
+        });
+        if stop.load(Ordering::Relaxed) {
+            interrupted += 1;
+        } else if evals > 0 && secs > 0.0 {
             rates.push(evals as f64 / secs);
         }
     }
     rates.sort_by(f64::total_cmp);
     if let Some(median) = rates.get(rates.len() / 2) {
         println!(
-            "conformance games: {} games, median {median:.0} successor evaluations/s (min {:.0}, max {:.0})",
+            "conformance games: {} games, median {median:.0} successor evaluations/s (min {:.0}, max {:.0}; {interrupted} left out: interrupted after 5 s)",
             rates.len(),
             rates[0],
             rates[rates.len() - 1]

@@ -30,7 +30,11 @@ fn main() {
     let c0 = cpu();
     let t = std::time::Instant::now();
     let mut n = 0usize;
-    for _ in 0..20 {
+    let rounds: usize = std::env::args()
+        .nth(2)
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(20);
+    for _ in 0..rounds {
         for s in &queue {
             out.clear();
             game.successors(s, &mut out);
@@ -39,10 +43,10 @@ fn main() {
     }
     let ns = cpu() - c0;
     println!(
-        "{} states x20 in {:?} ({:.2} s on the CPU): {:.0} ns a state on the CPU ({n})",
+        "{} states x{rounds} in {:?} ({:.2} s on the CPU): {:.0} ns a state on the CPU ({n})",
         queue.len(),
         t.elapsed(),
         ns / 1e9,
-        ns / (20 * queue.len()) as f64
+        ns / (rounds * queue.len()) as f64
     );
 }

@@ -59,6 +59,10 @@ pub fn mov_get(v: &[u64], layer: usize) -> u64 {
 /// `a |= b`.
 #[inline]
 pub fn or_into(a: &mut [u64], b: &[u64]) {
+    if let ([x], [y]) = (&mut *a, b) {
+        *x |= *y;
+        return;
+    }
     for (x, y) in a.iter_mut().zip(b) {
         *x |= *y;
     }
@@ -75,18 +79,28 @@ pub fn clear_into(a: &mut [u64], b: &[u64]) {
 /// True when every bit of `mask` is set in `v`.
 #[inline]
 pub fn contains(v: &[u64], mask: &[u64]) -> bool {
+    // One word is the common case (at most 64 objects, 12 layers).
+    if let ([x], [m]) = (v, mask) {
+        return x & m == *m;
+    }
     v.iter().zip(mask).all(|(x, m)| x & m == *m)
 }
 
 /// True when `a` and `b` share a bit.
 #[inline]
 pub fn intersects(a: &[u64], b: &[u64]) -> bool {
+    if let ([x], [y]) = (a, b) {
+        return x & y != 0;
+    }
     a.iter().zip(b).any(|(x, y)| x & y != 0)
 }
 
 /// True when no bit is set.
 #[inline]
 pub fn is_zero(v: &[u64]) -> bool {
+    if let [x] = v {
+        return *x == 0;
+    }
     v.iter().all(|w| *w == 0)
 }
 

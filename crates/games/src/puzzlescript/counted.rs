@@ -5,7 +5,7 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use model::{ActionId, Game, OutcomeId, PlayerId, StateWidth, Successors};
+use model::{ActionId, Game, OutcomeId, PlayerId, Rgb, StateWidth, Successors};
 use puzzlescript::PuzzleScriptGame;
 
 /// The engine's game, every call passed through.
@@ -55,6 +55,10 @@ impl Game for Counted {
 
     fn render(&self, state: &[u8]) -> String {
         self.inner.render(state)
+    }
+
+    fn render_colors(&self, state: &[u8]) -> Option<Vec<Vec<Option<Rgb>>>> {
+        self.inner.render_colors(state)
     }
 
     fn has_chance(&self) -> bool {

@@ -159,6 +159,7 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, String> {
         row_masks.push(om.into_boxed_slice());
         row_move_masks.push(mm.into_boxed_slice());
     }
+    let anchors = rows.iter().map(|row| movement_anchor(row)).collect();
     Ok(Some(Rule {
         direction: dir_bits(&r.directions[0]) as u8,
         rows,
@@ -173,7 +174,15 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, String> {
         row_move_masks,
         rule_mask: rule_mask.into_boxed_slice(),
         rule_move_mask: rule_move_mask.into_boxed_slice(),
+        anchors,
     }))
+}
+
+/// The first cell before any ellipsis that needs some movement.
+fn movement_anchor(row: &[PatternCell]) -> Option<usize> {
+    row.iter()
+        .take_while(|c| !matches!(c, PatternCell::Ellipsis))
+        .position(|c| matches!(c, PatternCell::Cell(p) if !bits::is_zero(&p.moves_present)))
 }
 
 /// The layer of an object or of a single-layer property.

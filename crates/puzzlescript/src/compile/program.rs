@@ -77,6 +77,10 @@ pub struct Rule {
     pub rule_mask: Box<[u64]>,
     /// Movements the whole rule needs somewhere.
     pub rule_move_mask: Box<[u64]>,
+    /// Per row, the position of a cell before any ellipsis that needs a
+    /// movement: only cells holding a movement can match it, so the row's
+    /// candidates are found from the board's moving cells, not by a scan.
+    pub anchors: Vec<Option<usize>>,
 }
 
 /// Rules grouped as they run: a group runs to a fixpoint (or picks one

@@ -8,10 +8,12 @@
 pub mod movement;
 pub mod rules;
 pub mod session;
+mod summary;
 pub mod turn;
 pub mod win;
 
 use crate::compile::{Command, Compiled, Grid};
+pub use summary::Summary;
 
 /// Where random choices come from: the seeded generator when replaying, an
 /// enumeration of every outcome when exploring.
@@ -56,25 +58,6 @@ pub struct Board {
     pub touched: Vec<usize>,
 }
 
-/// The union of the objects and movements of the board, of each row and of
-/// each column. They only grow during a turn, so they may say "present" for
-/// something gone, never "absent" for something there.
-#[derive(Debug, Default)]
-pub struct Summary {
-    /// Objects anywhere.
-    pub map_objs: Vec<u64>,
-    /// Movements anywhere.
-    pub map_movs: Vec<u64>,
-    /// Objects of each row (`height * obj_words`).
-    pub row_objs: Vec<u64>,
-    /// Movements of each row.
-    pub row_movs: Vec<u64>,
-    /// Objects of each column (`width * obj_words`).
-    pub col_objs: Vec<u64>,
-    /// Movements of each column.
-    pub col_movs: Vec<u64>,
-}
-
 impl Board {
     /// A board showing `grid`, with no movement.
     pub fn new(game: &Compiled, grid: &Grid) -> Board {
@@ -102,49 +85,19 @@ impl Board {
     /// Recomputes the object summaries and clears the movement ones.
     pub fn summarize_objects(&mut self, so: usize, sm: usize) {
         let (w, h) = (self.width, self.height);
-        let s = &mut self.summary;
-        for (v, n) in [
-            (&mut s.map_objs, so),
-            (&mut s.map_movs, sm),
-            (&mut s.row_objs, h * so),
-            (&mut s.row_movs, h * sm),
-            (&mut s.col_objs, w * so),
-            (&mut s.col_movs, w * sm),
-        ] {
-            if v.len() == n {
-                v.fill(0);
-            } else {
-                v.clear();
-                v.resize(n, 0);
-            }
-        }
-        if so == 1 {
-            // The common case (at most 64 objects), kept free of index checks.
-            let mut map = 0;
-            for (col, cs) in self
-                .objects
-                .chunks_exact(h.max(1))
-                .zip(s.col_objs.iter_mut())
-            {
-                let mut c = 0;
-                for (r, &o) in s.row_objs.iter_mut().zip(col) {
-                    *r |= o;
-                    c |= o;
-                }
-                *cs = c;
-                map |= c;
-            }
-            s.map_objs[0] = map;
-        } else {
-            for x in 0..w {
-                for y in 0..h {
-                    let i = x * h + y;
-                    for k in 0..so {
-                        let o = self.objects[i * so + k];
-                        s.map_objs[k] |= o;
-                        s.row_objs[y * so + k] |= o;
-                        s.col_objs[x * so + k] |= o;
+        self.summary.reset(so, sm, w, h);
+        for x in 0..w {
+            for y in 0..h {
+                let i = x * h + y;
+                if so == 1 {
+                    // The common case (at most 64 objects): one word a cell.
+                    let o = self.objects[i];
+                    if o != 0 {
+                        self.summary.add_narrow(x, y, o);
                     }
+                } else {
+                    self.summary
+                        .add_objects(x, y, &self.objects[i * so..i * so + so]);
                 }
             }
         }
@@ -153,37 +106,19 @@ impl Board {
     /// Adds the movements of the moving cells to the summaries.
     pub fn summarize_movements(&mut self, sm: usize) {
         let h = self.height;
-        let s = &mut self.summary;
         for &i in &self.moving {
             let (x, y) = (i / h, i % h);
-            for k in 0..sm {
-                let m = self.movements[i * sm + k];
-                s.map_movs[k] |= m;
-                s.row_movs[y * sm + k] |= m;
-                s.col_movs[x * sm + k] |= m;
-            }
+            self.summary
+                .add_movements(x, y, &self.movements[i * sm..i * sm + sm]);
         }
     }
 
     /// Adds cell `i`'s objects and movements to the summaries.
     pub fn note_cell(&mut self, i: usize, so: usize, sm: usize) {
         let (x, y) = (i / self.height, i % self.height);
-        let s = &mut self.summary;
-        if s.col_objs.len() < (x + 1) * so || s.row_objs.len() < (y + 1) * so {
-            return;
-        }
-        for k in 0..so {
-            let o = self.objects[i * so + k];
-            s.map_objs[k] |= o;
-            s.row_objs[y * so + k] |= o;
-            s.col_objs[x * so + k] |= o;
-        }
-        for k in 0..sm {
-            let m = self.movements[i * sm + k];
-            s.map_movs[k] |= m;
-            s.row_movs[y * sm + k] |= m;
-            s.col_movs[x * sm + k] |= m;
-        }
+        let objs = &self.objects[i * so..i * so + so];
+        self.summary
+            .add(x, y, objs, &self.movements[i * sm..i * sm + sm]);
     }
 
     /// Number of cells.
@@ -226,24 +161,6 @@ impl Board {
     }
 }
 
-impl Clone for Summary {
-    fn clone(&self) -> Summary {
-        let mut s = Summary::default();
-        s.clone_from(self);
-        s
-    }
-
-    /// Copies into the existing buffers (turns reuse them without allocating).
-    fn clone_from(&mut self, o: &Summary) {
-        self.map_objs.clone_from(&o.map_objs);
-        self.map_movs.clone_from(&o.map_movs);
-        self.row_objs.clone_from(&o.row_objs);
-        self.row_movs.clone_from(&o.row_movs);
-        self.col_objs.clone_from(&o.col_objs);
-        self.col_movs.clone_from(&o.col_movs);
-    }
-}
-
 /// One match of a pattern row: its first cell and the gaps of its ellipses.
 pub type RowMatch = [usize; 3];
 
@@ -260,6 +177,8 @@ pub struct Scratch {
     pub buf: Vec<u64>,
     /// The row matches being applied.
     pub tuple: Vec<RowMatch>,
+    /// Candidate starts of a row anchored on a moving cell.
+    pub starts: Vec<usize>,
     /// Players and object summaries computed ahead for the board the next
     /// turn starts from (several inputs tried on one state share them).
     pub prepared: Option<(Vec<usize>, Summary)>,

@@ -16,20 +16,24 @@ pub fn start_movement(g: &Compiled, board: &mut Board, dir: u64, players: &mut V
 pub fn find_players(g: &Compiled, board: &Board, players: &mut Vec<usize>) {
     players.clear();
     let so = g.obj_words;
-    let mask = &g.names.player_mask;
     for i in 0..board.cells() {
-        let cell = &board.objects[i * so..i * so + so];
-        let is_player = if so == 1 {
-            let hit = cell[0] & mask[0];
-            hit != 0 && (!g.names.player_aggregate || hit == mask[0])
-        } else if g.names.player_aggregate {
-            bits::contains(cell, mask)
-        } else {
-            bits::intersects(cell, mask)
-        };
-        if is_player {
+        if is_player(g, &board.objects[i * so..i * so + so]) {
             players.push(i);
         }
+    }
+}
+
+/// True when a cell's objects make a player (all of an aggregate player's).
+#[inline]
+pub fn is_player(g: &Compiled, cell: &[u64]) -> bool {
+    let mask = &g.names.player_mask;
+    if let ([c], [m]) = (cell, &mask[..]) {
+        let hit = c & m;
+        hit != 0 && (!g.names.player_aggregate || hit == *m)
+    } else if g.names.player_aggregate {
+        bits::contains(cell, mask)
+    } else {
+        bits::intersects(cell, mask)
     }
 }
 
@@ -78,7 +82,11 @@ fn move_layer(g: &Compiled, board: &mut Board, i: usize, layer: usize, dir: u64)
         board.objects[i * so + w] &= !m;
         board.objects[t * so + w] |= moving;
     }
-    board.note_cell(t, so, g.mov_words);
+    // Only late rules look at the summaries after movement (the next turn
+    // computes its own).
+    if !g.late_rules.groups.is_empty() {
+        board.note_cell(t, so, g.mov_words);
+    }
     board.touched.push(i);
     board.touched.push(t);
     true
@@ -102,6 +110,27 @@ fn move_cell(g: &Compiled, board: &mut Board, i: usize) -> bool {
     moved
 }
 
+/// [`move_cell`] when movements take one word: visits only the layers
+/// that have a movement.
+fn move_cell_narrow(g: &Compiled, board: &mut Board, i: usize) -> bool {
+    let Some(&word) = board.movements.get(i) else {
+        return false;
+    };
+    let mut moved = false;
+    let mut rest = word;
+    while rest != 0 {
+        let layer = rest.trailing_zeros() as usize / 5;
+        let shift = layer * 5;
+        rest &= !(0x1f << shift);
+        let dir = (word >> shift) & 0x1f;
+        if move_layer(g, board, i, layer, dir) {
+            board.movements[i] &= !(0x1f << shift);
+            moved = true;
+        }
+    }
+    moved
+}
+
 /// Resolves every movement; returns true when a rigid group must be banned
 /// and the turn replayed (its index is then set in `banned`).
 pub fn resolve_movements(g: &Compiled, board: &mut Board, banned: &mut Vec<bool>) -> bool {
@@ -113,7 +142,11 @@ pub fn resolve_movements(g: &Compiled, board: &mut Board, banned: &mut Vec<bool>
     while moved {
         moved = false;
         for &i in &cells {
-            moved |= move_cell(g, board, i);
+            moved |= if sm == 1 {
+                move_cell_narrow(g, board, i)
+            } else {
+                move_cell(g, board, i)
+            };
         }
     }
     let mut replay = false;

@@ -10,6 +10,23 @@ use crate::compile::{CellPattern, Command, Compiled, PatternCell, Rule, RuleSet}
 pub fn cell_matches(p: &CellPattern, board: &Board, so: usize, sm: usize, i: usize) -> bool {
     let objs = &board.objects[i * so..i * so + so];
     let movs = &board.movements[i * sm..i * sm + sm];
+    if let ([o], [m], [op], [om], [mp], [mm]) = (
+        objs,
+        movs,
+        &p.present[..],
+        &p.missing[..],
+        &p.moves_present[..],
+        &p.moves_missing[..],
+    ) {
+        // One word of objects and one of movements: the common case.
+        return o & op == *op
+            && o & om == 0
+            && m & mp == *mp
+            && m & mm == 0
+            && p.any_present
+                .iter()
+                .all(|any| any.first().is_some_and(|a| o & a != 0));
+    }
     for ((&o, &present), &missing) in objs.iter().zip(&p.present[..]).zip(&p.missing[..]) {
         if o & present != present || o & missing != 0 {
             return false;
@@ -129,33 +146,33 @@ pub fn row_matches_at(
 }
 
 /// Collects every match of one row, scanning as the reference does.
-fn row_matches(g: &Compiled, board: &Board, rule: &Rule, r: usize, out: &mut Vec<RowMatch>) {
+fn row_matches(
+    g: &Compiled,
+    board: &Board,
+    rule: &Rule,
+    r: usize,
+    out: &mut Vec<RowMatch>,
+    starts: &mut Vec<usize>,
+) {
     out.clear();
     let (so, sm) = (g.obj_words, g.mov_words);
     let (need, need_mov) = (&rule.row_masks[r], &rule.row_move_masks[r]);
     let sum = &board.summary;
-    if !bits::contains(&sum.map_objs, need) || !bits::contains(&sum.map_movs, need_mov) {
+    let (map_objs, map_movs) = sum.map();
+    if !bits::contains(map_objs, need) || !bits::contains(map_movs, need_mov) {
         return;
     }
-    let row_ok = |y: usize| {
-        bits::contains(&sum.row_objs[y * so..y * so + so], need)
-            && bits::contains(&sum.row_movs[y * sm..y * sm + sm], need_mov)
-    };
-    let col_ok = |x: usize| {
-        bits::contains(&sum.col_objs[x * so..x * so + so], need)
-            && bits::contains(&sum.col_movs[x * sm..x * sm + sm], need_mov)
-    };
     let row = &rule.rows[r];
     let ellipses = rule.ellipses[r];
     let len = row.len() - usize::from(ellipses);
     let (w, h) = (board.width, board.height);
-    let (mut xmin, mut xmax, mut ymin, mut ymax) = (0usize, w, 0usize, h);
+    let mut bounds = (0usize, w, 0usize, h);
     let reach = len.saturating_sub(1);
     match rule.direction {
-        1 => ymin += reach,
-        2 => ymax = ymax.saturating_sub(reach),
-        4 => xmin += reach,
-        _ => xmax = xmax.saturating_sub(reach),
+        1 => bounds.2 += reach,
+        2 => bounds.3 = bounds.3.saturating_sub(reach),
+        4 => bounds.0 += reach,
+        _ => bounds.1 = bounds.1.saturating_sub(reach),
     }
     let d = delta(rule.direction, h);
     let first = cell(row, 0);
@@ -190,13 +207,38 @@ fn row_matches(g: &Compiled, board: &Board, rule: &Rule, r: usize, out: &mut Vec
             out,
         );
     };
-    if rule.direction > 2 {
+    let horizontal = rule.direction > 2;
+    if let Some(anchor) = rule.anchors.get(r).copied().flatten() {
+        // Few cells move: their positions give the only possible starts.
+        if board.moving.len() * 4 <= w * h {
+            anchored_starts(board, rule.direction, anchor, bounds, starts);
+            for &key in starts.iter() {
+                let (x, y) = if horizontal {
+                    (key % w, key / w)
+                } else {
+                    (key / h, key % h)
+                };
+                visit(x, y, out);
+            }
+            return;
+        }
+    }
+    let (xmin, xmax, ymin, ymax) = bounds;
+    if horizontal {
+        let row_ok = |y: usize| {
+            let (objs, movs) = sum.row(y);
+            bits::contains(objs, need) && bits::contains(movs, need_mov)
+        };
         for y in (ymin..ymax).filter(|&y| row_ok(y)) {
             for x in xmin..xmax {
                 visit(x, y, out);
             }
         }
     } else {
+        let col_ok = |x: usize| {
+            let (objs, movs) = sum.col(x);
+            bits::contains(objs, need) && bits::contains(movs, need_mov)
+        };
         for x in (xmin..xmax).filter(|&x| col_ok(x)) {
             for y in ymin..ymax {
                 visit(x, y, out);
@@ -205,24 +247,60 @@ fn row_matches(g: &Compiled, board: &Board, rule: &Rule, r: usize, out: &mut Vec
     }
 }
 
+/// The starts of a row whose cell `anchor` needs a movement: each moving
+/// cell placed at that position, kept inside `bounds` (x from, x to, y from,
+/// y to), as keys in the reference's scan order (row by row for horizontal
+/// rules, `y * width + x`; column by column for vertical ones, `x * height + y`),
+/// sorted and without repeats.
+fn anchored_starts(
+    board: &Board,
+    direction: u8,
+    anchor: usize,
+    (xmin, xmax, ymin, ymax): (usize, usize, usize, usize),
+    starts: &mut Vec<usize>,
+) {
+    let (w, h) = (board.width, board.height);
+    starts.clear();
+    for &i in &board.moving {
+        let (x, y) = (i / h, i % h);
+        let (x, y) = match direction {
+            1 => (x, y + anchor),
+            2 => (x, y.wrapping_sub(anchor)),
+            4 => (x + anchor, y),
+            _ => (x.wrapping_sub(anchor), y),
+        };
+        if (xmin..xmax).contains(&x) && (ymin..ymax).contains(&y) {
+            starts.push(if direction > 2 { y * w + x } else { x * h + y });
+        }
+    }
+    starts.sort_unstable();
+    starts.dedup();
+}
+
+/// False when the board lacks an object or movement the rule needs
+/// (kept small so that callers test it before the search itself).
+#[inline(always)]
+fn may_match(board: &Board, rule: &Rule) -> bool {
+    let (map_objs, map_movs) = board.summary.map();
+    bits::contains(map_objs, &rule.rule_mask) && bits::contains(map_movs, &rule.rule_move_mask)
+}
+
 /// Fills `rows` with the matches of every row; false when a row has none.
 pub fn find_matches(
     g: &Compiled,
     board: &Board,
     rule: &Rule,
     rows: &mut Vec<Vec<RowMatch>>,
+    starts: &mut Vec<usize>,
 ) -> bool {
-    let sum = &board.summary;
-    if !bits::contains(&sum.map_objs, &rule.rule_mask)
-        || !bits::contains(&sum.map_movs, &rule.rule_move_mask)
-    {
+    if !may_match(board, rule) {
         return false;
     }
     if rows.len() < rule.rows.len() {
         rows.resize_with(rule.rows.len(), Vec::new);
     }
     for r in 0..rule.rows.len() {
-        row_matches(g, board, rule, r, &mut rows[r]);
+        row_matches(g, board, rule, r, &mut rows[r], starts);
         if rows[r].is_empty() {
             return false;
         }
@@ -315,6 +393,36 @@ fn replace(
         return false;
     };
     let (so, sm) = (g.obj_words, g.mov_words);
+    let fixed = bits::is_zero(&rep.random_objects) && bits::is_zero(&rep.random_dirs);
+    if let (true, [set], [clear], [mset], [mclear], [layers]) = (
+        fixed,
+        &rep.set[..],
+        &rep.clear[..],
+        &rep.moves_set[..],
+        &rep.moves_clear[..],
+        &rep.moves_layers[..],
+    ) {
+        // One word each and no random choice: the common case, without copies.
+        let (Some(o), Some(m)) = (
+            board.objects.get(i).copied(),
+            board.movements.get(i).copied(),
+        ) else {
+            return false;
+        };
+        let (new_o, new_m) = ((o & !clear) | set, (m & !(mclear | layers)) | mset);
+        board.objects[i] = new_o;
+        board.movements[i] = new_m;
+        let mut changed = new_o != o || new_m != m;
+        if rule.rigid {
+            changed |= mark_rigid(g, board, group, &rep.moves_layers, i);
+        }
+        if changed {
+            board.note_cell(i, so, sm);
+            board.moving.push(i);
+            board.touched.push(i);
+        }
+        return changed;
+    }
     buf.clear();
     buf.extend_from_slice(&rep.set);
     buf.extend_from_slice(&rep.clear);
@@ -419,7 +527,9 @@ fn try_apply(
     scratch: &mut Scratch,
     chooser: &mut dyn Chooser,
 ) -> bool {
-    if !find_matches(g, board, rule, &mut scratch.rows) {
+    if !may_match(board, rule)
+        || !find_matches(g, board, rule, &mut scratch.rows, &mut scratch.starts)
+    {
         return false;
     }
     let mut changed = false;
@@ -464,7 +574,7 @@ fn apply_random_group(
 ) -> bool {
     let mut options: Vec<(usize, Vec<RowMatch>)> = Vec::new();
     for (ri, rule) in rules.iter().enumerate() {
-        if !find_matches(g, board, rule, &mut scratch.rows) {
+        if !find_matches(g, board, rule, &mut scratch.rows, &mut scratch.starts) {
             continue;
         }
         let rows = &scratch.rows[..rule.rows.len()];

@@ -97,6 +97,26 @@ impl WinPlan {
                 .zip(&self.cells)
                 .all(|(c, cells)| match cells {
                     None => condition_holds(c, objects, so),
+                    Some(cells) if so == 1 => {
+                        let f = c.first.first().copied().unwrap_or(0);
+                        let s = c.second.first().copied().unwrap_or(0);
+                        let has = |set: u64, all: bool, cell: u64| {
+                            if all {
+                                cell & set == set
+                            } else {
+                                cell & set != 0
+                            }
+                        };
+                        let both = |&i: &usize| {
+                            let cell = objects.get(i).copied().unwrap_or(0);
+                            has(f, c.first_all, cell) && has(s, c.second_all, cell)
+                        };
+                        match c.quantifier {
+                            -1 => !cells.iter().any(both),
+                            0 => cells.iter().any(both),
+                            _ => cells.iter().all(both),
+                        }
+                    }
                     Some(cells) => {
                         let both = |&i: &usize| {
                             let cell = &objects[i * so..i * so + so];

@@ -33,6 +33,12 @@ pub struct Layout {
     mutable_word: u64,
     /// Per object id: its layer.
     id_layer: Vec<usize>,
+    /// The layers that hold some changing object.
+    changing_layers: Vec<usize>,
+    /// Bit offset of each field (after the outcome byte).
+    field_offset: Vec<u32>,
+    /// Per bit of the fields, the field it belongs to.
+    bit_field: Vec<u32>,
     /// Bit offset of the field of (cell, layer), at `cell * layers + layer`
     /// (`u32::MAX` where there is none).
     field_at: Vec<u32>,
@@ -133,14 +139,21 @@ impl Layout {
         let layers = names.layer_count;
         let mut field_at = vec![u32::MAX; template.len() / so.max(1) * layers];
         let mut offset = 0u32;
-        for &(cell, layer) in &fields {
+        let mut field_offset = Vec::with_capacity(fields.len());
+        let mut bit_field = Vec::new();
+        for (f, &(cell, layer)) in fields.iter().enumerate() {
             field_at[cell as usize * layers + layer as usize] = offset;
+            field_offset.push(offset);
             offset += layer_bits[layer as usize];
+            bit_field.resize(offset as usize, f as u32);
         }
         let total_bits: u64 = fields
             .iter()
             .map(|&(_, l)| u64::from(layer_bits[l as usize]))
             .sum();
+        let changing_layers = (0..names.layer_count)
+            .filter(|&l| !layer_ids[l].is_empty())
+            .collect();
         Layout {
             so,
             template,
@@ -152,6 +165,9 @@ impl Layout {
             layer_word,
             mutable_word: mutable_first,
             id_layer: names.id_layer.clone(),
+            changing_layers,
+            field_offset,
+            bit_field,
             field_at,
             bytes: 1 + total_bits.div_ceil(8) as usize,
         }
@@ -171,17 +187,7 @@ impl Layout {
         let mut filled = 0u32;
         for &(cell, layer) in &self.fields {
             let (cell, layer) = (cell as usize, layer as usize);
-            let value = if self.so == 1 {
-                let hit = objects[cell] & self.layer_word[layer];
-                if hit == 0 {
-                    0
-                } else {
-                    ok &= hit & (hit - 1) == 0;
-                    self.id_value[hit.trailing_zeros() as usize]
-                }
-            } else {
-                self.wide_value(objects, cell, layer, &mut ok)
-            };
+            let value = self.wide_value(objects, cell, layer, &mut ok);
             acc |= value << filled;
             filled += self.layer_bits[layer];
             if filled >= 32 {
@@ -233,6 +239,39 @@ impl Layout {
         ok
     }
 
+    /// Rewrites, in `fields` (an encoded state without its outcome byte),
+    /// the fields of `cells` from `objects`: the encoding of a board that
+    /// differs from the encoded state only in those cells (repeats allowed).
+    /// Returns false when one of them holds two changing objects of one layer,
+    /// or a changing object where the layout has no field.
+    pub fn reencode_cells(&self, objects: &[u64], cells: &[usize], fields: &mut [u8]) -> bool {
+        let layers = self.layer_word.len();
+        let mut ok = true;
+        for &cell in cells {
+            for &layer in &self.changing_layers {
+                let value = if self.so == 1 {
+                    let hit = objects.get(cell).copied().unwrap_or(0) & self.layer_word[layer];
+                    if hit == 0 {
+                        0
+                    } else {
+                        ok &= hit & (hit - 1) == 0;
+                        self.id_value[hit.trailing_zeros() as usize]
+                    }
+                } else {
+                    self.wide_value(objects, cell, layer, &mut ok)
+                };
+                let offset = self.field_at.get(cell * layers + layer).copied();
+                match offset {
+                    Some(offset) if offset != u32::MAX => {
+                        write_field(fields, offset, self.layer_bits[layer], value);
+                    }
+                    _ => ok &= value == 0,
+                }
+            }
+        }
+        ok
+    }
+
     /// The field value of a cell's layer when objects take several words.
     fn wide_value(&self, objects: &[u64], cell: usize, layer: usize, ok: &mut bool) -> u64 {
         let objs = &objects[cell * self.so..cell * self.so + self.so];
@@ -252,27 +291,79 @@ impl Layout {
     /// outcome byte's win flag.
     pub fn decode(&self, state: &[u8], objects: &mut Vec<u64>) -> bool {
         objects.clone_from(&self.template);
-        let mut acc: u64 = 0;
-        let mut have = 0u32;
-        let mut at = 1;
-        for &(cell, layer) in &self.fields {
-            let (cell, layer) = (cell as usize, layer as usize);
-            let nbits = self.layer_bits[layer];
-            while have < nbits {
-                acc |= u64::from(state.get(at).copied().unwrap_or(0)) << have;
-                at += 1;
-                have += 8;
-            }
-            let value = (acc & ((1u64 << nbits) - 1)) as usize;
-            acc >>= nbits;
-            have -= nbits;
-            if let Some(&id) = value
-                .checked_sub(1)
-                .and_then(|v| self.layer_ids[layer].get(v))
-            {
-                bits::set(&mut objects[cell * self.so..cell * self.so + self.so], id);
+        self.decode_fields(state, objects, &mut Vec::new());
+        state.first() == Some(&1)
+    }
+
+    /// Adds the objects of an encoded state's non-zero fields to `objects`
+    /// (which holds the template at least in those cells) and lists their
+    /// cells in `cells`, in increasing order without repeats. Zero fields
+    /// cost nothing: the walk goes from set bit to set bit.
+    pub fn decode_fields(&self, state: &[u8], objects: &mut [u64], cells: &mut Vec<usize>) {
+        cells.clear();
+        let fields = state.get(1..).unwrap_or(&[]);
+        let mut last = u32::MAX;
+        for (k, chunk) in fields.chunks(8).enumerate() {
+            let mut rest = match <[u8; 8]>::try_from(chunk) {
+                Ok(word) => u64::from_le_bytes(word),
+                // The last, partial word, byte by byte (no copy call).
+                Err(_) => chunk
+                    .iter()
+                    .rev()
+                    .fold(0u64, |acc, &b| acc << 8 | u64::from(b)),
+            };
+            while rest != 0 {
+                let bit = k * 64 + rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let Some(&f) = self.bit_field.get(bit) else {
+                    break;
+                };
+                if f == last {
+                    continue;
+                }
+                last = f;
+                let Some(&(cell, layer)) = self.fields.get(f as usize) else {
+                    break;
+                };
+                let (cell, layer) = (cell as usize, layer as usize);
+                let offset = self.field_offset[f as usize];
+                let value = read_field(fields, offset, self.layer_bits[layer]) as usize;
+                let id = value
+                    .checked_sub(1)
+                    .and_then(|v| self.layer_ids[layer].get(v));
+                if let (Some(&id), Some(objs)) = (
+                    id,
+                    objects.get_mut(cell * self.so..cell * self.so + self.so),
+                ) {
+                    bits::set(objs, id);
+                    if cells.last() != Some(&cell) {
+                        cells.push(cell);
+                    }
+                }
             }
         }
-        state.first() == Some(&1)
+    }
+}
+
+/// Reads the `nbits`-bit value at bit `offset` of `bytes` (little endian).
+fn read_field(bytes: &[u8], offset: u32, nbits: u32) -> u64 {
+    let at = (offset / 8) as usize;
+    let mut window = [0u8; 8];
+    for (k, slot) in window.iter_mut().enumerate().take(5) {
+        *slot = bytes.get(at + k).copied().unwrap_or(0);
+    }
+    let value = u64::from_le_bytes(window) >> (offset % 8);
+    value & ((1u64 << nbits.min(32)) - 1)
+}
+
+/// Writes the `nbits`-bit `value` at bit `offset` of `bytes` (little endian).
+fn write_field(bytes: &mut [u8], offset: u32, nbits: u32, value: u64) {
+    let at = (offset / 8) as usize;
+    let shift = offset % 8;
+    let mask = ((1u64 << nbits.min(32)) - 1) << shift;
+    let value = (value << shift) & mask;
+    for (k, b) in bytes.iter_mut().skip(at).take(5).enumerate() {
+        let (m, v) = ((mask >> (8 * k)) as u8, (value >> (8 * k)) as u8);
+        *b = (*b & !m) | v;
     }
 }

@@ -11,16 +11,19 @@
 
 mod chance;
 mod layout;
+#[cfg(test)]
+mod layout_tests;
+mod palette;
 mod render;
 mod step;
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
-use model::{Game, Move, OutcomeId, Prob, StateWidth, Successors, FAIL, WIN};
+use model::{Game, Move, OutcomeId, Prob, Rgb, StateWidth, Successors, FAIL, WIN};
 
 use crate::compile::{Compiled, Level, PatternCell};
-use crate::engine::Board;
+use crate::engine::{Board, Summary};
 use crate::Error;
 use layout::Layout;
 
@@ -35,6 +38,8 @@ pub struct PuzzleScriptGame {
     number: usize,
     board: Board,
     layout: Layout,
+    /// The summaries of the level's template (the unchanging objects).
+    template_summary: Summary,
     win_plan: crate::engine::win::WinPlan,
     initial: Vec<u8>,
     initial_objects: Vec<u64>,
@@ -45,6 +50,8 @@ pub struct PuzzleScriptGame {
     idle_turns_inert: bool,
     again_loops: AtomicU64,
     overfull: AtomicU64,
+    /// Raised to end evaluations in progress (see [`Game::interrupt_on`]).
+    stop: OnceLock<Arc<AtomicBool>>,
 }
 
 impl PuzzleScriptGame {
@@ -86,6 +93,9 @@ impl PuzzleScriptGame {
         let board = Board::new(&game, grid);
         let layout = Layout::new(&game, grid);
         let win_plan = crate::engine::win::WinPlan::new(&game, &grid.cells, &layout.mutable);
+        let mut template_board = board.clone();
+        template_board.objects.clone_from(&layout.template);
+        template_board.summarize_objects(game.obj_words, game.mov_words);
         static NEXT_ID: AtomicU64 = AtomicU64::new(1);
         let mut g = PuzzleScriptGame {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
@@ -93,6 +103,7 @@ impl PuzzleScriptGame {
             number,
             board,
             layout,
+            template_summary: template_board.summary,
             win_plan,
             initial: Vec::new(),
             initial_objects: Vec::new(),
@@ -101,6 +112,7 @@ impl PuzzleScriptGame {
             idle_turns_inert,
             again_loops: AtomicU64::new(0),
             overfull: AtomicU64::new(0),
+            stop: OnceLock::new(),
         };
         g.initial_objects = g.start_objects();
         let mut initial = Vec::new();
@@ -122,6 +134,11 @@ impl PuzzleScriptGame {
     /// How many (state, input) pairs started an `again` chain that never settles.
     pub fn again_loops(&self) -> u64 {
         self.again_loops.load(Ordering::Relaxed)
+    }
+
+    /// True once the flag given to [`Game::interrupt_on`] is raised.
+    fn stopped(&self) -> bool {
+        self.stop.get().is_some_and(|f| f.load(Ordering::Relaxed))
     }
 
     /// How many states had two changing objects on one layer of a cell
@@ -217,8 +234,26 @@ impl Game for PuzzleScriptGame {
         text
     }
 
+    fn render_colors(&self, state: &[u8]) -> Option<Vec<Vec<Option<Rgb>>>> {
+        let mut objects = Vec::new();
+        let won = self.layout.decode(state, &mut objects);
+        let (w, h) = (self.board.width, self.board.height);
+        let mut colors = render::colors(&self.game, w, h, &objects);
+        if won {
+            colors.push(vec![None; "(won)".len()]);
+        }
+        Some(colors)
+    }
+
     fn has_chance(&self) -> bool {
         self.chance
+    }
+
+    /// A turn's random choices can have more outcomes than can be
+    /// enumerated in a lifetime (a looped random spawn over many cells):
+    /// the enumeration looks at the flag before each outcome.
+    fn interrupt_on(&self, stop: Arc<AtomicBool>) {
+        let _ = self.stop.set(stop);
     }
 }
 

@@ -1,5 +1,9 @@
-//! Drawing a state as the level's grid with legend characters.
+//! Drawing a state as the level's grid with legend characters, and the
+//! colour of each cell.
 
+use model::Rgb;
+
+use super::palette;
 use crate::bits;
 use crate::compile::Compiled;
 
@@ -51,4 +55,26 @@ fn topmost(g: &Compiled, cell: &[u64], glyphs: &[(char, &Vec<u64>)]) -> char {
         .map(|(c, _)| *c)
         .or_else(|| g.names.id_dict[id].chars().next())
         .unwrap_or('?')
+}
+
+/// The colour of each cell of [`grid`], row by row: the first colour of the
+/// cell's top visible object (the highest one whose first colour is not
+/// `transparent`), `None` for an empty cell.
+pub fn colors(g: &Compiled, width: usize, height: usize, objects: &[u64]) -> Vec<Vec<Option<Rgb>>> {
+    let so = g.obj_words;
+    let by_id: Vec<Option<Rgb>> = g.colors.iter().map(|c| palette::rgb(c)).collect();
+    (0..height)
+        .map(|y| {
+            (0..width)
+                .map(|x| {
+                    let i = x * height + y;
+                    let cell = objects.get(i * so..i * so + so).unwrap_or(&[]);
+                    let ids: Vec<usize> = bits::ones(cell).collect();
+                    ids.iter()
+                        .rev()
+                        .find_map(|&id| by_id.get(id).copied().flatten())
+                })
+                .collect()
+        })
+        .collect()
 }

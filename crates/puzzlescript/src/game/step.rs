@@ -9,7 +9,7 @@ use model::{Move, Successors};
 
 use super::chance::{add, Enumerator};
 use super::{chance_move, PuzzleScriptGame};
-use crate::engine::movement::find_players;
+use crate::engine::movement::is_player;
 use crate::engine::turn::{input_bits, run};
 use crate::engine::{Board, Chooser, Scratch};
 
@@ -43,6 +43,8 @@ enum End {
 /// A thread's buffers for one game.
 pub struct Worker {
     key: u64,
+    /// Words of a cell's object set.
+    so: usize,
     board: Board,
     scratch: Scratch,
     chooser: Enumerator,
@@ -50,6 +52,8 @@ pub struct Worker {
     before: Vec<u64>,
     chain: Vec<Vec<u64>>,
     encoded: Vec<u8>,
+    /// The cells of the prepared state that hold a changing object.
+    cells: Vec<usize>,
     outcomes: Vec<(Vec<u8>, (u64, u64))>,
     /// True when the prepared state satisfies the win conditions.
     start_won: bool,
@@ -67,6 +71,7 @@ pub fn with_worker(game: &PuzzleScriptGame, f: impl FnOnce(&mut Worker)) {
         if slot.as_ref().is_none_or(|w| w.key != key) {
             *slot = Some(Worker {
                 key,
+                so: game.game.obj_words.max(1),
                 board: game.board.clone(),
                 scratch: Scratch::default(),
                 chooser: Enumerator::default(),
@@ -74,6 +79,7 @@ pub fn with_worker(game: &PuzzleScriptGame, f: impl FnOnce(&mut Worker)) {
                 before: Vec::new(),
                 chain: Vec::new(),
                 encoded: Vec::new(),
+                cells: Vec::new(),
                 outcomes: Vec::new(),
                 start_won: false,
             });
@@ -85,18 +91,52 @@ pub fn with_worker(game: &PuzzleScriptGame, f: impl FnOnce(&mut Worker)) {
 }
 
 impl Worker {
-    /// Decodes `state` and computes what every input's turn shares.
+    /// Decodes `state` and computes what every input's turn shares. Only
+    /// the cells that hold a changing object differ from the level's
+    /// template: the previous state's are put back to it, the new state's
+    /// written, and the players and summaries found from them.
     pub fn prepare(&mut self, game: &PuzzleScriptGame, state: &[u8]) {
         let g = &*game.game;
-        game.layout.decode(state, &mut self.start);
-        self.board.objects.clone_from(&self.start);
+        let so = g.obj_words;
+        let template = &game.layout.template;
+        if self.start.len() == template.len() {
+            self.put_back();
+            for &i in &self.cells {
+                if so == 1 {
+                    // One word: no copy call.
+                    self.start[i] = template[i];
+                    self.board.objects[i] = template[i];
+                } else {
+                    let cell = i * so..i * so + so;
+                    self.start[cell.clone()].copy_from_slice(&template[cell.clone()]);
+                    self.board.objects[cell.clone()].copy_from_slice(&template[cell]);
+                }
+            }
+        } else {
+            self.start.clone_from(template);
+            self.board.objects.clone_from(template);
+        }
+        game.layout
+            .decode_fields(state, &mut self.start, &mut self.cells);
         self.board.moving.clear();
         self.board.touched.clear();
-        let (mut players, summary) = self.scratch.prepared.take().unwrap_or_default();
-        find_players(g, &self.board, &mut players);
-        self.board.summarize_objects(g.obj_words, g.mov_words);
-        let mut summary = summary;
-        summary.clone_from(&self.board.summary);
+        let (mut players, mut summary) = self.scratch.prepared.take().unwrap_or_default();
+        players.clear();
+        summary.clone_from(&game.template_summary);
+        let h = self.board.height.max(1);
+        for &i in &self.cells {
+            let cell = i * so..i * so + so;
+            if so == 1 {
+                self.board.objects[i] = self.start[i];
+            } else {
+                self.board.objects[cell.clone()].copy_from_slice(&self.start[cell.clone()]);
+            }
+            let objs = &self.start[cell];
+            summary.add_objects(i / h, i % h, objs);
+            if is_player(g, objs) {
+                players.push(i);
+            }
+        }
         self.scratch.prepared = Some((players, summary));
         self.start_won = game.win_plan.satisfied(g, &self.start);
     }
@@ -149,11 +189,17 @@ impl Worker {
                     }
                 }
                 End::Board(won) => {
-                    if !game
-                        .layout
-                        .encode(&self.board.objects, won, &mut self.encoded)
-                    {
-                        game.overfull.fetch_add(1, Ordering::Relaxed);
+                    // Only the cells written since `prepare` differ from `state`.
+                    self.encoded.extend_from_slice(state);
+                    if let Some((outcome, fields)) = self.encoded.split_first_mut() {
+                        *outcome = u8::from(won);
+                        let objects = &self.board.objects;
+                        if !game
+                            .layout
+                            .reencode_cells(objects, &self.board.touched, fields)
+                        {
+                            game.overfull.fetch_add(1, Ordering::Relaxed);
+                        }
                     }
                 }
             }
@@ -173,7 +219,7 @@ impl Worker {
                 Some((_, q)) => *q = add(*q, p),
                 None => self.outcomes.push((self.encoded.clone(), p)),
             }
-            if !self.chooser.advance() {
+            if !self.chooser.advance() || game.stopped() {
                 break;
             }
         }
@@ -200,6 +246,9 @@ impl Worker {
         }
         self.chain.clear();
         for _ in 0..MAX_AGAIN {
+            if game.stopped() {
+                return End::Nothing;
+            }
             if self.chain.contains(&self.board.objects) {
                 return End::Endless;
             }
@@ -267,7 +316,18 @@ impl Worker {
 impl Worker {
     /// Puts the cells written since the prepared state back as they were.
     fn put_back(&mut self) {
-        let so = self.start.len() / self.board.cells().max(1);
+        let so = self.so;
+        if so == 1 {
+            for &i in &self.board.touched {
+                if let (Some(now), Some(&start)) =
+                    (self.board.objects.get_mut(i), self.start.get(i))
+                {
+                    *now = start;
+                }
+            }
+            self.board.touched.clear();
+            return;
+        }
         for &i in &self.board.touched {
             let cell = i * so..i * so + so;
             self.board.objects[cell.clone()].copy_from_slice(&self.start[cell]);
@@ -277,7 +337,15 @@ impl Worker {
 
     /// True when every cell written since the prepared state is as it was.
     fn same_as_start(&self) -> bool {
-        let so = self.start.len() / self.board.cells().max(1);
+        let so = self.so;
+        if so == 1 {
+            let (now, start) = (&self.board.objects, &self.start);
+            return self
+                .board
+                .touched
+                .iter()
+                .all(|&i| now.get(i) == start.get(i));
+        }
         self.board.touched.iter().all(|&i| {
             let cell = i * so..i * so + so;
             self.board.objects[cell.clone()] == self.start[cell]

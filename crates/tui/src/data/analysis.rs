@@ -15,6 +15,11 @@ use std::path::Path;
 pub trait StateSource: Send + Sync {
     /// The game's picture of state `s` (`None` past the end).
     fn render(&self, s: u64) -> Option<String>;
+    /// The colours of [`StateSource::render`]'s characters, when the game has them
+    /// (`model::Game::render_colors`).
+    fn render_colors(&self, _s: u64) -> Option<Vec<Vec<Option<model::Rgb>>>> {
+        None
+    }
     /// The `(action, target)` moves out of `s`.
     fn moves(&self, s: u64) -> Vec<(u16, u64)>;
     /// BFS depth of `s`.
@@ -377,6 +382,7 @@ impl<S: StateSource> Workbench for AnalysisBench<S> {
             index,
             bfs_depth: self.states.bfs_depth(state),
             text: self.states.render(state)?,
+            colors: self.states.render_colors(state),
             outcome,
             moves,
         })

@@ -38,6 +38,11 @@ impl StateSource for MemStates {
         Some(self.game.render(record))
     }
 
+    fn render_colors(&self, s: u64) -> Option<Vec<Vec<Option<model::Rgb>>>> {
+        let record = self.records.get(usize::try_from(s).ok()?)?;
+        self.game.render_colors(record)
+    }
+
     fn moves(&self, s: u64) -> Vec<(u16, u64)> {
         self.graph
             .edge_range(s)
@@ -81,7 +86,18 @@ pub type Fixture = AnalysisBench<MemStates>;
 /// `max_states` states, and analyses it. `dir`, if given, is where bookmarks and the
 /// layout cache are kept, as a run directory would hold them.
 pub fn fixture(level_text: &str, max_states: u64, dir: Option<&Path>) -> Result<Fixture, TuiError> {
-    let level = games::load("fixture.xsb", level_text, &games::LevelSelector::First)
+    fixture_of("fixture.xsb", level_text, max_states, dir)
+}
+
+/// [`fixture`] of a level in any format `games::load` reads, chosen by the file name
+/// `name` (and, for `.txt`, the content).
+pub fn fixture_of(
+    name: &str,
+    level_text: &str,
+    max_states: u64,
+    dir: Option<&Path>,
+) -> Result<Fixture, TuiError> {
+    let level = games::load(name, level_text, &games::LevelSelector::First)
         .map_err(|e| TuiError::Fixture(e.to_string()))?;
     let game = level.game;
     let explored = explore(game.as_ref(), max_states);

@@ -231,6 +231,8 @@ pub struct Member {
     pub bfs_depth: u32,
     /// The game's picture of the state.
     pub text: String,
+    /// The colour of each character of `text`, line by line, when the game has colours.
+    pub colors: Option<Vec<Vec<Option<model::Rgb>>>>,
     /// Outcome name if the state is terminal.
     pub outcome: Option<String>,
     /// Its moves; those staying inside the hyperstate are the reversible ones.

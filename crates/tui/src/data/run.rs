@@ -76,6 +76,13 @@ impl StateSource for RunStates {
         })
     }
 
+    fn render_colors(&self, s: u64) -> Option<Vec<Vec<Option<model::Rgb>>>> {
+        if s >= self.run.state_count() {
+            return None;
+        }
+        self.game.as_ref().ok()?.render_colors(self.run.state(s))
+    }
+
     fn moves(&self, s: u64) -> Vec<(u16, u64)> {
         if s >= self.analysed_states.min(self.run.state_count()) {
             return Vec::new();

@@ -434,7 +434,7 @@ pub fn draw_board(frame: &mut Frame, inner: Rect, app: &App, m: &Member, t: &The
     let shown_width = (board_width.min(usize::from(inner.width)) + 1) as u16;
     let [board, moves] =
         Layout::horizontal([Constraint::Length(shown_width), Constraint::Fill(1)]).areas(inner);
-    let mut text: Vec<Line> = m.text.lines().map(|l| Line::raw(l.to_string())).collect();
+    let mut text = board_lines(m, t);
     if !fits {
         let keep = usize::from(inner.height.saturating_sub(1));
         text.truncate(keep);
@@ -458,6 +458,44 @@ pub fn draw_board(frame: &mut Frame, inner: Rect, app: &App, m: &Member, t: &The
     }
     frame.render_widget(Paragraph::new(text), board);
     frame.render_widget(Paragraph::new(move_lines(m, app.selected, t)), moves);
+}
+
+/// The board's lines, each character in the colour the game gives it (runs of one
+/// colour in one span), when the game has colours and the theme draws them.
+fn board_lines<'a>(m: &'a Member, t: &Theme) -> Vec<Line<'a>> {
+    let lines = m.text.lines();
+    let Some(colors) = m.colors.as_ref().filter(|_| t.colour()) else {
+        return lines.map(|l| Line::raw(l.to_string())).collect();
+    };
+    let no_colors = Vec::new();
+    lines
+        .enumerate()
+        .map(|(y, line)| {
+            let row = colors.get(y).unwrap_or(&no_colors);
+            let mut spans: Vec<Span> = Vec::new();
+            let mut run = String::new();
+            let mut run_color = None;
+            for (x, ch) in line.chars().enumerate() {
+                let c = row.get(x).copied().flatten();
+                if c != run_color && !run.is_empty() {
+                    spans.push(colored_span(std::mem::take(&mut run), run_color, t));
+                }
+                run_color = c;
+                run.push(ch);
+            }
+            if !run.is_empty() {
+                spans.push(colored_span(run, run_color, t));
+            }
+            Line::from(spans)
+        })
+        .collect()
+}
+
+fn colored_span<'a>(text: String, color: Option<model::Rgb>, t: &Theme) -> Span<'a> {
+    match color {
+        Some(c) => Span::styled(text, t.rgb(c)),
+        None => Span::raw(text),
+    }
 }
 
 /// One line per move: reversible ones stay inside the hyperstate, the others are

@@ -159,6 +159,8 @@ pub fn page_start(cursor: usize, rows: usize) -> usize {
 }
 
 #[cfg(test)]
+mod color_tests;
+#[cfg(test)]
 mod number_tests;
 #[cfg(test)]
 mod tests;

@@ -34,6 +34,11 @@ impl Theme {
         }
     }
 
+    /// True when this theme draws colours.
+    pub fn colour(&self) -> bool {
+        self.colour
+    }
+
     fn fg(&self, c: Color) -> Style {
         if self.colour {
             Style::default().fg(c)
@@ -51,6 +56,11 @@ impl Theme {
             Tag::ImplicitlyFailed => Color::Magenta,
             Tag::Unknown => Color::Yellow,
         })
+    }
+
+    /// A game's own colour (a member board's objects), in true colour; none without colour.
+    pub fn rgb(&self, [r, g, b]: model::Rgb) -> Style {
+        self.fg(Color::Rgb(r, g, b))
     }
 
     /// The highlighted row or node.

@@ -1,0 +1,116 @@
+//! The summaries that let rules skip the board, rows and columns that cannot
+//! match: the union of the objects and movements of the whole board, of each
+//! row and of each column, kept in one buffer so that a turn restores them
+//! with a single copy.
+
+/// The union of the objects and movements of the board, of each row and of
+/// each column. They only grow during a turn, so they may say "present" for
+/// something gone, never "absent" for something there.
+///
+/// The buffer holds units of `so + sm` words (objects, then movements):
+/// unit 0 for the board, units `1..=h` for the rows, then one per column.
+#[derive(Debug, Default)]
+pub struct Summary {
+    words: Vec<u64>,
+    so: usize,
+    sm: usize,
+    height: usize,
+}
+
+impl Summary {
+    /// Empties every summary of a `width` x `height` board.
+    pub fn reset(&mut self, so: usize, sm: usize, width: usize, height: usize) {
+        let n = (1 + width + height) * (so + sm);
+        (self.so, self.sm, self.height) = (so, sm, height);
+        if self.words.len() == n {
+            self.words.fill(0);
+        } else {
+            self.words.clear();
+            self.words.resize(n, 0);
+        }
+    }
+
+    fn unit(&self, k: usize) -> (&[u64], &[u64]) {
+        let u = self.so + self.sm;
+        let unit = self.words.get(k * u..k * u + u).unwrap_or(&[]);
+        unit.split_at(self.so.min(unit.len()))
+    }
+
+    /// Objects and movements anywhere.
+    pub fn map(&self) -> (&[u64], &[u64]) {
+        self.unit(0)
+    }
+
+    /// Objects and movements of row `y`.
+    pub fn row(&self, y: usize) -> (&[u64], &[u64]) {
+        self.unit(1 + y)
+    }
+
+    /// Objects and movements of column `x`.
+    pub fn col(&self, x: usize) -> (&[u64], &[u64]) {
+        self.unit(1 + self.height + x)
+    }
+
+    /// Adds a cell's objects and movements to the board's, its row's and its column's.
+    #[inline]
+    pub fn add(&mut self, x: usize, y: usize, objs: &[u64], movs: &[u64]) {
+        self.add_at(x, y, 0, objs);
+        self.add_at(x, y, self.so, movs);
+    }
+
+    /// ORs `v` into the words at `offset` of the board's, row `y`'s and
+    /// column `x`'s units.
+    #[inline]
+    fn add_at(&mut self, x: usize, y: usize, offset: usize, v: &[u64]) {
+        let u = self.so + self.sm;
+        let units = [0, 1 + y, 1 + self.height + x];
+        if let [word] = v {
+            // One word: the common case.
+            for k in units {
+                if let Some(w) = self.words.get_mut(k * u + offset) {
+                    *w |= word;
+                }
+            }
+            return;
+        }
+        for k in units {
+            let at = k * u + offset;
+            if let Some(ws) = self.words.get_mut(at..at + v.len()) {
+                crate::bits::or_into(ws, v);
+            }
+        }
+    }
+
+    /// Adds a cell's objects (one word) to the board's, its row's and its
+    /// column's: the one-word case of [`Summary::add`] without movements.
+    #[inline]
+    pub fn add_narrow(&mut self, x: usize, y: usize, objs: u64) {
+        self.add_at(x, y, 0, &[objs]);
+    }
+
+    /// [`Summary::add`] of objects alone.
+    #[inline]
+    pub fn add_objects(&mut self, x: usize, y: usize, objs: &[u64]) {
+        self.add_at(x, y, 0, objs);
+    }
+
+    /// [`Summary::add`] of movements alone.
+    #[inline]
+    pub fn add_movements(&mut self, x: usize, y: usize, movs: &[u64]) {
+        self.add_at(x, y, self.so, movs);
+    }
+}
+
+impl Clone for Summary {
+    fn clone(&self) -> Summary {
+        let mut s = Summary::default();
+        s.clone_from(self);
+        s
+    }
+
+    /// Copies into the existing buffer (turns reuse it without allocating).
+    fn clone_from(&mut self, o: &Summary) {
+        self.words.clone_from(&o.words);
+        (self.so, self.sm, self.height) = (o.so, o.sm, o.height);
+    }
+}
