@@ -264,7 +264,9 @@ fn usage_errors_exit_2_in_every_subcommand() {
         );
         assert!(!err.contains("panicked"), "{err}");
     }
-    // A failure that is not a usage error keeps exit code 1.
+    // A failure that is not a usage error keeps exit code 1. (Regression: `--mem 1K`
+    // was refused only after the store was made, which then read as a run that never
+    // committed.)
     let out = run(&["info", other]);
     assert_eq!(out.status.code(), Some(1));
 }

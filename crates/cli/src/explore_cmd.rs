@@ -207,6 +207,16 @@ pub fn explore(args: &ExploreArgs) -> Result<Explored> {
     } else {
         OpenMode::ResumeOrCreate
     };
+    // Refused before the store is opened: a new store made only to be refused would
+    // read as an exploration that never committed.
+    let budget = args.mem.unwrap_or_else(default_budget);
+    if budget < explore::least_budget() {
+        return Err(explore::ExploreError::BudgetTooSmall {
+            budget,
+            needed: explore::least_budget(),
+        }
+        .into());
+    }
     let (writer, checkpoint) = RunWriter::open(store_dir, identity, mode)?;
     if matches!(writer.status(), RunStatus::Complete | RunStatus::Partial) && checkpoint.is_some() {
         let checked = check_finished(store_dir, args.verify_finished)?;

@@ -38,6 +38,13 @@ use store::{Checkpoint, Edge, RunWriter};
 /// Memory kept aside from the visited index for buffers of every kind.
 const RESERVE_BYTES: u64 = 48 << 20;
 
+/// The smallest `--mem` an exploration can run with: a minimal index and the
+/// buffers. The CLI checks it before it creates a store, so that a budget
+/// refused here leaves nothing behind.
+pub fn least_budget() -> u64 {
+    crate::table::Table::bytes_for(1 << 16) + RESERVE_BYTES
+}
+
 /// The explorer's part of a checkpoint, stored opaquely by the store.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 struct Resume {

@@ -33,7 +33,7 @@ mod tests_power_loss;
 mod tests_wide;
 mod watch;
 
-pub use bfs::{explore, explore_watched};
+pub use bfs::{explore, explore_watched, least_budget};
 pub use error::ExploreError;
 pub use options::{Ending, ExploreOptions, ProgressSink, Summary, PARENTS_PER_PART};
 pub use slot::Slot;

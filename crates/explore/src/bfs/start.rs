@@ -26,7 +26,7 @@ impl<'g> Bfs<'g> {
         }
         let slot = Slot::for_width(game.state_width());
         let table_limit = opts.mem_budget.saturating_sub(RESERVE_BYTES);
-        let least = Table::bytes_for(1 << 16) + RESERVE_BYTES;
+        let least = super::least_budget();
         if opts.mem_budget < least {
             return Err(ExploreError::BudgetTooSmall {
                 budget: opts.mem_budget,
