@@ -56,6 +56,16 @@ pub struct Board {
     /// (repeats allowed), so that a board can be compared with, or put back
     /// to, an earlier one cell by cell.
     pub touched: Vec<usize>,
+    /// Per cell, its column and row, so that the hot paths look them up
+    /// instead of dividing the cell's index by the height.
+    pub coords: Vec<(usize, usize)>,
+}
+
+/// The column and row of every cell of a `width` x `height` board, in index order.
+fn coords_of(width: usize, height: usize) -> Vec<(usize, usize)> {
+    (0..width)
+        .flat_map(|x| (0..height).map(move |y| (x, y)))
+        .collect()
 }
 
 impl Board {
@@ -73,6 +83,16 @@ impl Board {
             summary: Summary::default(),
             moving: Vec::new(),
             touched: Vec::new(),
+            coords: coords_of(grid.width, grid.height),
+        }
+    }
+
+    /// The column and row of cell `i`.
+    #[inline(always)]
+    pub fn xy(&self, i: usize) -> (usize, usize) {
+        match self.coords.get(i) {
+            Some(&xy) => xy,
+            None => (i / self.height.max(1), i % self.height.max(1)),
         }
     }
 
@@ -105,9 +125,8 @@ impl Board {
 
     /// Adds the movements of the moving cells to the summaries.
     pub fn summarize_movements(&mut self, sm: usize) {
-        let h = self.height;
         for &i in &self.moving {
-            let (x, y) = (i / h, i % h);
+            let (x, y) = self.xy(i);
             self.summary
                 .add_movements(x, y, &self.movements[i * sm..i * sm + sm]);
         }
@@ -115,7 +134,7 @@ impl Board {
 
     /// Adds cell `i`'s objects and movements to the summaries.
     pub fn note_cell(&mut self, i: usize, so: usize, sm: usize) {
-        let (x, y) = (i / self.height, i % self.height);
+        let (x, y) = self.xy(i);
         let objs = &self.objects[i * so..i * so + so];
         self.summary
             .add(x, y, objs, &self.movements[i * sm..i * sm + sm]);
@@ -135,6 +154,7 @@ impl Board {
             self.movements = vec![0; n];
             self.rigid_group = vec![0; n];
             self.rigid_applied = vec![0; n];
+            self.coords = coords_of(grid.width, grid.height);
         } else {
             self.movements.fill(0);
             self.rigid_group.fill(0);
@@ -177,8 +197,9 @@ pub struct Scratch {
     pub buf: Vec<u64>,
     /// The row matches being applied.
     pub tuple: Vec<RowMatch>,
-    /// Candidate starts of a row anchored on a moving cell.
-    pub starts: Vec<usize>,
+    /// Candidate starts of a row anchored on a moving cell, as (scan-order
+    /// key, column, row).
+    pub starts: Vec<(usize, usize, usize)>,
     /// Players and object summaries computed ahead for the board the next
     /// turn starts from (several inputs tried on one state share them).
     pub prepared: Option<(Vec<usize>, Summary)>,

@@ -57,12 +57,13 @@ pub fn move_players(g: &Compiled, board: &mut Board, dir: u64, players: &[usize]
 
 /// The cell a movement leads to, if it stays on the board.
 fn target(board: &Board, i: usize, dir: u64) -> Option<usize> {
-    let (x, y) = (i / board.height, i % board.height);
+    let h = board.height;
     match dir {
-        1 => (y > 0).then(|| i - 1),
-        2 => (y + 1 < board.height).then_some(i + 1),
-        4 => (x > 0).then(|| i - board.height),
-        8 => (x + 1 < board.width).then_some(i + board.height),
+        1 => (board.xy(i).1 > 0).then(|| i - 1),
+        2 => (board.xy(i).1 + 1 < h).then_some(i + 1),
+        // Columns: the first column is the first `h` cells, the last the last `h`.
+        4 => (i >= h).then(|| i - h),
+        8 => (i + h < board.cells()).then_some(i + h),
         _ => Some(i),
     }
 }

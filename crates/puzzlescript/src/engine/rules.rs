@@ -152,7 +152,7 @@ fn row_matches(
     rule: &Rule,
     r: usize,
     out: &mut Vec<RowMatch>,
-    starts: &mut Vec<usize>,
+    starts: &mut Vec<(usize, usize, usize)>,
 ) {
     out.clear();
     let (so, sm) = (g.obj_words, g.mov_words);
@@ -212,12 +212,7 @@ fn row_matches(
         // Few cells move: their positions give the only possible starts.
         if board.moving.len() * 4 <= w * h {
             anchored_starts(board, rule.direction, anchor, bounds, starts);
-            for &key in starts.iter() {
-                let (x, y) = if horizontal {
-                    (key % w, key / w)
-                } else {
-                    (key / h, key % h)
-                };
+            for &(_, x, y) in starts.iter() {
                 visit(x, y, out);
             }
             return;
@@ -251,18 +246,18 @@ fn row_matches(
 /// cell placed at that position, kept inside `bounds` (x from, x to, y from,
 /// y to), as keys in the reference's scan order (row by row for horizontal
 /// rules, `y * width + x`; column by column for vertical ones, `x * height + y`),
-/// sorted and without repeats.
+/// sorted and without repeats, each with its column and row.
 fn anchored_starts(
     board: &Board,
     direction: u8,
     anchor: usize,
     (xmin, xmax, ymin, ymax): (usize, usize, usize, usize),
-    starts: &mut Vec<usize>,
+    starts: &mut Vec<(usize, usize, usize)>,
 ) {
     let (w, h) = (board.width, board.height);
     starts.clear();
     for &i in &board.moving {
-        let (x, y) = (i / h, i % h);
+        let (x, y) = board.xy(i);
         let (x, y) = match direction {
             1 => (x, y + anchor),
             2 => (x, y.wrapping_sub(anchor)),
@@ -270,7 +265,8 @@ fn anchored_starts(
             _ => (x.wrapping_sub(anchor), y),
         };
         if (xmin..xmax).contains(&x) && (ymin..ymax).contains(&y) {
-            starts.push(if direction > 2 { y * w + x } else { x * h + y });
+            let key = if direction > 2 { y * w + x } else { x * h + y };
+            starts.push((key, x, y));
         }
     }
     starts.sort_unstable();
@@ -291,7 +287,7 @@ pub fn find_matches(
     board: &Board,
     rule: &Rule,
     rows: &mut Vec<Vec<RowMatch>>,
-    starts: &mut Vec<usize>,
+    starts: &mut Vec<(usize, usize, usize)>,
 ) -> bool {
     if !may_match(board, rule) {
         return false;

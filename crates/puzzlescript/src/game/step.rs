@@ -123,7 +123,6 @@ impl Worker {
         let (mut players, mut summary) = self.scratch.prepared.take().unwrap_or_default();
         players.clear();
         summary.clone_from(&game.template_summary);
-        let h = self.board.height.max(1);
         for &i in &self.cells {
             let cell = i * so..i * so + so;
             if so == 1 {
@@ -132,7 +131,8 @@ impl Worker {
                 self.board.objects[cell.clone()].copy_from_slice(&self.start[cell.clone()]);
             }
             let objs = &self.start[cell];
-            summary.add_objects(i / h, i % h, objs);
+            let (x, y) = self.board.xy(i);
+            summary.add_objects(x, y, objs);
             if is_player(g, objs) {
                 players.push(i);
             }
