@@ -31,22 +31,17 @@ pub fn run(
     chooser: &mut dyn Chooser,
 ) -> bool {
     scratch.players.clear();
-    let prepared = if scratch.use_prepared {
-        scratch.prepared.take()
-    } else {
-        None
-    };
-    scratch.use_prepared = false;
-    match prepared {
+    // Borrowed in place, not taken out and put back (two copies a turn).
+    let use_prepared = std::mem::replace(&mut scratch.use_prepared, false);
+    match scratch.prepared.as_ref().filter(|_| use_prepared) {
         Some((players, summary)) => {
             // Computed by the caller for exactly these objects.
             if let Some(dir) = dir {
-                move_players(g, board, dir, &players);
-                scratch.players.extend_from_slice(&players);
+                move_players(g, board, dir, players);
+                scratch.players.extend_from_slice(players);
             }
-            board.summary.clone_from(&summary);
+            board.summary.clone_from(summary);
             board.summarize_movements(g.mov_words);
-            scratch.prepared = Some((players, summary));
         }
         None => {
             if let Some(dir) = dir {
