@@ -254,7 +254,17 @@ fn compile_cell(
         )?,
         None => None,
     };
+    let narrow = match (
+        &present[..],
+        &missing[..],
+        &moves_present[..],
+        &moves_missing[..],
+    ) {
+        ([op], [om], [mp], [mm]) => Some([*op, *om, *mp, *mm]),
+        _ => None,
+    };
     Ok(Some(CellPattern {
+        narrow,
         present: present.into_boxed_slice(),
         missing: missing.into_boxed_slice(),
         any_present,

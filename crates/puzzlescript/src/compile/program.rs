@@ -18,6 +18,10 @@ pub struct CellPattern {
     pub moves_missing: Box<[u64]>,
     /// What the right side does to the cell, if anything.
     pub replacement: Option<Replacement>,
+    /// `present`, `missing`, `moves_present` and `moves_missing` as plain
+    /// words when each takes one (the common case), so that matching a cell
+    /// reads no slices.
+    pub narrow: Option<[u64; 4]>,
 }
 
 /// What the right side of a rule does to a matched cell.
@@ -40,6 +44,9 @@ pub struct Replacement {
 }
 
 /// A cell of a pattern row: a cell to match or an ellipsis.
+// The cells of a row lie inline, one after the other, because matching reads
+// them on every turn: boxing the large variant would add an indirection there.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum PatternCell {
     /// A cell.

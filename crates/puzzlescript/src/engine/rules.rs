@@ -8,25 +8,19 @@ use crate::compile::{CellPattern, Command, Compiled, PatternCell, Rule, RuleSet}
 /// True when the cell at `i` satisfies `p`.
 #[inline]
 pub fn cell_matches(p: &CellPattern, board: &Board, so: usize, sm: usize, i: usize) -> bool {
-    let objs = &board.objects[i * so..i * so + so];
-    let movs = &board.movements[i * sm..i * sm + sm];
-    if let ([o], [m], [op], [om], [mp], [mm]) = (
-        objs,
-        movs,
-        &p.present[..],
-        &p.missing[..],
-        &p.moves_present[..],
-        &p.moves_missing[..],
-    ) {
+    if let (Some([op, om, mp, mm]), 1, 1) = (p.narrow, so, sm) {
         // One word of objects and one of movements: the common case.
-        return o & op == *op
+        let (o, m) = (board.objects[i], board.movements[i]);
+        return o & op == op
             && o & om == 0
-            && m & mp == *mp
+            && m & mp == mp
             && m & mm == 0
             && p.any_present
                 .iter()
                 .all(|any| any.first().is_some_and(|a| o & a != 0));
     }
+    let objs = &board.objects[i * so..i * so + so];
+    let movs = &board.movements[i * sm..i * sm + sm];
     for ((&o, &present), &missing) in objs.iter().zip(&p.present[..]).zip(&p.missing[..]) {
         if o & present != present || o & missing != 0 {
             return false;
