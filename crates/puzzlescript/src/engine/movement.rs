@@ -75,13 +75,23 @@ fn move_layer(g: &Compiled, board: &mut Board, i: usize, layer: usize, dir: u64)
         return false;
     };
     let mask = &g.names.layer_masks[layer];
-    if dir != 16 && bits::intersects(&board.objects[t * so..t * so + so], mask) {
-        return false;
-    }
-    for (w, &m) in mask.iter().enumerate().take(so) {
-        let moving = board.objects[i * so + w] & m;
-        board.objects[i * so + w] &= !m;
-        board.objects[t * so + w] |= moving;
+    if let ([m], 1) = (&mask[..], so) {
+        // One word of objects: no slices.
+        if dir != 16 && board.objects[t] & m != 0 {
+            return false;
+        }
+        let moving = board.objects[i] & m;
+        board.objects[i] &= !m;
+        board.objects[t] |= moving;
+    } else {
+        if dir != 16 && bits::intersects(&board.objects[t * so..t * so + so], mask) {
+            return false;
+        }
+        for (w, &m) in mask.iter().enumerate().take(so) {
+            let moving = board.objects[i * so + w] & m;
+            board.objects[i * so + w] &= !m;
+            board.objects[t * so + w] |= moving;
+        }
     }
     // Only late rules look at the summaries after movement (the next turn
     // computes its own).
