@@ -97,7 +97,16 @@ impl ProgressSink for Quiet {
     fn note(&mut self, _message: &str) {}
 }
 
-fn options(dir: &Path, checkpoint_every: Duration) -> ExploreOptions {
+/// Where duplicates are detected: the in-memory index, or scratch runs on disk (a small
+/// index limit and rounds make the disk phase start early and checkpoint its runs).
+#[derive(Clone, Copy, Debug)]
+enum Mode {
+    Memory,
+    Disk,
+}
+
+fn options(dir: &Path, checkpoint_every: Duration, mode: Mode) -> ExploreOptions {
+    let disk = matches!(mode, Mode::Disk);
     ExploreOptions {
         mem_budget: 64 << 20,
         threads: 2,
@@ -107,21 +116,21 @@ fn options(dir: &Path, checkpoint_every: Duration) -> ExploreOptions {
         progress_every: checkpoint_every,
         stop: Arc::new(AtomicBool::new(false)),
         scratch_dir: dir.join("scratch"),
-        index_limit: None,
-        round_limit: None,
+        index_limit: disk.then_some(400),
+        round_limit: disk.then_some(300),
         parents_per_part: 16,
     }
 }
 
 /// Opens (creating or resuming) and explores `dir` to its end.
-fn run_to_end(dir: &Path, checkpoint_every: Duration) -> Result<(), String> {
+fn run_to_end(dir: &Path, checkpoint_every: Duration, mode: Mode) -> Result<bool, String> {
     let (writer, checkpoint) =
         RunWriter::open(dir, identity(), OpenMode::ResumeOrCreate).map_err(|e| e.to_string())?;
-    let opts = options(dir, checkpoint_every);
+    let opts = options(dir, checkpoint_every, mode);
     let summary =
         explore(&Walk, writer, checkpoint, &opts, &mut Quiet).map_err(|e| e.to_string())?;
     match summary.ending {
-        Ending::Complete => Ok(()),
+        Ending::Complete => Ok(summary.used_disk),
         other => Err(format!("ended {other:?}")),
     }
 }
@@ -216,16 +225,27 @@ fn sample(count: usize) -> Vec<usize> {
 
 #[test]
 fn power_cuts_during_an_exploration_resume_to_the_same_store_or_are_refused() {
+    power_cuts(Mode::Memory);
+}
+
+#[test]
+fn power_cuts_during_disk_based_detection_resume_to_the_same_store_or_are_refused() {
+    power_cuts(Mode::Disk);
+}
+
+fn power_cuts(mode: Mode) {
     let root = scratch_root();
     let reference_dir = root.path().join("reference");
-    run_to_end(&reference_dir, Duration::from_secs(3600)).expect("uninterrupted run");
+    let used_disk =
+        run_to_end(&reference_dir, Duration::from_secs(3600), mode).expect("uninterrupted run");
+    assert_eq!(used_disk, matches!(mode, Mode::Disk), "{mode:?}");
     let reference = Run::open(&reference_dir).expect("reference opens");
     let expected = content(&reference_dir);
 
     let recorded: PathBuf = root.path().join("recorded");
     std::fs::create_dir_all(&recorded).expect("run dir");
     let recorder = Recorder::start(&recorded);
-    let finished = run_to_end(&recorded, Duration::ZERO);
+    let finished = run_to_end(&recorded, Duration::ZERO, mode);
     let points = recorder.stop();
     finished.expect("recorded run");
     assert_eq!(
@@ -257,8 +277,8 @@ fn power_cuts_during_an_exploration_resume_to_the_same_store_or_are_refused() {
                     *outcomes.read_refused.entry(kind).or_default() += 1;
                 }
             }
-            match run_to_end(&image, Duration::from_secs(3600)) {
-                Ok(()) => {
+            match run_to_end(&image, Duration::from_secs(3600), mode) {
+                Ok(_) => {
                     assert!(
                         content(&image) == expected,
                         "{what}: resumed to another store"
@@ -271,7 +291,7 @@ fn power_cuts_during_an_exploration_resume_to_the_same_store_or_are_refused() {
         }
     }
     eprintln!(
-        "power loss: {} durability points recorded, {} tried, {} images: {} resumed identical, \
+        "power loss ({mode:?}): {} durability points recorded, {} tried, {} images: {} resumed identical, \
          {} refused; readers: {} saw a prefix, {} refused",
         points.len(),
         outcomes.points,

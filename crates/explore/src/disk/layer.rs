@@ -2,7 +2,7 @@
 //! resolve the candidates against the visited runs, number the new states, write
 //! the layer's run and stream its pending edges to the store.
 
-use super::files::{EntryReader, Merge};
+use super::files::{sync_new_file, EntryReader, Merge};
 use super::{io_err, DiskDedup, FRESH, IO_BUF, MAX_RUNS, PLACEHOLDER, TERMINAL_ROW};
 use crate::keys::Keys;
 use crate::table::Table;
@@ -162,7 +162,7 @@ impl DiskDedup {
         let file = out
             .into_inner()
             .map_err(|e| io_err(&path)(e.into_error()))?;
-        file.sync_data().map_err(io_err(&path))?;
+        sync_new_file(&file, &path)?;
         self.runs.push((path, rank.len() as u64));
         Ok(())
     }
@@ -220,7 +220,7 @@ impl DiskDedup {
         let file = out
             .into_inner()
             .map_err(|e| io_err(&path)(e.into_error()))?;
-        file.sync_data().map_err(io_err(&path))?;
+        sync_new_file(&file, &path)?;
         self.runs.push((path, total));
         self.garbage.extend(old.into_iter().map(|(p, _)| p));
         Ok(())

@@ -9,13 +9,25 @@ use super::state::State;
 /// Rows between two grid units.
 const ROWS_PER_UNIT: i64 = 3;
 
+/// The largest picture drawn, in characters: far beyond any real puzzle's, small enough
+/// that a level with nodes far apart cannot exhaust memory.
+const MAX_CELLS: i64 = 1 << 22;
+
 /// The picture of `state` in `puzzle`.
 pub fn render(puzzle: &Puzzle, state: &State) -> String {
     let tokens: Vec<String> = (0..puzzle.nodes.len())
         .map(|n| node_token(puzzle, state, n))
         .collect();
     let widest = tokens.iter().map(|t| t.chars().count()).max().unwrap_or(1) as i64;
-    let mut canvas = Canvas::new(puzzle, widest + 3);
+    let Some(mut canvas) = Canvas::new(puzzle, widest + 3) else {
+        // Regression: nodes at `pos:0,777777771` asked for a 56 GB canvas (found by
+        // fuzzing); such a level is still listed, only not drawn.
+        return format!(
+            "{}\n(the nodes lie too far apart to draw)\n{}",
+            puzzle.title,
+            legend(puzzle, state)
+        );
+    };
     for edge in &puzzle.edges {
         let (Some(a), Some(b)) = (puzzle.nodes.get(edge.a), puzzle.nodes.get(edge.b)) else {
             continue;
@@ -150,21 +162,30 @@ struct Canvas {
 }
 
 impl Canvas {
-    fn new(puzzle: &Puzzle, cols_per_unit: i64) -> Canvas {
+    /// A blank canvas for every node of `puzzle`, or `None` when it would have more than
+    /// [`MAX_CELLS`] cells.
+    fn new(puzzle: &Puzzle, cols_per_unit: i64) -> Option<Canvas> {
         let xs = puzzle.nodes.iter().map(|n| i64::from(n.pos.0));
         let ys = puzzle.nodes.iter().map(|n| i64::from(n.pos.1));
         let (min_x, max_x) = (xs.clone().min().unwrap_or(0), xs.max().unwrap_or(0));
         let (min_y, max_y) = (ys.clone().min().unwrap_or(0), ys.max().unwrap_or(0));
         let margin = cols_per_unit / 2;
-        let width = (max_x - min_x) * cols_per_unit + 2 * margin + 1;
-        let height = (max_y - min_y) * ROWS_PER_UNIT + 1;
-        Canvas {
+        let width = (max_x - min_x)
+            .saturating_mul(cols_per_unit)
+            .saturating_add(2 * margin + 1);
+        let height = (max_y - min_y)
+            .saturating_mul(ROWS_PER_UNIT)
+            .saturating_add(1);
+        if width.saturating_mul(height) > MAX_CELLS {
+            return None;
+        }
+        Some(Canvas {
             cells: vec![vec![' '; width as usize]; height as usize],
             min_x,
             max_y,
             cols_per_unit,
             margin,
-        }
+        })
     }
 
     /// The (row, column) of a grid position.
