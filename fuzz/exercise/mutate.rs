@@ -53,3 +53,35 @@ pub fn mutate(rng: &mut Rng, seed: &[u8], other: &[u8]) -> Vec<u8> {
     }
     bytes
 }
+
+/// What the smoke tests of targets whose first byte picks what to do with the rest (which
+/// file to replace, and how) share: writes the seeds to the folder `env_var` names, when it
+/// is set (to refresh the target's corpus), then applies every seed and `count` mutants of
+/// them, each keeping its seed's first byte, drawn with a generator seeded by `rng_seed`.
+/// (The games' smoke test includes this file too and does not use it.)
+#[allow(dead_code)]
+pub fn seeds_then_mutants(
+    seeds: &[Vec<u8>],
+    env_var: &str,
+    count: usize,
+    rng_seed: u64,
+    mut apply: impl FnMut(&[u8]),
+) {
+    if let Some(dir) = std::env::var_os(env_var) {
+        for (i, seed) in seeds.iter().enumerate() {
+            let path = std::path::Path::new(&dir).join(format!("seed-{i:02}"));
+            std::fs::write(path, seed).expect("seed written");
+        }
+    }
+    for seed in seeds {
+        apply(seed);
+    }
+    let mut rng = Rng::new(rng_seed);
+    for i in 0..count {
+        let seed = &seeds[i % seeds.len()];
+        let other = &seeds[rng.below(seeds.len())];
+        let mut mutant = vec![seed[0]];
+        mutant.extend(mutate(&mut rng, &seed[1..], &other[1..]));
+        apply(&mutant);
+    }
+}

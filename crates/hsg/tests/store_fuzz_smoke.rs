@@ -15,24 +15,13 @@ const MUTANTS: usize = 2000;
 #[test]
 fn the_store_reader_survives_damage_behind_valid_checksums() {
     let base = store_files::Base::new();
-    let seeds = base.seeds();
-    if let Some(dir) = std::env::var_os("HSG_WRITE_STORE_FUZZ_SEEDS") {
-        // Writes the fuzz target's seed corpus (fuzz/corpus/store).
-        for (i, seed) in seeds.iter().enumerate() {
-            let path = std::path::Path::new(&dir).join(format!("seed-{i:02}"));
-            std::fs::write(path, seed).expect("seed written");
-        }
-    }
-    for seed in &seeds {
-        base.apply(seed);
-    }
-    let mut rng = mutate::Rng::new(0x5707e);
-    for i in 0..MUTANTS {
-        let seed = &seeds[i % seeds.len()];
-        let other = &seeds[rng.below(seeds.len())];
-        // The first byte picks the file and the mode: keep it, mutate the rest.
-        let mut mutant = vec![seed[0]];
-        mutant.extend(mutate::mutate(&mut rng, &seed[1..], &other[1..]));
-        base.apply(&mutant);
-    }
+    // The first byte picks the file and the mode; the corpus is refreshed with
+    // HSG_WRITE_STORE_FUZZ_SEEDS=fuzz/corpus/<target>.
+    mutate::seeds_then_mutants(
+        &base.seeds(),
+        "HSG_WRITE_STORE_FUZZ_SEEDS",
+        MUTANTS,
+        0x5707e,
+        |input| base.apply(input),
+    );
 }
