@@ -39,11 +39,7 @@ impl<T: PlainWord> FileArray<T> {
     /// blocks cannot be allocated (a full disk).
     pub fn zeroed(path: &Path, len: usize) -> Result<FileArray<T>, StoreError> {
         if len == 0 {
-            return Ok(FileArray {
-                map: None,
-                len,
-                word: PhantomData,
-            });
+            return Ok(FileArray::from_map(None, len));
         }
         let bytes = len
             .checked_mul(std::mem::size_of::<T>())
@@ -64,11 +60,20 @@ impl<T: PlainWord> FileArray<T> {
         let map = made.map_err(io(path))?;
         removed.map_err(io(path))?;
         let _ = map.advise(Advice::Random);
-        Ok(FileArray {
-            map: Some(map),
+        Ok(FileArray::from_map(Some(map), len))
+    }
+
+    /// The array of `len` words a map of at least `len * size_of::<T>()` bytes holds
+    /// (or of no words, without a map). Also the body of [`crate::HugeArray`].
+    pub(crate) fn from_map(map: Option<MmapMut>, len: usize) -> FileArray<T> {
+        debug_assert!(map
+            .as_ref()
+            .map_or(len == 0, |m| m.len() >= len * std::mem::size_of::<T>()));
+        FileArray {
+            map,
             len,
             word: PhantomData,
-        })
+        }
     }
 
     /// The words.

@@ -8,16 +8,12 @@
 //! requested huge, so one TLB entry covers 2 MiB.
 
 use crate::error::StoreError;
-use crate::file_array::PlainWord;
+use crate::file_array::{FileArray, PlainWord};
 use memmap2::{Advice, MmapMut};
-use std::marker::PhantomData;
 
-/// A zero-initialised `[T]` of fixed length in anonymous huge-page memory.
-pub struct HugeArray<T: PlainWord> {
-    map: Option<MmapMut>,
-    len: usize,
-    word: PhantomData<T>,
-}
+/// A zero-initialised `[T]` of fixed length in anonymous huge-page memory. It reads and
+/// writes like a [`FileArray`], whose mapped-array body it reuses.
+pub struct HugeArray<T: PlainWord>(FileArray<T>);
 
 impl<T: PlainWord> HugeArray<T> {
     /// `len` zeros. Fails when the address space cannot be had (the caller may
@@ -33,35 +29,19 @@ impl<T: PlainWord> HugeArray<T> {
             }
             None => return Err(anonymous(std::io::Error::other("array too large"))),
         };
-        Ok(HugeArray {
-            map,
-            len,
-            word: PhantomData,
-        })
+        Ok(HugeArray(FileArray::from_map(map, len)))
     }
 
     /// The words.
     #[inline]
     pub fn as_slice(&self) -> &[T] {
-        match &self.map {
-            // SAFETY: the map is page aligned (so aligned for `T`), holds exactly `len`
-            // words, and every bit pattern is a valid `T` (`PlainWord` is sealed to
-            // unsigned integers).
-            Some(m) => unsafe { std::slice::from_raw_parts(m.as_ptr().cast::<T>(), self.len) },
-            None => &[],
-        }
+        self.0.as_slice()
     }
 
     /// The words, writable.
     #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [T] {
-        match &mut self.map {
-            // SAFETY: as in `as_slice`; the borrow is exclusive.
-            Some(m) => unsafe {
-                std::slice::from_raw_parts_mut(m.as_mut_ptr().cast::<T>(), self.len)
-            },
-            None => &mut [],
-        }
+        self.0.as_mut_slice()
     }
 }
 
