@@ -6,8 +6,6 @@
 
 use crate::app::jobs::GraphData;
 use crate::data::{Tag, Workbench};
-use crate::spring_layout::spring_layout;
-use crate::spring_layout_cache;
 use crate::ui::plot::Projection;
 use std::io::{self, Write};
 
@@ -57,25 +55,7 @@ fn svg_data(bench: &dyn Workbench, center: u64, radius: u32, max_nodes: usize) -
     } else {
         bench.neighbourhood(center, radius, max_nodes)
     };
-    if let Some(layout) = bench
-        .run_dir()
-        .and_then(|d| spring_layout_cache::load(d, &hood))
-    {
-        return GraphData {
-            hood,
-            layout,
-            cached: true,
-        };
-    }
-    let layout = spring_layout(hood.nodes.len(), &hood.edges);
-    if let Some(dir) = bench.run_dir() {
-        spring_layout_cache::store(dir, &hood, &layout);
-    }
-    GraphData {
-        hood,
-        layout,
-        cached: false,
-    }
+    crate::app::jobs::laid_out(bench, hood)
 }
 
 /// The picture's title: what it shows, and how much of the HSG that is.

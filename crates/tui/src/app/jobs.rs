@@ -147,6 +147,12 @@ pub fn graph_data(bench: &dyn Workbench, center: u64, radius: u32) -> GraphData 
     } else {
         bench.neighbourhood(center, radius, NEIGHBOURHOOD_MAX)
     };
+    laid_out(bench, hood)
+}
+
+/// `hood` with its layout: from the run's cache when it holds this neighbourhood, else
+/// computed (and cached for the next time).
+pub fn laid_out(bench: &dyn Workbench, hood: Neighbourhood) -> GraphData {
     if let Some(layout) = bench
         .run_dir()
         .and_then(|d| spring_layout_cache::load(d, &hood))
