@@ -71,7 +71,7 @@ pub fn strongly_connected_components_in<G: StateGraph + ?Sized>(
     backing: &Backing,
     spare: u64,
 ) -> Result<Components, HsgError> {
-    let width = Dense::width_for(g).filter(|&w| Dense::bytes(g.state_count(), w) <= spare);
+    let width = Dense::width_for(g, spare);
     match width {
         Some(width) => components_over(&Dense::copy(g, width, backing)?, g.state_count(), backing),
         None => components_over(&InPlace(g), g.state_count(), backing),

@@ -65,17 +65,25 @@ impl Dense {
     /// The row width of a dense copy of `g` (its widest row, rounded up to a power of
     /// two, so that a row never straddles more cache lines than it must), or None
     /// when it cannot have one: too many states for 32-bit targets, or a row wider
-    /// than [`MAX_DENSE_DEGREE`]. Reads every row's length once.
-    pub(crate) fn width_for<G: StateGraph + ?Sized>(g: &G) -> Option<u64> {
+    /// than [`MAX_DENSE_DEGREE`], or a copy larger than `spare` bytes. Reads the
+    /// rows' lengths until one rules the copy out, and none when even rows of one
+    /// place would not fit (so a graph analysed on scratch files pays nothing).
+    pub(crate) fn width_for<G: StateGraph + ?Sized>(g: &G, spare: u64) -> Option<u64> {
         let n = g.state_count();
         if n >= u64::from(NO_EDGE) {
+            return None;
+        }
+        // The widest row the budget allows, whatever the degree cap.
+        let affordable = spare / Dense::bytes(n, 1).max(1);
+        let cap = MAX_DENSE_DEGREE.min(affordable);
+        if cap == 0 {
             return None;
         }
         let mut widest = 0;
         for v in 0..n {
             let row = g.edge_range(v);
             widest = widest.max(row.end - row.start);
-            if widest > MAX_DENSE_DEGREE {
+            if widest.max(1).next_power_of_two() > cap {
                 return None;
             }
         }

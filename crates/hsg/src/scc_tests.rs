@@ -162,9 +162,16 @@ fn chain_of_rings_keeps_each_ring_together() {
 fn short_rows_get_a_dense_copy_and_long_ones_do_not() {
     use crate::scc_rows::{Dense, MAX_DENSE_DEGREE};
     let ring: Vec<(u64, u64)> = (0..10).map(|s| (s, (s + 1) % 10)).collect();
-    assert_eq!(Dense::width_for(&graph(10, &ring)), Some(1));
+    assert_eq!(Dense::width_for(&graph(10, &ring), u64::MAX), Some(1));
     let star: Vec<(u64, u64)> = (1..=MAX_DENSE_DEGREE + 1).map(|t| (0, t)).collect();
-    assert_eq!(Dense::width_for(&graph(MAX_DENSE_DEGREE + 2, &star)), None);
+    assert_eq!(
+        Dense::width_for(&graph(MAX_DENSE_DEGREE + 2, &star), u64::MAX),
+        None
+    );
     let three: Vec<(u64, u64)> = (1..=3).map(|t| (0, t)).collect();
-    assert_eq!(Dense::width_for(&graph(4, &three)), Some(4));
+    assert_eq!(Dense::width_for(&graph(4, &three), u64::MAX), Some(4));
+    // Rows of 4 places for 4 states take 64 bytes: a smaller budget rules the copy out.
+    assert_eq!(Dense::width_for(&graph(4, &three), 64), Some(4));
+    assert_eq!(Dense::width_for(&graph(4, &three), 63), None);
+    assert_eq!(Dense::width_for(&graph(10, &ring), 0), None);
 }
