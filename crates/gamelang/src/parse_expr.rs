@@ -202,8 +202,8 @@ impl Parser {
         if !self.eat("-") {
             return self.primary();
         }
-        // A negation counts two levels: the canonical text prints `-(-x)` for a chain,
-        // and each printed level must parse again when a stored run rebuilds its game.
+        // A negation counts two levels, as it did when the canonical text printed a chain
+        // as `-(-x)`: files accepted then are accepted now, and no more.
         self.enter()?;
         self.enter()?;
         let operand = self.unary()?;

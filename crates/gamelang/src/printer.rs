@@ -203,6 +203,11 @@ pub fn expr(e: &Expr, min: u8) -> String {
         ExprKind::Name(n) => n.clone(),
         ExprKind::Index(name, index) => format!("{}[{}]", name.text, expr(index, 0)),
         ExprKind::Call(name, args) => format!("{}({})", name.text, list(args)),
+        // A negated negation prints as `- -x`, not `-(-x)`: parentheses would make the
+        // canonical text nest deeper than the text it came from, past the parser's limit.
+        ExprKind::Neg(inner) if matches!(inner.kind, ExprKind::Neg(_)) => {
+            format!("- {}", expr(inner, 12))
+        }
         ExprKind::Neg(inner) => format!("-{}", expr(inner, 13)),
         ExprKind::Not(inner) => format!("not {}", expr(inner, 5)),
         ExprKind::Binary(op, l, r) => {

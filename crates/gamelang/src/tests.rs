@@ -297,7 +297,7 @@ fn canonical_text_is_a_fixpoint_and_keeps_meaning() {
     );
     assert!(
         text1.contains(
-            "not (x > 1 and x < 3) or (any i in 0..2: a[i] == x) and -(-x) - (1 - 2) == 3"
+            "not (x > 1 and x < 3) or (any i in 0..2: a[i] == x) and - -x - (1 - 2) == 3"
         ),
         "{text1}"
     );

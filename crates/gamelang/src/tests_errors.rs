@@ -222,3 +222,17 @@ fn deep_nesting_is_refused_not_overflowed() {
     let negations = format!("outcome \"a\" when {}1 == 1", "- ".repeat(56));
     assert!(error(&negations).2.contains("nesting deeper than"));
 }
+
+#[test]
+fn a_long_negation_chain_reloads_from_its_canonical_text() {
+    // Regression (found by fuzzing): 36 negations on the right of a subtraction parsed,
+    // but their canonical text `a - -(-(-(...)))` added a pair of parentheses a level and
+    // went past the nesting limit when a stored run rebuilt its game.
+    let chain = "-".repeat(36);
+    let src = format!(
+        "game \"g\"\nplayers X\ntrack n: -5..5 = 0\noutcome \"a\" when n - {chain}n == 0\n"
+    );
+    let first = compile("chain.game", &src).expect("the chain parses");
+    let again = compile("chain.game", &first.canonical).expect("its canonical text parses");
+    assert_eq!(again.canonical, first.canonical);
+}
