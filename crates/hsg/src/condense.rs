@@ -6,9 +6,9 @@
 //! in increasing order sees every successor before its predecessors.
 //!
 //! Memory: member lists are a CSR (`8 (H + 1)` bytes of offsets plus one id word per
-//! state), built by a counting sort. HSG edges are built one hyperstate at a time from
-//! its members' rows, so the only scratch is one hyperstate's critical actions. Time
-//! `O(V + E + C log C)` with `C` the critical actions of the largest hyperstate.
+//! state), built by a counting sort. HSG edges come from one pass over the rows in
+//! state order (see [`crate::hsg_edges`]). Time `O(V + E + C log C)` with `C` the
+//! critical actions.
 
 use crate::error::HsgError;
 use crate::graph::{ActionId, StateGraph};
@@ -147,7 +147,7 @@ pub fn condense_in<G: StateGraph + ?Sized>(
 ) -> Result<Condensation, HsgError> {
     let components = strongly_connected_components_in(g, backing, spare)?;
     let (member_offsets, members) = member_lists(&components, backing)?;
-    let (edges, critical_actions) = hsg_edges(g, &components, &member_offsets, &members);
+    let (edges, critical_actions) = crate::hsg_edges::hsg_edges(g, &components);
     Ok(Condensation {
         components,
         member_offsets,
@@ -175,71 +175,6 @@ fn member_lists(c: &Components, backing: &Backing) -> Result<(Vec<u64>, IdVec), 
         *slot += 1;
     }
     Ok((offsets, members))
-}
-
-fn hsg_edges<G: StateGraph + ?Sized>(
-    g: &G,
-    c: &Components,
-    member_offsets: &[u64],
-    members: &IdVec,
-) -> (HsgEdges, u64) {
-    let count = c.count;
-    let mut offsets = Vec::with_capacity(count as usize + 1);
-    offsets.push(0u64);
-    let mut targets = Vec::new();
-    let mut actions = Vec::new();
-    let mut multiplicity = Vec::new();
-    let mut pair_count = 0;
-    let mut critical = 0;
-    let mut scratch: Vec<(u64, ActionId)> = Vec::new();
-    for h in 0..count {
-        scratch.clear();
-        let range = member_offsets[h as usize]..member_offsets[h as usize + 1];
-        for i in range {
-            let state = members.at(i);
-            for e in g.edge_range(state) {
-                let (action, target) = g.edge(e);
-                let th = c.of_state.at(target);
-                if th != h {
-                    scratch.push((th, action));
-                }
-            }
-        }
-        critical += scratch.len() as u64;
-        scratch.sort_unstable();
-        let row_start = actions.len();
-        let mut previous_target = None;
-        for &(t, a) in &scratch {
-            let repeats_last = actions.len() > row_start
-                && targets.last() == Some(&t)
-                && actions.last() == Some(&a);
-            if let (true, Some(m)) = (repeats_last, multiplicity.last_mut()) {
-                *m += 1;
-                continue;
-            }
-            if previous_target != Some(t) {
-                pair_count += 1;
-                previous_target = Some(t);
-            }
-            targets.push(t);
-            actions.push(a);
-            multiplicity.push(1u64);
-        }
-        offsets.push(actions.len() as u64);
-    }
-    let targets = if count <= u64::from(u32::MAX) {
-        IdVec::U32(targets.iter().map(|&t| t as u32).collect())
-    } else {
-        IdVec::U64(targets.into())
-    };
-    let edges = HsgEdges {
-        offsets,
-        targets,
-        actions,
-        multiplicity,
-        pair_count,
-    };
-    (edges, critical)
 }
 
 #[cfg(test)]

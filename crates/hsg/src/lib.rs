@@ -19,6 +19,7 @@ pub mod export;
 pub mod graph;
 pub mod headroom;
 pub mod hll;
+mod hsg_edges;
 pub mod ids;
 pub mod incremental;
 pub mod live_figures;

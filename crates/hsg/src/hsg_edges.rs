@@ -1,0 +1,246 @@
+//! The HSG's labelled edges, gathered in one pass over the rows in state order.
+//!
+//! Every transition whose ends lie in different hyperstates is a critical action; the
+//! HSG keeps one labelled edge per distinct `(source, target, action)` with the number
+//! of transitions it stands for. The rows are read in state order, front to back,
+//! because a store larger than the page cache can only be read that way: visiting
+//! each hyperstate's members in turn (as this module once did) jumps across the whole
+//! edge file for every large hyperstate, and on room5 (20 GB of edges, 24 GB of RAM)
+//! it read 1.1 TB from disk without finishing.
+//!
+//! The critical actions go to an accumulator that sorts and merges its duplicates
+//! whenever it fills, and doubles its room only when merging frees less than half of
+//! it: its memory follows the number of distinct labelled edges (which the result
+//! holds anyway), not the number of critical actions. Time `O(E + C log B)` with `C`
+//! the critical actions and `B` the accumulator's room.
+
+use crate::condense::HsgEdges;
+use crate::graph::{ActionId, StateGraph};
+use crate::ids::IdVec;
+use crate::scc::Components;
+
+/// Room of a fresh accumulator, in labelled edges (32 MiB).
+const FIRST_ROOM: usize = 1 << 20;
+
+/// One labelled edge being counted: source, target, action, multiplicity.
+type Counted = (u64, u64, ActionId, u64);
+
+/// Critical actions, kept sorted-and-merged in bulk.
+struct Accumulator {
+    edges: Vec<Counted>,
+    room: usize,
+}
+
+impl Accumulator {
+    fn new() -> Accumulator {
+        Accumulator {
+            edges: Vec::with_capacity(FIRST_ROOM),
+            room: FIRST_ROOM,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, source: u64, target: u64, action: ActionId) {
+        if self.edges.len() == self.room {
+            self.merge();
+            if self.edges.len() > self.room / 2 {
+                self.room *= 2;
+            }
+        }
+        self.edges.push((source, target, action, 1));
+    }
+
+    /// Sorts by `(source, target, action)` and folds equal edges into one, adding
+    /// their multiplicities.
+    fn merge(&mut self) {
+        self.edges.sort_unstable_by_key(|&(s, t, a, _)| (s, t, a));
+        let mut kept = 0;
+        for i in 0..self.edges.len() {
+            let e = self.edges[i];
+            if kept > 0 {
+                let last = &mut self.edges[kept - 1];
+                if (last.0, last.1, last.2) == (e.0, e.1, e.2) {
+                    last.3 += e.3;
+                    continue;
+                }
+            }
+            self.edges[kept] = e;
+            kept += 1;
+        }
+        self.edges.truncate(kept);
+    }
+
+    fn finish(mut self) -> Vec<Counted> {
+        self.merge();
+        self.edges
+    }
+}
+
+/// The labelled HSG edges of `g` under the components `c`, and the number of critical
+/// actions (transitions between hyperstates).
+pub(crate) fn hsg_edges<G: StateGraph + ?Sized>(g: &G, c: &Components) -> (HsgEdges, u64) {
+    let mut acc = Accumulator::new();
+    let mut critical = 0u64;
+    for state in 0..g.state_count() {
+        let row = g.edge_range(state);
+        if row.is_empty() {
+            continue;
+        }
+        let h = c.of_state.at(state);
+        for e in row {
+            let (action, target) = g.edge(e);
+            let th = c.of_state.at(target);
+            if th != h {
+                critical += 1;
+                acc.push(h, th, action);
+            }
+        }
+    }
+    (csr(acc.finish(), c.count), critical)
+}
+
+/// The sorted, merged edges as rows of `count` hyperstates.
+fn csr(counted: Vec<Counted>, count: u64) -> HsgEdges {
+    let mut offsets = Vec::with_capacity(count as usize + 1);
+    offsets.push(0u64);
+    let mut targets = Vec::with_capacity(counted.len());
+    let mut actions = Vec::with_capacity(counted.len());
+    let mut multiplicity = Vec::with_capacity(counted.len());
+    let mut pair_count = 0;
+    let mut previous_pair = None;
+    for &(s, t, a, m) in &counted {
+        // Rows of hyperstates without edges are empty: close every row up to `s`.
+        while (offsets.len() as u64) <= s {
+            offsets.push(targets.len() as u64);
+        }
+        if previous_pair != Some((s, t)) {
+            pair_count += 1;
+            previous_pair = Some((s, t));
+        }
+        targets.push(t);
+        actions.push(a);
+        multiplicity.push(m);
+    }
+    while (offsets.len() as u64) <= count {
+        offsets.push(targets.len() as u64);
+    }
+    let targets = if count <= u64::from(u32::MAX) {
+        IdVec::U32(targets.iter().map(|&t| t as u32).collect())
+    } else {
+        IdVec::U64(targets.into())
+    };
+    HsgEdges {
+        offsets,
+        targets,
+        actions,
+        multiplicity,
+        pair_count,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn merging_adds_multiplicities_and_keeps_the_order() {
+        let mut acc = Accumulator::new();
+        for (s, t, a) in [
+            (2, 1, 0),
+            (1, 0, 3),
+            (2, 1, 0),
+            (2, 0, 1),
+            (1, 0, 3),
+            (2, 1, 0),
+        ] {
+            acc.push(s, t, a);
+        }
+        assert_eq!(acc.finish(), vec![(1, 0, 3, 2), (2, 0, 1, 1), (2, 1, 0, 3)]);
+    }
+
+    #[test]
+    fn a_full_accumulator_merges_then_grows_only_when_merging_frees_little() {
+        let mut acc = Accumulator::new();
+        // Repeats of one edge merge into one entry: the room never grows.
+        for _ in 0..3 * FIRST_ROOM {
+            acc.push(7, 3, 1);
+        }
+        assert_eq!(acc.room, FIRST_ROOM);
+        // Distinct edges cannot merge: the room doubles.
+        for s in 0..FIRST_ROOM as u64 {
+            acc.push(s, 0, 0);
+        }
+        assert!(acc.room > FIRST_ROOM);
+        let edges = acc.finish();
+        assert_eq!(edges.len(), FIRST_ROOM + 1);
+        assert_eq!(
+            edges.iter().map(|e| e.3).sum::<u64>(),
+            4 * FIRST_ROOM as u64
+        );
+    }
+
+    /// A graph that records which rows are read, in order.
+    struct Recording {
+        inner: crate::mem::MemGraph,
+        rows_read: std::cell::RefCell<Vec<u64>>,
+    }
+
+    impl StateGraph for Recording {
+        fn state_count(&self) -> u64 {
+            self.inner.state_count()
+        }
+        fn expanded_count(&self) -> u64 {
+            self.inner.expanded_count()
+        }
+        fn edge_count(&self) -> u64 {
+            self.inner.edge_count()
+        }
+        fn edge_range(&self, state: u64) -> std::ops::Range<u64> {
+            self.rows_read.borrow_mut().push(state);
+            self.inner.edge_range(state)
+        }
+        fn edge(&self, index: u64) -> (ActionId, u64) {
+            self.inner.edge(index)
+        }
+        fn outcome(&self, state: u64) -> Option<crate::graph::OutcomeId> {
+            self.inner.outcome(state)
+        }
+        fn for_each_terminal(&self, f: &mut dyn FnMut(u64, crate::graph::OutcomeId)) {
+            self.inner.for_each_terminal(f)
+        }
+    }
+
+    #[test]
+    fn rows_are_read_once_each_in_state_order() {
+        // Regression: the edges were gathered hyperstate by hyperstate, reading the
+        // members' rows out of order; on a store beyond the page cache (room5) every
+        // large hyperstate swept the whole edge file again.
+        // Two interleaved rings {0, 2, 4} and {1, 3, 5}, and 4 -> 1 between them.
+        let edges = [
+            (0, 0, 2),
+            (2, 0, 4),
+            (4, 0, 0),
+            (1, 0, 3),
+            (3, 0, 5),
+            (5, 0, 1),
+            (4, 1, 1),
+        ];
+        let g = Recording {
+            inner: crate::mem::MemGraph::new(6, &edges, &[]).unwrap(),
+            rows_read: Default::default(),
+        };
+        let c = crate::scc::strongly_connected_components(&g.inner);
+        let (hsg, critical) = hsg_edges(&g, &c);
+        assert_eq!(*g.rows_read.borrow(), vec![0, 1, 2, 3, 4, 5]);
+        assert_eq!(critical, 1);
+        assert_eq!(hsg.multiplicity, vec![1]);
+    }
+
+    #[test]
+    fn rows_are_closed_for_hyperstates_without_edges() {
+        let edges = csr(vec![(1, 0, 2, 5), (3, 0, 1, 1), (3, 2, 1, 1)], 5);
+        assert_eq!(edges.offsets, vec![0, 0, 1, 1, 3, 3]);
+        assert_eq!(edges.pair_count, 3);
+        assert_eq!(edges.multiplicity, vec![5, 1, 1]);
+    }
+}
