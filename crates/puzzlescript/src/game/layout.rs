@@ -308,6 +308,12 @@ impl Layout {
     ) -> bool {
         let layers = self.layer_word.len();
         let mut ok = true;
+        if self.changing_layers.is_empty() {
+            // Position lists alone (every changing layer is conserved).
+            return self
+                .positions
+                .reencode_cells(before, objects, cells, fields);
+        }
         for &cell in cells {
             for &layer in &self.changing_layers {
                 let value = if self.so == 1 {

@@ -44,6 +44,8 @@ pub struct PuzzleScriptGame {
     template_summary: Summary,
     win_plan: crate::engine::win::WinPlan,
     initial: Vec<u8>,
+    /// True when the initial state satisfies the win conditions.
+    initial_wins: bool,
     inputs: Vec<(Option<u8>, &'static str)>,
     chance: bool,
     /// True when a turn without a directional movement can match no rule
@@ -100,6 +102,7 @@ impl PuzzleScriptGame {
         template_board.summarize_objects(game.obj_words, game.mov_words);
         let mut initial = Vec::new();
         layout.encode(&initial_objects, false, &mut initial);
+        let initial_wins = win_plan.satisfied(&game, &initial_objects);
         static NEXT_ID: AtomicU64 = AtomicU64::new(1);
         Ok(PuzzleScriptGame {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
@@ -110,6 +113,7 @@ impl PuzzleScriptGame {
             template_summary: template_board.summary,
             win_plan,
             initial,
+            initial_wins,
             inputs,
             chance,
             idle_turns_inert,

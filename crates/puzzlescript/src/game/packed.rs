@@ -41,6 +41,52 @@ pub fn put(word: &mut u64, offset: u32, nbits: u32, value: u64) {
     *word = (*word & !mask) | (value.checked_shl(offset).unwrap_or(0) & mask);
 }
 
+/// A set of cells of one layer, a bit per cell (`u64` or `u128`).
+pub trait CellSet:
+    Copy
+    + PartialEq
+    + std::ops::BitOr<Output = Self>
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::Not<Output = Self>
+{
+    /// The empty set.
+    const ZERO: Self;
+    /// The set of cell `i` (taken modulo the width).
+    fn bit(i: u64) -> Self;
+    /// The lowest cell of a non-empty set.
+    fn lowest(self) -> u32;
+    /// The set without its lowest cell.
+    fn drop_lowest(self) -> Self;
+    /// The number of cells.
+    fn count(self) -> u32;
+}
+
+macro_rules! cell_set {
+    ($t:ty) => {
+        impl CellSet for $t {
+            const ZERO: Self = 0;
+            #[inline]
+            fn bit(i: u64) -> Self {
+                1 << (i % <$t>::BITS as u64)
+            }
+            #[inline]
+            fn lowest(self) -> u32 {
+                self.trailing_zeros()
+            }
+            #[inline]
+            fn drop_lowest(self) -> Self {
+                self & self.wrapping_sub(1)
+            }
+            #[inline]
+            fn count(self) -> u32 {
+                self.count_ones()
+            }
+        }
+    };
+}
+cell_set!(u64);
+cell_set!(u128);
+
 /// The bits of a state's fields: one word when they take at most eight
 /// bytes (a narrow state, read and written with shifts only), else the bytes.
 pub struct Window(Option<u64>);

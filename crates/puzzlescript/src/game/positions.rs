@@ -57,6 +57,8 @@ pub struct Positions {
     /// True when a state's fields fit one word and objects take one word:
     /// lists are then updated with shifts on that word ([`packed`]).
     narrow: bool,
+    /// True when every listed layer has at most 64 cells (its cell sets take a `u64`).
+    small: bool,
 }
 
 /// The objects that no replacement creates or destroys (movement only moves
@@ -214,6 +216,7 @@ impl Positions {
                 self.word_mask |= 1 << list.id;
             }
         }
+        self.small = self.lists.iter().all(|l| self.cells[l.layer].len() <= 64);
         self.narrow = self.so == 1
             && offset <= 64
             && self.lists.iter().all(|l| self.cells[l.layer].len() <= 128)
@@ -266,7 +269,10 @@ impl Positions {
         fields: &mut [u8],
     ) -> bool {
         if self.narrow && fields.len() <= 8 {
-            return self.reencode_narrow(before, objects, cells, fields);
+            return match self.small {
+                true => self.reencode_narrow::<u64>(before, objects, cells, fields),
+                false => self.reencode_narrow::<u128>(before, objects, cells, fields),
+            };
         }
         let mut ok = true;
         for list in &self.lists {
@@ -292,7 +298,7 @@ impl Positions {
     /// cell changed are read into cell sets (a bit per cell of the layer),
     /// the written cells set or cleared there, and the sets written back as
     /// sorted lists.
-    fn reencode_narrow(
+    fn reencode_narrow<S: packed::CellSet>(
         &self,
         before: &[u64],
         objects: &[u64],
@@ -316,25 +322,25 @@ impl Positions {
             let Some(list) = self.list_of.get(id).and_then(|&k| self.lists.get(k)) else {
                 continue;
             };
-            let mut set = 0u128;
+            let mut set = S::ZERO;
             for k in 0..list.count as u32 {
-                set |= 1u128 << (packed::get(word, list.offset + k * list.bits, list.bits) & 127);
+                set = set | S::bit(packed::get(word, list.offset + k * list.bits, list.bits));
             }
             for &cell in cells {
                 let has = objects.get(cell).is_some_and(|&o| o >> id & 1 == 1);
                 match self.index_at.get(cell * self.layers + list.layer) {
                     Some(&index) if index != u32::MAX => {
-                        let bit = 1u128 << (index & 127);
+                        let bit = S::bit(u64::from(index));
                         set = if has { set | bit } else { set & !bit };
                     }
                     _ => ok &= !has,
                 }
             }
-            ok &= set.count_ones() as usize == list.count;
+            ok &= set.count() as usize == list.count;
             let mut k = 0u32;
-            while set != 0 && (k as usize) < list.count {
-                let index = u64::from(set.trailing_zeros());
-                set &= set - 1;
+            while set != S::ZERO && (k as usize) < list.count {
+                let index = u64::from(set.lowest());
+                set = set.drop_lowest();
                 packed::put(&mut word, list.offset + k * list.bits, list.bits, index);
                 k += 1;
             }

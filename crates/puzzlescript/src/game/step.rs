@@ -138,7 +138,10 @@ impl Worker {
             }
         }
         self.scratch.prepared = Some((players, summary));
-        self.start_won = game.win_plan.satisfied(g, &self.start);
+        // A turn whose grid satisfies the win conditions leads to a won
+        // (terminal) state, so the only unwon state that can satisfy them
+        // is the level's initial one (the reference does not check at load).
+        self.start_won = game.initial_wins && state == game.initial.as_slice();
     }
 
     /// An input known to change nothing: a transition only when the
