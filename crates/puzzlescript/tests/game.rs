@@ -107,6 +107,30 @@ fn one_push_wins() {
     assert!(game.render(next).contains("(won)"));
 }
 
+/// A level whose start already satisfies its win conditions: every input
+/// is a transition to a won state (the reference checks after each turn,
+/// not at load), blocked ones to the same grid, and no other unwon state
+/// wins.
+#[test]
+fn a_start_that_already_wins_wins_on_every_input() {
+    let text = GAME
+        .replace("All Target on Crate", "No Crate")
+        .replace("#P*O#", "#P..#\n#...#");
+    let game = PuzzleScriptGame::new(compile("won.txt", &text).unwrap(), 1).unwrap();
+    let start = game.initial_states()[0].clone();
+    assert_eq!(game.terminal(&start), None);
+    let mut out = Successors::new();
+    game.successors(&start, &mut out);
+    let labels: Vec<String> = out
+        .iter()
+        .map(|(m, _)| game.action_labels()[m.action as usize].clone())
+        .collect();
+    assert_eq!(labels, vec!["up", "left", "down", "right", "action"]);
+    assert!(out.iter().all(|(_, next)| game.terminal(next) == Some(0)));
+    // The start, its grid won, and the grids after a step down or right, won.
+    assert_eq!(explore(&game), (4, 5, 3));
+}
+
 #[test]
 fn session_replays_and_undoes() {
     let g = compile("tiny.txt", GAME).unwrap();
