@@ -131,6 +131,22 @@ fn a_start_that_already_wins_wins_on_every_input() {
     assert_eq!(explore(&game), (4, 5, 3));
 }
 
+/// `color_palette` picks the reference's palette for named colours.
+#[test]
+fn colours_follow_the_color_palette_flag() {
+    let crate_colour = |text: &str| {
+        let game = PuzzleScriptGame::new(compile("tiny.txt", text).unwrap(), 1).unwrap();
+        let start = game.initial_states()[0].clone();
+        game.render_colors(&start).unwrap()[1][2]
+    };
+    // Orange in the default palette (arnecolors), in amiga, and in amiga by number.
+    assert_eq!(crate_colour(GAME), Some([0xeb, 0x89, 0x31]));
+    let amiga = GAME.replace("title tiny", "title tiny\ncolor_palette amiga");
+    assert_eq!(crate_colour(&amiga), Some([0xff, 0x66, 0x44]));
+    let three = GAME.replace("title tiny", "title tiny\ncolor_palette 3");
+    assert_eq!(crate_colour(&three), Some([0xff, 0x66, 0x44]));
+}
+
 #[test]
 fn session_replays_and_undoes() {
     let g = compile("tiny.txt", GAME).unwrap();

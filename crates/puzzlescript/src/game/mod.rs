@@ -15,6 +15,7 @@ mod layout;
 mod layout_tests;
 mod packed;
 mod palette;
+mod palettes;
 mod positions;
 mod render;
 mod step;
