@@ -17,6 +17,8 @@ mod packed;
 mod palette;
 mod palettes;
 mod positions;
+#[cfg(test)]
+mod positions_tests;
 mod render;
 mod step;
 
