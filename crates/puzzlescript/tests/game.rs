@@ -107,6 +107,46 @@ fn one_push_wins() {
     assert!(game.render(next).contains("(won)"));
 }
 
+/// A level whose start already satisfies its win conditions: every input
+/// is a transition to a won state (the reference checks after each turn,
+/// not at load), blocked ones to the same grid, and no other unwon state
+/// wins.
+#[test]
+fn a_start_that_already_wins_wins_on_every_input() {
+    let text = GAME
+        .replace("All Target on Crate", "No Crate")
+        .replace("#P*O#", "#P..#\n#...#");
+    let game = PuzzleScriptGame::new(compile("won.txt", &text).unwrap(), 1).unwrap();
+    let start = game.initial_states()[0].clone();
+    assert_eq!(game.terminal(&start), None);
+    let mut out = Successors::new();
+    game.successors(&start, &mut out);
+    let labels: Vec<String> = out
+        .iter()
+        .map(|(m, _)| game.action_labels()[m.action as usize].clone())
+        .collect();
+    assert_eq!(labels, vec!["up", "left", "down", "right", "action"]);
+    assert!(out.iter().all(|(_, next)| game.terminal(next) == Some(0)));
+    // The start, its grid won, and the grids after a step down or right, won.
+    assert_eq!(explore(&game), (4, 5, 3));
+}
+
+/// `color_palette` picks the reference's palette for named colours.
+#[test]
+fn colours_follow_the_color_palette_flag() {
+    let crate_colour = |text: &str| {
+        let game = PuzzleScriptGame::new(compile("tiny.txt", text).unwrap(), 1).unwrap();
+        let start = game.initial_states()[0].clone();
+        game.render_colors(&start).unwrap()[1][2]
+    };
+    // Orange in the default palette (arnecolors), in amiga, and in amiga by number.
+    assert_eq!(crate_colour(GAME), Some([0xeb, 0x89, 0x31]));
+    let amiga = GAME.replace("title tiny", "title tiny\ncolor_palette amiga");
+    assert_eq!(crate_colour(&amiga), Some([0xff, 0x66, 0x44]));
+    let three = GAME.replace("title tiny", "title tiny\ncolor_palette 3");
+    assert_eq!(crate_colour(&three), Some([0xff, 0x66, 0x44]));
+}
+
 #[test]
 fn session_replays_and_undoes() {
     let g = compile("tiny.txt", GAME).unwrap();

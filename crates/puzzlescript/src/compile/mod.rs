@@ -66,6 +66,8 @@ pub struct Flags {
     pub require_player_movement: bool,
     /// `realtime_interval`, in seconds.
     pub realtime_interval: Option<f64>,
+    /// `color_palette`: a palette's name or number, as written.
+    pub color_palette: Option<String>,
 }
 
 /// A compiled game.
@@ -187,6 +189,7 @@ fn flags(parsed: &Parsed) -> Flags {
         norestart: has("norestart"),
         require_player_movement: has("require_player_movement"),
         realtime_interval: meta(parsed, "realtime_interval").and_then(|v| v.parse().ok()),
+        color_palette: meta(parsed, "color_palette").map(str::to_string),
     }
 }
 

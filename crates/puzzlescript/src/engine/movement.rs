@@ -41,6 +41,24 @@ pub fn is_player(g: &Compiled, cell: &[u64]) -> bool {
 pub fn move_players(g: &Compiled, board: &mut Board, dir: u64, players: &[usize]) {
     let (so, sm) = (g.obj_words, g.mov_words);
     let mask = &g.names.player_mask;
+    if let ([m], 1, 1) = (&mask[..], so, sm) {
+        // One word of objects and of movements: no slices.
+        for &i in players {
+            board.moving.push(i);
+            let mut hit = board.objects.get(i).map_or(0, |o| o & m);
+            let mut movement = 0u64;
+            while hit != 0 {
+                let id = hit.trailing_zeros() as usize;
+                hit &= hit - 1;
+                let layer = g.names.id_layer.get(id).copied().unwrap_or(0);
+                movement |= (dir & 0x1f) << bits::mov_pos(layer).1;
+            }
+            if let Some(slot) = board.movements.get_mut(i) {
+                *slot |= movement;
+            }
+        }
+        return;
+    }
     for &i in players {
         board.moving.push(i);
         for (w, &m) in mask.iter().enumerate().take(so) {

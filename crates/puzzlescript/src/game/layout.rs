@@ -7,6 +7,7 @@
 //! object keeps it forever (movement into it is blocked, and a rule that
 //! could replace it would have made it changing), so it needs no field.
 
+use super::positions::Positions;
 use crate::bits;
 use crate::compile::{Compiled, Grid, PatternCell};
 
@@ -29,12 +30,16 @@ pub struct Layout {
     id_value: Vec<u64>,
     /// Per layer: the changing objects as a one-word mask (when objects fit one word).
     layer_word: Vec<u64>,
-    /// The changing objects as one word (when objects fit one word).
+    /// The changing objects that have fields, as one word (when objects fit one word).
     mutable_word: u64,
     /// Per object id: its layer.
     id_layer: Vec<usize>,
-    /// The layers that hold some changing object.
+    /// The layers that hold some changing object and are encoded by fields.
     changing_layers: Vec<usize>,
+    /// The layers encoded by position lists instead of fields.
+    positions: Positions,
+    /// Bytes (after the outcome byte) that hold some field.
+    field_bytes: usize,
     /// Bit offset of each field (after the outcome byte).
     field_offset: Vec<u32>,
     /// Per bit of the fields, the field it belongs to.
@@ -98,8 +103,21 @@ pub fn mutable_objects(g: &Compiled) -> Vec<u64> {
 }
 
 impl Layout {
-    /// The layout of a level whose start is `grid`.
+    /// The layout of a level whose start is `grid`, with a field for every
+    /// (cell, layer) that can hold a changing object.
     pub fn new(g: &Compiled, grid: &Grid) -> Layout {
+        Layout::build(g, grid, None)
+    }
+
+    /// The layout of a level whose start is `grid` and whose objects after
+    /// the start rules are `start`: layers whose changing objects are only
+    /// ever moved take position lists when those are narrower (see
+    /// [`Positions`]).
+    pub fn with_positions(g: &Compiled, grid: &Grid, start: &[u64]) -> Layout {
+        Layout::build(g, grid, Some(start))
+    }
+
+    fn build(g: &Compiled, grid: &Grid, start: Option<&[u64]>) -> Layout {
         let so = g.obj_words;
         let names = &g.names;
         let mutable = mutable_objects(g);
@@ -128,12 +146,38 @@ impl Layout {
                 }
             }
         }
+        let holds = |cell: usize, layer: usize| {
+            !layer_ids[layer].is_empty()
+                && template
+                    .get(cell * so..cell * so + so)
+                    .is_some_and(|t| !bits::intersects(t, &names.layer_masks[layer]))
+        };
+        let cell_count = template.len() / so.max(1);
+        let mut field_bits = vec![0u64; names.layer_count];
+        for cell in 0..cell_count {
+            for (layer, bits) in field_bits.iter_mut().enumerate() {
+                if holds(cell, layer) {
+                    *bits += u64::from(layer_bits[layer]);
+                }
+            }
+        }
+        let mut positions = match start {
+            Some(start) => Positions::plan(g, &layer_ids, cell_count, holds, start, &field_bits),
+            None => Positions::default(),
+        };
+        let by_positions = |layer: usize| positions.by_layer.get(layer) == Some(&true);
         let mut fields = Vec::new();
-        for (cell, t) in template.chunks(so).enumerate() {
-            for (layer, ids) in layer_ids.iter().enumerate() {
-                if !ids.is_empty() && !bits::intersects(t, &names.layer_masks[layer]) {
+        for cell in 0..cell_count {
+            for layer in 0..names.layer_count {
+                if holds(cell, layer) && !by_positions(layer) {
                     fields.push((cell as u32, layer as u16));
                 }
+            }
+        }
+        let mut mutable_word = mutable_first;
+        for (layer, &word) in layer_word.iter().enumerate() {
+            if by_positions(layer) {
+                mutable_word &= !word;
             }
         }
         let layers = names.layer_count;
@@ -152,8 +196,10 @@ impl Layout {
             .map(|&(_, l)| u64::from(layer_bits[l as usize]))
             .sum();
         let changing_layers = (0..names.layer_count)
-            .filter(|&l| !layer_ids[l].is_empty())
+            .filter(|&l| !layer_ids[l].is_empty() && !by_positions(l))
             .collect();
+        let field_bytes = total_bits.div_ceil(8) as usize;
+        let end = positions.place(total_bits as u32);
         Layout {
             so,
             template,
@@ -163,13 +209,15 @@ impl Layout {
             layer_bits,
             id_value,
             layer_word,
-            mutable_word: mutable_first,
+            mutable_word,
             id_layer: names.id_layer.clone(),
             changing_layers,
+            positions,
+            field_bytes,
             field_offset,
             bit_field,
             field_at,
-            bytes: 1 + total_bits.div_ceil(8) as usize,
+            bytes: 1 + end.div_ceil(8) as usize,
         }
     }
 
@@ -199,6 +247,9 @@ impl Layout {
         while out.len() < start + self.bytes {
             out.push(acc as u8);
             acc >>= 8;
+        }
+        if let Some(fields) = out.get_mut(start + 1..) {
+            ok &= self.positions.encode(objects, fields);
         }
         ok
     }
@@ -236,17 +287,33 @@ impl Layout {
                 }
             }
         }
+        if let Some(fields) = out.get_mut(start..) {
+            ok &= self.positions.encode(objects, fields);
+        }
         ok
     }
 
-    /// Rewrites, in `fields` (an encoded state without its outcome byte),
-    /// the fields of `cells` from `objects`: the encoding of a board that
-    /// differs from the encoded state only in those cells (repeats allowed).
-    /// Returns false when one of them holds two changing objects of one layer,
-    /// or a changing object where the layout has no field.
-    pub fn reencode_cells(&self, objects: &[u64], cells: &[usize], fields: &mut [u8]) -> bool {
+    /// Rewrites, in `fields` (an encoded state without its outcome byte,
+    /// whose objects are `before`), the fields of `cells` from `objects`: the
+    /// encoding of a board that differs from the encoded state only in those
+    /// cells (repeats allowed). Returns false when one of them holds two
+    /// changing objects of one layer, or a changing object where the layout
+    /// has no field, or a conserved object's count changed.
+    pub fn reencode_cells(
+        &self,
+        before: &[u64],
+        objects: &[u64],
+        cells: &[usize],
+        fields: &mut [u8],
+    ) -> bool {
         let layers = self.layer_word.len();
         let mut ok = true;
+        if self.changing_layers.is_empty() {
+            // Position lists alone (every changing layer is conserved).
+            return self
+                .positions
+                .reencode_cells(before, objects, cells, fields);
+        }
         for &cell in cells {
             for &layer in &self.changing_layers {
                 let value = if self.so == 1 {
@@ -268,6 +335,11 @@ impl Layout {
                     _ => ok &= value == 0,
                 }
             }
+        }
+        if !self.positions.is_empty() {
+            ok &= self
+                .positions
+                .reencode_cells(before, objects, cells, fields);
         }
         ok
     }
@@ -295,13 +367,23 @@ impl Layout {
         state.first() == Some(&1)
     }
 
-    /// Adds the objects of an encoded state's non-zero fields to `objects`
-    /// (which holds the template at least in those cells) and lists their
-    /// cells in `cells`, in increasing order without repeats. Zero fields
-    /// cost nothing: the walk goes from set bit to set bit.
+    /// Adds the objects of an encoded state's non-zero fields and position
+    /// lists to `objects` (which holds the template at least in those cells)
+    /// and lists their cells in `cells`, in increasing order without repeats.
+    /// Zero fields cost nothing: the walk goes from set bit to set bit.
     pub fn decode_fields(&self, state: &[u8], objects: &mut [u64], cells: &mut Vec<usize>) {
         cells.clear();
         let fields = state.get(1..).unwrap_or(&[]);
+        self.decode_field_bits(fields, objects, cells);
+        if !self.positions.is_empty() {
+            self.positions.decode(fields, objects, cells);
+            sort_short(cells);
+        }
+    }
+
+    /// The walk of [`Layout::decode_fields`] over the fields alone.
+    fn decode_field_bits(&self, fields: &[u8], objects: &mut [u64], cells: &mut Vec<usize>) {
+        let fields = fields.get(..self.field_bytes).unwrap_or(fields);
         let mut last = u32::MAX;
         for (k, chunk) in fields.chunks(8).enumerate() {
             let mut rest = match <[u8; 8]>::try_from(chunk) {
@@ -345,8 +427,21 @@ impl Layout {
     }
 }
 
+/// Sorts a short list of cells and drops repeats (an insertion sort: the
+/// lists of a state's changing cells hold a handful).
+fn sort_short(cells: &mut Vec<usize>) {
+    for k in 1..cells.len() {
+        let mut j = k;
+        while j > 0 && cells[j - 1] > cells[j] {
+            cells.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+    cells.dedup();
+}
+
 /// Reads the `nbits`-bit value at bit `offset` of `bytes` (little endian).
-fn read_field(bytes: &[u8], offset: u32, nbits: u32) -> u64 {
+pub(super) fn read_field(bytes: &[u8], offset: u32, nbits: u32) -> u64 {
     let at = (offset / 8) as usize;
     // Fields away from the end: one eight-byte load.
     if let Some(word) = bytes
@@ -364,7 +459,7 @@ fn read_field(bytes: &[u8], offset: u32, nbits: u32) -> u64 {
 }
 
 /// Writes the `nbits`-bit `value` at bit `offset` of `bytes` (little endian).
-fn write_field(bytes: &mut [u8], offset: u32, nbits: u32, value: u64) {
+pub(super) fn write_field(bytes: &mut [u8], offset: u32, nbits: u32, value: u64) {
     let at = (offset / 8) as usize;
     let shift = offset % 8;
     let mask = ((1u64 << nbits.min(32)) - 1) << shift;

@@ -13,7 +13,20 @@ fn re_encoding_written_cells_matches_a_whole_encoding() {
     let Some(Level::Grid(grid)) = g.levels.iter().find(|l| matches!(l, Level::Grid(_))) else {
         panic!("room3 has a level");
     };
-    let layout = Layout::new(&g, grid);
+    let fields = Layout::new(&g, grid);
+    let positions = Layout::with_positions(&g, grid, &grid.cells);
+    assert_eq!(fields.bytes, 17);
+    assert!(
+        positions.bytes <= 8,
+        "a narrow state: {} bytes",
+        positions.bytes
+    );
+    check_codec(&fields, grid);
+    check_codec(&positions, grid);
+}
+
+/// Moves changing objects cell by cell and compares the incremental codec with the whole one.
+fn check_codec(layout: &Layout, grid: &crate::compile::Grid) {
     let mut state = Vec::new();
     assert!(layout.encode(&grid.cells, false, &mut state));
     // Move every changing object of each cell one cell down, cell after cell,
@@ -24,6 +37,7 @@ fn re_encoding_written_cells_matches_a_whole_encoding() {
     layout.decode_fields(&state, &mut start, &mut cells);
     assert_eq!(start, objects, "decoding set fields gives the grid");
     for &i in cells.iter().take(4) {
+        let before = objects.clone();
         let moved = objects[i] & layout.mutable[0];
         if objects
             .get(i + 1)
@@ -36,7 +50,7 @@ fn re_encoding_written_cells_matches_a_whole_encoding() {
         let ok = layout.encode(&objects, true, &mut whole);
         let mut part = state.clone();
         part[0] = 1;
-        let ok2 = layout.reencode_cells(&objects, &[i, i + 1], &mut part[1..]);
+        let ok2 = layout.reencode_cells(&before, &objects, &[i, i + 1], &mut part[1..]);
         assert_eq!((ok, &part), (ok2, &whole));
         state = part;
         state[0] = 0;

@@ -13,7 +13,12 @@ mod chance;
 mod layout;
 #[cfg(test)]
 mod layout_tests;
+mod packed;
 mod palette;
+mod palettes;
+mod positions;
+#[cfg(test)]
+mod positions_tests;
 mod render;
 mod step;
 
@@ -42,7 +47,8 @@ pub struct PuzzleScriptGame {
     template_summary: Summary,
     win_plan: crate::engine::win::WinPlan,
     initial: Vec<u8>,
-    initial_objects: Vec<u64>,
+    /// True when the initial state satisfies the win conditions.
+    initial_wins: bool,
     inputs: Vec<(Option<u8>, &'static str)>,
     chance: bool,
     /// True when a turn without a directional movement can match no rule
@@ -91,13 +97,17 @@ impl PuzzleScriptGame {
         let chance = has_chance(&game);
         let idle_turns_inert = idle_turns_inert(&game);
         let board = Board::new(&game, grid);
-        let layout = Layout::new(&game, grid);
+        let initial_objects = step::start_objects(&game, number, &board);
+        let layout = choose_layout(&game, grid, &initial_objects);
         let win_plan = crate::engine::win::WinPlan::new(&game, &grid.cells, &layout.mutable);
         let mut template_board = board.clone();
         template_board.objects.clone_from(&layout.template);
         template_board.summarize_objects(game.obj_words, game.mov_words);
+        let mut initial = Vec::new();
+        layout.encode(&initial_objects, false, &mut initial);
+        let initial_wins = win_plan.satisfied(&game, &initial_objects);
         static NEXT_ID: AtomicU64 = AtomicU64::new(1);
-        let mut g = PuzzleScriptGame {
+        Ok(PuzzleScriptGame {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             game,
             number,
@@ -105,20 +115,15 @@ impl PuzzleScriptGame {
             layout,
             template_summary: template_board.summary,
             win_plan,
-            initial: Vec::new(),
-            initial_objects: Vec::new(),
+            initial,
+            initial_wins,
             inputs,
             chance,
             idle_turns_inert,
             again_loops: AtomicU64::new(0),
             overfull: AtomicU64::new(0),
             stop: OnceLock::new(),
-        };
-        g.initial_objects = g.start_objects();
-        let mut initial = Vec::new();
-        g.layout.encode(&g.initial_objects, false, &mut initial);
-        g.initial = initial;
-        Ok(g)
+        })
     }
 
     /// The compiled game.
@@ -145,6 +150,18 @@ impl PuzzleScriptGame {
     /// (which the encoding cannot hold; zero in well-formed games).
     pub fn overfull_states(&self) -> u64 {
         self.overfull.load(Ordering::Relaxed)
+    }
+}
+
+/// The layout of a level: with position lists where they are narrower,
+/// unless the level's start breaks them (two objects of one layer in a
+/// cell), in which case every changing layer keeps its fields.
+fn choose_layout(g: &Compiled, grid: &crate::compile::Grid, start: &[u64]) -> Layout {
+    let layout = Layout::with_positions(g, grid, start);
+    if layout.encode(start, false, &mut Vec::new()) {
+        layout
+    } else {
+        Layout::new(g, grid)
     }
 }
 

@@ -1,50 +1,45 @@
-//! Colour names as PuzzleScript reads them: the default palette
-//! (`arnecolors`) and hexadecimal `#rgb` / `#rrggbb`.
-//!
-//! The `color_palette` prelude flag (another of the reference's palettes) is
-//! not honoured: named colours always take the default palette's values.
+//! Colour names as PuzzleScript reads them: a palette's names (the default
+//! `arnecolors`, or the one the `color_palette` prelude flag picks, see
+//! [`super::palettes`]) and hexadecimal `#rgb` / `#rrggbb`.
 
+use super::palettes::{NAMES, PALETTES};
 use model::Rgb;
 
-/// The default palette of the reference (`arnecolors`, `src/js/colors.js`).
-const ARNECOLORS: [(&str, u32); 24] = [
-    ("black", 0x000000),
-    ("white", 0xffffff),
-    ("grey", 0x9d9d9d),
-    ("darkgrey", 0x697175),
-    ("lightgrey", 0xcccccc),
-    ("gray", 0x9d9d9d),
-    ("darkgray", 0x697175),
-    ("lightgray", 0xcccccc),
-    ("red", 0xbe2633),
-    ("darkred", 0x732930),
-    ("lightred", 0xe06f8b),
-    ("brown", 0xa46422),
-    ("darkbrown", 0x493c2b),
-    ("lightbrown", 0xeeb62f),
-    ("orange", 0xeb8931),
-    ("yellow", 0xf7e26b),
-    ("green", 0x44891a),
-    ("darkgreen", 0x2f484e),
-    ("lightgreen", 0xa3ce27),
-    ("blue", 0x1d57f7),
-    ("lightblue", 0xb2dcef),
-    ("darkblue", 0x1b2632),
-    ("purple", 0x342a97),
-    ("pink", 0xde65e2),
-];
+/// The palette's colours, in the order of [`NAMES`]: the one named by the
+/// `color_palette` value (a name, or its number from 1), else the default
+/// `arnecolors`, as the reference does for an unknown one.
+fn table(palette: Option<&str>) -> &'static [u32; 24] {
+    let wanted = palette.map(|p| p.trim().to_ascii_lowercase());
+    let by_name = |name: &str| PALETTES.iter().find(|(n, _)| *n == name).map(|(_, t)| t);
+    let by_number = |value: &str| {
+        let n: usize = value.parse().ok()?;
+        // Aliases are written `1` to `14`: a leading zero or sign names nothing.
+        (n.to_string() == value).then(|| n.checked_sub(1).and_then(|k| PALETTES.get(k)))?
+    };
+    wanted
+        .as_deref()
+        .and_then(|w| by_number(w).map(|(_, t)| t).or_else(|| by_name(w)))
+        .or_else(|| by_name("arnecolors"))
+        .unwrap_or(&PALETTES[0].1)
+}
 
-/// The colour a name or hex code stands for; `None` for `transparent` and
-/// for anything unknown.
+/// The colour a name or hex code stands for in the default palette; `None`
+/// for `transparent` and for anything unknown.
+#[cfg(test)]
 pub fn rgb(name: &str) -> Option<Rgb> {
+    rgb_in(None, name)
+}
+
+/// The colour a name or hex code stands for in the palette `palette` (the
+/// `color_palette` value, if any); `None` for `transparent` and for
+/// anything unknown.
+pub fn rgb_in(palette: Option<&str>, name: &str) -> Option<Rgb> {
     let name = name.trim().to_ascii_lowercase();
     if let Some(hex) = name.strip_prefix('#') {
         return parse_hex(hex);
     }
-    ARNECOLORS
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|&(_, v)| split(v))
+    let k = NAMES.iter().position(|n| *n == name)?;
+    table(palette).get(k).map(|&v| split(v))
 }
 
 fn split(v: u32) -> Rgb {
@@ -67,7 +62,26 @@ fn parse_hex(hex: &str) -> Option<Rgb> {
 
 #[cfg(test)]
 mod tests {
-    use super::rgb;
+    use super::{rgb, rgb_in};
+
+    #[test]
+    fn the_color_palette_flag_picks_a_palette_by_name_or_number() {
+        assert_eq!(rgb_in(Some("amiga"), "red"), Some([0xdd, 0x11, 0x11]));
+        assert_eq!(rgb_in(Some("3"), "red"), Some([0xdd, 0x11, 0x11]));
+        assert_eq!(
+            rgb_in(Some(" GameBoyColour "), "blue"),
+            Some([0x5d, 0x6f, 0xa7])
+        );
+        assert_eq!(rgb_in(Some("14"), "black"), Some([0x20, 0x25, 0x27]));
+        assert_eq!(rgb_in(Some("1"), "pink"), Some([0xff, 0xaa, 0xff]));
+        // Unknown palettes fall back to the default, as the reference does.
+        for unknown in ["15", "0", "03", "nonesuch"] {
+            assert_eq!(rgb_in(Some(unknown), "red"), rgb("red"), "{unknown}");
+        }
+        assert_eq!(rgb_in(Some("4"), "orange"), rgb("orange"));
+        // Hex codes are read as written whatever the palette.
+        assert_eq!(rgb_in(Some("amiga"), "#f00"), Some([255, 0, 0]));
+    }
 
     #[test]
     fn names_and_hex_codes() {

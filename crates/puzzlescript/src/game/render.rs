@@ -62,7 +62,12 @@ fn topmost(g: &Compiled, cell: &[u64], glyphs: &[(char, &Vec<u64>)]) -> char {
 /// `transparent`), `None` for an empty cell.
 pub fn colors(g: &Compiled, width: usize, height: usize, objects: &[u64]) -> Vec<Vec<Option<Rgb>>> {
     let so = g.obj_words;
-    let by_id: Vec<Option<Rgb>> = g.colors.iter().map(|c| palette::rgb(c)).collect();
+    let chosen = g.flags.color_palette.as_deref();
+    let by_id: Vec<Option<Rgb>> = g
+        .colors
+        .iter()
+        .map(|c| palette::rgb_in(chosen, c))
+        .collect();
     (0..height)
         .map(|y| {
             (0..width)

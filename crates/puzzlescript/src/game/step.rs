@@ -138,7 +138,10 @@ impl Worker {
             }
         }
         self.scratch.prepared = Some((players, summary));
-        self.start_won = game.win_plan.satisfied(g, &self.start);
+        // A turn whose grid satisfies the win conditions leads to a won
+        // (terminal) state, so the only unwon state that can satisfy them
+        // is the level's initial one (the reference does not check at load).
+        self.start_won = game.initial_wins && state == game.initial.as_slice();
     }
 
     /// An input known to change nothing: a transition only when the
@@ -194,10 +197,12 @@ impl Worker {
                     if let Some((outcome, fields)) = self.encoded.split_first_mut() {
                         *outcome = u8::from(won);
                         let objects = &self.board.objects;
-                        if !game
-                            .layout
-                            .reencode_cells(objects, &self.board.touched, fields)
-                        {
+                        if !game.layout.reencode_cells(
+                            &self.start,
+                            objects,
+                            &self.board.touched,
+                            fields,
+                        ) {
                             game.overfull.fetch_add(1, Ordering::Relaxed);
                         }
                     }
@@ -353,20 +358,22 @@ impl Worker {
     }
 }
 
-impl PuzzleScriptGame {
-    /// The level's objects after its start rules (and their `again` turns).
-    pub(super) fn start_objects(&self) -> Vec<u64> {
-        let g = &*self.game;
-        if !g.flags.run_rules_on_level_start {
-            return self.board.objects.clone();
-        }
-        let index = crate::list_levels(g)
-            .into_iter()
-            .find(|l| l.number == self.number)
-            .map_or(0, |l| l.index);
-        match crate::Session::new(g, index, None) {
-            Ok(s) if s.level_index() == index => s.board().objects.clone(),
-            _ => self.board.objects.clone(),
-        }
+/// The objects of level `number` of `g` (whose board is `board`) after its
+/// start rules (and their `again` turns).
+pub(super) fn start_objects(
+    g: &crate::compile::Compiled,
+    number: usize,
+    board: &Board,
+) -> Vec<u64> {
+    if !g.flags.run_rules_on_level_start {
+        return board.objects.clone();
+    }
+    let index = crate::list_levels(g)
+        .into_iter()
+        .find(|l| l.number == number)
+        .map_or(0, |l| l.index);
+    match crate::Session::new(g, index, None) {
+        Ok(s) if s.level_index() == index => s.board().objects.clone(),
+        _ => board.objects.clone(),
     }
 }
