@@ -1,0 +1,447 @@
+//! One breadth-first layer across the cluster, in four all-to-all steps:
+//!
+//! 1. every process expands the parents of the layer it owns and sends each
+//!    successor `(slot, parent, index)` to the successor's owner;
+//! 2. each owner answers the successors it already knows with their ids
+//!    (to the parent's owner), sorts the others by content, and sends the
+//!    smallest key `(parent, index)` of each new state to the *ranker* of
+//!    that parent's slice of the layer;
+//! 3. each ranker sorts the keys it received, sends every key's rank back to
+//!    its owner, and broadcasts its count (with its byte and transition
+//!    counts, for progress); the counts' prefix sums turn a rank into an id;
+//! 4. each owner stores its new states and answers every occurrence of them
+//!    to the parents' owners, which then write their parents' rows.
+//!
+//! A new state's smallest key is its first occurrence in the order a single
+//! machine merges successors (parents in id order, successors in the game's
+//! order), and parent slices are contiguous, so `layer end + base of the
+//! ranker + rank` is the id the single-machine explorer gives it.
+
+use crate::index::fingerprint;
+use crate::node::{Frontier, Node};
+use crate::wire::{Put, Reader};
+use crate::{ClusterError, Exchange};
+use model::Successors;
+use store::Edge;
+
+/// What a process keeps of its own parents while their successors are away.
+#[derive(Default)]
+pub struct Rows {
+    /// Per parent: the end of its successors in the arrays below.
+    ends: Vec<usize>,
+    /// Per parent: its outcome if terminal.
+    terminal: Vec<Option<u16>>,
+    actions: Vec<u16>,
+    probs: Vec<(u32, u32)>,
+    /// Filled in by the answers; `u64::MAX` until then.
+    targets: Vec<u64>,
+}
+
+/// The new states an owner found in step 2, waiting for their ranks.
+#[derive(Default)]
+struct Candidates {
+    /// Slot bytes of every unknown successor received.
+    records: Vec<u8>,
+    /// Per unknown successor: (parent, index, sender).
+    keys: Vec<(u64, u32, u32)>,
+    /// The successors in (content, key) order.
+    order: Vec<u32>,
+    /// Per new state: where its occurrences start in `order`, its ranker and
+    /// its position in the keys sent to that ranker.
+    groups: Vec<(usize, u32, u32)>,
+}
+
+/// Layer-wide facts every process agrees on.
+pub struct Layer {
+    /// The first id of the layer being expanded.
+    pub start: u64,
+    /// One past its last id.
+    pub end: u64,
+}
+
+impl Layer {
+    /// The first parent of ranker `r`'s slice.
+    fn slice_start(&self, r: usize, peers: usize) -> u64 {
+        let len = u128::from(self.end - self.start);
+        self.start + (len * r as u128 / peers as u128) as u64
+    }
+
+    /// The ranker of `parent`: the process whose slice holds it.
+    fn ranker(&self, parent: u64, peers: usize) -> usize {
+        let len = u128::from((self.end - self.start).max(1));
+        let mut r = (u128::from(parent - self.start) * peers as u128 / len) as usize;
+        r = r.min(peers - 1);
+        while r + 1 < peers && self.slice_start(r + 1, peers) <= parent {
+            r += 1;
+        }
+        while r > 0 && self.slice_start(r, peers) > parent {
+            r -= 1;
+        }
+        r
+    }
+}
+
+/// What a round tells the caller.
+pub struct RoundResult {
+    /// New states of the next layer, cluster-wide.
+    pub new_states: u64,
+    /// Transitions stored by the whole cluster after this round.
+    pub transitions: u64,
+    /// Bytes sent by the whole cluster so far (this invocation).
+    pub bytes_sent: u64,
+}
+
+impl<X: Exchange> Node<'_, X> {
+    /// Expands the current layer across the cluster; the new owned states
+    /// become the frontier, the rows of the owned parents are appended.
+    pub fn round(&mut self) -> Result<RoundResult, ClusterError> {
+        let layer = Layer {
+            start: self.layers[self.layers.len() - 2],
+            end: self.layers[self.layers.len() - 1],
+        };
+        let (rows, out) = self.expand()?;
+        let inbox = self.send(out)?;
+        let (mut rows, cands, out) = self.sort_out(rows, inbox, &layer)?;
+        let inbox = self.send(out)?;
+        let transitions = self.part.local_transitions() + rows.actions.len() as u64;
+        let out = self.rank(&mut rows, inbox, &layer, transitions)?;
+        let inbox = self.send(out)?;
+        let (result, out) = self.place(&cands, &inbox, &layer)?;
+        let inbox = self.send(out)?;
+        self.answers(&mut rows, &inbox)?;
+        self.write_rows(&rows)?;
+        Ok(result)
+    }
+
+    /// Exchanges one step, counting the bytes that leave this process.
+    fn send(&mut self, out: Vec<Vec<u8>>) -> Result<Vec<Vec<u8>>, ClusterError> {
+        let me = self.ex.index();
+        let sent: usize = out
+            .iter()
+            .enumerate()
+            .filter(|&(k, _)| k != me)
+            .map(|(_, b)| b.len())
+            .sum();
+        self.bytes_sent += sent as u64;
+        self.ex.exchange(out)
+    }
+
+    /// Step 1: the owned parents' successors, each to its owner.
+    fn expand(&mut self) -> Result<(Rows, Vec<Vec<u8>>), ClusterError> {
+        let peers = self.ex.peers();
+        let width = self.slot.width();
+        let mut out = vec![Vec::new(); peers];
+        let mut rows = Rows::default();
+        let mut succ = Successors::default();
+        let mut record = Vec::with_capacity(width);
+        for (k, parent) in self.frontier.records.chunks_exact(width).enumerate() {
+            let id = self.frontier.ids[k];
+            let state = self.slot.decode(parent);
+            let outcome = self.game.terminal(state);
+            rows.terminal.push(outcome);
+            if outcome.is_none() {
+                succ.clear();
+                self.game.successors(state, &mut succ);
+                for (j, (mv, next)) in succ.iter().enumerate() {
+                    record.clear();
+                    self.slot.encode(next, &mut record)?;
+                    let to = &mut out[(fingerprint(&record) % peers as u64) as usize];
+                    to.extend_from_slice(&record);
+                    to.put_u64(id);
+                    to.put_u32(j as u32);
+                    rows.actions.push(mv.action);
+                    if self.chance {
+                        rows.probs.push((mv.prob.num, mv.prob.den));
+                    }
+                }
+            }
+            rows.ends.push(rows.actions.len());
+        }
+        rows.targets = vec![u64::MAX; rows.actions.len()];
+        Ok((rows, out))
+    }
+
+    /// Step 2 at the owner: known successors answered, new ones grouped by
+    /// content and their smallest keys sent to the rankers. The message to
+    /// process `k` is a count of answers, the answers, then the keys.
+    #[allow(clippy::type_complexity)]
+    fn sort_out(
+        &mut self,
+        rows: Rows,
+        inbox: Vec<Vec<u8>>,
+        layer: &Layer,
+    ) -> Result<(Rows, Candidates, Vec<Vec<u8>>), ClusterError> {
+        let peers = self.ex.peers();
+        let width = self.slot.width();
+        let mut answers = vec![Vec::new(); peers];
+        let mut cands = Candidates::default();
+        for (from, bytes) in inbox.iter().enumerate() {
+            let mut r = Reader::new(bytes, from);
+            while !r.is_empty() {
+                let record = r.bytes(width)?;
+                let (parent, j) = (r.u64()?, r.u32()?);
+                if !(layer.start..layer.end).contains(&parent) {
+                    return Err(r.malformed(format!("parent {parent} outside the layer")));
+                }
+                match self.index.get(record, fingerprint(record)) {
+                    Some(id) => {
+                        let a = &mut answers[from];
+                        a.put_u64(parent);
+                        a.put_u32(j);
+                        a.put_u64(id);
+                    }
+                    None => {
+                        cands.records.extend_from_slice(record);
+                        cands.keys.push((parent, j, from as u32));
+                    }
+                }
+            }
+        }
+        let records = &cands.records;
+        let rec = |i: u32| &records[i as usize * width..(i as usize + 1) * width];
+        let mut order: Vec<u32> = (0..cands.keys.len() as u32).collect();
+        order.sort_unstable_by(|&a, &b| {
+            let (ka, kb) = (cands.keys[a as usize], cands.keys[b as usize]);
+            rec(a).cmp(rec(b)).then((ka.0, ka.1).cmp(&(kb.0, kb.1)))
+        });
+        let mut keys = vec![Vec::new(); peers];
+        let mut counts = vec![0u32; peers];
+        for (at, &i) in order.iter().enumerate() {
+            if at > 0 && rec(order[at - 1]) == rec(i) {
+                continue;
+            }
+            let (parent, j, _) = cands.keys[i as usize];
+            let ranker = layer.ranker(parent, peers);
+            let to: &mut Vec<u8> = &mut keys[ranker];
+            to.put_u64(parent);
+            to.put_u32(j);
+            cands.groups.push((at, ranker as u32, counts[ranker]));
+            counts[ranker] += 1;
+        }
+        cands.order = order;
+        let out = answers
+            .into_iter()
+            .zip(keys)
+            .map(|(a, k)| {
+                let mut msg = Vec::with_capacity(8 + a.len() + k.len());
+                msg.put_u64((a.len() / 20) as u64);
+                msg.extend_from_slice(&a);
+                msg.extend_from_slice(&k);
+                msg
+            })
+            .collect();
+        Ok((rows, cands, out))
+    }
+
+    /// Step 3 at the ranker (and the parent owner): known answers filled in,
+    /// the keys of this slice ranked. The message to `k` is this ranker's
+    /// count, bytes sent and transitions, then the ranks of `k`'s keys in
+    /// the order `k` sent them.
+    fn rank(
+        &mut self,
+        rows: &mut Rows,
+        inbox: Vec<Vec<u8>>,
+        layer: &Layer,
+        transitions: u64,
+    ) -> Result<Vec<Vec<u8>>, ClusterError> {
+        let peers = self.ex.peers();
+        let me = self.ex.index();
+        let mut keys: Vec<(u64, u32, u32, u32)> = Vec::new();
+        let mut received = vec![0u32; peers];
+        for (from, bytes) in inbox.iter().enumerate() {
+            let mut r = Reader::new(bytes, from);
+            let known = r.u64()?;
+            for _ in 0..known {
+                let (parent, j, id) = (r.u64()?, r.u32()?, r.u64()?);
+                self.fill(rows, parent, j, id, &r)?;
+            }
+            while !r.is_empty() {
+                let (parent, j) = (r.u64()?, r.u32()?);
+                if !(layer.start..layer.end).contains(&parent) || layer.ranker(parent, peers) != me
+                {
+                    return Err(
+                        r.malformed(format!("key of parent {parent} sent to the wrong ranker"))
+                    );
+                }
+                keys.push((parent, j, from as u32, received[from]));
+                received[from] += 1;
+            }
+        }
+        keys.sort_unstable();
+        let mut ranks: Vec<Vec<u64>> = received.iter().map(|&n| vec![0; n as usize]).collect();
+        for (rank, &(_, _, from, pos)) in keys.iter().enumerate() {
+            ranks[from as usize][pos as usize] = rank as u64;
+        }
+        let out = ranks
+            .into_iter()
+            .map(|list| {
+                let mut msg = Vec::with_capacity(24 + 8 * list.len());
+                msg.put_u64(keys.len() as u64);
+                msg.put_u64(self.bytes_sent);
+                msg.put_u64(transitions);
+                for rank in list {
+                    msg.put_u64(rank);
+                }
+                msg
+            })
+            .collect();
+        Ok(out)
+    }
+
+    /// Step 4 at the owner: ids from ranks, the new states stored and made
+    /// the next frontier, every occurrence answered.
+    fn place(
+        &mut self,
+        cands: &Candidates,
+        inbox: &[Vec<u8>],
+        layer: &Layer,
+    ) -> Result<(RoundResult, Vec<Vec<u8>>), ClusterError> {
+        let peers = self.ex.peers();
+        let width = self.slot.width();
+        let mut readers: Vec<Reader> = inbox
+            .iter()
+            .enumerate()
+            .map(|(from, b)| Reader::new(b, from))
+            .collect();
+        let mut base = Vec::with_capacity(peers);
+        let (mut total, mut bytes, mut transitions) = (0u64, 0u64, 0u64);
+        for r in readers.iter_mut() {
+            base.push(total);
+            total += r.u64()?;
+            bytes += r.u64()?;
+            transitions += r.u64()?;
+        }
+        let mut ranks: Vec<Vec<u64>> = Vec::with_capacity(peers);
+        for r in readers.iter_mut() {
+            let mut list = Vec::new();
+            while !r.is_empty() {
+                list.push(r.u64()?);
+            }
+            ranks.push(list);
+        }
+        let mut out = vec![Vec::new(); peers];
+        let mut fresh: Vec<(u64, u32)> = Vec::with_capacity(cands.groups.len());
+        for (g, &(at, ranker, pos)) in cands.groups.iter().enumerate() {
+            let ranker = ranker as usize;
+            let Some(&rank) = ranks[ranker].get(pos as usize) else {
+                return Err(readers[ranker].malformed("fewer ranks than keys sent"));
+            };
+            let id = layer.end + base[ranker] + rank;
+            let until = cands.groups.get(g + 1).map_or(cands.order.len(), |n| n.0);
+            for &i in &cands.order[at..until] {
+                let (parent, j, from) = cands.keys[i as usize];
+                let to = &mut out[from as usize];
+                to.put_u64(parent);
+                to.put_u32(j);
+                to.put_u64(id);
+            }
+            fresh.push((id, cands.order[at]));
+        }
+        fresh.sort_unstable();
+        let mut frontier = Frontier::default();
+        for &(id, i) in &fresh {
+            let record = &cands.records[i as usize * width..(i as usize + 1) * width];
+            if id >= layer.end + total {
+                return Err(ClusterError::Malformed {
+                    from: 0,
+                    what: format!("id {id} beyond the layer's {total} new states"),
+                });
+            }
+            self.index.insert(record, fingerprint(record), id);
+            self.part.append_state(id, record)?;
+            frontier.records.extend_from_slice(record);
+            frontier.ids.push(id);
+        }
+        self.next_frontier = frontier;
+        let result = RoundResult {
+            new_states: total,
+            transitions,
+            bytes_sent: bytes,
+        };
+        Ok((result, out))
+    }
+
+    /// After step 4 at the parent owner: the ids of the new successors.
+    fn answers(&mut self, rows: &mut Rows, inbox: &[Vec<u8>]) -> Result<(), ClusterError> {
+        for (from, bytes) in inbox.iter().enumerate() {
+            let mut r = Reader::new(bytes, from);
+            while !r.is_empty() {
+                let (parent, j, id) = (r.u64()?, r.u32()?, r.u64()?);
+                self.fill(rows, parent, j, id, &r)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Records that successor `j` of `parent` is state `id`.
+    fn fill(
+        &self,
+        rows: &mut Rows,
+        parent: u64,
+        j: u32,
+        id: u64,
+        r: &Reader,
+    ) -> Result<(), ClusterError> {
+        let Ok(k) = self.frontier.ids.binary_search(&parent) else {
+            return Err(r.malformed(format!("an answer for parent {parent}, not owned here")));
+        };
+        let start = if k == 0 { 0 } else { rows.ends[k - 1] };
+        let at = start + j as usize;
+        if at >= rows.ends[k] {
+            return Err(r.malformed(format!("parent {parent} has no successor {j}")));
+        }
+        rows.targets[at] = id;
+        Ok(())
+    }
+
+    /// The rows of the owned parents, in id order, and their terminals.
+    fn write_rows(&mut self, rows: &Rows) -> Result<(), ClusterError> {
+        let mut edges = Vec::new();
+        let mut start = 0;
+        for (k, &end) in rows.ends.iter().enumerate() {
+            let parent = self.frontier.ids[k];
+            if let Some(outcome) = rows.terminal[k] {
+                self.part.append_terminal(parent, outcome)?;
+            }
+            edges.clear();
+            for at in start..end {
+                let target = rows.targets[at];
+                if target == u64::MAX {
+                    return Err(ClusterError::Malformed {
+                        from: self.ex.index(),
+                        what: format!("no answer for successor {} of {parent}", at - start),
+                    });
+                }
+                edges.push(Edge {
+                    action: rows.actions[at],
+                    target,
+                });
+            }
+            let probs = self.chance.then(|| &rows.probs[start..end]);
+            self.part.append_row(parent, &edges, probs)?;
+            start = end;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slices_cover_the_layer_in_order() {
+        for peers in 1..6 {
+            for (start, end) in [(0u64, 1u64), (3, 4), (10, 17), (5, 1000)] {
+                let layer = Layer { start, end };
+                let mut last = 0;
+                for p in start..end {
+                    let r = layer.ranker(p, peers);
+                    assert!(r >= last, "slices must be contiguous");
+                    assert!(layer.slice_start(r, peers) <= p);
+                    last = r;
+                }
+            }
+        }
+    }
+}
