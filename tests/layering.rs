@@ -35,6 +35,7 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
                 "games",
                 "store",
                 "explore",
+                "cluster",
                 "hsg",
                 "tui",
                 "fling",

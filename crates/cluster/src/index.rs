@@ -2,13 +2,19 @@
 //! open-addressing hash table over an arena of the owned records.
 //!
 //! Owned states are only those whose fingerprint falls to this process
-//! (`xxh3 mod peers`), so the table mixes the fingerprint before using its
-//! bits: its low bits are the same for every state here.
+//! (`xxh3 mod peers`), so the table places a state by the fingerprint's high
+//! 32 bits, which the owner does not depend on. A table entry holds those
+//! bits beside the record's local number, so that a probe compares records
+//! only when the fingerprints agree, and the table grows without rehashing.
 
+use crate::ClusterError;
 use xxhash_rust::xxh3::xxh3_64;
 
 /// Marks an empty table slot.
 const EMPTY: u64 = u64::MAX;
+/// The low bits of an entry: a local record number (the all-ones value is
+/// reserved, since it would make [`EMPTY`]).
+const LOCAL: u64 = u32::MAX as u64;
 
 /// Owned states by content, with their global ids.
 pub struct OwnedIndex {
@@ -17,7 +23,8 @@ pub struct OwnedIndex {
     records: Vec<u8>,
     /// The global id of each record.
     ids: Vec<u64>,
-    /// Local record numbers, or [`EMPTY`]; a power of two long.
+    /// `fingerprint >> 32 << 32 | local record number`, or [`EMPTY`]; a
+    /// power of two long.
     table: Vec<u64>,
 }
 
@@ -38,10 +45,14 @@ impl OwnedIndex {
         }
     }
 
+    /// Bytes of memory the index occupies.
+    pub fn bytes(&self) -> u64 {
+        (self.records.capacity() + 8 * self.ids.capacity() + 8 * self.table.len()) as u64
+    }
+
     #[inline]
-    fn home(&self, hash: u64) -> usize {
-        let bits = self.table.len().trailing_zeros();
-        (hash.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
+    fn home(&self, high: u64) -> usize {
+        ((u128::from(high) * self.table.len() as u128) >> 32) as usize
     }
 
     #[inline]
@@ -54,13 +65,15 @@ impl OwnedIndex {
     #[inline]
     pub fn get(&self, record: &[u8], hash: u64) -> Option<u64> {
         let mask = self.table.len() - 1;
-        let mut at = self.home(hash);
+        let high = hash >> 32;
+        let mut at = self.home(high);
         loop {
-            let local = self.table[at];
-            if local == EMPTY {
+            let entry = self.table[at];
+            if entry == EMPTY {
                 return None;
             }
-            if self.record(local) == record {
+            let local = entry & LOCAL;
+            if entry >> 32 == high && self.record(local) == record {
                 return Some(self.ids[local as usize]);
             }
             at = (at + 1) & mask;
@@ -68,30 +81,36 @@ impl OwnedIndex {
     }
 
     /// Adds `record` with global id `id`; the caller knows it is absent.
-    pub fn insert(&mut self, record: &[u8], hash: u64, id: u64) {
+    pub fn insert(&mut self, record: &[u8], hash: u64, id: u64) -> Result<(), ClusterError> {
+        if self.ids.len() as u64 >= LOCAL {
+            return Err(ClusterError::Unsupported(format!(
+                "more than {LOCAL} states owned by one process: use more processes"
+            )));
+        }
         if (self.ids.len() + 1) * 2 > self.table.len() {
             self.grow();
         }
         let local = self.ids.len() as u64;
         self.records.extend_from_slice(record);
         self.ids.push(id);
-        self.place(hash, local);
+        self.place(hash >> 32 << 32 | local);
+        Ok(())
     }
 
-    fn place(&mut self, hash: u64, local: u64) {
+    fn place(&mut self, entry: u64) {
         let mask = self.table.len() - 1;
-        let mut at = self.home(hash);
+        let mut at = self.home(entry >> 32);
         while self.table[at] != EMPTY {
             at = (at + 1) & mask;
         }
-        self.table[at] = local;
+        self.table[at] = entry;
     }
 
     fn grow(&mut self) {
-        self.table = vec![EMPTY; self.table.len() * 2];
-        for local in 0..self.ids.len() as u64 {
-            let hash = fingerprint(self.record(local));
-            self.place(hash, local);
+        let doubled = vec![EMPTY; self.table.len() * 2];
+        let old = std::mem::replace(&mut self.table, doubled);
+        for entry in old.into_iter().filter(|&e| e != EMPTY) {
+            self.place(entry);
         }
     }
 }
@@ -106,7 +125,9 @@ mod tests {
         for i in 0..5000u32 {
             let rec = &i.to_le_bytes()[..3];
             assert_eq!(index.get(rec, fingerprint(rec)), None);
-            index.insert(rec, fingerprint(rec), u64::from(i) * 7);
+            index
+                .insert(rec, fingerprint(rec), u64::from(i) * 7)
+                .unwrap();
         }
         for i in 0..5000u32 {
             let rec = &i.to_le_bytes()[..3];

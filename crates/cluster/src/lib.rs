@@ -38,6 +38,6 @@ pub use node::{
     explore_part, ClusterEnding, ClusterOptions, ClusterProgress, ClusterSummary, ProgressSink,
     Quiet,
 };
-pub use part::Part;
+pub use part::{remove_part, Part};
 pub use part_manifest::{PartManifest, PointStatus};
 pub use timely_exchange::{run_cluster, ClusterConfig};

@@ -15,6 +15,8 @@ use store::RunIdentity;
 pub struct ClusterOptions {
     /// States at this BFS depth are stored but not expanded (partial run).
     pub max_depth: Option<u32>,
+    /// Bytes this process's index of its states may occupy; `None` for no limit.
+    pub mem_budget: Option<u64>,
 }
 
 /// The cluster-wide figures after a layer, for progress and the summary.
@@ -185,7 +187,7 @@ impl<X: Exchange> Node<'_, X> {
             let id = seen.len() as u64 - 1;
             let hash = fingerprint(&record);
             if hash % peers == me {
-                self.index.insert(&record, hash, id);
+                self.index.insert(&record, hash, id)?;
                 self.part.append_state(id, &record)?;
                 self.frontier.records.extend_from_slice(&record);
                 self.frontier.ids.push(id);
@@ -219,7 +221,7 @@ impl<X: Exchange> Node<'_, X> {
             }
             last = Some(id);
             let record = &buf[8..];
-            self.index.insert(record, fingerprint(record), id);
+            self.index.insert(record, fingerprint(record), id)?;
             if id >= from {
                 self.frontier.records.extend_from_slice(record);
                 self.frontier.ids.push(id);
@@ -252,7 +254,23 @@ impl<X: Exchange> Node<'_, X> {
             let end = self.layers[self.layers.len() - 1] + result.new_states;
             self.layers.push(end);
             self.commit(PointStatus::Running)?;
+            self.check_budget(opts)?;
             self.report(sink);
+        }
+    }
+
+    /// Stops, after the layer's commit, when the index outgrew the budget:
+    /// the part resumes from that layer with more memory or more processes.
+    fn check_budget(&self, opts: &ClusterOptions) -> Result<(), ClusterError> {
+        let used = self.index.bytes();
+        match opts.mem_budget {
+            Some(budget) if used > budget => Err(ClusterError::OutOfMemory {
+                process: self.ex.index(),
+                used,
+                budget,
+                depth: (self.layers.len() - 2) as u32,
+            }),
+            _ => Ok(()),
         }
     }
 

@@ -257,3 +257,23 @@ fn check_same_run(
     }
     Ok(())
 }
+
+/// Deletes the part in `dir` (its manifest and files, nothing else), so that
+/// the next exploration there starts afresh.
+pub fn remove_part(dir: &Path) -> Result<(), ClusterError> {
+    let mut names = vec![PART.to_string(), "PART.tmp".to_string()];
+    for name in [STATES, ROWS, TERMINALS] {
+        names.push(name.to_string());
+        names.push(format!("{name}.sum"));
+    }
+    for name in names {
+        let path = dir.join(name);
+        match std::fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(crate::error::io(&path)(e))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}

@@ -42,8 +42,10 @@ pub struct Rows {
 struct Candidates {
     /// Slot bytes of every unknown successor received.
     records: Vec<u8>,
-    /// Per unknown successor: (parent, index, sender).
-    keys: Vec<(u64, u32, u32)>,
+    /// Per unknown successor: (parent, index, sender, place in the sender's rows).
+    keys: Vec<(u64, u32, u32, u32)>,
+    /// Per unknown successor: its fingerprint.
+    hashes: Vec<u64>,
     /// The successors in (content, key) order.
     order: Vec<u32>,
     /// Per new state: where its occurrences start in `order`, its ranker and
@@ -149,6 +151,7 @@ impl<X: Exchange> Node<'_, X> {
                     to.extend_from_slice(&record);
                     to.put_u64(id);
                     to.put_u32(j as u32);
+                    to.put_u32(rows.actions.len() as u32);
                     rows.actions.push(mv.action);
                     if self.chance {
                         rows.probs.push((mv.prob.num, mv.prob.den));
@@ -156,6 +159,11 @@ impl<X: Exchange> Node<'_, X> {
                 }
             }
             rows.ends.push(rows.actions.len());
+        }
+        if rows.actions.len() >= u32::MAX as usize {
+            return Err(ClusterError::Unsupported(
+                "more than 2^32 successors in one process's share of a layer".into(),
+            ));
         }
         rows.targets = vec![u64::MAX; rows.actions.len()];
         Ok((rows, out))
@@ -179,38 +187,48 @@ impl<X: Exchange> Node<'_, X> {
             let mut r = Reader::new(bytes, from);
             while !r.is_empty() {
                 let record = r.bytes(width)?;
-                let (parent, j) = (r.u64()?, r.u32()?);
+                let (parent, j, place) = (r.u64()?, r.u32()?, r.u32()?);
                 if !(layer.start..layer.end).contains(&parent) {
                     return Err(r.malformed(format!("parent {parent} outside the layer")));
                 }
-                match self.index.get(record, fingerprint(record)) {
+                let hash = fingerprint(record);
+                match self.index.get(record, hash) {
                     Some(id) => {
                         let a = &mut answers[from];
-                        a.put_u64(parent);
-                        a.put_u32(j);
+                        a.put_u32(place);
                         a.put_u64(id);
                     }
                     None => {
                         cands.records.extend_from_slice(record);
-                        cands.keys.push((parent, j, from as u32));
+                        cands.keys.push((parent, j, from as u32, place));
+                        cands.hashes.push(hash);
                     }
                 }
             }
         }
+        // Equal states meet in (fingerprint, content) order, the smallest key
+        // first; the order between different states does not matter.
         let records = &cands.records;
         let rec = |i: u32| &records[i as usize * width..(i as usize + 1) * width];
+        let (keys_of, hashes) = (&cands.keys, &cands.hashes);
         let mut order: Vec<u32> = (0..cands.keys.len() as u32).collect();
         order.sort_unstable_by(|&a, &b| {
-            let (ka, kb) = (cands.keys[a as usize], cands.keys[b as usize]);
-            rec(a).cmp(rec(b)).then((ka.0, ka.1).cmp(&(kb.0, kb.1)))
+            let (ka, kb) = (keys_of[a as usize], keys_of[b as usize]);
+            hashes[a as usize]
+                .cmp(&hashes[b as usize])
+                .then_with(|| rec(a).cmp(rec(b)))
+                .then((ka.0, ka.1).cmp(&(kb.0, kb.1)))
         });
         let mut keys = vec![Vec::new(); peers];
         let mut counts = vec![0u32; peers];
         for (at, &i) in order.iter().enumerate() {
-            if at > 0 && rec(order[at - 1]) == rec(i) {
-                continue;
+            if at > 0 {
+                let before = order[at - 1];
+                if hashes[before as usize] == hashes[i as usize] && rec(before) == rec(i) {
+                    continue;
+                }
             }
-            let (parent, j, _) = cands.keys[i as usize];
+            let (parent, j, _, _) = cands.keys[i as usize];
             let ranker = layer.ranker(parent, peers);
             let to: &mut Vec<u8> = &mut keys[ranker];
             to.put_u64(parent);
@@ -224,7 +242,7 @@ impl<X: Exchange> Node<'_, X> {
             .zip(keys)
             .map(|(a, k)| {
                 let mut msg = Vec::with_capacity(8 + a.len() + k.len());
-                msg.put_u64((a.len() / 20) as u64);
+                msg.put_u64((a.len() / 12) as u64);
                 msg.extend_from_slice(&a);
                 msg.extend_from_slice(&k);
                 msg
@@ -252,8 +270,8 @@ impl<X: Exchange> Node<'_, X> {
             let mut r = Reader::new(bytes, from);
             let known = r.u64()?;
             for _ in 0..known {
-                let (parent, j, id) = (r.u64()?, r.u32()?, r.u64()?);
-                self.fill(rows, parent, j, id, &r)?;
+                let (place, id) = (r.u32()?, r.u64()?);
+                fill(rows, place, id, &r)?;
             }
             while !r.is_empty() {
                 let (parent, j) = (r.u64()?, r.u32()?);
@@ -329,10 +347,9 @@ impl<X: Exchange> Node<'_, X> {
             let id = layer.end + base[ranker] + rank;
             let until = cands.groups.get(g + 1).map_or(cands.order.len(), |n| n.0);
             for &i in &cands.order[at..until] {
-                let (parent, j, from) = cands.keys[i as usize];
+                let (_, _, from, place) = cands.keys[i as usize];
                 let to = &mut out[from as usize];
-                to.put_u64(parent);
-                to.put_u32(j);
+                to.put_u32(place);
                 to.put_u64(id);
             }
             fresh.push((id, cands.order[at]));
@@ -347,7 +364,7 @@ impl<X: Exchange> Node<'_, X> {
                     what: format!("id {id} beyond the layer's {total} new states"),
                 });
             }
-            self.index.insert(record, fingerprint(record), id);
+            self.index.insert(record, fingerprint(record), id)?;
             self.part.append_state(id, record)?;
             frontier.records.extend_from_slice(record);
             frontier.ids.push(id);
@@ -366,31 +383,10 @@ impl<X: Exchange> Node<'_, X> {
         for (from, bytes) in inbox.iter().enumerate() {
             let mut r = Reader::new(bytes, from);
             while !r.is_empty() {
-                let (parent, j, id) = (r.u64()?, r.u32()?, r.u64()?);
-                self.fill(rows, parent, j, id, &r)?;
+                let (place, id) = (r.u32()?, r.u64()?);
+                fill(rows, place, id, &r)?;
             }
         }
-        Ok(())
-    }
-
-    /// Records that successor `j` of `parent` is state `id`.
-    fn fill(
-        &self,
-        rows: &mut Rows,
-        parent: u64,
-        j: u32,
-        id: u64,
-        r: &Reader,
-    ) -> Result<(), ClusterError> {
-        let Ok(k) = self.frontier.ids.binary_search(&parent) else {
-            return Err(r.malformed(format!("an answer for parent {parent}, not owned here")));
-        };
-        let start = if k == 0 { 0 } else { rows.ends[k - 1] };
-        let at = start + j as usize;
-        if at >= rows.ends[k] {
-            return Err(r.malformed(format!("parent {parent} has no successor {j}")));
-        }
-        rows.targets[at] = id;
         Ok(())
     }
 
@@ -422,6 +418,19 @@ impl<X: Exchange> Node<'_, X> {
             start = end;
         }
         Ok(())
+    }
+}
+
+/// Records that the successor at `place` of this process's rows is state `id`.
+fn fill(rows: &mut Rows, place: u32, id: u64, r: &Reader) -> Result<(), ClusterError> {
+    match rows.targets.get_mut(place as usize) {
+        Some(target) => {
+            *target = id;
+            Ok(())
+        }
+        None => Err(r.malformed(format!(
+            "an answer for successor {place}, beyond this layer's"
+        ))),
     }
 }
 

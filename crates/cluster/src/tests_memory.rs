@@ -70,7 +70,10 @@ pub(crate) fn distributed(
 ) -> Vec<PathBuf> {
     let id = identity(level, max_depth);
     let dirs: Vec<PathBuf> = (0..peers).map(|k| root.join(format!("part-{k}"))).collect();
-    let opts = ClusterOptions { max_depth };
+    let opts = ClusterOptions {
+        max_depth,
+        mem_budget: None,
+    };
     std::thread::scope(|s| {
         for (ex, dir) in MemoryExchange::group(peers).into_iter().zip(&dirs) {
             let (id, opts) = (&id, &opts);
