@@ -111,6 +111,15 @@ fn finish(mut child: Child, limit: Duration) -> (bool, String) {
     }
 }
 
+/// Commit points the part in `dir` holds (0 before its manifest exists).
+fn committed(dir: &Path) -> usize {
+    let Ok(bytes) = std::fs::read(dir.join("PART")) else {
+        return 0;
+    };
+    let body: serde_json::Value = serde_json::from_slice(&bytes[24..]).unwrap_or_default();
+    body["history"].as_array().map_or(0, Vec::len)
+}
+
 fn part_dirs(parts: &Path, n: usize) -> Vec<PathBuf> {
     (0..n).map(|i| parts.join(format!("part-{i}"))).collect()
 }
@@ -128,15 +137,19 @@ fn a_process_killed_mid_run_loses_no_more_than_its_layer() {
     let level = level("sokoban/room3.xsb");
     let extra = ["--max-depth", "22"];
     let single = reference(tmp.path(), &level, &extra);
-    for (n, wait_ms) in [(2, 1500), (4, 2500)] {
+    for (n, points) in [(2, 14), (4, 17)] {
         let parts = tmp.path().join(format!("parts-{n}"));
         let hosts = hosts_file(tmp.path(), n);
         let mut children: Vec<Child> = (0..n)
             .map(|i| start(&level, &parts, &hosts, i, &extra))
             .collect();
-        std::thread::sleep(Duration::from_millis(wait_ms));
-        let victim = children.remove(1);
-        let mut victim = victim;
+        // Killed once its part has committed some layers, long before the last.
+        let victim_part = parts.join("part-1");
+        let started = Instant::now();
+        while committed(&victim_part) < points && started.elapsed() < Duration::from_secs(120) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let mut victim = children.remove(1);
         let killed = victim.try_wait().expect("wait").is_none();
         let _ = victim.kill();
         let _ = victim.wait();

@@ -192,6 +192,12 @@ pub fn run_process(args: &ExploreArgs) -> Result<ExitCode> {
             )
         };
         eprintln!("{words}");
+        if summary.resumed_from > 0 && !summary.already_done {
+            eprintln!(
+                "(resumed from depth {}, the last layer every process had committed)",
+                summary.resumed_depth
+            );
+        }
         if args.local_processes.is_none() && std::env::var_os(CHILD).is_none() {
             eprintln!(
                 "gather the {} parts into one store with:\n  hsg gather PART_0 ... PART_{} --store OUT",

@@ -54,6 +54,8 @@ pub struct ClusterSummary {
     pub progress: ClusterProgress,
     /// The commit point the processes resumed from (0 for a fresh start).
     pub resumed_from: usize,
+    /// The depth of the layer the search resumed at.
+    pub resumed_depth: u32,
     /// True when the run had already ended before this invocation.
     pub already_done: bool,
 }
@@ -127,12 +129,14 @@ pub fn explore_part<X: Exchange>(
         states_at_start: 0,
     };
     let resumed_from = crate::agree::agree(&mut node.ex, &mut node.part, identity)?;
+    let resumed_depth = node.part.manifest.layers.len().saturating_sub(2) as u32;
     if let Some(ending) = node.finished() {
         node.progress_from_part();
         return Ok(ClusterSummary {
             ending,
             progress: node.progress,
             resumed_from,
+            resumed_depth,
             already_done: true,
         });
     }
@@ -147,6 +151,7 @@ pub fn explore_part<X: Exchange>(
         ending,
         progress: node.progress,
         resumed_from,
+        resumed_depth,
         already_done: false,
     })
 }
