@@ -61,6 +61,13 @@ impl OwnedIndex {
         &self.records[at..at + self.slot]
     }
 
+    /// Starts loading the table slot where a probe for `hash` begins, so that
+    /// the cache misses of several probes overlap.
+    #[inline]
+    pub fn prefetch(&self, hash: u64) {
+        store::prefetch(&self.table, self.home(hash >> 32));
+    }
+
     /// The global id of `record` (whose fingerprint is `hash`), if held.
     #[inline]
     pub fn get(&self, record: &[u8], hash: u64) -> Option<u64> {

@@ -24,6 +24,9 @@ use crate::{ClusterError, Exchange};
 use model::Successors;
 use store::Edge;
 
+/// How many successors ahead the owner prefetches its index.
+const LOOKAHEAD: usize = 16;
+
 /// What a process keeps of its own parents while their successors are away.
 #[derive(Default)]
 pub struct Rows {
@@ -183,15 +186,30 @@ impl<X: Exchange> Node<'_, X> {
         let width = self.slot.width();
         let mut answers = vec![Vec::new(); peers];
         let mut cands = Candidates::default();
+        let size = width + 16;
         for (from, bytes) in inbox.iter().enumerate() {
             let mut r = Reader::new(bytes, from);
+            if bytes.len() % size != 0 {
+                return Err(r.malformed(format!("{} bytes of {size}-byte successors", bytes.len())));
+            }
+            // Fingerprints are computed a few successors ahead and their table
+            // slots prefetched: a probe of a large index is a cache miss.
+            let hash_of = |k: usize| bytes.get(k * size..k * size + width).map(fingerprint);
+            let mut ahead: Vec<u64> = (0..LOOKAHEAD).filter_map(hash_of).collect();
+            ahead.iter().for_each(|&h| self.index.prefetch(h));
+            let mut k = 0;
             while !r.is_empty() {
                 let record = r.bytes(width)?;
                 let (parent, j, place) = (r.u64()?, r.u32()?, r.u32()?);
                 if !(layer.start..layer.end).contains(&parent) {
                     return Err(r.malformed(format!("parent {parent} outside the layer")));
                 }
-                let hash = fingerprint(record);
+                let hash = ahead[k % LOOKAHEAD];
+                if let Some(next) = hash_of(k + LOOKAHEAD) {
+                    self.index.prefetch(next);
+                    ahead[k % LOOKAHEAD] = next;
+                }
+                k += 1;
                 match self.index.get(record, hash) {
                     Some(id) => {
                         let a = &mut answers[from];
@@ -207,18 +225,36 @@ impl<X: Exchange> Node<'_, X> {
             }
         }
         // Equal states meet in (fingerprint, content) order, the smallest key
-        // first; the order between different states does not matter.
+        // first; the order between different states does not matter. Sorting
+        // by (fingerprint, key) is a sort of plain integers; only a run of
+        // equal fingerprints whose contents differ (a collision) is sorted
+        // again, stably, by content.
         let records = &cands.records;
         let rec = |i: u32| &records[i as usize * width..(i as usize + 1) * width];
-        let (keys_of, hashes) = (&cands.keys, &cands.hashes);
-        let mut order: Vec<u32> = (0..cands.keys.len() as u32).collect();
-        order.sort_unstable_by(|&a, &b| {
-            let (ka, kb) = (keys_of[a as usize], keys_of[b as usize]);
-            hashes[a as usize]
-                .cmp(&hashes[b as usize])
-                .then_with(|| rec(a).cmp(rec(b)))
-                .then((ka.0, ka.1).cmp(&(kb.0, kb.1)))
-        });
+        let hashes = &cands.hashes;
+        let mut sorted: Vec<(u64, u64, u32, u32)> = cands
+            .keys
+            .iter()
+            .zip(hashes)
+            .enumerate()
+            .map(|(i, (k, &h))| (h, k.0, k.1, i as u32))
+            .collect();
+        sorted.sort_unstable();
+        let mut order: Vec<u32> = sorted.iter().map(|t| t.3).collect();
+        drop(sorted);
+        let mut start = 0;
+        while start < order.len() {
+            let h = hashes[order[start] as usize];
+            let mut end = start + 1;
+            while end < order.len() && hashes[order[end] as usize] == h {
+                end += 1;
+            }
+            let run = &mut order[start..end];
+            if run.iter().any(|&i| rec(i) != rec(run[0])) {
+                run.sort_by(|&a, &b| rec(a).cmp(rec(b)));
+            }
+            start = end;
+        }
         let mut keys = vec![Vec::new(); peers];
         let mut counts = vec![0u32; peers];
         for (at, &i) in order.iter().enumerate() {

@@ -8,7 +8,7 @@
 use crate::{ClusterError, Exchange};
 use std::cell::RefCell;
 use std::rc::Rc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use timely::container::CapacityContainerBuilder;
 use timely::dataflow::channels::pact::{Exchange as ByKey, Pipeline};
 use timely::dataflow::operators::generic::operator::Operator;
@@ -20,11 +20,13 @@ use timely::worker::Worker;
 /// cost vanishes, small enough that buffers stay modest.
 pub const PIECE: usize = 1 << 20;
 
-/// The longest a worker waiting for the rest of a step sleeps before it
-/// looks again: arriving data wakes it sooner. Parking rather than spinning
-/// leaves the cores to the processes that still work (on one machine, to the
-/// other processes of the cluster).
-const PARK: Duration = Duration::from_millis(20);
+/// How long a worker steps without pause at the end of a step before it
+/// parks between looks.
+const SPIN: Duration = Duration::from_millis(2);
+
+/// The longest a parked worker sleeps before it looks again (arriving data
+/// wakes it sooner).
+const PARK: Duration = Duration::from_millis(1);
 
 /// One piece: destination, sender, piece number, bytes.
 type Piece = (u64, u32, u32, Vec<u8>);
@@ -108,8 +110,20 @@ impl Exchange for TimelyExchange<'_> {
         let step = self.step;
         self.step += 1;
         self.input.advance_to(self.step);
+        // Spin briefly (the step's own progress needs a few steps of this
+        // worker, which nothing would wake a parked worker for), then park
+        // between looks, so that a process waiting for its peers leaves the
+        // cores to them.
+        let spin_until = Instant::now() + SPIN;
         while self.probe.less_than(self.input.time()) {
-            self.worker.step_or_park(Some(PARK));
+            match Instant::now() < spin_until {
+                true => {
+                    self.worker.step();
+                }
+                false => {
+                    self.worker.step_or_park(Some(PARK));
+                }
+            }
         }
         let mut mine: Vec<(u32, u32, Vec<u8>)> = Vec::new();
         self.received.borrow_mut().retain_mut(|(time, p)| {
