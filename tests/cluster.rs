@@ -38,20 +38,34 @@ fn reference(dir: &Path, level: &Path, extra: &[&str]) -> PathBuf {
 #[test]
 fn local_processes_gather_the_single_machine_store() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let cases: [(&str, &[&str]); 2] = [
-        ("sokoban/twoboxes.xsb", &[]),
-        ("sokoban/room3.xsb", &["--max-depth", "20"]),
+    // (level, flags of both runs, flags of the distributed run only)
+    let cases: [(&str, &[&str], &[&str]); 3] = [
+        ("sokoban/twoboxes.xsb", &[], &[]),
+        ("sokoban/room3.xsb", &["--max-depth", "20"], &[]),
+        // Each process's index goes to disk after the first layers.
+        (
+            "sokoban/room3.xsb",
+            &["--max-depth", "19"],
+            &["--mem", "64K"],
+        ),
     ];
-    for (name, extra) in cases {
+    for (name, extra, ours) in cases {
         let level = level(name);
-        let case = tmp.path().join(name.replace('/', "-"));
+        let case = tmp
+            .path()
+            .join(format!("{}{}", name.replace('/', "-"), ours.len()));
         let single = reference(&case, &level, extra);
         for n in ["1", "2", "4"] {
             let store = case.join(format!("n{n}"));
             let mut args = vec!["explore", path_arg(&level), "--store", path_arg(&store)];
             args.extend_from_slice(extra);
+            args.extend_from_slice(ours);
             args.extend_from_slice(&["--local-processes", n]);
-            ok(&args);
+            let out = ok(&args);
+            if !ours.is_empty() {
+                let said = String::from_utf8_lossy(&out.stderr);
+                assert!(said.contains("index on disk"), "{said}");
+            }
             assert_same_store(&single, &store);
             assert!(
                 !store.join("cluster").exists(),

@@ -142,7 +142,7 @@ pub fn run_process(args: &ExploreArgs) -> Result<ExitCode> {
     let part = Part::open(&dir, &identity, process, hosts.len())?;
     let opts = ClusterOptions {
         max_depth: args.max_depth,
-        mem_budget: args.mem,
+        mem_budget: Some(args.mem.unwrap_or_else(crate::sizes::default_budget)),
     };
     let connected = Arc::new(AtomicBool::new(false));
     watch_connection(connected.clone(), args.connect_timeout, hosts_file, process);
@@ -189,7 +189,11 @@ pub fn run_process(args: &ExploreArgs) -> Result<ExitCode> {
                 p.states_per_sec,
                 human(p.bytes_sent),
                 p.bytes_sent as f64 / p.states.max(1) as f64
-            )
+            ) + if summary.used_disk {
+                ", index on disk"
+            } else {
+                ""
+            }
         };
         eprintln!("{words}");
         if summary.resumed_from > 0 && !summary.already_done {

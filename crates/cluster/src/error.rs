@@ -44,18 +44,6 @@ pub enum ClusterError {
     /// The parts handed to a gather do not make one run.
     #[error("cannot gather: {0}")]
     Gather(String),
-    /// A process's index of its states outgrew its memory budget.
-    #[error("process {process}: the index of its states takes {used} bytes, over its budget of {budget} (--mem); the parts are committed up to depth {depth}: run the same commands again with a larger --mem to go on (the distributed explorer has no disk phase yet)")]
-    OutOfMemory {
-        /// The process.
-        process: usize,
-        /// Bytes its index takes.
-        used: u64,
-        /// Its budget.
-        budget: u64,
-        /// The last committed layer.
-        depth: u32,
-    },
     /// An option the distributed explorer does not support was asked for.
     #[error("{0}")]
     Unsupported(String),

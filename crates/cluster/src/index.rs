@@ -61,6 +61,23 @@ impl OwnedIndex {
         &self.records[at..at + self.slot]
     }
 
+    /// States held.
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// True when no state is held.
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    /// Every held state with its id, in insertion order.
+    pub fn entries(&self) -> Vec<(&[u8], u64)> {
+        (0..self.ids.len() as u64)
+            .map(|local| (self.record(local), self.ids[local as usize]))
+            .collect()
+    }
+
     /// Starts loading the table slot where a probe for `hash` begins, so that
     /// the cache misses of several probes overlap.
     #[inline]

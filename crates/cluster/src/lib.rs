@@ -26,6 +26,7 @@ mod node;
 mod part;
 mod part_manifest;
 mod round;
+mod spill;
 #[cfg(test)]
 mod tests_memory;
 mod timely_exchange;

@@ -4,6 +4,7 @@
 use crate::index::{fingerprint, OwnedIndex};
 use crate::part::Part;
 use crate::part_manifest::PointStatus;
+use crate::spill::Spilled;
 use crate::{ClusterError, Exchange};
 use explore::Slot;
 use model::Game;
@@ -58,6 +59,8 @@ pub struct ClusterSummary {
     pub resumed_depth: u32,
     /// True when the run had already ended before this invocation.
     pub already_done: bool,
+    /// True when this process's index went to disk (it outgrew `--mem`).
+    pub used_disk: bool,
 }
 
 /// Receives the cluster's progress after every layer (on process 0).
@@ -90,6 +93,10 @@ pub struct Node<'g, X: Exchange> {
     pub(crate) ex: X,
     pub(crate) part: Part,
     pub(crate) index: OwnedIndex,
+    /// The index on disk, once the in-memory one outgrew the budget.
+    pub(crate) spilled: Option<Spilled>,
+    /// True once the index went to disk.
+    used_disk: bool,
     /// The global layer table; the last entry is the end of the layer to expand.
     pub(crate) layers: Vec<u64>,
     pub(crate) frontier: Frontier,
@@ -120,6 +127,8 @@ pub fn explore_part<X: Exchange>(
         ex,
         part,
         index: OwnedIndex::new(slot.width()),
+        spilled: None,
+        used_disk: false,
         layers: Vec::new(),
         frontier: Frontier::default(),
         next_frontier: Frontier::default(),
@@ -138,21 +147,24 @@ pub fn explore_part<X: Exchange>(
             resumed_from,
             resumed_depth,
             already_done: true,
+            used_disk: false,
         });
     }
     match resumed_from {
         0 => node.seed()?,
-        _ => node.reload()?,
+        _ => node.reload(opts)?,
     }
     node.progress_from_part();
     node.states_at_start = node.progress.states;
     let ending = node.run(opts, sink)?;
+    let used_disk = node.used_disk;
     Ok(ClusterSummary {
         ending,
         progress: node.progress,
         resumed_from,
         resumed_depth,
         already_done: false,
+        used_disk,
     })
 }
 
@@ -203,7 +215,7 @@ impl<X: Exchange> Node<'_, X> {
     }
 
     /// Rebuilds the index and the frontier from the part's stored states.
-    fn reload(&mut self) -> Result<(), ClusterError> {
+    fn reload(&mut self, opts: &ClusterOptions) -> Result<(), ClusterError> {
         let layers = &self.part.manifest.layers;
         let from = layers[layers.len().saturating_sub(2)];
         let width = self.slot.width();
@@ -227,10 +239,17 @@ impl<X: Exchange> Node<'_, X> {
             last = Some(id);
             let record = &buf[8..];
             self.index.insert(record, fingerprint(record), id)?;
+            if self.index.len().is_multiple_of(1 << 16) {
+                self.spill_if_over(opts)?;
+            }
             if id >= from {
                 self.frontier.records.extend_from_slice(record);
                 self.frontier.ids.push(id);
             }
+        }
+        self.spill_if_over(opts)?;
+        if self.spilled.is_some() && !self.index.is_empty() {
+            self.spill()?;
         }
         Ok(())
     }
@@ -246,6 +265,7 @@ impl<X: Exchange> Node<'_, X> {
             if opts.max_depth.is_some_and(|max| depth >= max) {
                 self.mark_unexpanded_terminals()?;
                 self.commit(PointStatus::Partial)?;
+                self.drop_scratch()?;
                 return Ok(ClusterEnding::Partial);
             }
             let result = self.round()?;
@@ -254,29 +274,45 @@ impl<X: Exchange> Node<'_, X> {
             self.frontier = std::mem::take(&mut self.next_frontier);
             if result.new_states == 0 {
                 self.commit(PointStatus::Complete)?;
+                self.drop_scratch()?;
                 return Ok(ClusterEnding::Complete);
             }
             let end = self.layers[self.layers.len() - 1] + result.new_states;
             self.layers.push(end);
             self.commit(PointStatus::Running)?;
-            self.check_budget(opts)?;
+            self.spill_if_over(opts)?;
             self.report(sink);
         }
     }
 
-    /// Stops, after the layer's commit, when the index outgrew the budget:
-    /// the part resumes from that layer with more memory or more processes.
-    fn check_budget(&self, opts: &ClusterOptions) -> Result<(), ClusterError> {
-        let used = self.index.bytes();
+    /// Moves the index to disk when it outgrew the budget (see [`crate::spill`]).
+    fn spill_if_over(&mut self, opts: &ClusterOptions) -> Result<(), ClusterError> {
         match opts.mem_budget {
-            Some(budget) if used > budget => Err(ClusterError::OutOfMemory {
-                process: self.ex.index(),
-                used,
-                budget,
-                depth: (self.layers.len() - 2) as u32,
-            }),
+            Some(budget) if self.index.bytes() > budget => self.spill(),
             _ => Ok(()),
         }
+    }
+
+    /// Deletes the index on disk once the search has ended.
+    fn drop_scratch(&mut self) -> Result<(), ClusterError> {
+        match self.spilled.take() {
+            Some(spilled) => spilled.remove(),
+            None => Ok(()),
+        }
+    }
+
+    /// Writes the in-memory index as a sorted run and empties it.
+    fn spill(&mut self) -> Result<(), ClusterError> {
+        self.used_disk = true;
+        if self.spilled.is_none() {
+            let dir = self.part.dir().join(crate::part::SCRATCH);
+            self.spilled = Some(Spilled::new(&dir, self.slot.width())?);
+        }
+        if let Some(spilled) = self.spilled.as_mut() {
+            spilled.add_unsorted(&self.index.entries())?;
+        }
+        self.index = OwnedIndex::new(self.slot.width());
+        Ok(())
     }
 
     /// Commits the layer just finished: the parents expanded are those

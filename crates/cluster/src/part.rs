@@ -20,6 +20,9 @@ pub const ROWS: &str = "rows";
 /// The file of the owned terminal states: `id | outcome << 48` words.
 pub const TERMINALS: &str = "terminals";
 
+/// The folder of the owner's index on disk (scratch, rebuilt on resume).
+pub const SCRATCH: &str = "scratch";
+
 /// The header of each of a part's files.
 pub fn headers(slot: usize) -> [(&'static str, Header); 3] {
     [
@@ -265,6 +268,10 @@ pub fn remove_part(dir: &Path) -> Result<(), ClusterError> {
     for name in [STATES, ROWS, TERMINALS] {
         names.push(name.to_string());
         names.push(format!("{name}.sum"));
+    }
+    let scratch = dir.join(SCRATCH);
+    if scratch.exists() {
+        std::fs::remove_dir_all(&scratch).map_err(crate::error::io(&scratch))?;
     }
     for name in names {
         let path = dir.join(name);

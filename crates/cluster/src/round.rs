@@ -51,9 +51,9 @@ struct Candidates {
     hashes: Vec<u64>,
     /// The successors in (content, key) order.
     order: Vec<u32>,
-    /// Per new state: where its occurrences start in `order`, its ranker and
-    /// its position in the keys sent to that ranker.
-    groups: Vec<(usize, u32, u32)>,
+    /// Per new state: where its occurrences start and end in `order`, its
+    /// ranker and its position in the keys sent to that ranker.
+    groups: Vec<(usize, usize, u32, u32)>,
 }
 
 /// Layer-wide facts every process agrees on.
@@ -255,21 +255,49 @@ impl<X: Exchange> Node<'_, X> {
             }
             start = end;
         }
+        let mut runs = Vec::new();
+        let mut at = 0;
+        while at < order.len() {
+            let first = order[at];
+            let mut end = at + 1;
+            while end < order.len()
+                && hashes[order[end] as usize] == hashes[first as usize]
+                && rec(order[end]) == rec(first)
+            {
+                end += 1;
+            }
+            runs.push((at, end));
+            at = end;
+        }
+        // On disk, the states the table no longer holds are found by one pass
+        // over the sorted runs; their occurrences are answered now.
+        let known = match self.spilled.as_mut() {
+            None => vec![None; runs.len()],
+            Some(spilled) => {
+                let wanted: Vec<(u64, &[u8])> = runs
+                    .iter()
+                    .map(|&(a, _)| (hashes[order[a] as usize], rec(order[a])))
+                    .collect();
+                spilled.lookup(&wanted)?
+            }
+        };
         let mut keys = vec![Vec::new(); peers];
         let mut counts = vec![0u32; peers];
-        for (at, &i) in order.iter().enumerate() {
-            if at > 0 {
-                let before = order[at - 1];
-                if hashes[before as usize] == hashes[i as usize] && rec(before) == rec(i) {
-                    continue;
+        for (&(at, end), found) in runs.iter().zip(known) {
+            if let Some(id) = found {
+                for &i in &order[at..end] {
+                    let (_, _, from, place) = cands.keys[i as usize];
+                    answers[from as usize].put_u32(place);
+                    answers[from as usize].put_u64(id);
                 }
+                continue;
             }
-            let (parent, j, _, _) = cands.keys[i as usize];
+            let (parent, j, _, _) = cands.keys[order[at] as usize];
             let ranker = layer.ranker(parent, peers);
             let to: &mut Vec<u8> = &mut keys[ranker];
             to.put_u64(parent);
             to.put_u32(j);
-            cands.groups.push((at, ranker as u32, counts[ranker]));
+            cands.groups.push((at, end, ranker as u32, counts[ranker]));
             counts[ranker] += 1;
         }
         cands.order = order;
@@ -375,13 +403,12 @@ impl<X: Exchange> Node<'_, X> {
         }
         let mut out = vec![Vec::new(); peers];
         let mut fresh: Vec<(u64, u32)> = Vec::with_capacity(cands.groups.len());
-        for (g, &(at, ranker, pos)) in cands.groups.iter().enumerate() {
+        for &(at, until, ranker, pos) in &cands.groups {
             let ranker = ranker as usize;
             let Some(&rank) = ranks[ranker].get(pos as usize) else {
                 return Err(readers[ranker].malformed("fewer ranks than keys sent"));
             };
             let id = layer.end + base[ranker] + rank;
-            let until = cands.groups.get(g + 1).map_or(cands.order.len(), |n| n.0);
             for &i in &cands.order[at..until] {
                 let (_, _, from, place) = cands.keys[i as usize];
                 let to = &mut out[from as usize];
@@ -389,6 +416,15 @@ impl<X: Exchange> Node<'_, X> {
                 to.put_u64(id);
             }
             fresh.push((id, cands.order[at]));
+        }
+        if let Some(spilled) = self.spilled.as_mut() {
+            // The groups are in (fingerprint, content) order: a run as it is.
+            let rec = |i: u32| &cands.records[i as usize * width..(i as usize + 1) * width];
+            spilled.add_run(
+                fresh
+                    .iter()
+                    .map(|&(id, i)| (cands.hashes[i as usize], rec(i), id)),
+            )?;
         }
         fresh.sort_unstable();
         let mut frontier = Frontier::default();
@@ -400,7 +436,9 @@ impl<X: Exchange> Node<'_, X> {
                     what: format!("id {id} beyond the layer's {total} new states"),
                 });
             }
-            self.index.insert(record, fingerprint(record), id)?;
+            if self.spilled.is_none() {
+                self.index.insert(record, fingerprint(record), id)?;
+            }
             self.part.append_state(id, record)?;
             frontier.records.extend_from_slice(record);
             frontier.ids.push(id);

@@ -68,24 +68,52 @@ pub(crate) fn distributed(
     peers: usize,
     max_depth: Option<u32>,
 ) -> Vec<PathBuf> {
+    distributed_within(level, root, peers, max_depth, None)
+}
+
+/// [`distributed`] with each process's index limited to `mem_budget` bytes.
+fn distributed_within(
+    level: &games::Level,
+    root: &Path,
+    peers: usize,
+    max_depth: Option<u32>,
+    mem_budget: Option<u64>,
+) -> Vec<PathBuf> {
+    distributed_runs(level, root, peers, max_depth, mem_budget).0
+}
+
+/// [`distributed_within`], with whether every process's index went to disk.
+fn distributed_runs(
+    level: &games::Level,
+    root: &Path,
+    peers: usize,
+    max_depth: Option<u32>,
+    mem_budget: Option<u64>,
+) -> (Vec<PathBuf>, bool) {
     let id = identity(level, max_depth);
     let dirs: Vec<PathBuf> = (0..peers).map(|k| root.join(format!("part-{k}"))).collect();
     let opts = ClusterOptions {
         max_depth,
-        mem_budget: None,
+        mem_budget,
     };
-    std::thread::scope(|s| {
-        for (ex, dir) in MemoryExchange::group(peers).into_iter().zip(&dirs) {
-            let (id, opts) = (&id, &opts);
-            let game = level.game.as_ref();
-            s.spawn(move || {
-                let k = crate::Exchange::index(&ex);
-                let part = Part::open(dir, id, k, peers).unwrap();
-                explore_part(game, id, part, ex, opts, &mut Quiet).unwrap();
-            });
-        }
+    let disk = std::thread::scope(|s| {
+        let handles: Vec<_> = MemoryExchange::group(peers)
+            .into_iter()
+            .zip(&dirs)
+            .map(|(ex, dir)| {
+                let (id, opts) = (&id, &opts);
+                let game = level.game.as_ref();
+                s.spawn(move || {
+                    let k = crate::Exchange::index(&ex);
+                    let part = Part::open(dir, id, k, peers).unwrap();
+                    let summary = explore_part(game, id, part, ex, opts, &mut Quiet).unwrap();
+                    summary.used_disk
+                })
+            })
+            .collect();
+        handles.into_iter().all(|h| h.join().unwrap())
     });
-    dirs
+    (dirs, disk)
 }
 
 /// The store's files with their bytes, and the manifest's fields that do not
@@ -203,4 +231,28 @@ fn parts_of_another_arrangement_are_refused() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("2 processes"), "{err}");
+}
+
+#[test]
+fn an_index_on_disk_gives_the_same_store_and_resumes() {
+    let level = level("sokoban/twoboxes.xsb");
+    let tmp = tempfile::tempdir().unwrap();
+    let reference = tmp.path().join("single");
+    single(&level, &reference, None);
+    for peers in [1, 3] {
+        let root = tmp.path().join(format!("n{peers}"));
+        // A budget smaller than the first table: the index goes to disk at once.
+        let (parts, disk) = distributed_runs(&level, &root, peers, None, Some(1));
+        assert!(disk, "every index went to disk");
+        assert!(
+            parts.iter().all(|p| !p.join("scratch").exists()),
+            "scratch removed at the end"
+        );
+        forget(&parts[0], 4);
+        let (again, disk) = distributed_runs(&level, &root, peers, None, Some(1));
+        assert!(disk, "the resumed indexes went to disk too");
+        let out = root.join("gathered");
+        gather(&again, &out, false).unwrap();
+        assert!(content(&out) == content(&reference), "{peers} processes");
+    }
 }
