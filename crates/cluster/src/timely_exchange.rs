@@ -29,7 +29,51 @@ const SPIN: Duration = Duration::from_millis(2);
 const PARK: Duration = Duration::from_millis(1);
 
 /// One piece: destination, sender, piece number, bytes.
-type Piece = (u64, u32, u32, Vec<u8>);
+type Piece = (u64, u32, u32, Bytes);
+
+/// A piece's bytes, serialized as one byte string (a length and a copy)
+/// rather than as a sequence of numbers, which timely's bincode encoding
+/// would write and read back one byte at a time.
+#[derive(Clone, Debug, Default)]
+pub struct Bytes(pub Vec<u8>);
+
+impl serde::Serialize for Bytes {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(&self.0)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Bytes {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Bytes, D::Error> {
+        d.deserialize_byte_buf(BytesVisitor)
+    }
+}
+
+struct BytesVisitor;
+
+impl<'de> serde::de::Visitor<'de> for BytesVisitor {
+    type Value = Bytes;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a byte string")
+    }
+
+    fn visit_bytes<E: serde::de::Error>(self, v: &[u8]) -> Result<Bytes, E> {
+        Ok(Bytes(v.to_vec()))
+    }
+
+    fn visit_byte_buf<E: serde::de::Error>(self, v: Vec<u8>) -> Result<Bytes, E> {
+        Ok(Bytes(v))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Bytes, A::Error> {
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(PIECE));
+        while let Some(b) = seq.next_element::<u8>()? {
+            out.push(b);
+        }
+        Ok(Bytes(out))
+    }
+}
 
 /// Where a cluster's processes listen and which one this is.
 #[derive(Clone, Debug)]
@@ -104,7 +148,8 @@ impl Exchange for TimelyExchange<'_> {
         let me = self.index() as u32;
         for (to, bytes) in outgoing.into_iter().enumerate() {
             for (seq, piece) in bytes.chunks(PIECE).enumerate() {
-                self.input.send((to as u64, me, seq as u32, piece.to_vec()));
+                self.input
+                    .send((to as u64, me, seq as u32, Bytes(piece.to_vec())));
             }
         }
         let step = self.step;
@@ -115,14 +160,15 @@ impl Exchange for TimelyExchange<'_> {
         // between looks, so that a process waiting for its peers leaves the
         // cores to them.
         let spin_until = Instant::now() + SPIN;
+        let mut spinning = true;
+        let mut steps = 0u32;
         while self.probe.less_than(self.input.time()) {
-            match Instant::now() < spin_until {
-                true => {
-                    self.worker.step();
-                }
-                false => {
-                    self.worker.step_or_park(Some(PARK));
-                }
+            if spinning {
+                self.worker.step();
+                steps += 1;
+                spinning = !steps.is_multiple_of(64) || Instant::now() < spin_until;
+            } else {
+                self.worker.step_or_park(Some(PARK));
             }
         }
         let mut mine: Vec<(u32, u32, Vec<u8>)> = Vec::new();
@@ -130,7 +176,7 @@ impl Exchange for TimelyExchange<'_> {
             if *time != step {
                 return true;
             }
-            mine.push((p.1, p.2, std::mem::take(&mut p.3)));
+            mine.push((p.1, p.2, std::mem::take(&mut p.3 .0)));
             false
         });
         mine.sort_unstable_by_key(|p| (p.0, p.1));
@@ -191,6 +237,14 @@ mod tests {
     use super::*;
     use crate::tests_memory::content;
     use std::sync::Arc;
+
+    #[test]
+    fn bytes_round_trip_as_a_byte_string_or_a_sequence() {
+        let bytes = Bytes(vec![0, 7, 255, 3]);
+        let json = serde_json::to_string(&bytes).unwrap();
+        let back: Bytes = serde_json::from_str(&json).unwrap();
+        assert_eq!(back.0, bytes.0);
+    }
 
     #[test]
     fn timely_workers_explore_as_the_memory_exchange_does() {
