@@ -4,7 +4,8 @@
 # then `hsg gather`. Per configuration: wall seconds of the exploration (all processes) and of
 # the gather, bytes sent per state (all processes, payload), peak RSS of each process, and the
 # overhead: distributed wall (exploration + gather) over the single machine's on one thread.
-# Rounds interleave the configurations; medians over RUNS rounds are printed. On a 2-core
+# CPU seconds (user + system, all processes) are printed beside wall seconds: on a loaded
+# machine they are the work's own cost. Rounds interleave the configurations; medians over RUNS rounds are printed. On a 2-core
 # machine 2 and 4 processes are oversubscribed: no speed-up is expected.
 #
 #   RUNS=3 PROCS="1 2 4" benches/distributed.sh [LEVEL]   (default levels/sokoban/room4.xsb)
@@ -16,15 +17,17 @@ procs=${PROCS:-1 2 4}
 
 secs() { grep -oP 'Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): \K[0-9:.]+' "$1" \
   | awk -F: '{s=0; for (i=1;i<=NF;i++) s=s*60+$i; print s}'; }
+cpu() { awk -F': ' '/User time|System time/ {s += $2} END {print s}' "$@"; }
 rss_mib() { grep -oP 'Maximum resident set size \(kbytes\): \K[0-9]+' "$1" | awk '{printf "%.0f", $1/1024}'; }
 
 single() {
   rm -rf "$work/single"
   /usr/bin/time -v "$hsg" explore "$level" --store "$work/single" --threads 1 2> "$work/single.err" >/dev/null
-  echo "$(secs "$work/single.err") $(rss_mib "$work/single.err")" >> "$work/single.log"
+  echo "$(secs "$work/single.err") $(rss_mib "$work/single.err") $(cpu "$work/single.err")" >> "$work/single.log"
 }
 
-# distributed N: N processes, then the gather; appends "wall gather bytes/state rss_0 ... rss_N-1".
+# distributed N: N processes, then the gather; appends
+# "wall gather bytes/state cpu rss_0 ... rss_N-1" (cpu: user + system seconds of all processes).
 distributed() {
   local n=$1 parts=() pids=()
   rm -rf "$work/parts" "$work/gathered"; mkdir -p "$work/parts"
@@ -45,7 +48,7 @@ PY
   local wall; wall=$(echo "$(date +%s.%N) - $start" | bc)
   /usr/bin/time -v "$hsg" gather "${parts[@]}" --store "$work/gathered" 2> "$work/gather.err"
   local per_state; per_state=$(grep -oP 'sent \(\K[0-9.]+(?= bytes a state\))' "$work/parts/err-0")
-  local line="$wall $(secs "$work/gather.err") $per_state"
+  local line="$wall $(secs "$work/gather.err") $per_state $(cpu "$work"/parts/err-*)"
   for i in $(seq 0 $((n - 1))); do line="$line $(rss_mib "$work/parts/err-$i")"; done
   echo "$line" >> "$work/dist-$n.log"
   # The gathered store must be the single machine's, file for file.
@@ -62,14 +65,15 @@ for _ in $(seq "$runs"); do
   single
   for n in $procs; do distributed "$n"; done
 done
-s_wall=$(col 1 "$work/single.log")
-printf '%-16s %8.1f s wall %38s peak RSS %6d MiB\n' "single, 1 thread" "$s_wall" "" "$(col 2 "$work/single.log")"
+s_wall=$(col 1 "$work/single.log"); s_cpu=$(col 3 "$work/single.log")
+printf '%-16s %8.1f s wall %6.1f s CPU %38s peak RSS %6d MiB\n' "single, 1 thread" "$s_wall" "$s_cpu" "" "$(col 2 "$work/single.log")"
 for n in $procs; do
   log="$work/dist-$n.log"
-  wall=$(col 1 "$log"); gather=$(col 2 "$log"); bytes=$(col 3 "$log")
-  rss=""; for i in $(seq 0 $((n - 1))); do rss="$rss $(col $((4 + i)) "$log")"; done
+  wall=$(col 1 "$log"); gather=$(col 2 "$log"); bytes=$(col 3 "$log"); dcpu=$(col 4 "$log")
+  rss=""; for i in $(seq 0 $((n - 1))); do rss="$rss $(col $((5 + i)) "$log")"; done
   ratio=$(echo "($wall + $gather) / $s_wall" | bc -l)
-  printf '%-16s %8.1f s wall %6.1f s gather %7.1f B/state sent  peak RSS per process (MiB):%s  overhead %.2fx\n' \
-    "$n processes" "$wall" "$gather" "$bytes" "$rss" "$ratio"
+  cratio=$(echo "$dcpu / $s_cpu" | bc -l)
+  printf '%-16s %8.1f s wall %6.1f s CPU %6.1f s gather %7.1f B/state sent  peak RSS per process (MiB):%s  overhead %.2fx wall, %.2fx CPU\n' \
+    "$n processes" "$wall" "$dcpu" "$gather" "$bytes" "$rss" "$ratio" "$cratio"
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
