@@ -165,22 +165,23 @@ pub fn run(args: ExploreArgs) -> Result<ExitCode> {
     if args.list {
         return list(&args.which.level_file);
     }
-    if args.cluster.is_some() {
-        return crate::cluster_cmd::run_process(&args);
-    }
-    if args.local_processes.is_some() {
-        crate::local_cluster::run(&args)?;
-    } else if explore(&args)? == Explored::Interrupted {
+    if explore(&args)? == Explored::Interrupted {
         return Ok(ExitCode::from(130));
     }
+    analyze_if_asked(&args)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// With `--analyze`, analyses the store just explored and prints its outline.
+pub(crate) fn analyze_if_asked(args: &ExploreArgs) -> Result<()> {
     if args.analyze {
         // The store was just written and checksummed block by block; a second
         // checksum pass is `hsg verify`'s job (on room4 it reads 3 GB).
-        let run = store::Run::open_unverified(store_dir(&args)?)?;
+        let run = store::Run::open_unverified(store_dir(args)?)?;
         let summary = analyze_cmd::summary_for(&run, &args.analysis)?;
         analyze_cmd::print_outline(&summary);
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// Checks a finished run before saying there is nothing to do: its headers, lengths and

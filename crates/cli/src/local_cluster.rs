@@ -7,19 +7,26 @@
 //! the last layer all of them committed.
 
 use crate::cluster_cmd::{refuse_unsupported, CHILD};
-use crate::explore_cmd::{identity, load_level, store_dir, ExploreArgs};
+use crate::explore_cmd::{analyze_if_asked, identity, load_level, store_dir, ExploreArgs};
 use anyhow::{bail, Context, Result};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command};
+use std::process::{Child, Command, ExitCode};
 use std::time::{Duration, Instant};
 use store::{Manifest, RunStatus};
 
 /// How long the other processes get to end by themselves once one failed.
 const GRACE: Duration = Duration::from_secs(20);
 
+/// Runs the local cluster, gathers it into the store and, with `--analyze`, analyses it.
+pub fn run(args: &ExploreArgs) -> Result<ExitCode> {
+    explore(args)?;
+    analyze_if_asked(args)?;
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Runs the local cluster and gathers it into the store.
-pub fn run(args: &ExploreArgs) -> Result<()> {
+fn explore(args: &ExploreArgs) -> Result<()> {
     refuse_unsupported(args)?;
     let n = args
         .local_processes

@@ -157,6 +157,13 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        // A distributed exploration: one process of a cluster, or a cluster on this machine.
+        Command::Explore(args) if args.cluster.is_some() && !args.list => {
+            cluster_cmd::run_process(&args)
+        }
+        Command::Explore(args) if args.local_processes.is_some() && !args.list => {
+            local_cluster::run(&args)
+        }
         Command::Explore(args) => explore_cmd::run(args),
         Command::Gather(args) => cluster_cmd::gather(args),
         Command::Analyze(args) => analyze_cmd::run(args),
