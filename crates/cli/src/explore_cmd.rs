@@ -111,8 +111,8 @@ pub struct ExploreArgs {
     /// DIR/cluster/, then gather them into the store DIR.
     #[arg(long, value_name = "N", value_parser = flags::count)]
     pub local_processes: Option<usize>,
-    /// Testing aid: seconds a cluster's process waits for every other to connect.
-    #[arg(long, hide = true, default_value_t = 120.0, value_parser = flags::seconds)]
+    /// Seconds a process of a cluster waits for every other to connect before it gives up.
+    #[arg(long, value_name = "SECS", default_value_t = 120.0, value_parser = flags::seconds)]
     pub connect_timeout: f64,
     /// Verify every block checksum of a run that is already finished before saying there
     /// is nothing to do (`hsg explore`); `hsg open` checks the structure only, as the
