@@ -231,6 +231,16 @@ fn parts_of_another_arrangement_are_refused() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("2 processes"), "{err}");
+    let twice = [parts[0].clone(), parts[0].clone()];
+    let err = gather(&twice, &tmp.path().join("out"), false)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("missing"), "{err}");
+    forget(&parts[1], 2);
+    let err = gather(&parts, &tmp.path().join("out"), false)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("has not finished"), "{err}");
 }
 
 #[test]
