@@ -16,6 +16,9 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
         ("store", &["model"][..]),
         ("explore", &["model", "store"][..]),
         ("hsg", &["model", "store"][..]),
+        // Distributed exploration: the explorer's slots over parts written with the
+        // store's checksummed files, gathered into an ordinary store.
+        ("cluster", &["model", "store", "explore"][..]),
         // Game-specific solvers: Fling's retrograde tables, the sandbox's evolutionary
         // solver, and game trees with their equivalences. They sit beside the analysis,
         // never below it.
@@ -32,6 +35,7 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
                 "games",
                 "store",
                 "explore",
+                "cluster",
                 "hsg",
                 "tui",
                 "fling",

@@ -2,6 +2,7 @@
 
 mod analysis;
 mod batch;
+mod cluster;
 mod compare;
 mod corruption;
 mod errors;

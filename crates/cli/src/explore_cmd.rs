@@ -94,6 +94,26 @@ pub struct ExploreArgs {
     pub hsg_depth: Option<u32>,
     #[command(flatten)]
     pub analysis: AnalysisFlags,
+    /// Explore as one process of a cluster: HOSTS lists every process's `host:port`,
+    /// one a line, the same file on every machine. --store names this process's part;
+    /// `hsg gather` turns the parts into one store.
+    #[arg(
+        long,
+        value_name = "HOSTS",
+        requires = "process",
+        conflicts_with = "local_processes"
+    )]
+    pub cluster: Option<PathBuf>,
+    /// This process's index in the --cluster host file, from 0.
+    #[arg(long, value_name = "I", requires = "cluster")]
+    pub process: Option<usize>,
+    /// Explore with N processes on this machine (over 127.0.0.1), their parts in
+    /// DIR/cluster/, then gather them into the store DIR.
+    #[arg(long, value_name = "N", value_parser = flags::count)]
+    pub local_processes: Option<usize>,
+    /// Seconds a process of a cluster waits for every other to connect before it gives up.
+    #[arg(long, value_name = "SECS", default_value_t = 120.0, value_parser = flags::seconds)]
+    pub connect_timeout: f64,
     /// Verify every block checksum of a run that is already finished before saying there
     /// is nothing to do (`hsg explore`); `hsg open` checks the structure only, as the
     /// workbench it opens next does (a cold checksum pass over room4 takes about 47 s).
@@ -122,6 +142,10 @@ impl ExploreArgs {
             flip_tokens: None,
             hsg_depth: None,
             analysis: AnalysisFlags::default(),
+            cluster: None,
+            process: None,
+            local_processes: None,
+            connect_timeout: 120.0,
             verify_finished: false,
         }
     }
@@ -144,14 +168,20 @@ pub fn run(args: ExploreArgs) -> Result<ExitCode> {
     if explore(&args)? == Explored::Interrupted {
         return Ok(ExitCode::from(130));
     }
+    analyze_if_asked(&args)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// With `--analyze`, analyses the store just explored and prints its outline.
+pub(crate) fn analyze_if_asked(args: &ExploreArgs) -> Result<()> {
     if args.analyze {
         // The store was just written and checksummed block by block; a second
         // checksum pass is `hsg verify`'s job (on room4 it reads 3 GB).
-        let run = store::Run::open_unverified(store_dir(&args)?)?;
+        let run = store::Run::open_unverified(store_dir(args)?)?;
         let summary = analyze_cmd::summary_for(&run, &args.analysis)?;
         analyze_cmd::print_outline(&summary);
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// Checks a finished run before saying there is nothing to do: its headers, lengths and
@@ -186,7 +216,7 @@ fn list(path: &Path) -> Result<ExitCode> {
 }
 
 /// The run directory, which clap requires unless `--list` is given.
-fn store_dir(args: &ExploreArgs) -> Result<&Path> {
+pub(crate) fn store_dir(args: &ExploreArgs) -> Result<&Path> {
     args.store
         .as_deref()
         .context("--store DIR is required to explore")

@@ -30,6 +30,7 @@ macro_rules! out {
 
 mod analyze_cmd;
 mod batch_cmd;
+mod cluster_cmd;
 mod compare_cmd;
 mod diff_cmd;
 mod explore_cmd;
@@ -39,6 +40,7 @@ mod flags;
 mod fling_cmd;
 mod html_cmd;
 mod live;
+mod local_cluster;
 mod out_file;
 mod path_cmd;
 mod progress;
@@ -68,6 +70,9 @@ enum Command {
     /// Explore a level's complete state space into a store (resumes an
     /// interrupted run on the same store).
     Explore(explore_cmd::ExploreArgs),
+    /// Merge the parts of a distributed exploration (`explore --cluster`) into one store,
+    /// byte for byte the store a single machine would have written.
+    Gather(cluster_cmd::GatherArgs),
     /// Condense a run into its hyperstate space graph and save the analysis in DIR/hsg.
     Analyze(analyze_cmd::AnalyzeArgs),
     /// Print a human summary of a store.
@@ -152,7 +157,15 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        // A distributed exploration: one process of a cluster, or a cluster on this machine.
+        Command::Explore(args) if args.cluster.is_some() && !args.list => {
+            cluster_cmd::run_process(&args)
+        }
+        Command::Explore(args) if args.local_processes.is_some() && !args.list => {
+            local_cluster::run(&args)
+        }
         Command::Explore(args) => explore_cmd::run(args),
+        Command::Gather(args) => cluster_cmd::gather(args),
         Command::Analyze(args) => analyze_cmd::run(args),
         Command::Info(args) => report::info(args),
         Command::Report(args) => report::report(args),

@@ -46,6 +46,10 @@ pub fn is_usage(err: &anyhow::Error) -> bool {
                 Some(hsg::HsgError::UnknownOutcome { .. })
             )
             || matches!(
+                cause.downcast_ref::<cluster::ClusterError>(),
+                Some(cluster::ClusterError::Unsupported(_))
+            )
+            || matches!(
                 cause.downcast_ref::<evolve::EvolveError>(),
                 Some(evolve::EvolveError::Params(_))
             )

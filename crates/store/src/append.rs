@@ -175,6 +175,11 @@ impl AppendFile {
         self.flushed + self.buf.len() as u64
     }
 
+    /// True when no data byte has been written.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// Appends bytes.
     #[inline]
     pub fn append(&mut self, bytes: &[u8]) -> Result<(), StoreError> {

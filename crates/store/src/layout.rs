@@ -17,8 +17,9 @@ pub fn segment(dir: &Path, n: usize) -> PathBuf {
 /// Exact names of everything a run directory may hold: the store's files,
 /// the explorer's `scratch/`, and the analysis (`hsg/`, its temporary and
 /// previous versions) and the workbench's database that other crates keep
-/// beside it (`meta.sled` and `hsg-bookmarks.json` are left by earlier versions).
-const OWN: [&str; 10] = [
+/// beside it (`meta.sled` and `hsg-bookmarks.json` are left by earlier versions),
+/// and `cluster/`, the parts of a distributed exploration of this run.
+const OWN: [&str; 11] = [
     "MANIFEST",
     "MANIFEST.tmp",
     "LOCK",
@@ -29,11 +30,13 @@ const OWN: [&str; 10] = [
     "hsg.old",
     "hsg-bookmarks.json",
     "hsg-user.sled",
+    "cluster",
 ];
 
-/// Own entries that a fresh run keeps: the writer's lock, and the user's bookmarks,
-/// which are tied to a run identity and never lost (see the workbench).
-const KEPT: [&str; 2] = ["LOCK", "hsg-user.sled"];
+/// Own entries that a fresh run keeps: the writer's lock, the user's bookmarks,
+/// which are tied to a run identity and never lost (see the workbench), and the
+/// parts of a distributed exploration, which `hsg gather` turns into this run.
+const KEPT: [&str; 3] = ["LOCK", "hsg-user.sled", "cluster"];
 
 /// Data files with a fixed name; each may have a `.sum` sidecar. The last
 /// five are format 1's, still recognised so that `--force-new` can replace

@@ -49,14 +49,15 @@ mod tests_open;
 #[cfg(test)]
 mod tests_run;
 
-pub use append::Commit;
+pub use append::{sum_path, AppendFile, Commit};
 pub use bits::{BitTable, BitTableWriter};
 pub use error::StoreError;
 pub use file_array::{FileArray, PlainWord};
-pub use header::FORMAT_VERSION;
+pub use header::{header, Header, BLOCK, FORMAT_VERSION, HEADER_LEN};
 pub use huge_array::HugeArray;
 pub use huge_words::{prefetch, AtomicWords, Words};
 pub use identity::RunIdentity;
+pub use layout::lock as lock_dir;
 pub use manifest::{Files, Manifest, Progress, RunStatus, Tails};
 pub use out_edges::OutEdges;
 pub use reader::Run;
