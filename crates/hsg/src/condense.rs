@@ -11,76 +11,12 @@
 //! critical actions.
 
 use crate::error::HsgError;
-use crate::graph::{ActionId, StateGraph};
+use crate::graph::StateGraph;
+pub use crate::hsg_edges::HsgEdges;
 use crate::ids::IdVec;
 use crate::scc::{strongly_connected_components_in, Components};
 use crate::state_arrays::Backing;
 use std::ops::Range;
-
-/// Labelled HSG edges in CSR form: row `h` lists `(target, action, multiplicity)` for
-/// every distinct critical action label from `h` to another hyperstate, sorted by
-/// target then action.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HsgEdges {
-    /// `offsets[h]..offsets[h + 1]` is row `h`; `count + 1` entries.
-    pub offsets: Vec<u64>,
-    /// Target hyperstate of each labelled edge.
-    pub targets: IdVec,
-    /// Action label of each labelled edge.
-    pub actions: Vec<ActionId>,
-    /// Number of SSG transitions (critical actions) the labelled edge stands for.
-    pub multiplicity: Vec<u64>,
-    /// Number of distinct `(source, target)` hyperstate pairs.
-    pub pair_count: u64,
-}
-
-impl HsgEdges {
-    /// The labelled edges of hyperstate `h`.
-    #[inline]
-    pub fn row(&self, h: u64) -> Range<u64> {
-        let h = h as usize;
-        match (self.offsets.get(h), self.offsets.get(h + 1)) {
-            (Some(&a), Some(&b)) => a..b,
-            _ => 0..0,
-        }
-    }
-
-    /// Number of labelled edges.
-    pub fn len(&self) -> u64 {
-        self.actions.len() as u64
-    }
-
-    /// True when the HSG has no edge.
-    pub fn is_empty(&self) -> bool {
-        self.actions.is_empty()
-    }
-
-    /// True when `h` has no outgoing critical action (a leaf hyperstate).
-    #[inline]
-    pub fn is_leaf(&self, h: u64) -> bool {
-        self.row(h).is_empty()
-    }
-
-    /// Calls `f` once for every distinct successor of `h`, in increasing order.
-    #[inline]
-    pub fn for_each_successor(&self, h: u64, mut f: impl FnMut(u64)) {
-        let mut previous = None;
-        for i in self.row(h) {
-            let t = self.targets.at(i);
-            if previous != Some(t) {
-                f(t);
-                previous = Some(t);
-            }
-        }
-    }
-
-    /// Number of distinct successors of `h`.
-    pub fn successor_count(&self, h: u64) -> u64 {
-        let mut n = 0;
-        self.for_each_successor(h, |_| n += 1);
-        n
-    }
-}
 
 /// A state graph condensed into hyperstates.
 #[derive(Clone, Debug, PartialEq, Eq)]

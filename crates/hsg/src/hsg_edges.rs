@@ -1,4 +1,4 @@
-//! The HSG's labelled edges, gathered in one pass over the rows in state order.
+//! The HSG's labelled edges ([`HsgEdges`]), gathered in one pass over the rows in state order.
 //!
 //! Every transition whose ends lie in different hyperstates is a critical action; the
 //! HSG keeps one labelled edge per distinct `(source, target, action)` with the number
@@ -14,10 +14,75 @@
 //! holds anyway), not the number of critical actions. Time `O(E + C log B)` with `C`
 //! the critical actions and `B` the accumulator's room.
 
-use crate::condense::HsgEdges;
 use crate::graph::{ActionId, StateGraph};
 use crate::ids::IdVec;
 use crate::scc::Components;
+use std::ops::Range;
+
+/// Labelled HSG edges in CSR form: row `h` lists `(target, action, multiplicity)` for
+/// every distinct critical action label from `h` to another hyperstate, sorted by
+/// target then action.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HsgEdges {
+    /// `offsets[h]..offsets[h + 1]` is row `h`; `count + 1` entries.
+    pub offsets: Vec<u64>,
+    /// Target hyperstate of each labelled edge.
+    pub targets: IdVec,
+    /// Action label of each labelled edge.
+    pub actions: Vec<ActionId>,
+    /// Number of SSG transitions (critical actions) the labelled edge stands for.
+    pub multiplicity: Vec<u64>,
+    /// Number of distinct `(source, target)` hyperstate pairs.
+    pub pair_count: u64,
+}
+
+impl HsgEdges {
+    /// The labelled edges of hyperstate `h`.
+    #[inline]
+    pub fn row(&self, h: u64) -> Range<u64> {
+        let h = h as usize;
+        match (self.offsets.get(h), self.offsets.get(h + 1)) {
+            (Some(&a), Some(&b)) => a..b,
+            _ => 0..0,
+        }
+    }
+
+    /// Number of labelled edges.
+    pub fn len(&self) -> u64 {
+        self.actions.len() as u64
+    }
+
+    /// True when the HSG has no edge.
+    pub fn is_empty(&self) -> bool {
+        self.actions.is_empty()
+    }
+
+    /// True when `h` has no outgoing critical action (a leaf hyperstate).
+    #[inline]
+    pub fn is_leaf(&self, h: u64) -> bool {
+        self.row(h).is_empty()
+    }
+
+    /// Calls `f` once for every distinct successor of `h`, in increasing order.
+    #[inline]
+    pub fn for_each_successor(&self, h: u64, mut f: impl FnMut(u64)) {
+        let mut previous = None;
+        for i in self.row(h) {
+            let t = self.targets.at(i);
+            if previous != Some(t) {
+                f(t);
+                previous = Some(t);
+            }
+        }
+    }
+
+    /// Number of distinct successors of `h`.
+    pub fn successor_count(&self, h: u64) -> u64 {
+        let mut n = 0;
+        self.for_each_successor(h, |_| n += 1);
+        n
+    }
+}
 
 /// Room of a fresh accumulator, in labelled edges (32 MiB).
 const FIRST_ROOM: usize = 1 << 20;

@@ -2,8 +2,6 @@
 //! narrow state (see [`super::positions`]), read and written with shifts and
 //! masks only.
 
-use super::layout::{read_field, write_field};
-
 /// The word of up to eight little-endian bytes (zero padded), without a copy call.
 #[inline]
 pub fn load(bytes: &[u8]) -> u64 {
@@ -126,6 +124,44 @@ impl Window {
         if let Some(word) = self.0 {
             store(word, fields);
         }
+    }
+}
+
+/// Reads the `nbits`-bit value at bit `offset` of `bytes` (little endian).
+pub(super) fn read_field(bytes: &[u8], offset: u32, nbits: u32) -> u64 {
+    let at = (offset / 8) as usize;
+    // Fields away from the end: one eight-byte load.
+    if let Some(word) = bytes
+        .get(at..at + 8)
+        .and_then(|w| <[u8; 8]>::try_from(w).ok())
+    {
+        return (u64::from_le_bytes(word) >> (offset % 8)) & ((1u64 << nbits.min(32)) - 1);
+    }
+    let mut window = [0u8; 8];
+    for (k, slot) in window.iter_mut().enumerate().take(5) {
+        *slot = bytes.get(at + k).copied().unwrap_or(0);
+    }
+    let value = u64::from_le_bytes(window) >> (offset % 8);
+    value & ((1u64 << nbits.min(32)) - 1)
+}
+
+/// Writes the `nbits`-bit `value` at bit `offset` of `bytes` (little endian).
+pub(super) fn write_field(bytes: &mut [u8], offset: u32, nbits: u32, value: u64) {
+    let at = (offset / 8) as usize;
+    let shift = offset % 8;
+    let mask = ((1u64 << nbits.min(32)) - 1) << shift;
+    let value = (value << shift) & mask;
+    // Fields away from the end: one eight-byte load and store.
+    if let Some(window) = bytes.get_mut(at..at + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(window);
+        let word = (u64::from_le_bytes(word) & !mask) | value;
+        window.copy_from_slice(&word.to_le_bytes());
+        return;
+    }
+    for (k, b) in bytes.iter_mut().skip(at).take(5).enumerate() {
+        let (m, v) = ((mask >> (8 * k)) as u8, (value >> (8 * k)) as u8);
+        *b = (*b & !m) | v;
     }
 }
 

@@ -14,8 +14,7 @@
 //! object per layer in a cell); a state that breaks the counts anyway is
 //! reported by the encoder (the caller counts it as overfull).
 
-use super::layout::write_field;
-use super::packed::{self, Window};
+use super::packed::{self, write_field, Window};
 use crate::bits;
 use crate::compile::{CellPattern, Compiled, PatternCell, Replacement};
 
