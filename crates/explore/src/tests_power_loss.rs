@@ -253,11 +253,11 @@ fn power_cuts(mode: Mode) {
         expected,
         "checkpoints changed the store"
     );
-    assert!(
-        points.len() > 100,
-        "only {} durability points",
-        points.len()
-    );
+    // How many checkpoints a run makes depends on timing (a checkpoint waits while the
+    // previous one is still being synced): a run under the whole test suite at load 6 made 94
+    // (over 100 alone). The bound only guards against a harness that records
+    // almost nothing.
+    assert!(points.len() > 40, "only {} durability points", points.len());
 
     let mut outcomes = Outcomes::default();
     for (n, at) in sample(points.len()).into_iter().enumerate() {
