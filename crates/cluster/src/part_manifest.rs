@@ -113,7 +113,10 @@ impl PartManifest {
         Ok(m)
     }
 
-    /// Replaces `DIR/PART` atomically: temporary file, sync, rename, directory sync.
+    /// Replaces `DIR/PART` atomically: temporary file, sync, directory sync, rename,
+    /// directory sync. The first directory sync makes the names of files created
+    /// since the last commit durable before a `PART` naming them can be (as the
+    /// store's manifest does).
     pub fn write(&self, dir: &Path) -> Result<(), ClusterError> {
         let body = serde_json::to_vec(self).map_err(|e| ClusterError::Io {
             path: dir.join(PART),
@@ -129,6 +132,9 @@ impl PartManifest {
         let mut file = File::create(&tmp).map_err(io(&tmp))?;
         file.write_all(&bytes).map_err(io(&tmp))?;
         file.sync_data().map_err(io(&tmp))?;
+        File::open(dir)
+            .and_then(|d| d.sync_all())
+            .map_err(io(dir))?;
         std::fs::rename(&tmp, &path).map_err(io(&path))?;
         File::open(dir).and_then(|d| d.sync_all()).map_err(io(dir))
     }

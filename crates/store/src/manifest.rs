@@ -206,23 +206,35 @@ impl Manifest {
         Manifest::decode(&path, &bytes)
     }
 
-    /// Replaces the manifest atomically: temporary file, sync, rename, sync
-    /// of the directory.
+    /// Replaces the manifest atomically: temporary file, sync, sync of the
+    /// directory, rename, sync of the directory.
+    ///
+    /// The first directory sync makes the names of files created since the last
+    /// checkpoint (a new segment) durable before the manifest that names them can
+    /// be: without it, a power cut could keep the rename and lose the new file's
+    /// name, and the store would name a segment that is not there (the power-loss
+    /// harness found it).
     pub fn write(&self, dir: &Path) -> Result<(), StoreError> {
         let tmp = dir.join("MANIFEST.tmp");
         let path = dir.join(MANIFEST);
         let mut file = File::create(&tmp).map_err(io(&tmp))?;
         file.write_all(&self.encode()?).map_err(io(&tmp))?;
         crate::durability::sync_data(&file, &tmp)?;
+        sync_dir(dir)?;
         std::fs::rename(&tmp, &path).map_err(io(&path))?;
         note(SyncEvent::Renamed {
             from: &tmp,
             to: &path,
         });
-        File::open(dir)
-            .and_then(|d| d.sync_all())
-            .map_err(io(dir))?;
-        note(SyncEvent::DirSynced(dir));
-        Ok(())
+        sync_dir(dir)
     }
+}
+
+/// Syncs the directory `dir`'s entries, announced to the durability observer.
+fn sync_dir(dir: &Path) -> Result<(), StoreError> {
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(io(dir))?;
+    note(SyncEvent::DirSynced(dir));
+    Ok(())
 }
