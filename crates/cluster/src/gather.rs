@@ -105,6 +105,13 @@ pub fn gather(
 fn check_parts(dirs: &[PathBuf]) -> Result<Vec<Source>, ClusterError> {
     let mut sources: Vec<Source> = Vec::new();
     for dir in dirs {
+        // A folder without a PART file is not a part: say that, not "no such file".
+        if !dir.join(crate::part_manifest::PART).is_file() {
+            return Err(ClusterError::Gather(format!(
+                "{}: not a part of a distributed exploration (it has no PART file)",
+                dir.display()
+            )));
+        }
         let manifest = PartManifest::read(dir)?;
         let Some(&point) = manifest.last() else {
             return Err(ClusterError::Gather(format!(

@@ -236,6 +236,15 @@ fn parts_of_another_arrangement_are_refused() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("missing"), "{err}");
+    // A folder that is not a part is named as such, not as a missing file.
+    let not_a_part = [parts[0].clone(), tmp.path().to_path_buf()];
+    let err = gather(&not_a_part, &tmp.path().join("out"), false)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("not a part of a distributed exploration"),
+        "{err}"
+    );
     forget(&parts[1], 2);
     let err = gather(&parts, &tmp.path().join("out"), false)
         .unwrap_err()
