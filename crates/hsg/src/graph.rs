@@ -58,6 +58,15 @@ pub trait StateGraph {
     #[inline]
     fn prefetch_row(&self, _state: StateId) {}
 
+    /// The first id of each breadth-first layer when ids are numbered breadth-first
+    /// (as the explorer numbers them), else None. [`validate`] checks that no edge
+    /// skips a layer forward, so passes may rely on it: two states more than one layer
+    /// apart cannot have edges both ways, and a pass looking for a way back need not
+    /// read the far state's row.
+    fn layer_starts(&self) -> Option<&[u64]> {
+        None
+    }
+
     /// Calls `f` for every state the explorer held back instead of expanding it (an
     /// HSG depth limit), in increasing id order. Such a state lies below
     /// `expanded_count()` with an empty row, is not terminal, and its future is unknown.
@@ -106,7 +115,24 @@ fn malformed(message: String) -> HsgError {
     HsgError::MalformedGraph(message)
 }
 
+/// The layer of `state` along a pass in increasing state order: `layer` is moved
+/// forward while the next layer starts at or before `state`.
+#[inline]
+pub(crate) fn advance_layer(layers: &[u64], layer: &mut usize, state: StateId) {
+    while *layer + 1 < layers.len() && layers[*layer + 1] <= state {
+        *layer += 1;
+    }
+}
+
+/// The first id past the layer after `layer`: an edge from `layer` must target below it.
+#[inline]
+fn bound_after_next(layers: &[u64], layer: usize) -> u64 {
+    layers.get(layer + 2).copied().unwrap_or(u64::MAX)
+}
+
 fn check_rows<G: StateGraph + ?Sized>(g: &G, n: u64, expanded: u64) -> Result<(), HsgError> {
+    let layers = g.layer_starts().unwrap_or(&[]);
+    let mut layer = 0usize;
     let mut next_start = 0;
     for state in 0..n {
         let row = g.edge_range(state);
@@ -132,11 +158,20 @@ fn check_rows<G: StateGraph + ?Sized>(g: &G, n: u64, expanded: u64) -> Result<()
                 row.end - row.start
             )));
         }
+        advance_layer(layers, &mut layer, state);
+        let bound = bound_after_next(layers, layer);
         for index in row.clone() {
             let (_, target) = g.edge(index);
             if target >= n {
                 return Err(malformed(format!(
                     "edge {index} from state {state} targets state {target}, but only {n} states exist"
+                )));
+            }
+            if target >= bound {
+                return Err(malformed(format!(
+                    "edge {index} from state {state} (depth {layer}) targets state {target}, \
+                     beyond depth {}: the layers are not breadth-first",
+                    layer + 1
                 )));
             }
         }

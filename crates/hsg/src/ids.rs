@@ -154,6 +154,18 @@ impl IdVec {
     }
 }
 
+impl From<Words<u32>> for IdVec {
+    fn from(v: Words<u32>) -> Self {
+        IdVec::U32(v)
+    }
+}
+
+impl From<Words<u64>> for IdVec {
+    fn from(v: Words<u64>) -> Self {
+        IdVec::U64(v)
+    }
+}
+
 impl From<Vec<u32>> for IdVec {
     fn from(v: Vec<u32>) -> Self {
         IdVec::U32(v.into())

@@ -32,6 +32,7 @@ pub mod report;
 pub mod reversibility;
 pub mod run;
 pub mod scc;
+mod scc_contract;
 mod scc_rows;
 pub mod spectrum;
 pub mod state_arrays;

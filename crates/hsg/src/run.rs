@@ -54,6 +54,10 @@ impl StateGraph for RunGraph<'_> {
         self.edges.prefetch_row(state);
     }
 
+    fn layer_starts(&self) -> Option<&[u64]> {
+        Some(self.run.layers())
+    }
+
     fn outcome(&self, state: StateId) -> Option<OutcomeId> {
         self.run.outcome(state).filter(|&o| o != store::CUT_OUTCOME)
     }

@@ -64,9 +64,26 @@ pub fn strongly_connected_components<G: StateGraph + ?Sized>(g: &G) -> Component
 }
 
 /// Computes the strongly connected components of a validated graph, with the search's
-/// arrays allocated as `backing` says (scratch files when the budget is short), and a
-/// dense copy of the rows when it takes at most `spare` bytes.
+/// arrays allocated as `backing` says (scratch files when the budget is short): through
+/// its two-cycle classes when they are few enough ([`crate::scc_contract`]), else over
+/// its own rows, with a dense copy of them when it takes at most `spare` bytes.
 pub fn strongly_connected_components_in<G: StateGraph + ?Sized>(
+    g: &G,
+    backing: &Backing,
+    spare: u64,
+) -> Result<Components, HsgError> {
+    // Most games' moves come in reversible pairs: merging those first leaves a graph
+    // of classes small enough to search in RAM (see `crate::scc_contract`).
+    if let Some(components) = crate::scc_contract::components_by_contraction(g, backing, true)? {
+        return Ok(components);
+    }
+    direct_components_in(g, backing, spare)
+}
+
+/// The search over the graph's own rows, without merging two-cycles first (what
+/// [`strongly_connected_components_in`] falls back to when they are few; public for the
+/// benchmarks' comparison). The partition is the same; the numbering is this search's.
+pub fn direct_components_in<G: StateGraph + ?Sized>(
     g: &G,
     backing: &Backing,
     spare: u64,
@@ -79,7 +96,11 @@ pub fn strongly_connected_components_in<G: StateGraph + ?Sized>(
 }
 
 /// The components of the `n` states whose rows `rows` gives.
-fn components_over<R: Rows>(rows: &R, n: u64, backing: &Backing) -> Result<Components, HsgError> {
+pub(crate) fn components_over<R: Rows>(
+    rows: &R,
+    n: u64,
+    backing: &Backing,
+) -> Result<Components, HsgError> {
     // Values stored are DFS indices `1..=n` and component numbers `0..n`.
     Ok(if n < u64::from(u32::MAX) {
         let (rindex, count) = pearce::<u32, R>(rows, n, backing)?;

@@ -177,6 +177,9 @@ impl<G: StateGraph + ?Sized> StateGraph for TargetView<'_, G> {
     fn prefetch_row(&self, state: u64) {
         self.inner.prefetch_row(state);
     }
+    fn layer_starts(&self) -> Option<&[u64]> {
+        self.inner.layer_starts()
+    }
     fn for_each_cut(&self, f: &mut dyn FnMut(u64)) {
         self.inner.for_each_cut(f);
     }

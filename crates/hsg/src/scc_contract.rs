@@ -1,0 +1,259 @@
+//! Two-cycle contraction before the component search: states joined by edges both ways
+//! always lie in one component, so they are merged first and the search runs over the
+//! much smaller graph of their classes.
+//!
+//! # Why
+//! In most games the bulk of the transitions are immediately reversible moves (a
+//! Sokoban player walking without pushing, a token slid back). Pearce's search over
+//! the state graph itself reads every row in DFS order, which on a graph far larger than
+//! the page cache costs a disk read per state (room5: 1.5 G states, 20 GB of edges). The
+//! contraction reads the rows in state order only: the two-cycles of a state lie in its
+//! own or the next BFS layer, so its passes stay within a window of a few layers. The
+//! search then walks the classes' graph, a fraction of the size, in RAM.
+//!
+//! # Algorithm
+//! 1. Union-find over every pair `s -> t`, `t -> s` (`t > s`, found by scanning `t`'s
+//!    row), with the smaller root kept as the root: parents always point to smaller ids,
+//!    so no rank is needed for determinism, and path halving keeps finds short. A parent
+//!    is stored as its distance below the state (0 for a root), so the zeroed array needs
+//!    no initialising pass.
+//! 2. Classes numbered in the order of their smallest member, in place, in one pass.
+//! 3. The classes' graph as compressed rows (a counting sort over the edges that join
+//!    two classes, each row sorted and without duplicates).
+//! 4. Pearce's search ([`crate::scc`]) over the classes, whose component numbers are
+//!    then written back over every state's class.
+//!
+//! The result is the same partition as the search over the state graph itself, with
+//! components numbered in the completion order of the search over the classes (starting
+//! at the class of state 0, then at each unvisited class in increasing order): still a
+//! reverse topological order, and a function of the graph alone.
+//!
+//! # Complexity
+//! Time `O(E * d + E log d)` for out-degrees `d` (each two-cycle check scans one row),
+//! plus the search over the classes. Memory: one word per state (the classes, which
+//! become the components), the classes' rows (8 bytes a class and one word per edge
+//! between classes), and Pearce's 12.125 bytes per class.
+
+use crate::error::HsgError;
+use crate::graph::StateGraph;
+use crate::ids::{IdVec, Word};
+use crate::scc::{components_over, Components};
+use crate::scc_rows::Rows;
+use crate::state_arrays::{Backing, Words};
+use std::ops::Range;
+
+/// States per class below which the contraction is not worth its passes: a graph whose
+/// classes are more than half its states is searched directly.
+pub(crate) const WORTHWHILE_RATIO: u64 = 2;
+
+/// The two-cycle classes of a graph: every state's class, numbered in the order of
+/// their smallest member.
+pub(crate) struct Classes<W: Word> {
+    pub(crate) of_state: Words<W>,
+    pub(crate) count: u64,
+}
+
+/// True when `t` has an edge back to `s`.
+fn has_edge_to<G: StateGraph + ?Sized>(g: &G, t: u64, s: u64) -> bool {
+    g.edge_range(t).any(|position| g.edge(position).1 == s)
+}
+
+/// The root of `x`, halving the path on the way (each parent is stored as its distance
+/// below its child, 0 at a root).
+#[inline]
+fn find<W: Word>(up: &mut [W], mut x: u64) -> u64 {
+    loop {
+        let d = up[x as usize].to_u64();
+        if d == 0 {
+            return x;
+        }
+        let parent = x - d;
+        let d2 = up[parent as usize].to_u64();
+        if d2 == 0 {
+            return parent;
+        }
+        let grandparent = parent - d2;
+        up[x as usize] = W::from_u64(x - grandparent);
+        x = grandparent;
+    }
+}
+
+/// Merges the classes of `a` and `b`; the smaller root stays the root.
+#[inline]
+fn union<W: Word>(up: &mut [W], a: u64, b: u64) {
+    let (ra, rb) = (find(up, a), find(up, b));
+    if ra != rb {
+        let (low, high) = (ra.min(rb), ra.max(rb));
+        up[high as usize] = W::from_u64(high - low);
+    }
+}
+
+/// The two-cycle classes of a validated graph, their array allocated as `backing` says.
+pub(crate) fn two_cycle_classes<G: StateGraph + ?Sized, W: Word>(
+    g: &G,
+    backing: &Backing,
+) -> Result<Classes<W>, HsgError> {
+    let n = g.state_count();
+    let mut up: Words<W> = backing.zeroed(n as usize)?;
+    for s in 0..g.expanded_count() {
+        for position in g.edge_range(s) {
+            let t = g.edge(position).1;
+            // Each pair is checked once, from its smaller end; a self-loop joins nothing.
+            if t > s && find(&mut up, s) != find(&mut up, t) && has_edge_to(g, t, s) {
+                union(&mut up, s, t);
+            }
+        }
+    }
+    // Parents point to smaller ids, so when `s` is reached its parent already holds its
+    // class number: the renumbering is one pass in place.
+    let mut count = 0u64;
+    for s in 0..n as usize {
+        let d = up[s].to_u64();
+        up[s] = if d == 0 {
+            count += 1;
+            W::from_u64(count - 1)
+        } else {
+            up[s - d as usize]
+        };
+    }
+    Ok(Classes {
+        of_state: up,
+        count,
+    })
+}
+
+/// The graph of the classes: compressed rows, each sorted and without duplicates.
+pub(crate) struct ClassRows<W: Word> {
+    /// `offsets[c]..offsets[c + 1]` are class `c`'s places in `targets`.
+    offsets: Words<u64>,
+    targets: Words<W>,
+}
+
+impl<W: Word> ClassRows<W> {
+    /// The rows of the classes of `g`: one pass counts each class's edges to other
+    /// classes, a second places them, then each row is sorted and deduplicated in place.
+    pub(crate) fn build<G: StateGraph + ?Sized, C: Word>(
+        g: &G,
+        classes: &Classes<C>,
+        backing: &Backing,
+    ) -> Result<ClassRows<W>, HsgError> {
+        let class = |s: u64| classes.of_state[s as usize].to_u64();
+        let mut offsets: Words<u64> = backing.zeroed(classes.count as usize + 1)?;
+        for_each_crossing(g, &class, |from, _| offsets[from as usize + 1] += 1);
+        for c in 0..classes.count as usize {
+            offsets[c + 1] += offsets[c];
+        }
+        let total = offsets[classes.count as usize];
+        let mut targets: Words<W> = backing.zeroed(total as usize)?;
+        // `offsets[c]` serves as class c's cursor and ends at the start of class c + 1.
+        for_each_crossing(g, &class, |from, to| {
+            let slot = &mut offsets[from as usize];
+            targets[*slot as usize] = W::from_u64(to);
+            *slot += 1;
+        });
+        let mut rows = ClassRows { offsets, targets };
+        rows.sort_and_deduplicate(classes.count as usize);
+        Ok(rows)
+    }
+
+    /// Sorts each row and drops repeated targets, compacting the rows towards the front.
+    /// On entry `offsets[c]` is the end of row `c` (the fill's cursors); on exit the
+    /// offsets are the usual starts.
+    fn sort_and_deduplicate(&mut self, count: usize) {
+        let mut start = 0usize;
+        let mut write = 0usize;
+        for c in 0..count {
+            let end = self.offsets[c] as usize;
+            let row = &mut self.targets[start..end];
+            row.sort_unstable();
+            let row_start = write;
+            for k in start..end {
+                let t = self.targets[k];
+                if write == row_start || self.targets[write - 1] != t {
+                    self.targets[write] = t;
+                    write += 1;
+                }
+            }
+            self.offsets[c] = row_start as u64;
+            start = end;
+        }
+        self.offsets[count] = write as u64;
+    }
+}
+
+/// Calls `f(class of s, class of t)` for every edge `s -> t` between two classes, in
+/// state order.
+fn for_each_crossing<G: StateGraph + ?Sized>(
+    g: &G,
+    class: &impl Fn(u64) -> u64,
+    mut f: impl FnMut(u64, u64),
+) {
+    for s in 0..g.expanded_count() {
+        let from = class(s);
+        for position in g.edge_range(s) {
+            let to = class(g.edge(position).1);
+            if to != from {
+                f(from, to);
+            }
+        }
+    }
+}
+
+impl<W: Word> Rows for ClassRows<W> {
+    #[inline]
+    fn row(&self, v: u64) -> Range<u64> {
+        self.offsets[v as usize]..self.offsets[v as usize + 1]
+    }
+    #[inline]
+    fn target(&self, position: u64) -> u64 {
+        self.targets[position as usize].to_u64()
+    }
+    #[inline]
+    fn prefetch_row(&self, v: u64) {
+        store::prefetch(&self.offsets, v as usize);
+    }
+}
+
+/// The components of `g` through its two-cycle classes, or None when `only_if_worthwhile`
+/// and the classes are too many for the contraction to pay (see [`WORTHWHILE_RATIO`]).
+pub(crate) fn components_by_contraction<G: StateGraph + ?Sized>(
+    g: &G,
+    backing: &Backing,
+    only_if_worthwhile: bool,
+) -> Result<Option<Components>, HsgError> {
+    if g.state_count() < u64::from(u32::MAX) {
+        contract_with::<G, u32>(g, backing, only_if_worthwhile)
+    } else {
+        contract_with::<G, u64>(g, backing, only_if_worthwhile)
+    }
+}
+
+fn contract_with<G: StateGraph + ?Sized, W: Word>(
+    g: &G,
+    backing: &Backing,
+    only_if_worthwhile: bool,
+) -> Result<Option<Components>, HsgError>
+where
+    IdVec: From<Words<W>>,
+{
+    let n = g.state_count();
+    let mut classes = two_cycle_classes::<G, W>(g, backing)?;
+    if only_if_worthwhile && classes.count.saturating_mul(WORTHWHILE_RATIO) > n {
+        return Ok(None);
+    }
+    let of_class = {
+        let rows = ClassRows::<W>::build(g, &classes, backing)?;
+        components_over(&rows, classes.count, backing)?
+    };
+    for c in classes.of_state.iter_mut() {
+        *c = W::from_u64(of_class.of_state.at(c.to_u64()));
+    }
+    Ok(Some(Components {
+        of_state: IdVec::from(classes.of_state),
+        count: of_class.count,
+    }))
+}
+
+#[cfg(test)]
+#[path = "scc_contract_tests.rs"]
+mod tests;
