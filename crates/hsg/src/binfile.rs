@@ -10,7 +10,7 @@ use crate::summary::FORMAT_VERSION;
 use std::fs::File;
 use std::io::{BufWriter, Read, Write};
 use std::path::Path;
-use xxhash_rust::xxh3::{xxh3_64, Xxh3};
+use xxhash_rust::xxh3::Xxh3;
 
 /// Magic bytes opening every binary analysis file.
 pub const MAGIC: &[u8; 8] = b"HSGANLYS";
@@ -114,55 +114,105 @@ pub fn u64_at(b: &[u8], at: usize) -> u64 {
 
 /// Reads and verifies a file of kind `kind` whose width is one of `widths`.
 pub fn read_records(path: &Path, kind: &[u8; 8], widths: &[u32]) -> Result<Records, HsgError> {
-    let mut bytes = Vec::new();
-    File::open(path)
-        .and_then(|mut f| f.read_to_end(&mut bytes))
-        .map_err(|e| HsgError::io(path, e))?;
-    let bad = |what: String| HsgError::corrupt(path, what);
-    if bytes.len() < HEADER_LEN {
-        return Err(bad(format!(
-            "{} bytes, shorter than the 64-byte header",
-            bytes.len()
-        )));
+    let stream = RecordStream::open(path, kind, widths)?;
+    let width = stream.width;
+    // The header's count matched the file's length, so this is bounded by the file.
+    let mut data = Vec::with_capacity(stream.data_len() as usize);
+    stream.for_each_chunk(|chunk| data.extend_from_slice(chunk))?;
+    Ok(Records { width, data })
+}
+
+/// A file of records read in chunks, so that a large file (a run's component numbers
+/// take 4 bytes a state: 6 GB for 1.5 G states) is decoded straight into its final
+/// array, never held whole in memory beside it.
+pub struct RecordStream {
+    file: File,
+    path: std::path::PathBuf,
+    /// Bytes per record.
+    pub width: usize,
+    /// Number of records.
+    pub count: u64,
+    checksum: u64,
+}
+
+impl RecordStream {
+    /// Opens `path` and checks its header: magic, kind, version, a width among
+    /// `widths`, and a record count that matches the file's length.
+    pub fn open(path: &Path, kind: &[u8; 8], widths: &[u32]) -> Result<RecordStream, HsgError> {
+        let mut file = File::open(path).map_err(|e| HsgError::io(path, e))?;
+        let len = file.metadata().map_err(|e| HsgError::io(path, e))?.len();
+        let bad = |what: String| HsgError::corrupt(path, what);
+        if len < HEADER_LEN as u64 {
+            return Err(bad(format!("{len} bytes, shorter than the 64-byte header")));
+        }
+        let mut bytes = [0u8; HEADER_LEN];
+        file.read_exact(&mut bytes)
+            .map_err(|e| HsgError::io(path, e))?;
+        if &bytes[0..8] != MAGIC || &bytes[8..16] != kind {
+            return Err(bad(format!(
+                "bytes 0..16 should read {:?}{:?}",
+                String::from_utf8_lossy(MAGIC),
+                String::from_utf8_lossy(kind)
+            )));
+        }
+        let version = u32_at(&bytes, 16);
+        if version != FORMAT_VERSION {
+            return Err(bad(format!(
+                "format version {version}, expected {FORMAT_VERSION}"
+            )));
+        }
+        let width = u32_at(&bytes, 20);
+        if !widths.contains(&width) {
+            return Err(bad(format!(
+                "record width {width} at byte 20, expected one of {widths:?}"
+            )));
+        }
+        let count = u64_at(&bytes, 24);
+        let expected = count
+            .checked_mul(u64::from(width))
+            .and_then(|d| d.checked_add(HEADER_LEN as u64));
+        if expected != Some(len) {
+            return Err(bad(format!(
+                "{len} bytes, but the header announces {count} records of {width} bytes"
+            )));
+        }
+        Ok(RecordStream {
+            file,
+            path: path.to_path_buf(),
+            width: width as usize,
+            count,
+            checksum: u64_at(&bytes, 32),
+        })
     }
-    if &bytes[0..8] != MAGIC || &bytes[8..16] != kind {
-        return Err(bad(format!(
-            "bytes 0..16 should read {:?}{:?}",
-            String::from_utf8_lossy(MAGIC),
-            String::from_utf8_lossy(kind)
-        )));
+
+    /// Bytes of records after the header.
+    pub fn data_len(&self) -> u64 {
+        self.count * self.width as u64
     }
-    let version = u32_at(&bytes, 16);
-    if version != FORMAT_VERSION {
-        return Err(bad(format!(
-            "format version {version}, expected {FORMAT_VERSION}"
-        )));
+
+    /// Calls `f` with the data in chunks of whole records, in order, then checks the
+    /// checksum of all of it (a damaged file is an error after the calls: the caller
+    /// drops what it built).
+    pub fn for_each_chunk(mut self, mut f: impl FnMut(&[u8])) -> Result<(), HsgError> {
+        const CHUNK_RECORDS: usize = 1 << 16;
+        let mut left = self.data_len();
+        let mut chunk = vec![0u8; CHUNK_RECORDS * self.width];
+        let mut hasher = Xxh3::new();
+        while left > 0 {
+            let take = left.min(chunk.len() as u64) as usize;
+            self.file
+                .read_exact(&mut chunk[..take])
+                .map_err(|e| HsgError::io(&self.path, e))?;
+            hasher.update(&chunk[..take]);
+            f(&chunk[..take]);
+            left -= take as u64;
+        }
+        if hasher.digest() != self.checksum {
+            return Err(HsgError::corrupt(
+                &self.path,
+                String::from("checksum mismatch: the data after byte 64 is damaged"),
+            ));
+        }
+        Ok(())
     }
-    let width = u32_at(&bytes, 20);
-    if !widths.contains(&width) {
-        return Err(bad(format!(
-            "record width {width} at byte 20, expected one of {widths:?}"
-        )));
-    }
-    let count = u64_at(&bytes, 24);
-    let expected = count
-        .checked_mul(u64::from(width))
-        .and_then(|d| d.checked_add(HEADER_LEN as u64));
-    if expected != Some(bytes.len() as u64) {
-        return Err(bad(format!(
-            "{} bytes, but the header announces {count} records of {width} bytes",
-            bytes.len()
-        )));
-    }
-    let data = bytes.split_off(HEADER_LEN);
-    let checksum = u64_at(&bytes, 32);
-    if xxh3_64(&data) != checksum {
-        return Err(bad(
-            "checksum mismatch: the data after byte 64 is damaged".into()
-        ));
-    }
-    Ok(Records {
-        width: width as usize,
-        data,
-    })
 }

@@ -6,7 +6,7 @@
 //! old or the new analysis, and re-running gives the same bytes.
 
 use crate::analysis::Analysis;
-use crate::binfile::{read_records, u64_at, write_records, Records};
+use crate::binfile::{read_records, u64_at, write_records, RecordStream, Records};
 use crate::condense::HsgEdges;
 use crate::error::HsgError;
 use crate::ids::IdVec;
@@ -265,12 +265,19 @@ pub fn load(run_dir: &Path) -> Result<SavedAnalysis, HsgError> {
     Ok(saved)
 }
 
+/// Reads a file of ids straight into its array, chunk by chunk (these files take one
+/// id a state).
 fn read_ids(dir: &Path, (name, kind): (&str, &[u8; 8])) -> Result<IdVec, HsgError> {
-    let r = read_records(&dir.join(name), kind, &[4, 8])?;
-    Ok(if r.width == 4 {
-        IdVec::U32((0..r.count()).map(|i| u32_le(r.record(i))).collect())
+    let stream = RecordStream::open(&dir.join(name), kind, &[4, 8])?;
+    let count = stream.count as usize;
+    Ok(if stream.width == 4 {
+        let mut ids = Vec::with_capacity(count);
+        stream.for_each_chunk(|c| ids.extend(c.chunks_exact(4).map(u32_le)))?;
+        IdVec::U32(ids.into())
     } else {
-        IdVec::U64((0..r.count()).map(|i| u64_at(r.record(i), 0)).collect())
+        let mut ids = Vec::with_capacity(count);
+        stream.for_each_chunk(|c| ids.extend(c.chunks_exact(8).map(|b| u64_at(b, 0))))?;
+        IdVec::U64(ids.into())
     })
 }
 
@@ -281,8 +288,10 @@ fn u32_le(b: &[u8]) -> u32 {
 }
 
 fn read_u64s(dir: &Path, (name, kind): (&str, &[u8; 8])) -> Result<Vec<u64>, HsgError> {
-    let r = read_records(&dir.join(name), kind, &[8])?;
-    Ok((0..r.count()).map(|i| u64_at(r.record(i), 0)).collect())
+    let stream = RecordStream::open(&dir.join(name), kind, &[8])?;
+    let mut values = Vec::with_capacity(stream.count as usize);
+    stream.for_each_chunk(|c| values.extend(c.chunks_exact(8).map(|b| u64_at(b, 0))))?;
+    Ok(values)
 }
 
 fn read_edges(dir: &Path, offsets: Vec<u64>, hyperstates: u64) -> Result<HsgEdges, HsgError> {
