@@ -50,6 +50,26 @@ impl OwnedIndex {
         (self.records.capacity() + 8 * self.ids.capacity() + 8 * self.table.len()) as u64
     }
 
+    /// Bytes the index occupies at its next doubling, when the old table and
+    /// the new one, twice as long, are both held.
+    pub fn bytes_at_next_doubling(&self) -> u64 {
+        self.bytes() + 16 * self.table.len() as u64
+    }
+
+    /// Bytes the index may occupy while `new` more states are inserted: their
+    /// slots and ids, and the table as the last doubling they cause leaves
+    /// it, beside the old one.
+    pub fn bytes_after(&self, new: u64) -> u64 {
+        let len = self.ids.len() as u64 + new;
+        let now = self.table.len() as u64;
+        let mut table = now;
+        while len * 2 > table {
+            table *= 2;
+        }
+        let table_bytes = if table > now { 12 * table } else { 8 * table };
+        self.bytes() - 8 * now + table_bytes + new * (self.slot as u64 + 8)
+    }
+
     #[inline]
     fn home(&self, high: u64) -> usize {
         ((u128::from(high) * self.table.len() as u128) >> 32) as usize

@@ -16,15 +16,14 @@ use std::path::{Path, PathBuf};
 /// More runs than this are merged into one before the next lookup.
 const MOST_RUNS: usize = 8;
 
-/// Buffer of a run's reader or writer.
-const BUFFER: usize = 1 << 20;
-
 /// The sorted runs of the visited owned states.
 pub struct Spilled {
     dir: PathBuf,
     slot: usize,
     runs: Vec<PathBuf>,
     made: usize,
+    /// Bytes of the buffer of each run's reader or writer (from the budget).
+    buffer: usize,
 }
 
 /// One entry of a run.
@@ -44,11 +43,11 @@ struct Cursor {
 }
 
 impl Cursor {
-    fn open(path: &Path, slot: usize) -> Result<Cursor, ClusterError> {
+    fn open(path: &Path, slot: usize, buffer: usize) -> Result<Cursor, ClusterError> {
         let file = File::open(path).map_err(io(path))?;
         let mut c = Cursor {
             path: path.to_path_buf(),
-            reader: BufReader::with_capacity(BUFFER, file),
+            reader: BufReader::with_capacity(buffer, file),
             entry: vec![0; 16 + slot],
             live: true,
         };
@@ -87,8 +86,9 @@ fn word(b: &[u8]) -> u64 {
 }
 
 impl Spilled {
-    /// No run yet, in a fresh scratch folder `dir`.
-    pub fn new(dir: &Path, slot: usize) -> Result<Spilled, ClusterError> {
+    /// No run yet, in a fresh scratch folder `dir`; each run is read and
+    /// written through a buffer of `buffer` bytes.
+    pub fn new(dir: &Path, slot: usize, buffer: usize) -> Result<Spilled, ClusterError> {
         if dir.exists() {
             std::fs::remove_dir_all(dir).map_err(io(dir))?;
         }
@@ -98,7 +98,14 @@ impl Spilled {
             slot,
             runs: Vec::new(),
             made: 0,
+            buffer,
         })
+    }
+
+    /// The most memory the runs' buffers take at once: a compaction's
+    /// readers and writer, or a lookup's readers.
+    pub fn bytes(&self) -> u64 {
+        ((MOST_RUNS + 2) * self.buffer) as u64
     }
 
     /// Writes `entries`, already in [`order`], as a new run.
@@ -109,7 +116,7 @@ impl Spilled {
         let path = self.dir.join(format!("run-{:06}", self.made));
         self.made += 1;
         let file = File::create(&path).map_err(io(&path))?;
-        let mut w = BufWriter::with_capacity(BUFFER, file);
+        let mut w = BufWriter::with_capacity(self.buffer, file);
         for (hash, record, id) in entries {
             w.write_all(&hash.to_le_bytes())
                 .and_then(|()| w.write_all(record))
@@ -141,7 +148,7 @@ impl Spilled {
         let mut cursors = self
             .runs
             .iter()
-            .map(|p| Cursor::open(p, self.slot))
+            .map(|p| Cursor::open(p, self.slot, self.buffer))
             .collect::<Result<Vec<_>, _>>()?;
         let mut found = Vec::with_capacity(wanted.len());
         for &(hash, record) in wanted {
@@ -169,12 +176,12 @@ impl Spilled {
         let mut cursors = self
             .runs
             .iter()
-            .map(|p| Cursor::open(p, self.slot))
+            .map(|p| Cursor::open(p, self.slot, self.buffer))
             .collect::<Result<Vec<_>, _>>()?;
         let path = self.dir.join(format!("run-{:06}", self.made));
         self.made += 1;
         let file = File::create(&path).map_err(io(&path))?;
-        let mut w = BufWriter::with_capacity(BUFFER, file);
+        let mut w = BufWriter::with_capacity(self.buffer, file);
         loop {
             let next = (0..cursors.len())
                 .filter(|&k| cursors[k].live)
@@ -202,7 +209,7 @@ mod tests {
     #[test]
     fn finds_states_across_runs_and_after_compaction() {
         let tmp = tempfile::tempdir().unwrap();
-        let mut spilled = Spilled::new(&tmp.path().join("scratch"), 2).unwrap();
+        let mut spilled = Spilled::new(&tmp.path().join("scratch"), 2, 4096).unwrap();
         let records: Vec<[u8; 2]> = (0..2000u16).map(|i| i.to_le_bytes()).collect();
         for chunk in 0..10 {
             let states: Vec<(&[u8], u64)> = (chunk * 100..chunk * 100 + 100)
