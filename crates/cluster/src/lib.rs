@@ -34,6 +34,8 @@ mod round;
 mod spill;
 #[cfg(test)]
 mod tests_memory;
+#[cfg(test)]
+mod tests_rounds;
 mod timely_exchange;
 mod wire;
 
