@@ -143,6 +143,7 @@ pub fn run_process(args: &ExploreArgs) -> Result<ExitCode> {
     let opts = ClusterOptions {
         max_depth: args.max_depth,
         mem_budget: Some(args.mem.unwrap_or_else(crate::sizes::default_budget)),
+        round_limit: None,
     };
     let budget = opts.mem_budget;
     let connected = Arc::new(AtomicBool::new(false));

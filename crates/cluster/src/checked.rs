@@ -191,6 +191,14 @@ mod tests {
             assert_eq!(reader.u64(&mut scratch).unwrap(), *w);
         }
         assert!(reader.at_end());
+        // A layer's records are read from where they start, in any block.
+        for k in [0usize, 5, 131_072, 200_001, 299_999] {
+            reader.seek_to(8 * k as u64).unwrap();
+            assert_eq!(reader.u64(&mut scratch).unwrap(), words[k]);
+        }
+        reader.seek_to(commit.len).unwrap();
+        assert!(reader.at_end());
+        assert!(reader.seek_to(commit.len + 1).is_err());
         let mut bytes = std::fs::read(&path).unwrap();
         bytes[HEADER_LEN + 5] ^= 1;
         std::fs::write(&path, bytes).unwrap();

@@ -23,6 +23,10 @@ pub struct ClusterOptions {
     /// Bytes this process's index and the buffers of a round may occupy
     /// (see [`crate::budget`]); `None` for no limit.
     pub mem_budget: Option<u64>,
+    /// The most successors a process holds in a round, whatever the budget
+    /// (a testing aid: many rounds with the index in memory); `None` to
+    /// size rounds from the budget alone.
+    pub round_limit: Option<u64>,
 }
 
 /// The cluster-wide figures after a layer, for progress and the summary.
@@ -109,6 +113,8 @@ pub struct Node<'g, X: Exchange> {
     used_disk: bool,
     /// How `--mem` is shared between the index and a round.
     pub(crate) budget: Budget,
+    /// [`ClusterOptions::round_limit`].
+    pub(crate) round_limit: u64,
     /// The global layer table; the last entry is the end of the layer to expand.
     pub(crate) layers: Vec<u64>,
     /// Bytes this process sent in this invocation.
@@ -146,6 +152,7 @@ pub fn explore_part<X: Exchange>(
         spilled: None,
         used_disk: false,
         budget: Budget::new(opts.mem_budget, slot.width(), game.has_chance()),
+        round_limit: opts.round_limit.unwrap_or(u64::MAX),
         layers: Vec::new(),
         bytes_sent: 0,
         rounds: 0,

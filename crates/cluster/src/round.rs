@@ -253,7 +253,8 @@ impl<X: Exchange> Node<'_, X> {
             let cost = self
                 .budget
                 .window_cost(rows.parents.len(), rows.actions.len());
-            if !rows.parents.is_empty() && cost >= room {
+            let full = cost >= room || rows.actions.len() as u64 >= self.round_limit;
+            if !rows.parents.is_empty() && full {
                 break;
             }
             let state = self.slot.decode(work.frontier.record());

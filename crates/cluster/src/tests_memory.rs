@@ -90,18 +90,30 @@ pub(crate) fn distributed_runs(
     max_depth: Option<u32>,
     mem_budget: Option<u64>,
 ) -> (Vec<PathBuf>, Vec<ClusterSummary>) {
-    let id = identity(level, max_depth);
-    let dirs: Vec<PathBuf> = (0..peers).map(|k| root.join(format!("part-{k}"))).collect();
     let opts = ClusterOptions {
         max_depth,
         mem_budget,
+        round_limit: None,
     };
+    distributed_with(level, root, peers, &opts)
+}
+
+/// Explores `level` with `peers` threads under `opts`, each writing its part
+/// under `root`; returns the parts and every process's summary.
+pub(crate) fn distributed_with(
+    level: &games::Level,
+    root: &Path,
+    peers: usize,
+    opts: &ClusterOptions,
+) -> (Vec<PathBuf>, Vec<ClusterSummary>) {
+    let id = identity(level, opts.max_depth);
+    let dirs: Vec<PathBuf> = (0..peers).map(|k| root.join(format!("part-{k}"))).collect();
     let summaries = std::thread::scope(|s| {
         let handles: Vec<_> = MemoryExchange::group(peers)
             .into_iter()
             .zip(&dirs)
             .map(|(ex, dir)| {
-                let (id, opts) = (&id, &opts);
+                let id = &id;
                 let game = level.game.as_ref();
                 s.spawn(move || {
                     let k = crate::Exchange::index(&ex);

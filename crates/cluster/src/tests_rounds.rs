@@ -4,8 +4,8 @@
 //! and a round's buffers stays within the budget, where one round a layer
 //! outgrows it.
 
-use crate::gather;
-use crate::tests_memory::{content, distributed_runs, forget, level, single};
+use crate::tests_memory::{content, distributed_runs, distributed_with, forget, level, single};
+use crate::{gather, ClusterOptions};
 
 /// Process 0's layers and rounds, every process's peak, and whether any
 /// index went to disk.
@@ -110,5 +110,37 @@ fn a_restart_mid_run_under_a_small_budget_gives_the_same_store() {
         let out = root.join("gathered");
         gather(&again, &out, false).unwrap();
         assert!(content(&out) == content(&reference), "{peers} processes");
+    }
+}
+
+#[test]
+fn rounds_with_the_index_in_memory_keep_the_ids_too() {
+    // No budget, so the index stays in memory; the testing aid cuts every
+    // layer into rounds of at most 40 successors a process.
+    let opts = ClusterOptions {
+        max_depth: None,
+        mem_budget: None,
+        round_limit: Some(40),
+    };
+    for name in ["sokoban/twoboxes.xsb", "grammar/pig.game"] {
+        let level = level(name);
+        let tmp = tempfile::tempdir().unwrap();
+        let reference = tmp.path().join("single");
+        single(&level, &reference, None);
+        for peers in 1..=3 {
+            let root = tmp.path().join(format!("n{peers}"));
+            let (parts, summaries) = distributed_with(&level, &root, peers, &opts);
+            let m = summaries[0].memory;
+            assert!(m.rounds > 2 * m.layers, "{name}: {m:?}");
+            assert!(summaries.iter().all(|s| !s.used_disk));
+            forget(&parts[0], 3);
+            let (again, _) = distributed_with(&level, &root, peers, &opts);
+            let out = root.join("gathered");
+            gather(&again, &out, false).unwrap();
+            assert!(
+                content(&out) == content(&reference),
+                "{name}, {peers} processes"
+            );
+        }
     }
 }
