@@ -26,6 +26,7 @@ mod exchange;
 mod frontier;
 mod gather;
 mod index;
+mod layer;
 mod node;
 mod part;
 mod part_manifest;

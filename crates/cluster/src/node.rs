@@ -5,9 +5,9 @@
 use crate::budget::Budget;
 use crate::frontier::Frontier;
 use crate::index::{fingerprint, OwnedIndex};
+use crate::layer::LayerWork;
 use crate::part::Part;
 use crate::part_manifest::PointStatus;
-use crate::round::LayerWork;
 use crate::spill::Spilled;
 use crate::{ClusterError, Exchange};
 use explore::Slot;

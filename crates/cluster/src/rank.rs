@@ -5,8 +5,9 @@
 use crate::budget::{bytes, nested};
 use crate::dedup::Candidates;
 use crate::index::fingerprint;
+use crate::layer::Rows;
 use crate::node::Node;
-use crate::round::{RoundResult, Rows, Span};
+use crate::round::{RoundResult, Span};
 use crate::wire::{Put, Reader};
 use crate::{ClusterError, Exchange};
 
