@@ -361,10 +361,10 @@ impl<X: Exchange> Node<'_, X> {
             let buffer = self.budget.spill_buffer();
             self.spilled = Some(Spilled::new(&dir, self.slot.width(), buffer)?);
         }
+        let index = std::mem::replace(&mut self.index, OwnedIndex::new(self.slot.width()));
         if let Some(spilled) = self.spilled.as_mut() {
-            spilled.add_unsorted(&self.index.entries())?;
+            spilled.add_run(index.into_run_order().entries())?;
         }
-        self.index = OwnedIndex::new(self.slot.width());
         Ok(())
     }
 

@@ -6,7 +6,6 @@
 //! scratch: a resume rebuilds them from the part's `states` file.
 
 use crate::error::io;
-use crate::index::fingerprint;
 use crate::ClusterError;
 use std::cmp::Ordering;
 use std::fs::File;
@@ -128,17 +127,6 @@ impl Spilled {
         Ok(())
     }
 
-    /// Writes the owned states `(slot, id)` as a run, sorting them first.
-    pub fn add_unsorted(&mut self, states: &[(&[u8], u64)]) -> Result<(), ClusterError> {
-        let mut keyed: Vec<(u64, usize)> = states
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (fingerprint(s.0), i))
-            .collect();
-        keyed.sort_unstable_by(|a, b| order((a.0, states[a.1].0), (b.0, states[b.1].0)));
-        self.add_run(keyed.iter().map(|&(h, i)| (h, states[i].0, states[i].1)))
-    }
-
     /// The ids of `wanted` (in [`order`], no two equal), `None` for states
     /// no run holds: one pass over every run.
     pub fn lookup(&mut self, wanted: &[(u64, &[u8])]) -> Result<Vec<Option<u64>>, ClusterError> {
@@ -205,6 +193,7 @@ impl Spilled {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::index::{fingerprint, OwnedIndex};
 
     #[test]
     fn finds_states_across_runs_and_after_compaction() {
@@ -212,10 +201,11 @@ mod tests {
         let mut spilled = Spilled::new(&tmp.path().join("scratch"), 2, 4096).unwrap();
         let records: Vec<[u8; 2]> = (0..2000u16).map(|i| i.to_le_bytes()).collect();
         for chunk in 0..10 {
-            let states: Vec<(&[u8], u64)> = (chunk * 100..chunk * 100 + 100)
-                .map(|i| (&records[i][..], i as u64 + 7))
-                .collect();
-            spilled.add_unsorted(&states).unwrap();
+            let mut index = OwnedIndex::new(2);
+            for (i, r) in records.iter().enumerate().skip(chunk * 100).take(100) {
+                index.insert(r, fingerprint(r), i as u64 + 7).unwrap();
+            }
+            spilled.add_run(index.into_run_order().entries()).unwrap();
         }
         let mut wanted: Vec<(u64, &[u8])> =
             records.iter().map(|r| (fingerprint(r), &r[..])).collect();
