@@ -34,8 +34,13 @@ impl Budget {
         // at the owner (slot, key, fingerprint, order and the sort's tuple),
         // its answer built and copied into the message, and 48 bytes for
         // what each new state adds (its group, its key at the ranker, its
-        // rank, its place among the fresh).
-        let per_successor = 10 + if chance { 8 } else { 0 } + 2 * (w + 16) + (w + 60) + 24 + 48;
+        // rank, its place among the fresh). Then two more copies of the
+        // successor's message for the transport: timely holds a step's
+        // pieces serialized in its buffers and deserialized at the receiver
+        // (without them, room4's processes peaked 100 MiB over the buffers
+        // counted here).
+        let message = w + 16;
+        let per_successor = 10 + if chance { 8 } else { 0 } + 4 * message + (w + 60) + 24 + 48;
         Budget {
             limit,
             per_successor,
