@@ -65,6 +65,8 @@ fn local_processes_gather_the_single_machine_store() {
             if !ours.is_empty() {
                 let said = String::from_utf8_lossy(&out.stderr);
                 assert!(said.contains("index on disk"), "{said}");
+                let (rounds, layers) = rounds_and_layers(&said);
+                assert!(rounds > layers, "{said}");
             }
             assert_same_store(&single, &store);
             assert!(
@@ -76,6 +78,18 @@ fn local_processes_gather_the_single_machine_store() {
             assert!(said.contains("nothing to do"), "{said}");
         }
     }
+}
+
+/// Process 0's `R rounds in L layers`, as it reports them at the end.
+fn rounds_and_layers(said: &str) -> (u64, u64) {
+    let line = said
+        .lines()
+        .find(|l| l.starts_with("process 0: "))
+        .unwrap_or_else(|| panic!("no memory line in {said}"));
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let number = |k: usize| words[k].parse::<u64>().expect("a count");
+    assert_eq!((words[3], words[4]), ("rounds", "in"), "{line}");
+    (number(2), number(5))
 }
 
 /// `n` addresses on 127.0.0.1 that were free a moment ago, written as a host file.
@@ -147,11 +161,26 @@ fn gather(parts: &[PathBuf], out: &Path) {
 
 #[test]
 fn a_process_killed_mid_run_loses_no_more_than_its_layer() {
+    killed_and_resumed(&[], &[(2, 14), (4, 17)]);
+}
+
+/// Layers in many rounds (each process's budget a small fraction of its
+/// share of a layer) survive a kill mid-run as one round a layer does.
+#[test]
+fn a_process_killed_mid_run_under_a_small_budget_resumes_to_the_same_store() {
+    killed_and_resumed(&["--mem", "1M"], &[(2, 14)]);
+}
+
+/// Explores room3 to depth 22 with `n` processes and `ours` flags, kills
+/// process 1 once its part committed `points` layers, resumes every
+/// process, and compares the gathered store with the single machine's.
+fn killed_and_resumed(ours: &[&str], cases: &[(usize, usize)]) {
     let tmp = tempfile::tempdir().expect("tempdir");
     let level = level("sokoban/room3.xsb");
-    let extra = ["--max-depth", "22"];
-    let single = reference(tmp.path(), &level, &extra);
-    for (n, points) in [(2, 14), (4, 17)] {
+    let depth = ["--max-depth", "22"];
+    let single = reference(tmp.path(), &level, &depth);
+    let extra: Vec<&str> = depth.iter().chain(ours).copied().collect();
+    for &(n, points) in cases {
         let parts = tmp.path().join(format!("parts-{n}"));
         let hosts = hosts_file(tmp.path(), n);
         let mut children: Vec<Child> = (0..n)
@@ -178,9 +207,13 @@ fn a_process_killed_mid_run_loses_no_more_than_its_layer() {
         let again: Vec<Child> = (0..n)
             .map(|i| start(&level, &parts, &hosts, i, &extra))
             .collect();
-        for child in again {
+        for (i, child) in again.into_iter().enumerate() {
             let (success, said) = finish(child, Duration::from_secs(300));
             assert!(success, "{said}");
+            if i == 0 && !ours.is_empty() {
+                let (rounds, layers) = rounds_and_layers(&said);
+                assert!(rounds > layers, "{said}");
+            }
         }
         let out = tmp.path().join(format!("gathered-{n}"));
         gather(&part_dirs(&parts, n), &out);

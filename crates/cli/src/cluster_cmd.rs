@@ -143,7 +143,9 @@ pub fn run_process(args: &ExploreArgs) -> Result<ExitCode> {
     let opts = ClusterOptions {
         max_depth: args.max_depth,
         mem_budget: Some(args.mem.unwrap_or_else(crate::sizes::default_budget)),
+        round_limit: None,
     };
+    let budget = opts.mem_budget;
     let connected = Arc::new(AtomicBool::new(false));
     watch_connection(connected.clone(), args.connect_timeout, hosts_file, process);
     exit_on_lost_peer(&dir, process);
@@ -210,7 +212,32 @@ pub fn run_process(args: &ExploreArgs) -> Result<ExitCode> {
             );
         }
     }
+    if !summary.already_done {
+        eprintln!("{}", memory_line(process, &summary, budget));
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What a process's memory did: its rounds, the measured peak of its index
+/// and round buffers against `--mem`, and its peak resident set where the
+/// system tells it (Linux's `VmHWM`).
+fn memory_line(process: usize, summary: &cluster::ClusterSummary, budget: Option<u64>) -> String {
+    let m = &summary.memory;
+    let rss = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(format!(", peak RSS {}", human(kib << 10)))
+        })
+        .unwrap_or_default();
+    format!(
+        "process {process}: {} rounds in {} layers, index and round buffers at most {} (--mem {}){rss}",
+        m.rounds,
+        m.layers,
+        human(m.peak_bytes),
+        budget.map_or("unbounded".to_string(), human),
+    )
 }
 
 /// Set in the environment of the processes `--local-processes` starts, which

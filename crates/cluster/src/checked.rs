@@ -5,7 +5,7 @@
 use crate::error::{corrupt, io};
 use crate::ClusterError;
 use std::fs::File;
-use std::io::Read;
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use store::{Commit, Header, BLOCK, HEADER_LEN};
 use xxhash_rust::xxh3::xxh3_64;
@@ -70,6 +70,33 @@ impl CheckedReader {
             block: Vec::new(),
             taken: 0,
         })
+    }
+
+    /// Moves to data offset `offset` (at most the committed length), so that
+    /// a layer's records are read without reading every earlier layer's.
+    /// The block holding `offset` is read whole and verified, as always.
+    pub fn seek_to(&mut self, offset: u64) -> Result<(), ClusterError> {
+        if offset > self.commit.len {
+            return Err(corrupt(
+                &self.path,
+                format!(
+                    "offset {offset} beyond the {} committed bytes",
+                    self.commit.len
+                ),
+            ));
+        }
+        let block = offset / BLOCK * BLOCK;
+        self.file
+            .seek(SeekFrom::Start(HEADER_LEN as u64 + block))
+            .map_err(io(&self.path))?;
+        self.next = block;
+        self.block.clear();
+        self.taken = 0;
+        if offset > block {
+            self.fill()?;
+            self.taken = (offset - block) as usize;
+        }
+        Ok(())
     }
 
     /// True when every committed byte has been taken.
@@ -164,6 +191,14 @@ mod tests {
             assert_eq!(reader.u64(&mut scratch).unwrap(), *w);
         }
         assert!(reader.at_end());
+        // A layer's records are read from where they start, in any block.
+        for k in [0usize, 5, 131_072, 200_001, 299_999] {
+            reader.seek_to(8 * k as u64).unwrap();
+            assert_eq!(reader.u64(&mut scratch).unwrap(), words[k]);
+        }
+        reader.seek_to(commit.len).unwrap();
+        assert!(reader.at_end());
+        assert!(reader.seek_to(commit.len + 1).is_err());
         let mut bytes = std::fs::read(&path).unwrap();
         bytes[HEADER_LEN + 5] ^= 1;
         std::fs::write(&path, bytes).unwrap();

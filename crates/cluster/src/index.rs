@@ -50,6 +50,26 @@ impl OwnedIndex {
         (self.records.capacity() + 8 * self.ids.capacity() + 8 * self.table.len()) as u64
     }
 
+    /// Bytes the index occupies at its next doubling, when the old table and
+    /// the new one, twice as long, are both held.
+    pub fn bytes_at_next_doubling(&self) -> u64 {
+        self.bytes() + 16 * self.table.len() as u64
+    }
+
+    /// Bytes the index may occupy while `new` more states are inserted: their
+    /// slots and ids, and the table as the last doubling they cause leaves
+    /// it, beside the old one.
+    pub fn bytes_after(&self, new: u64) -> u64 {
+        let len = self.ids.len() as u64 + new;
+        let now = self.table.len() as u64;
+        let mut table = now;
+        while len * 2 > table {
+            table *= 2;
+        }
+        let table_bytes = if table > now { 12 * table } else { 8 * table };
+        self.bytes() - 8 * now + table_bytes + new * (self.slot as u64 + 8)
+    }
+
     #[inline]
     fn home(&self, high: u64) -> usize {
         ((u128::from(high) * self.table.len() as u128) >> 32) as usize
@@ -71,11 +91,33 @@ impl OwnedIndex {
         self.ids.is_empty()
     }
 
-    /// Every held state with its id, in insertion order.
-    pub fn entries(&self) -> Vec<(&[u8], u64)> {
-        (0..self.ids.len() as u64)
-            .map(|local| (self.record(local), self.ids[local as usize]))
-            .collect()
+    /// Empties the index into its states in the order of the runs on disk
+    /// (fingerprint, then content). The table is sorted in place, so moving
+    /// a large index to disk takes no memory beside it: its entries already
+    /// hold the fingerprint's high bits, and only entries whose high bits
+    /// tie compute the whole fingerprint again.
+    pub fn into_run_order(self) -> RunOrder {
+        let mut order = self.table;
+        order.retain(|&e| e != EMPTY);
+        let (slot, records) = (self.slot, &self.records);
+        let rec = |e: u64| {
+            let at = (e & LOCAL) as usize * slot;
+            &records[at..at + slot]
+        };
+        order.sort_unstable_by(|&a, &b| {
+            (a >> 32).cmp(&(b >> 32)).then_with(|| {
+                let (ra, rb) = (rec(a), rec(b));
+                fingerprint(ra)
+                    .cmp(&fingerprint(rb))
+                    .then_with(|| ra.cmp(rb))
+            })
+        });
+        RunOrder {
+            slot,
+            records: self.records,
+            ids: self.ids,
+            order,
+        }
     }
 
     /// Starts loading the table slot where a probe for `hash` begins, so that
@@ -139,6 +181,26 @@ impl OwnedIndex {
     }
 }
 
+/// An emptied index's states in run order (see [`OwnedIndex::into_run_order`]).
+pub struct RunOrder {
+    slot: usize,
+    records: Vec<u8>,
+    ids: Vec<u64>,
+    /// Table entries (high bits and local number), sorted.
+    order: Vec<u64>,
+}
+
+impl RunOrder {
+    /// The states as `(fingerprint, slot, id)`, in run order.
+    pub fn entries(&self) -> impl Iterator<Item = (u64, &[u8], u64)> + '_ {
+        self.order.iter().map(|&e| {
+            let local = (e & LOCAL) as usize;
+            let record = &self.records[local * self.slot..(local + 1) * self.slot];
+            (fingerprint(record), record, self.ids[local])
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,5 +221,16 @@ mod tests {
         }
         let absent = [0xff, 0xff, 0xff];
         assert_eq!(index.get(&absent, fingerprint(&absent)), None);
+        let run = index.into_run_order();
+        let entries: Vec<(u64, &[u8], u64)> = run.entries().collect();
+        assert_eq!(entries.len(), 5000);
+        assert!(entries.windows(2).all(|w| crate::spill::order(
+            (w[0].0, w[0].1),
+            (w[1].0, w[1].1)
+        )
+        .is_lt()));
+        assert!(entries
+            .iter()
+            .all(|&(h, r, id)| h == fingerprint(r) && id % 7 == 0));
     }
 }

@@ -4,8 +4,9 @@
 //! written, byte for byte.
 //!
 //! States are owned by a hash of their slot (xxh3 modulo the process count).
-//! A breadth-first layer is one round of four bulk-synchronous all-to-all
-//! steps ([`round`]), carried by the narrow [`Exchange`] trait: over timely
+//! A breadth-first layer is one or more rounds of four bulk-synchronous
+//! all-to-all steps ([`round`]), as many as keep each process's buffers and
+//! index within `--mem` ([`budget`]), carried by the narrow [`Exchange`] trait: over timely
 //! dataflow between processes ([`TimelyExchange`]), in memory between
 //! threads for tests ([`MemoryExchange`]). Ids are assigned as the
 //! single-machine explorer assigns them, whatever the process count; each
@@ -17,18 +18,25 @@
 #![warn(missing_docs)]
 
 mod agree;
+mod budget;
 mod checked;
+mod dedup;
 mod error;
 mod exchange;
+mod frontier;
 mod gather;
 mod index;
+mod layer;
 mod node;
 mod part;
 mod part_manifest;
+mod rank;
 mod round;
 mod spill;
 #[cfg(test)]
 mod tests_memory;
+#[cfg(test)]
+mod tests_rounds;
 mod timely_exchange;
 mod wire;
 
@@ -36,8 +44,8 @@ pub use error::ClusterError;
 pub use exchange::{Exchange, MemoryExchange};
 pub use gather::{gather, GatherSummary};
 pub use node::{
-    explore_part, ClusterEnding, ClusterOptions, ClusterProgress, ClusterSummary, ProgressSink,
-    Quiet,
+    explore_part, ClusterEnding, ClusterOptions, ClusterProgress, ClusterSummary, MemoryFigures,
+    ProgressSink, Quiet,
 };
 pub use part::{remove_part, Part};
 pub use part_manifest::{PartManifest, PointStatus};

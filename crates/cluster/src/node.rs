@@ -1,7 +1,11 @@
-//! One process of a distributed exploration: its part, its index, the
-//! frontier it owns, and the layer loop (start or resume, rounds, ending).
+//! One process of a distributed exploration: its part, its index, its
+//! budget, and the layer loop (start or resume, each layer's rounds, the
+//! index moved to disk between rounds when it outgrows its share, ending).
 
+use crate::budget::Budget;
+use crate::frontier::Frontier;
 use crate::index::{fingerprint, OwnedIndex};
+use crate::layer::LayerWork;
 use crate::part::Part;
 use crate::part_manifest::PointStatus;
 use crate::spill::Spilled;
@@ -16,8 +20,13 @@ use store::RunIdentity;
 pub struct ClusterOptions {
     /// States at this BFS depth are stored but not expanded (partial run).
     pub max_depth: Option<u32>,
-    /// Bytes this process's index of its states may occupy; `None` for no limit.
+    /// Bytes this process's index and the buffers of a round may occupy
+    /// (see [`crate::budget`]); `None` for no limit.
     pub mem_budget: Option<u64>,
+    /// The most successors a process holds in a round, whatever the budget
+    /// (a testing aid: many rounds with the index in memory); `None` to
+    /// size rounds from the budget alone.
+    pub round_limit: Option<u64>,
 }
 
 /// The cluster-wide figures after a layer, for progress and the summary.
@@ -61,6 +70,20 @@ pub struct ClusterSummary {
     pub already_done: bool,
     /// True when this process's index went to disk (it outgrew `--mem`).
     pub used_disk: bool,
+    /// What this process's memory did in this invocation.
+    pub memory: MemoryFigures,
+}
+
+/// Rounds run and the memory they took, in one process and one invocation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MemoryFigures {
+    /// Layers expanded.
+    pub layers: u64,
+    /// Rounds run (at least one a layer).
+    pub rounds: u64,
+    /// The largest bytes the index and a round's buffers occupied at once,
+    /// as measured at the round's heaviest points (what the budget bounds).
+    pub peak_bytes: u64,
 }
 
 /// Receives the cluster's progress after every layer (on process 0).
@@ -76,15 +99,6 @@ impl ProgressSink for Quiet {
     fn layer(&mut self, _: &ClusterProgress) {}
 }
 
-/// The owned states of the layer being expanded, in id order.
-#[derive(Default)]
-pub struct Frontier {
-    /// Their slots, concatenated.
-    pub records: Vec<u8>,
-    /// Their global ids, increasing.
-    pub ids: Vec<u64>,
-}
-
 /// One process's side of the search.
 pub struct Node<'g, X: Exchange> {
     pub(crate) game: &'g dyn Game,
@@ -97,12 +111,20 @@ pub struct Node<'g, X: Exchange> {
     pub(crate) spilled: Option<Spilled>,
     /// True once the index went to disk.
     used_disk: bool,
+    /// How `--mem` is shared between the index and a round.
+    pub(crate) budget: Budget,
+    /// [`ClusterOptions::round_limit`].
+    pub(crate) round_limit: u64,
     /// The global layer table; the last entry is the end of the layer to expand.
     pub(crate) layers: Vec<u64>,
-    pub(crate) frontier: Frontier,
-    pub(crate) next_frontier: Frontier,
     /// Bytes this process sent in this invocation.
     pub(crate) bytes_sent: u64,
+    /// Rounds run in this invocation.
+    pub(crate) rounds: u64,
+    /// Layers expanded in this invocation.
+    layers_run: u64,
+    /// The largest measure of index and round buffers (see [`Node::measure`]).
+    peak_bytes: u64,
     progress: ClusterProgress,
     started: Instant,
     states_at_start: u64,
@@ -129,10 +151,13 @@ pub fn explore_part<X: Exchange>(
         index: OwnedIndex::new(slot.width()),
         spilled: None,
         used_disk: false,
+        budget: Budget::new(opts.mem_budget, slot.width(), game.has_chance()),
+        round_limit: opts.round_limit.unwrap_or(u64::MAX),
         layers: Vec::new(),
-        frontier: Frontier::default(),
-        next_frontier: Frontier::default(),
         bytes_sent: 0,
+        rounds: 0,
+        layers_run: 0,
+        peak_bytes: 0,
         progress: ClusterProgress::default(),
         started: Instant::now(),
         states_at_start: 0,
@@ -148,23 +173,29 @@ pub fn explore_part<X: Exchange>(
             resumed_depth,
             already_done: true,
             used_disk: false,
+            memory: MemoryFigures::default(),
         });
     }
     match resumed_from {
         0 => node.seed()?,
-        _ => node.reload(opts)?,
+        _ => node.reload()?,
     }
     node.progress_from_part();
     node.states_at_start = node.progress.states;
     let ending = node.run(opts, sink)?;
-    let used_disk = node.used_disk;
+    let memory = MemoryFigures {
+        layers: node.layers_run,
+        rounds: node.rounds,
+        peak_bytes: node.peak_bytes,
+    };
     Ok(ClusterSummary {
         ending,
         progress: node.progress,
         resumed_from,
         resumed_depth,
         already_done: false,
-        used_disk,
+        used_disk: node.used_disk,
+        memory,
     })
 }
 
@@ -206,18 +237,15 @@ impl<X: Exchange> Node<'_, X> {
             if hash % peers == me {
                 self.index.insert(&record, hash, id)?;
                 self.part.append_state(id, &record)?;
-                self.frontier.records.extend_from_slice(&record);
-                self.frontier.ids.push(id);
             }
         }
         self.layers = vec![0, seen.len() as u64];
         self.part.commit(&self.layers, 0, 0, PointStatus::Running)
     }
 
-    /// Rebuilds the index and the frontier from the part's stored states.
-    fn reload(&mut self, opts: &ClusterOptions) -> Result<(), ClusterError> {
-        let layers = &self.part.manifest.layers;
-        let from = layers[layers.len().saturating_sub(2)];
+    /// Rebuilds the index from the part's stored states (the frontier is
+    /// read from there as the rounds need it).
+    fn reload(&mut self) -> Result<(), ClusterError> {
         let width = self.slot.width();
         let Some(mut reader) = self.part.states_reader()? else {
             return Ok(());
@@ -240,14 +268,10 @@ impl<X: Exchange> Node<'_, X> {
             let record = &buf[8..];
             self.index.insert(record, fingerprint(record), id)?;
             if self.index.len().is_multiple_of(1 << 16) {
-                self.spill_if_over(opts)?;
-            }
-            if id >= from {
-                self.frontier.records.extend_from_slice(record);
-                self.frontier.ids.push(id);
+                self.spill_if_over()?;
             }
         }
-        self.spill_if_over(opts)?;
+        self.spill_if_over()?;
         if self.spilled.is_some() && !self.index.is_empty() {
             self.spill()?;
         }
@@ -262,35 +286,63 @@ impl<X: Exchange> Node<'_, X> {
     ) -> Result<ClusterEnding, ClusterError> {
         loop {
             let depth = (self.layers.len() - 2) as u32;
+            let (start, end) = (self.layers[depth as usize], self.layers[depth as usize + 1]);
+            let frontier = Frontier::open(&self.part, self.slot.width(), start, end)?;
             if opts.max_depth.is_some_and(|max| depth >= max) {
-                self.mark_unexpanded_terminals()?;
+                self.mark_unexpanded_terminals(frontier)?;
                 self.commit(PointStatus::Partial)?;
                 self.drop_scratch()?;
                 return Ok(ClusterEnding::Partial);
             }
-            let result = self.round()?;
-            self.progress.transitions = result.transitions;
-            self.progress.bytes_sent = result.bytes_sent;
-            self.frontier = std::mem::take(&mut self.next_frontier);
-            if result.new_states == 0 {
+            // Every layer has a parent, so at least one round runs; the
+            // rounds end together, since every process computes the same
+            // round ends from the same proposals.
+            let mut work = LayerWork::new(frontier, start, end, self.ex.peers());
+            while !work.done() {
+                let result = self.round(&mut work)?;
+                self.progress.transitions = result.transitions;
+                self.progress.bytes_sent = result.bytes_sent;
+                self.spill_if_over()?;
+            }
+            self.layers_run += 1;
+            if work.found() == 0 {
                 self.commit(PointStatus::Complete)?;
                 self.drop_scratch()?;
                 return Ok(ClusterEnding::Complete);
             }
-            let end = self.layers[self.layers.len() - 1] + result.new_states;
-            self.layers.push(end);
+            self.layers.push(end + work.found());
             self.commit(PointStatus::Running)?;
-            self.spill_if_over(opts)?;
             self.report(sink);
         }
     }
 
-    /// Moves the index to disk when it outgrew the budget (see [`crate::spill`]).
-    fn spill_if_over(&mut self, opts: &ClusterOptions) -> Result<(), ClusterError> {
-        match opts.mem_budget {
-            Some(budget) if self.index.bytes() > budget => self.spill(),
-            _ => Ok(()),
+    /// Moves the index to disk when it outgrew its share of the budget,
+    /// counting its next doubling (see [`crate::budget`], [`crate::spill`]).
+    fn spill_if_over(&mut self) -> Result<(), ClusterError> {
+        if !self.index.is_empty() && self.index.bytes_at_next_doubling() > self.budget.index_limit()
+        {
+            self.spill()?;
         }
+        Ok(())
+    }
+
+    /// What the index will occupy during the coming round, at most: on disk,
+    /// its runs' buffers; in memory, its bytes once the most new states a
+    /// round may find are in it (see [`OwnedIndex::bytes_after`]).
+    pub(crate) fn index_reserve(&self) -> u64 {
+        let now = self.index.bytes() + self.spilled.as_ref().map_or(0, Spilled::bytes);
+        if self.spilled.is_some() || self.budget.limit().is_none() {
+            return now;
+        }
+        let most = self.budget.round_successors(now);
+        self.index.bytes_after(most) + (now - self.index.bytes())
+    }
+
+    /// Records what the index and the round's `buffers` occupy now, for the
+    /// peak the summary reports.
+    pub(crate) fn measure(&mut self, buffers: u64) {
+        let index = self.index.bytes() + self.spilled.as_ref().map_or(0, Spilled::bytes);
+        self.peak_bytes = self.peak_bytes.max(index + buffers);
     }
 
     /// Deletes the index on disk once the search has ended.
@@ -306,12 +358,13 @@ impl<X: Exchange> Node<'_, X> {
         self.used_disk = true;
         if self.spilled.is_none() {
             let dir = self.part.dir().join(crate::part::SCRATCH);
-            self.spilled = Some(Spilled::new(&dir, self.slot.width())?);
+            let buffer = self.budget.spill_buffer();
+            self.spilled = Some(Spilled::new(&dir, self.slot.width(), buffer)?);
         }
+        let index = std::mem::replace(&mut self.index, OwnedIndex::new(self.slot.width()));
         if let Some(spilled) = self.spilled.as_mut() {
-            spilled.add_unsorted(&self.index.entries())?;
+            spilled.add_run(index.into_run_order().entries())?;
         }
-        self.index = OwnedIndex::new(self.slot.width());
         Ok(())
     }
 
@@ -348,12 +401,12 @@ impl<X: Exchange> Node<'_, X> {
 
     /// At a depth limit: the owned states of the last layer that are
     /// terminal still carry their outcome, as a single machine marks them.
-    fn mark_unexpanded_terminals(&mut self) -> Result<(), ClusterError> {
-        let width = self.slot.width();
-        for (k, record) in self.frontier.records.chunks_exact(width).enumerate() {
-            if let Some(outcome) = self.game.terminal(self.slot.decode(record)) {
-                self.part.append_terminal(self.frontier.ids[k], outcome)?;
+    fn mark_unexpanded_terminals(&mut self, mut frontier: Frontier) -> Result<(), ClusterError> {
+        while let Some(id) = frontier.peek() {
+            if let Some(outcome) = self.game.terminal(self.slot.decode(frontier.record())) {
+                self.part.append_terminal(id, outcome)?;
             }
+            frontier.advance()?;
         }
         Ok(())
     }

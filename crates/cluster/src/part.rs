@@ -216,6 +216,24 @@ impl Part {
     pub fn states_reader(&self) -> Result<Option<CheckedReader>, ClusterError> {
         reader(&self.dir, &self.manifest, 0)
     }
+
+    /// A verified reader of the owned states of the deepest layer: those the
+    /// last commit point added after the point before it (the seeding's
+    /// states, for the first layer), without reading the earlier ones.
+    pub fn layer_reader(&self) -> Result<Option<CheckedReader>, ClusterError> {
+        let m = &self.manifest;
+        let Some(mut reader) = self.states_reader()? else {
+            return Ok(None);
+        };
+        let from = m
+            .history
+            .iter()
+            .rev()
+            .find(|p| p.layer_count < m.layers.len())
+            .map_or(0, |p| p.files.states.len);
+        reader.seek_to(from)?;
+        Ok(Some(reader))
+    }
 }
 
 /// A verified reader of file `which` (0 states, 1 rows, 2 terminals) of the

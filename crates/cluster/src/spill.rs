@@ -6,7 +6,6 @@
 //! scratch: a resume rebuilds them from the part's `states` file.
 
 use crate::error::io;
-use crate::index::fingerprint;
 use crate::ClusterError;
 use std::cmp::Ordering;
 use std::fs::File;
@@ -16,15 +15,14 @@ use std::path::{Path, PathBuf};
 /// More runs than this are merged into one before the next lookup.
 const MOST_RUNS: usize = 8;
 
-/// Buffer of a run's reader or writer.
-const BUFFER: usize = 1 << 20;
-
 /// The sorted runs of the visited owned states.
 pub struct Spilled {
     dir: PathBuf,
     slot: usize,
     runs: Vec<PathBuf>,
     made: usize,
+    /// Bytes of the buffer of each run's reader or writer (from the budget).
+    buffer: usize,
 }
 
 /// One entry of a run.
@@ -44,11 +42,11 @@ struct Cursor {
 }
 
 impl Cursor {
-    fn open(path: &Path, slot: usize) -> Result<Cursor, ClusterError> {
+    fn open(path: &Path, slot: usize, buffer: usize) -> Result<Cursor, ClusterError> {
         let file = File::open(path).map_err(io(path))?;
         let mut c = Cursor {
             path: path.to_path_buf(),
-            reader: BufReader::with_capacity(BUFFER, file),
+            reader: BufReader::with_capacity(buffer, file),
             entry: vec![0; 16 + slot],
             live: true,
         };
@@ -87,8 +85,9 @@ fn word(b: &[u8]) -> u64 {
 }
 
 impl Spilled {
-    /// No run yet, in a fresh scratch folder `dir`.
-    pub fn new(dir: &Path, slot: usize) -> Result<Spilled, ClusterError> {
+    /// No run yet, in a fresh scratch folder `dir`; each run is read and
+    /// written through a buffer of `buffer` bytes.
+    pub fn new(dir: &Path, slot: usize, buffer: usize) -> Result<Spilled, ClusterError> {
         if dir.exists() {
             std::fs::remove_dir_all(dir).map_err(io(dir))?;
         }
@@ -98,7 +97,14 @@ impl Spilled {
             slot,
             runs: Vec::new(),
             made: 0,
+            buffer,
         })
+    }
+
+    /// The most memory the runs' buffers take at once: a compaction's
+    /// readers and writer, or a lookup's readers.
+    pub fn bytes(&self) -> u64 {
+        ((MOST_RUNS + 2) * self.buffer) as u64
     }
 
     /// Writes `entries`, already in [`order`], as a new run.
@@ -109,7 +115,7 @@ impl Spilled {
         let path = self.dir.join(format!("run-{:06}", self.made));
         self.made += 1;
         let file = File::create(&path).map_err(io(&path))?;
-        let mut w = BufWriter::with_capacity(BUFFER, file);
+        let mut w = BufWriter::with_capacity(self.buffer, file);
         for (hash, record, id) in entries {
             w.write_all(&hash.to_le_bytes())
                 .and_then(|()| w.write_all(record))
@@ -121,17 +127,6 @@ impl Spilled {
         Ok(())
     }
 
-    /// Writes the owned states `(slot, id)` as a run, sorting them first.
-    pub fn add_unsorted(&mut self, states: &[(&[u8], u64)]) -> Result<(), ClusterError> {
-        let mut keyed: Vec<(u64, usize)> = states
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (fingerprint(s.0), i))
-            .collect();
-        keyed.sort_unstable_by(|a, b| order((a.0, states[a.1].0), (b.0, states[b.1].0)));
-        self.add_run(keyed.iter().map(|&(h, i)| (h, states[i].0, states[i].1)))
-    }
-
     /// The ids of `wanted` (in [`order`], no two equal), `None` for states
     /// no run holds: one pass over every run.
     pub fn lookup(&mut self, wanted: &[(u64, &[u8])]) -> Result<Vec<Option<u64>>, ClusterError> {
@@ -141,7 +136,7 @@ impl Spilled {
         let mut cursors = self
             .runs
             .iter()
-            .map(|p| Cursor::open(p, self.slot))
+            .map(|p| Cursor::open(p, self.slot, self.buffer))
             .collect::<Result<Vec<_>, _>>()?;
         let mut found = Vec::with_capacity(wanted.len());
         for &(hash, record) in wanted {
@@ -169,12 +164,12 @@ impl Spilled {
         let mut cursors = self
             .runs
             .iter()
-            .map(|p| Cursor::open(p, self.slot))
+            .map(|p| Cursor::open(p, self.slot, self.buffer))
             .collect::<Result<Vec<_>, _>>()?;
         let path = self.dir.join(format!("run-{:06}", self.made));
         self.made += 1;
         let file = File::create(&path).map_err(io(&path))?;
-        let mut w = BufWriter::with_capacity(BUFFER, file);
+        let mut w = BufWriter::with_capacity(self.buffer, file);
         loop {
             let next = (0..cursors.len())
                 .filter(|&k| cursors[k].live)
@@ -198,17 +193,19 @@ impl Spilled {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::index::{fingerprint, OwnedIndex};
 
     #[test]
     fn finds_states_across_runs_and_after_compaction() {
         let tmp = tempfile::tempdir().unwrap();
-        let mut spilled = Spilled::new(&tmp.path().join("scratch"), 2).unwrap();
+        let mut spilled = Spilled::new(&tmp.path().join("scratch"), 2, 4096).unwrap();
         let records: Vec<[u8; 2]> = (0..2000u16).map(|i| i.to_le_bytes()).collect();
         for chunk in 0..10 {
-            let states: Vec<(&[u8], u64)> = (chunk * 100..chunk * 100 + 100)
-                .map(|i| (&records[i][..], i as u64 + 7))
-                .collect();
-            spilled.add_unsorted(&states).unwrap();
+            let mut index = OwnedIndex::new(2);
+            for (i, r) in records.iter().enumerate().skip(chunk * 100).take(100) {
+                index.insert(r, fingerprint(r), i as u64 + 7).unwrap();
+            }
+            spilled.add_run(index.into_run_order().entries()).unwrap();
         }
         let mut wanted: Vec<(u64, &[u8])> =
             records.iter().map(|r| (fingerprint(r), &r[..])).collect();

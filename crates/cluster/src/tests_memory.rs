@@ -2,13 +2,13 @@
 //! threads over the in-memory exchange, their parts gathered, every file
 //! compared with a single-machine run's.
 
-use crate::{explore_part, gather, ClusterOptions, MemoryExchange, Part, Quiet};
+use crate::{explore_part, gather, ClusterOptions, ClusterSummary, MemoryExchange, Part, Quiet};
 use explore::{ExploreOptions, ProgressSink};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use store::{OpenMode, Progress, RunIdentity, RunWriter};
 
-fn level(name: &str) -> games::Level {
+pub(crate) fn level(name: &str) -> games::Level {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../levels")
         .join(name);
@@ -43,7 +43,7 @@ impl ProgressSink for NoSink {
     fn note(&mut self, _: &str) {}
 }
 
-fn single(level: &games::Level, dir: &Path, max_depth: Option<u32>) {
+pub(crate) fn single(level: &games::Level, dir: &Path, max_depth: Option<u32>) {
     let (writer, cp) =
         RunWriter::open(dir, identity(level, max_depth), OpenMode::CreateNew).unwrap();
     let opts = ExploreOptions {
@@ -82,38 +82,54 @@ fn distributed_within(
     distributed_runs(level, root, peers, max_depth, mem_budget).0
 }
 
-/// [`distributed_within`], with whether every process's index went to disk.
-fn distributed_runs(
+/// [`distributed_within`], with every process's summary.
+pub(crate) fn distributed_runs(
     level: &games::Level,
     root: &Path,
     peers: usize,
     max_depth: Option<u32>,
     mem_budget: Option<u64>,
-) -> (Vec<PathBuf>, bool) {
-    let id = identity(level, max_depth);
-    let dirs: Vec<PathBuf> = (0..peers).map(|k| root.join(format!("part-{k}"))).collect();
+) -> (Vec<PathBuf>, Vec<ClusterSummary>) {
     let opts = ClusterOptions {
         max_depth,
         mem_budget,
+        round_limit: None,
     };
-    let disk = std::thread::scope(|s| {
+    distributed_with(level, root, peers, &opts)
+}
+
+/// Explores `level` with `peers` threads under `opts`, each writing its part
+/// under `root`; returns the parts and every process's summary.
+pub(crate) fn distributed_with(
+    level: &games::Level,
+    root: &Path,
+    peers: usize,
+    opts: &ClusterOptions,
+) -> (Vec<PathBuf>, Vec<ClusterSummary>) {
+    let id = identity(level, opts.max_depth);
+    let dirs: Vec<PathBuf> = (0..peers).map(|k| root.join(format!("part-{k}"))).collect();
+    let summaries = std::thread::scope(|s| {
         let handles: Vec<_> = MemoryExchange::group(peers)
             .into_iter()
             .zip(&dirs)
             .map(|(ex, dir)| {
-                let (id, opts) = (&id, &opts);
+                let id = &id;
                 let game = level.game.as_ref();
                 s.spawn(move || {
                     let k = crate::Exchange::index(&ex);
                     let part = Part::open(dir, id, k, peers).unwrap();
-                    let summary = explore_part(game, id, part, ex, opts, &mut Quiet).unwrap();
-                    summary.used_disk
+                    explore_part(game, id, part, ex, opts, &mut Quiet).unwrap()
                 })
             })
             .collect();
-        handles.into_iter().all(|h| h.join().unwrap())
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
-    (dirs, disk)
+    (dirs, summaries)
+}
+
+/// True when every process's index went to disk.
+fn all_on_disk(summaries: &[ClusterSummary]) -> bool {
+    summaries.iter().all(|s| s.used_disk)
 }
 
 /// The store's files with their bytes, and the manifest's fields that do not
@@ -183,7 +199,7 @@ fn a_depth_limit_gives_the_same_partial_store() {
 
 /// Cuts the part in `dir` back by `points` commit points, leaving the files'
 /// later bytes behind as a process killed mid-layer leaves them.
-fn forget(dir: &Path, points: usize) {
+pub(crate) fn forget(dir: &Path, points: usize) {
     let mut m = crate::PartManifest::read(dir).unwrap();
     let keep = m.history.len() - points;
     m.history.truncate(keep);
@@ -261,15 +277,18 @@ fn an_index_on_disk_gives_the_same_store_and_resumes() {
     for peers in [1, 3] {
         let root = tmp.path().join(format!("n{peers}"));
         // A budget smaller than the first table: the index goes to disk at once.
-        let (parts, disk) = distributed_runs(&level, &root, peers, None, Some(1));
-        assert!(disk, "every index went to disk");
+        let (parts, summaries) = distributed_runs(&level, &root, peers, None, Some(1));
+        assert!(all_on_disk(&summaries), "every index went to disk");
         assert!(
             parts.iter().all(|p| !p.join("scratch").exists()),
             "scratch removed at the end"
         );
         forget(&parts[0], 4);
-        let (again, disk) = distributed_runs(&level, &root, peers, None, Some(1));
-        assert!(disk, "the resumed indexes went to disk too");
+        let (again, summaries) = distributed_runs(&level, &root, peers, None, Some(1));
+        assert!(
+            all_on_disk(&summaries),
+            "the resumed indexes went to disk too"
+        );
         let out = root.join("gathered");
         gather(&again, &out, false).unwrap();
         assert!(content(&out) == content(&reference), "{peers} processes");

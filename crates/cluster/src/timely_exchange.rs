@@ -146,15 +146,18 @@ impl Exchange for TimelyExchange<'_> {
 
     fn exchange(&mut self, outgoing: Vec<Vec<u8>>) -> Result<Vec<Vec<u8>>, ClusterError> {
         let me = self.index() as u32;
-        for (to, bytes) in outgoing.into_iter().enumerate() {
-            // A buffer of one piece travels as it is, without a copy.
-            if bytes.len() <= PIECE {
-                self.input.send((to as u64, me, 0, Bytes(bytes)));
-                continue;
+        for (to, mut bytes) in outgoing.into_iter().enumerate() {
+            // Pieces are cut off the end, the buffer shrinking as they go,
+            // so that a large buffer and its copy in pieces are never both
+            // held whole; the first piece travels as it is, without a copy.
+            let mut pieces = Vec::new();
+            for seq in (1..bytes.len().div_ceil(PIECE)).rev() {
+                pieces.push((seq, bytes.split_off(seq * PIECE)));
+                bytes.shrink_to_fit();
             }
-            for (seq, piece) in bytes.chunks(PIECE).enumerate() {
-                self.input
-                    .send((to as u64, me, seq as u32, Bytes(piece.to_vec())));
+            pieces.push((0, bytes));
+            for (seq, piece) in pieces.into_iter().rev() {
+                self.input.send((to as u64, me, seq as u32, Bytes(piece)));
             }
         }
         let step = self.step;
@@ -186,9 +189,21 @@ impl Exchange for TimelyExchange<'_> {
         });
         mine.sort_unstable_by_key(|p| (p.0, p.1));
         let mut inbox = vec![Vec::new(); self.peers()];
+        let mut sizes = vec![0usize; self.peers()];
+        for (from, _, bytes) in &mine {
+            if let Some(size) = sizes.get_mut(*from as usize) {
+                *size += bytes.len();
+            }
+        }
+        // Each piece is freed once copied into its sender's buffer, which is
+        // sized at once rather than grown by doubling.
         for (from, _, bytes) in mine {
             match inbox.get_mut(from as usize) {
-                Some(b) if b.is_empty() => *b = bytes,
+                Some(b) if b.is_empty() && bytes.len() == sizes[from as usize] => *b = bytes,
+                Some(b) if b.is_empty() => {
+                    b.reserve_exact(sizes[from as usize]);
+                    b.extend_from_slice(&bytes);
+                }
                 Some(b) => b.extend_from_slice(&bytes),
                 None => {
                     return Err(ClusterError::Malformed {
