@@ -437,3 +437,33 @@ fn a_damaged_analysis_is_redone_or_reported_never_used() {
     assert!(lines > 0, "the export after the repair is empty");
     ok(&["export", path_arg(&store), "--format", "jsonl"]);
 }
+
+/// `hsg analyze` ends by saying where its time went, phase by phase, so that a long
+/// analysis (hours on a billion states) can be understood after the fact.
+#[test]
+fn analyze_reports_the_seconds_of_every_phase() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("run");
+    explore(&level("sokoban/twoboxes.xsb"), &store, &[]);
+    let out = ok(&["analyze", path_arg(&store)]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("analysis saved in"))
+        .unwrap_or_else(|| panic!("no closing line in {err}"));
+    for phase in [
+        "strongly connected components",
+        "tags",
+        "reversibility, branching, paths",
+        "saving",
+    ] {
+        let at = line
+            .find(&format!("{phase} "))
+            .unwrap_or_else(|| panic!("no {phase} in {line}"));
+        let seconds = line[at + phase.len() + 1..].split(' ').next().unwrap();
+        assert!(
+            seconds.parse::<f64>().is_ok(),
+            "{phase}: {seconds} in {line}"
+        );
+    }
+}

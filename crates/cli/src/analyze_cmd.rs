@@ -93,17 +93,23 @@ fn analyze_and_save_whole(run: &Run, flags: &AnalysisFlags) -> Result<hsg::Analy
         );
     }
     let bar = phase_bar(run.state_count());
-    if let Some(bar) = &bar {
-        let bar = bar.clone();
+    let phases = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    {
+        let (bar, phases) = (bar.clone(), phases.clone());
         opts.progress = hsg::progress::Observer::new(move |step| {
-            bar.set_length(step.of as u64);
-            bar.set_position(step.number.saturating_sub(1) as u64);
-            bar.set_message(format!(
-                "phase {} of {}: {}",
-                step.number,
-                step.of,
-                step.phase.name()
-            ));
+            if let Ok(mut phases) = phases.lock() {
+                phases.push((step.phase.name(), Instant::now()));
+            }
+            if let Some(bar) = &bar {
+                bar.set_length(step.of as u64);
+                bar.set_position(step.number.saturating_sub(1) as u64);
+                bar.set_message(format!(
+                    "phase {} of {}: {}",
+                    step.number,
+                    step.of,
+                    step.phase.name()
+                ));
+            }
         });
     }
     let analysis = hsg::analyze(run, &opts);
@@ -113,11 +119,30 @@ fn analyze_and_save_whole(run: &Run, flags: &AnalysisFlags) -> Result<hsg::Analy
     let analysis =
         analysis.with_context(|| format!("cannot analyse the run in {}", run.dir().display()))?;
     eprintln!(
-        "analysis saved in {} ({:.1} s)",
+        "analysis saved in {} ({:.1} s{})",
         run.dir().join(hsg::persist::FOLDER).display(),
-        start.elapsed().as_secs_f64()
+        start.elapsed().as_secs_f64(),
+        phase_times(&phases.lock().map(|p| p.clone()).unwrap_or_default())
     );
     Ok(analysis)
+}
+
+/// The seconds each phase took (each runs until the next starts, the last until now),
+/// so that a long analysis says where its time went: `: tags 0.1 s; saving 0.3 s`.
+fn phase_times(phases: &[(&str, Instant)]) -> String {
+    let now = Instant::now();
+    let parts: Vec<String> = phases
+        .iter()
+        .enumerate()
+        .map(|(i, (name, at))| {
+            let end = phases.get(i + 1).map_or(now, |next| next.1);
+            format!("{name} {:.1} s", (end - *at).as_secs_f64())
+        })
+        .collect();
+    match parts.is_empty() {
+        true => String::new(),
+        false => format!(": {}", parts.join("; ")),
+    }
 }
 
 /// A progress bar over the analysis's phases with the elapsed time, on a terminal, so a

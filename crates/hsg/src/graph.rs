@@ -36,7 +36,9 @@ impl Labels {
 /// edge_range(s + 1).start` for expanded states), lie within `0..edge_count()`, states
 /// at or past `expanded_count()` have empty rows, every target is below `state_count()`,
 /// and terminals are reported in increasing id order.
-pub trait StateGraph {
+///
+/// Graphs are `Sync`: the analysis's passes over every transition run on every core.
+pub trait StateGraph: Sync {
     /// Number of states; ids are `0..state_count()`.
     fn state_count(&self) -> u64;
     /// States with an id below this were expanded (terminal ones may have no edges).

@@ -247,7 +247,7 @@ mod tests {
     /// A graph that records which rows are read, in order.
     struct Recording {
         inner: crate::mem::MemGraph,
-        rows_read: std::cell::RefCell<Vec<u64>>,
+        rows_read: std::sync::Mutex<Vec<u64>>,
     }
 
     impl StateGraph for Recording {
@@ -261,7 +261,7 @@ mod tests {
             self.inner.edge_count()
         }
         fn edge_range(&self, state: u64) -> std::ops::Range<u64> {
-            self.rows_read.borrow_mut().push(state);
+            self.rows_read.lock().unwrap().push(state);
             self.inner.edge_range(state)
         }
         fn edge(&self, index: u64) -> (ActionId, u64) {
@@ -296,7 +296,7 @@ mod tests {
         };
         let c = crate::scc::strongly_connected_components(&g.inner);
         let (hsg, critical) = hsg_edges(&g, &c);
-        assert_eq!(*g.rows_read.borrow(), vec![0, 1, 2, 3, 4, 5]);
+        assert_eq!(*g.rows_read.lock().unwrap(), vec![0, 1, 2, 3, 4, 5]);
         assert_eq!(critical, 1);
         assert_eq!(hsg.multiplicity, vec![1]);
     }
