@@ -34,6 +34,7 @@ pub mod run;
 pub mod scc;
 mod scc_contract;
 mod scc_rows;
+mod scc_search;
 pub mod spectrum;
 pub mod state_arrays;
 pub mod summary;

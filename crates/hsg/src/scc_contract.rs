@@ -37,8 +37,8 @@
 use crate::error::HsgError;
 use crate::graph::StateGraph;
 use crate::ids::{IdVec, Word};
-use crate::scc::{components_over, Components};
 use crate::scc_rows::Rows;
+use crate::scc_search::{components_over, Components};
 use crate::state_arrays::{Backing, Words};
 use std::ops::Range;
 
