@@ -78,14 +78,11 @@ fn find<W: Word>(up: &mut [W], mut x: u64) -> u64 {
     }
 }
 
-/// Merges the classes of `a` and `b`; the smaller root stays the root.
+/// Merges two distinct roots' classes; the smaller root stays the root.
 #[inline]
-fn union<W: Word>(up: &mut [W], a: u64, b: u64) {
-    let (ra, rb) = (find(up, a), find(up, b));
-    if ra != rb {
-        let (low, high) = (ra.min(rb), ra.max(rb));
-        up[high as usize] = W::from_u64(high - low);
-    }
+fn link<W: Word>(up: &mut [W], ra: u64, rb: u64) {
+    let (low, high) = (ra.min(rb), ra.max(rb));
+    up[high as usize] = W::from_u64(high - low);
 }
 
 /// The two-cycle classes of a validated graph, their array allocated as `backing` says.
@@ -99,8 +96,12 @@ pub(crate) fn two_cycle_classes<G: StateGraph + ?Sized, W: Word>(
         for position in g.edge_range(s) {
             let t = g.edge(position).1;
             // Each pair is checked once, from its smaller end; a self-loop joins nothing.
-            if t > s && find(&mut up, s) != find(&mut up, t) && has_edge_to(g, t, s) {
-                union(&mut up, s, t);
+            if t <= s {
+                continue;
+            }
+            let (rs, rt) = (find(&mut up, s), find(&mut up, t));
+            if rs != rt && has_edge_to(g, t, s) {
+                link(&mut up, rs, rt);
             }
         }
     }
