@@ -88,4 +88,4 @@ pub fn direct_components_in<G: StateGraph + ?Sized>(
 
 #[cfg(test)]
 #[path = "scc_tests.rs"]
-mod tests;
+pub(crate) mod tests;

@@ -61,14 +61,7 @@ proptest! {
     #[test]
     fn the_numbering_is_dense_and_reverse_topological((n, edges) in graph_with_two_cycles()) {
         let c = contracted(&graph(n, &edges));
-        let mut seen = vec![false; c.count as usize];
-        for comp in c.of_state.iter() {
-            seen[comp as usize] = true;
-        }
-        prop_assert!(seen.iter().all(|&s| s));
-        for &(s, t) in &edges {
-            prop_assert!(c.of_state.at(s) >= c.of_state.at(t));
-        }
+        crate::scc::tests::check_dense_and_reverse_topological(&c, &edges)?;
     }
 
     #[test]

@@ -4,6 +4,23 @@ use super::*;
 use crate::mem::MemGraph;
 use proptest::prelude::*;
 
+/// Every number in `0..count` is used, and every edge goes from a higher number to a
+/// lower or equal one (shared by the contraction's tests).
+pub(crate) fn check_dense_and_reverse_topological(
+    c: &Components,
+    edges: &[(u64, u64)],
+) -> Result<(), TestCaseError> {
+    let mut seen = vec![false; c.count as usize];
+    for comp in c.of_state.iter() {
+        seen[comp as usize] = true;
+    }
+    prop_assert!(seen.iter().all(|&s| s));
+    for &(s, t) in edges {
+        prop_assert!(c.of_state.at(s) >= c.of_state.at(t));
+    }
+    Ok(())
+}
+
 fn graph(n: u64, edges: &[(u64, u64)]) -> MemGraph {
     let labelled: Vec<_> = edges.iter().map(|&(s, t)| (s, 0, t)).collect();
     MemGraph::new(n, &labelled, &[]).unwrap()
@@ -92,14 +109,7 @@ proptest! {
     #[test]
     fn numbering_is_dense_and_reverse_topological((n, edges) in arbitrary_graph()) {
         let c = strongly_connected_components(&graph(n, &edges));
-        let mut seen = vec![false; c.count as usize];
-        for comp in c.of_state.iter() {
-            seen[comp as usize] = true;
-        }
-        prop_assert!(seen.iter().all(|&s| s));
-        for &(s, t) in &edges {
-            prop_assert!(c.of_state.at(s) >= c.of_state.at(t));
-        }
+        check_dense_and_reverse_topological(&c, &edges)?;
     }
 }
 
