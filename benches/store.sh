@@ -43,6 +43,10 @@ explore() {
 }
 
 echo "level: $level, $runs rounds, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+# What fresh memory costs here: the visited index (1 GiB on room4) and the C search's table
+# (1 GiB, and its queue) both pay it, once a run (benches/first_touch.c).
+gcc -O2 -o "$work/first_touch" "$root/benches/first_touch.c"
+"$work/first_touch" 1024 | sed 's/^/fresh memory, /'
 for _ in $(seq "$runs"); do
   if [ -n "$oracle" ]; then
     # Wall clock, as for hsg (the program's own figure is CPU time).

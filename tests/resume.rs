@@ -138,7 +138,29 @@ fn sigint_during_disk_based_detection_resumes_at_a_layer_boundary() {
     sigint_then_resume(&["--max-depth", "40", "--index-limit", "100000"]);
 }
 
+#[test]
+fn a_disk_phase_resumed_with_a_larger_budget_goes_back_to_memory() {
+    let first = ["--max-depth", "40", "--index-limit", "100000"];
+    let (interrupted, store, dir) = sigint_then_resume_with(&first, &["--max-depth", "40"]);
+    if interrupted.contains("disk-based duplicate detection") && interrupted.contains("resume") {
+        let resumed = std::fs::read_to_string(dir.path().join("resumed.err")).unwrap_or_default();
+        assert!(resumed.contains("in memory again"), "{resumed}");
+    }
+    assert!(!store.join("scratch").exists(), "scratch runs left behind");
+}
+
 fn sigint_then_resume(extra: &[&str]) {
+    sigint_then_resume_with(extra, extra);
+}
+
+/// Interrupts a run of room3 with `extra`, resumes it with `resume_extra` and
+/// compares the result with an uninterrupted run's. Returns what the
+/// interrupted run printed, the store and the directory that holds it (and
+/// the resumed run's messages, in `resumed.err`).
+fn sigint_then_resume_with(
+    extra: &[&str],
+    resume_extra: &[&str],
+) -> (String, std::path::PathBuf, tempfile::TempDir) {
     let path = level("sokoban/room3.xsb");
     let dir = tempfile::tempdir().expect("temp dir");
     let store = dir.path().join("run");
@@ -165,6 +187,13 @@ fn sigint_then_resume(extra: &[&str]) {
         // The machine was fast enough to finish before the signal.
         assert!(out.status.success(), "{err}");
     }
-    explore(&path, &store, extra);
+    let resumed = hsg()
+        .args(explore_args(&path, &store, resume_extra))
+        .output()
+        .expect("hsg runs");
+    let resumed_err = String::from_utf8_lossy(&resumed.stderr).into_owned();
+    assert!(resumed.status.success(), "{resumed_err}");
+    std::fs::write(dir.path().join("resumed.err"), &resumed_err).expect("write");
     assert_same_content(&reference, &store);
+    (err.into_owned(), store, dir)
 }

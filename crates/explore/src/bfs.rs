@@ -128,6 +128,10 @@ struct Bfs<'g> {
     row: Row,
     clock: Clock,
     watching: Option<Watching<'g>>,
+    /// Scratch runs left by a disk phase that a resume with a larger budget
+    /// brought back into memory: the checkpoint resumed from still names
+    /// them, so they go only once a newer checkpoint is durable.
+    stale_scratch: bool,
 }
 
 /// The visited index: the table, the key arena, and, once the table has
@@ -321,6 +325,17 @@ impl<'g> Bfs<'g> {
                 .map_or(Hold::default(), Watching::hold),
         };
         (merge, beside)
+    }
+}
+
+/// Removes the scratch directory of a disk phase, if there is one.
+fn remove_scratch(dir: &std::path::Path) -> Result<(), ExploreError> {
+    match std::fs::remove_dir_all(dir) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(ExploreError::Scratch {
+            path: dir.to_path_buf(),
+            source: e,
+        }),
+        _ => Ok(()),
     }
 }
 

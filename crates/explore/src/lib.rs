@@ -28,6 +28,8 @@ mod options;
 mod slot;
 mod table;
 #[cfg(test)]
+mod tests_back_to_memory;
+#[cfg(test)]
 mod tests_power_loss;
 #[cfg(test)]
 mod tests_wide;

@@ -18,7 +18,7 @@ use store::{OpenMode, Progress, Run, RunIdentity, RunWriter};
 
 /// A walk on a 61 x 53 grid: right, up, and back to half the column; some cells end
 /// the game (one wins, a pattern of others fails). 3,233 states over about 110 layers.
-struct Walk;
+pub(crate) struct Walk;
 
 const W: u16 = 61;
 const H: u16 = 53;
@@ -75,7 +75,7 @@ impl Game for Walk {
     }
 }
 
-fn identity() -> RunIdentity {
+pub(crate) fn identity() -> RunIdentity {
     RunIdentity::new(
         "walk".into(),
         "walk".into(),
@@ -100,12 +100,12 @@ impl ProgressSink for Quiet {
 /// Where duplicates are detected: the in-memory index, or scratch runs on disk (a small
 /// index limit and rounds make the disk phase start early and checkpoint its runs).
 #[derive(Clone, Copy, Debug)]
-enum Mode {
+pub(crate) enum Mode {
     Memory,
     Disk,
 }
 
-fn options(dir: &Path, checkpoint_every: Duration, mode: Mode) -> ExploreOptions {
+pub(crate) fn options(dir: &Path, checkpoint_every: Duration, mode: Mode) -> ExploreOptions {
     let disk = matches!(mode, Mode::Disk);
     ExploreOptions {
         mem_budget: 64 << 20,
@@ -123,7 +123,11 @@ fn options(dir: &Path, checkpoint_every: Duration, mode: Mode) -> ExploreOptions
 }
 
 /// Opens (creating or resuming) and explores `dir` to its end.
-fn run_to_end(dir: &Path, checkpoint_every: Duration, mode: Mode) -> Result<bool, String> {
+pub(crate) fn run_to_end(
+    dir: &Path,
+    checkpoint_every: Duration,
+    mode: Mode,
+) -> Result<bool, String> {
     let (writer, checkpoint) =
         RunWriter::open(dir, identity(), OpenMode::ResumeOrCreate).map_err(|e| e.to_string())?;
     let opts = options(dir, checkpoint_every, mode);
@@ -136,7 +140,7 @@ fn run_to_end(dir: &Path, checkpoint_every: Duration, mode: Mode) -> Result<bool
 }
 
 /// The store's data files and their bytes (not the manifest, which records timings).
-fn content(dir: &Path) -> Vec<(String, Vec<u8>)> {
+pub(crate) fn content(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
         .map(|entries| {
             entries

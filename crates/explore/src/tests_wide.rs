@@ -14,8 +14,8 @@ use store::{OpenMode, Progress, Run, RunIdentity, RunWriter};
 /// States `0..n` as a binary heap: `k` leads to `2k + 1`, `2k + 2` and back
 /// to its parent; each state is its number and a 4-byte check word, so that
 /// tags are fingerprints and every match is confirmed against the arena.
-struct Heap {
-    n: u64,
+pub(crate) struct Heap {
+    pub(crate) n: u64,
 }
 
 fn encode(k: u64) -> Vec<u8> {
@@ -65,7 +65,7 @@ impl Game for Heap {
     }
 }
 
-fn identity(game: &Heap) -> RunIdentity {
+pub(crate) fn identity(game: &Heap) -> RunIdentity {
     RunIdentity::new(
         "heap".into(),
         "heap".into(),
@@ -95,7 +95,7 @@ impl ProgressSink for StopAt {
     fn note(&mut self, _message: &str) {}
 }
 
-fn options(dir: &Path, budget: u64, stop: Arc<AtomicBool>) -> ExploreOptions {
+pub(crate) fn options(dir: &Path, budget: u64, stop: Arc<AtomicBool>) -> ExploreOptions {
     ExploreOptions {
         mem_budget: budget,
         threads: 2,

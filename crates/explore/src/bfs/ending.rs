@@ -44,6 +44,9 @@ impl<'g> Bfs<'g> {
             let progress = self.progress("interrupted");
             sink.progress(&progress);
             self.writer.interrupt(blob, progress)?;
+            if self.stale_scratch {
+                super::remove_scratch(&self.opts.scratch_dir)?;
+            }
         } else {
             let progress = self.progress("finishing");
             sink.progress(&progress);
@@ -58,12 +61,8 @@ impl<'g> Bfs<'g> {
             self.chunks.parts.clear();
             let used_disk = self.index.disk.take().is_some();
             self.writer.finish(status, progress)?;
-            if used_disk {
-                let dir = &self.opts.scratch_dir;
-                std::fs::remove_dir_all(dir).map_err(|source| ExploreError::Scratch {
-                    path: dir.clone(),
-                    source,
-                })?;
+            if used_disk || self.stale_scratch {
+                super::remove_scratch(&self.opts.scratch_dir)?;
             }
         }
         Ok(summary)

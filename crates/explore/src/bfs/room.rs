@@ -4,6 +4,7 @@
 
 use super::{disk_budget, Bfs};
 use crate::disk::DiskDedup;
+use crate::keys::Keys;
 use crate::options::ProgressSink;
 use crate::table::Table;
 use crate::ExploreError;
@@ -54,6 +55,14 @@ impl<'g> Bfs<'g> {
             .min(self.index.table_limit as usize / 16)
             .min(cap.max(1 << 16));
         self.index.table = Table::with_capacity(states)?;
+        // A reset would keep every page the arena has written resident, far
+        // beyond the cache's share: a new arena sized for the cache gives
+        // them back, and the resolution's buffers are counted on that
+        // memory. (Reset only, `exp2.sandbox` switched at 178 M states
+        // under `--mem 16G` and was killed at 24 GB.)
+        let width = self.slot().width();
+        self.index.keys = Keys::new(width, 0)?;
+        self.index.keys = Keys::new(width, self.index.table.capacity())?;
         self.index.keys.reset(self.writer.state_count());
         let dedup = DiskDedup::start(
             &disk_budget(self.opts),
@@ -86,5 +95,60 @@ impl<'g> Bfs<'g> {
             }
             table.prefault(end);
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Bfs;
+    use crate::options::{Ending, ProgressSink};
+    use crate::tests_wide::{identity, options, Heap};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    use store::{OpenMode, Progress, RunWriter};
+
+    /// Stops the search once it has moved to disk.
+    struct StopOnDisk(Arc<AtomicBool>);
+
+    impl ProgressSink for StopOnDisk {
+        fn progress(&mut self, _progress: &Progress) {}
+        fn note(&mut self, message: &str) {
+            if message.contains("disk-based") {
+                self.0.store(true, Ordering::SeqCst);
+            }
+        }
+    }
+
+    /// Regression: the switch to disk reset the key arena but kept its
+    /// pages, so `exp2.sandbox` under `--mem 16G` reached 24 GB and was
+    /// killed. The arena must shrink to the cache's share.
+    #[test]
+    fn the_disk_phase_keeps_no_arena_beyond_its_cache() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        // 256 MB hold about 4 M wide states in memory; the cache takes a
+        // quarter of the budget.
+        let game = Heap { n: 6_000_000 };
+        let (writer, _) = RunWriter::open(
+            &dir.path().join("run"),
+            identity(&game),
+            OpenMode::ResumeOrCreate,
+        )
+        .expect("open");
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut opts = options(dir.path(), 256 << 20, stop.clone());
+        // No checkpoint on the way: the syncs would be most of the time.
+        opts.checkpoint_every = std::time::Duration::from_secs(3600);
+        let mut bfs = Bfs::new(&game, writer, &opts).expect("new");
+        bfs.seed().expect("seed");
+        let in_memory = bfs.index.keys.capacity();
+        let ending = bfs.run(&mut StopOnDisk(stop)).expect("run");
+        assert_eq!(ending, Ending::Interrupted);
+        assert!(bfs.index.disk.is_some(), "the search never went to disk");
+        let cache = bfs.index.table.capacity();
+        assert!(
+            bfs.index.keys.capacity() <= cache && cache < in_memory,
+            "arena of {} records for a cache of {cache} (in memory: {in_memory})",
+            bfs.index.keys.capacity()
+        );
     }
 }

@@ -59,6 +59,7 @@ impl<'g> Bfs<'g> {
             row: Row::default(),
             clock: Clock::new(),
             watching: None,
+            stale_scratch: false,
         })
     }
 
@@ -125,6 +126,16 @@ impl<'g> Bfs<'g> {
         ));
         let count = self.writer.state_count();
         match resume.disk {
+            // A disk checkpoint lies at a layer boundary (or the switch
+            // point), with every state met so far stored: when a larger
+            // budget now holds them all, the index is rebuilt in memory.
+            Some(_) if self.memory_holds(count) => {
+                sink.note(&format!(
+                    "the memory budget now holds all {count} states: duplicates are detected in memory again"
+                ));
+                self.stale_scratch = true;
+                self.refill_table(0, count as usize)
+            }
             Some(disk) => {
                 let mut dedup =
                     DiskDedup::resume(disk, &disk_budget(self.opts), self.slot().width())?;
@@ -136,7 +147,12 @@ impl<'g> Bfs<'g> {
                 self.index.disk = Some(dedup);
                 Ok(())
             }
-            None => self.refill_table(0, count as usize),
+            None => {
+                // No checkpoint names scratch runs any more (a run brought
+                // back into memory may have stopped before removing them).
+                super::remove_scratch(&self.opts.scratch_dir)?;
+                self.refill_table(0, count as usize)
+            }
         }
     }
 
@@ -165,6 +181,21 @@ impl<'g> Bfs<'g> {
             }
         }
         Ok(())
+    }
+
+    /// Whether the in-memory index may hold `states` states under this
+    /// run's budget (and the testing cap), as [`Bfs::make_room`] decides,
+    /// with room to grow to twice as many: a resume under the budget that
+    /// started the disk phase must not leave it only to enter it again at
+    /// once, rewriting every stored state into scratch runs.
+    fn memory_holds(&self, states: u64) -> bool {
+        let cap = self
+            .opts
+            .index_limit
+            .unwrap_or(usize::MAX)
+            .min(self.index.keys.capacity())
+            .min(self.most_in_memory());
+        states.saturating_mul(2) <= cap as u64
     }
 
     pub(super) fn most_in_memory(&self) -> usize {

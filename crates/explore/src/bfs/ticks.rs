@@ -52,6 +52,10 @@ impl<'g> Bfs<'g> {
             // names them.
             self.writer.sync_manifest()?;
             disk.after_checkpoint();
+        } else if self.stale_scratch {
+            self.writer.sync_manifest()?;
+            super::remove_scratch(&self.opts.scratch_dir)?;
+            self.stale_scratch = false;
         }
         self.clock.last_checkpoint = Instant::now();
         Ok(())
