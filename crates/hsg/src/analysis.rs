@@ -164,6 +164,9 @@ fn analyze_for<G: StateGraph + ?Sized>(
     let enter = |phase| opts.progress.enter(phase, opts.headroom, opts.saving);
     enter(Phase::Components);
     let condensation = condense_in(g, &backing, spare)?;
+    // What the budget leaves once the hyperstates are known: headroom and the
+    // winning paths take their memory from it.
+    let left = budget_left(&condensation, &backing, opts.mem_budget_bytes)?;
     enter(Phase::Tags);
     let tagging = tag_hyperstates(g, &condensation, target);
     enter(Phase::Distances);
@@ -173,11 +176,11 @@ fn analyze_for<G: StateGraph + ?Sized>(
     let spectrum = failure_spectrum(&condensation, &tagging, &win_distance, root);
     let (headroom, headroom_note) = if opts.headroom {
         enter(Phase::Headroom);
-        match compute_headroom(&condensation, &tagging, opts.mem_budget_bytes) {
+        match compute_headroom(&condensation, &tagging, left) {
             Ok(h) => {
                 // Every report says when the headroom is an estimate, and why.
                 let note = (h.method != crate::headroom::HeadroomMethod::Exact)
-                    .then(|| crate::headroom::sketch_reason(&condensation, opts.mem_budget_bytes));
+                    .then(|| crate::headroom::sketch_reason(&condensation, left));
                 (Some(h), note)
             }
             Err(why) => (None, Some(why)),
@@ -196,18 +199,62 @@ fn analyze_for<G: StateGraph + ?Sized>(
         headroom,
     };
     enter(Phase::Summary);
-    analysis.summary = summarize(g, labels, opts, &analysis, source, target, headroom_note);
+    let paths_cells = left / 8;
+    analysis.summary = summarize(
+        g,
+        labels,
+        &analysis,
+        (source, target),
+        headroom_note,
+        paths_cells,
+    );
     Ok(analysis)
+}
+
+/// Bytes a hyperstate costs after the SCC beyond the condensation: its tag and flags,
+/// depth, distances and failure spectrum (25 measured on `exp2.sandbox` to depth 26, where
+/// every state is its own hyperstate), and the summary's arrays of the longest and
+/// shortest wins and the path histograms' headers (29 more at their peak), rounded up.
+const LATER_BYTES_PER_HYPERSTATE: u64 = 64;
+
+/// Heap bytes the condensation holds: the per-state arrays unless they live in scratch
+/// files, the member offsets and the HSG's rows.
+fn condensation_bytes(c: &Condensation, backing: &Backing) -> u64 {
+    let ids = |v: &crate::ids::IdVec| (v.len() * v.width()) as u64;
+    let per_state = match backing {
+        Backing::Heap => ids(&c.components.of_state) + ids(&c.members),
+        Backing::Files(_) => 0,
+    };
+    let e = &c.edges;
+    per_state
+        + 8 * (c.member_offsets.len() + e.offsets.len() + e.multiplicity.len()) as u64
+        + ids(&e.targets)
+        + (e.actions.len() * std::mem::size_of::<model::ActionId>()) as u64
+}
+
+/// The budget left once the condensation and the later per-hyperstate arrays are
+/// counted, or an error when they alone exceed it: a graph whose states are nearly all
+/// hyperstates of their own (a game tree) needs some 100 bytes a state, and would
+/// otherwise be killed for want of memory past the SCC.
+fn budget_left(c: &Condensation, backing: &Backing, budget: u64) -> Result<u64, HsgError> {
+    let needed = condensation_bytes(c, backing)
+        .saturating_add(LATER_BYTES_PER_HYPERSTATE.saturating_mul(c.hyperstate_count()));
+    budget
+        .checked_sub(needed)
+        .ok_or(HsgError::HyperstatesOverBudget {
+            hyperstates: c.hyperstate_count(),
+            needed_mib: needed.div_ceil(1 << 20),
+            budget_mib: budget >> 20,
+        })
 }
 
 fn summarize<G: StateGraph + ?Sized>(
     g: &G,
     labels: &Labels,
-    opts: &AnalyzeOptions,
     a: &Analysis,
-    source: Source,
-    target: OutcomeId,
+    (source, target): (Source, OutcomeId),
     headroom_note: Option<String>,
+    paths_cells: u64,
 ) -> HsgSummary {
     let c = &a.condensation;
     let t = &a.tagging;
@@ -219,11 +266,10 @@ fn summarize<G: StateGraph + ?Sized>(
         .count() as u64
         + cut_states;
     let longest = longest_to(c, |h| t.contains_target(h))[a.root as usize];
-    let (lengths, lengths_note) =
-        match winning_path_lengths(c, t, a.root, opts.mem_budget_bytes / 8) {
-            Ok(h) => (Some(h), None),
-            Err(why) => (None, Some(why)),
-        };
+    let (lengths, lengths_note) = match winning_path_lengths(c, t, a.root, paths_cells) {
+        Ok(h) => (Some(h), None),
+        Err(why) => (None, Some(why)),
+    };
     let finite = |d: u32| (d != UNREACHED).then_some(d);
     HsgSummary {
         format_version: FORMAT_VERSION,

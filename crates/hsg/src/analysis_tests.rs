@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::error::HsgError;
-use crate::graph::Labels;
+use crate::graph::{Labels, StateGraph};
 use crate::mem::MemGraph;
 use crate::tags::Tag;
 
@@ -129,7 +129,53 @@ fn a_budget_too_small_for_the_scc_is_refused_with_the_figures() {
     assert!(matches!(err, HsgError::OverBudget { .. }), "{err}");
     assert!(err.to_string().contains("--analysis-mem"), "{err}");
     let enough = AnalyzeOptions {
-        mem_budget_bytes: needed + 64,
+        mem_budget_bytes: needed + hyperstate_bytes(&g),
+        ..AnalyzeOptions::default()
+    };
+    assert!(analyze_graph(&g, &labels(), &enough, Source::default()).is_ok());
+}
+
+/// What the analysis of `g` holds after its SCC with the per-state arrays in files.
+fn hyperstate_bytes(g: &MemGraph) -> u64 {
+    let a = analyze_graph(g, &labels(), &AnalyzeOptions::default(), Source::default()).unwrap();
+    let files = Backing::Files(std::env::temp_dir());
+    condensation_bytes(&a.condensation, &files)
+        + LATER_BYTES_PER_HYPERSTATE * a.condensation.hyperstate_count()
+}
+
+/// A game tree: state `s` leads to `2s + 1` and `2s + 2`; every state is a hyperstate.
+fn tree(n: u64) -> MemGraph {
+    let edges: Vec<(u64, u16, u64)> = (0..n)
+        .flat_map(|s| [(s, 0, 2 * s + 1), (s, 1, 2 * s + 2)])
+        .filter(|e| e.2 < n)
+        .collect();
+    MemGraph::new(n, &edges, &[(n - 1, 0)]).unwrap()
+}
+
+#[test]
+fn hyperstates_past_the_budget_are_refused_after_the_scc_with_the_figures() {
+    // Regression: `exp2.sandbox` (232 M states, each its own hyperstate) passed the
+    // SCC's check under the default budget and was then killed for want of memory.
+    let g = tree(20_000);
+    let scc = scc_bytes_needed(g.state_count());
+    let tight = AnalyzeOptions {
+        mem_budget_bytes: 2 * scc,
+        ..AnalyzeOptions::default()
+    };
+    let err = analyze_graph(&g, &labels(), &tight, Source::default()).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            HsgError::HyperstatesOverBudget {
+                hyperstates: 20_000,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(err.to_string().contains("--analysis-mem"), "{err}");
+    let enough = AnalyzeOptions {
+        mem_budget_bytes: scc + 2 * hyperstate_bytes(&g),
         ..AnalyzeOptions::default()
     };
     assert!(analyze_graph(&g, &labels(), &enough, Source::default()).is_ok());
@@ -164,13 +210,38 @@ fn scrambled(n: u64, e: usize) -> MemGraph {
     MemGraph::new(n, &edges, &terminals).unwrap()
 }
 
+/// `g` with a ring through its non-terminal states added: most of them then form one
+/// hyperstate.
+fn cyclic(g: &MemGraph) -> MemGraph {
+    let n = g.state_count();
+    let terminals: Vec<(u64, u16)> = (0..n)
+        .filter_map(|s| g.outcome(s).map(|o| (s, o)))
+        .collect();
+    let mut edges: Vec<(u64, u16, u64)> = Vec::new();
+    for s in (0..n).filter(|&s| g.outcome(s).is_none()) {
+        edges.extend(g.edge_range(s).map(|i| {
+            let (action, target) = g.edge(i);
+            (s, action, target)
+        }));
+        edges.push((s, 0, (s + 1) % n));
+    }
+    MemGraph::new(n, &edges, &terminals).unwrap()
+}
+
 #[test]
 fn short_of_memory_the_analysis_moves_to_scratch_files_and_agrees() {
     let dir = tempfile::tempdir().unwrap();
-    for g in [sample(), scrambled(3_000, 9_000)] {
+    // Graphs with few hyperstates for their states, so that theirs fit the budget.
+    for g in [
+        cyclic(&scrambled(3_000, 9_000)),
+        cyclic(&scrambled(600, 1_500)),
+    ] {
         let in_ram = analyze_graph(&g, &labels(), &AnalyzeOptions::default(), Source::default());
+        // Below the SCC's arrays, but room for the hyperstates' own.
+        let budget = hyperstate_bytes(&g);
+        assert!(budget < scc_bytes_needed(g.state_count()), "{budget}");
         let short = AnalyzeOptions {
-            mem_budget_bytes: 1,
+            mem_budget_bytes: budget,
             scratch_dir: Some(dir.path().join("scratch")),
             ..AnalyzeOptions::default()
         };

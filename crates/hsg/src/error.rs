@@ -70,6 +70,22 @@ pub enum HsgError {
         /// MiB the budget allows.
         budget_mib: u64,
     },
+
+    /// The hyperstates the SCC found need more memory than the budget allows.
+    #[error(
+        "the analysis of {hyperstates} hyperstates needs about {needed_mib} MiB after its \
+         strongly connected components, more than the budget of {budget_mib} MiB; give it more \
+         (`--analysis-mem`, at most the RAM this machine can spare) or analyse a smaller \
+         (depth-limited) run"
+    )]
+    HyperstatesOverBudget {
+        /// Hyperstates found.
+        hyperstates: u64,
+        /// MiB the hyperstates' arrays need.
+        needed_mib: u64,
+        /// MiB the budget allows.
+        budget_mib: u64,
+    },
 }
 
 impl HsgError {
