@@ -12,6 +12,8 @@
 //! - a checkpoint is taken only at a parent boundary, where every expanded
 //!   parent has all its transitions written and no later parent has any.
 
+#[cfg(test)]
+mod chunk_tests;
 mod ending;
 mod pipeline;
 mod room;
@@ -37,6 +39,27 @@ use store::{Checkpoint, Edge, RunWriter};
 
 /// Memory kept aside from the visited index for buffers of every kind.
 const RESERVE_BYTES: u64 = 48 << 20;
+
+/// Bytes the successors of one chunk may take in its parts; the chunk expanded
+/// ahead takes as much again, within [`RESERVE_BYTES`].
+const CHUNK_BYTES: usize = 8 << 20;
+
+/// Bytes a successor takes in a part beside its record: tag, id, action and
+/// probability.
+const EXPANDED_BYTES_PER_SUCCESSOR: usize = 8 + 8 + 2 + 8;
+
+/// The most successors one parent of `part` has.
+fn widest_parent(part: &Part) -> usize {
+    let mut start = 0u32;
+    let mut widest = 0u32;
+    for info in &part.infos {
+        if let crate::expand::ParentInfo::Expanded(end) = *info {
+            widest = widest.max(end - start);
+            start = end;
+        }
+    }
+    widest as usize
+}
 
 /// The smallest `--mem` an exploration can run with: a minimal index and the
 /// buffers. The CLI checks it before it creates a store, so that a budget
@@ -157,6 +180,9 @@ struct Chunks {
     ahead: Vec<(Part, Successors)>,
     ahead_parents: Vec<u8>,
     ahead_at: Option<(u64, usize)>,
+    /// The most bytes one parent's successors have taken in the parts so far
+    /// (see [`Bfs::chunk_len`]).
+    widest_parent: usize,
 }
 
 /// Scratch for the row of one parent being merged.
@@ -256,8 +282,23 @@ impl<'g> Bfs<'g> {
         }
     }
 
+    /// Parents in the next chunk: the configured count, fewer when the widest
+    /// parent met so far would let a chunk's successors outgrow
+    /// [`CHUNK_BYTES`]. A game with tens of thousands of successors a state
+    /// once held a whole layer's in memory, far past `--mem`.
     fn chunk_len(&self) -> u64 {
-        (self.opts.parents_per_part.max(1) * self.threads) as u64
+        let by_count = self.opts.parents_per_part.max(1) * self.threads;
+        let by_bytes = CHUNK_BYTES / self.chunks.widest_parent.max(1);
+        by_count.min(by_bytes.max(1)) as u64
+    }
+
+    /// Notes the widest parent of the chunk just expanded.
+    fn measure_chunk(&mut self) {
+        let per_successor = self.slot().width() + EXPANDED_BYTES_PER_SUCCESSOR;
+        for (part, _) in &self.chunks.parts {
+            let widest = widest_parent(part) * per_successor;
+            self.chunks.widest_parent = self.chunks.widest_parent.max(widest);
+        }
     }
 
     fn limit_reached(&self) -> bool {

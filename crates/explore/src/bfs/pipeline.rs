@@ -44,6 +44,7 @@ impl Bfs<'_> {
                 self.expand_parallel(first)?;
             }
         }
+        self.measure_chunk();
         if self.opts.stop.load(Ordering::Relaxed) {
             // The game may have cut evaluations short when the flag rose
             // (see `model::Game::interrupt_on`): nothing of this chunk is
