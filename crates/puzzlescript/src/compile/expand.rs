@@ -131,7 +131,9 @@ fn rewrite_up_left(r: &mut Draft) {
 
 fn atomize(r: &mut Draft, names: &Names) -> Result<(), String> {
     let line = r.line;
+    let all_names = names.aggregates.len() + names.objects.len() + names.properties.len() + 1;
     for cell in cells_mut(r) {
+        let limit = cell.len().saturating_mul(all_names);
         let mut i = 0;
         while i < cell.len() {
             if let Some(members) = names.aggregate(&cell[i].1) {
@@ -145,6 +147,16 @@ fn atomize(r: &mut Draft, names: &Names) -> Result<(), String> {
                 cell[i].1 = members[0].clone();
                 for m in &members[1..] {
                     cell.push((dir.clone(), m.clone()));
+                }
+                // Aggregates that name each other (what a fuzzed game's
+                // synonyms made of its legend) would push members forever:
+                // past 20 GB before this bound. A cell of real aggregates
+                // never holds more entries than there are names.
+                if cell.len() > limit {
+                    return Err(format!(
+                        "line {line}: the aggregates of a cell name each other ({} among them)",
+                        cell[i].1.to_uppercase()
+                    ));
                 }
             }
             i += 1;
@@ -415,5 +427,39 @@ fn spawned_objects_stationary(r: &mut Draft, names: &Names) {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regression: aggregates that name each other (what a fuzzed game's synonyms made
+    /// of its legend) had their members pushed into a cell forever, past 20 GB.
+    #[test]
+    fn aggregates_that_name_each_other_are_an_error_not_a_loop() {
+        let names = Names {
+            aggregates: vec![
+                ("a".into(), vec!["crate".into(), "b".into()]),
+                ("b".into(), vec!["player".into(), "a".into()]),
+            ],
+            ..Names::default()
+        };
+        let mut draft = Draft {
+            directions: vec!["right".into()],
+            lhs: vec![vec![vec![(String::new(), "a".into())]]],
+            rhs: Vec::new(),
+            line: 7,
+            late: false,
+            rigid: false,
+            group: 7,
+            commands: Vec::new(),
+            random: false,
+        };
+        let err = atomize(&mut draft, &names).unwrap_err();
+        assert!(
+            err.starts_with("line 7: the aggregates of a cell name each other"),
+            "{err}"
+        );
     }
 }
