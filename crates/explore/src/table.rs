@@ -147,9 +147,7 @@ impl Table {
     pub fn prefetch(&self, tag: u64) {
         let home = 2 * self.home(tag);
         store::prefetch(self.atoms(), home);
-        if home % WORDS_PER_LINE >= WORDS_PER_LINE - 4 {
-            store::prefetch(self.atoms(), home + WORDS_PER_LINE);
-        }
+        store::prefetch(self.atoms(), home + WORDS_PER_LINE);
     }
 
     /// The id stored under `tag` for which `same(id)` holds. Safe to call
