@@ -213,7 +213,11 @@ pub fn run_process(args: &ExploreArgs) -> Result<ExitCode> {
         }
     }
     if !summary.already_done {
-        eprintln!("{}", memory_line(process, &summary, budget));
+        // One write of the whole line: processes started together share the
+        // parent's stderr, and `eprintln!` writes the newline apart, so two
+        // lines once ran into each other ("...MiBprocess 0: ...").
+        let line = format!("{}\n", memory_line(process, &summary, budget));
+        let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), line.as_bytes());
     }
     Ok(ExitCode::SUCCESS)
 }
