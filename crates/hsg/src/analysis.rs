@@ -166,7 +166,7 @@ fn analyze_for<G: StateGraph + ?Sized>(
     let condensation = condense_in(g, &backing, spare)?;
     // What the budget leaves once the hyperstates are known: headroom and the
     // winning paths take their memory from it.
-    let left = budget_left(&condensation, &backing, opts.mem_budget_bytes)?;
+    let left = budget_left(&condensation, opts.mem_budget_bytes)?;
     enter(Phase::Tags);
     let tagging = tag_hyperstates(g, &condensation, target);
     enter(Phase::Distances);
@@ -219,16 +219,12 @@ const LATER_BYTES_PER_HYPERSTATE: u64 = 64;
 
 /// Heap bytes the condensation holds: the per-state arrays unless they live in scratch
 /// files, the member offsets and the HSG's rows.
-fn condensation_bytes(c: &Condensation, backing: &Backing) -> u64 {
-    let ids = |v: &crate::ids::IdVec| (v.len() * v.width()) as u64;
-    let per_state = match backing {
-        Backing::Heap => ids(&c.components.of_state) + ids(&c.members),
-        Backing::Files(_) => 0,
-    };
+fn condensation_bytes(c: &Condensation) -> u64 {
     let e = &c.edges;
-    per_state
+    c.components.of_state.heap_bytes()
+        + c.members.heap_bytes()
+        + e.targets.heap_bytes()
         + 8 * (c.member_offsets.len() + e.offsets.len() + e.multiplicity.len()) as u64
-        + ids(&e.targets)
         + (e.actions.len() * std::mem::size_of::<model::ActionId>()) as u64
 }
 
@@ -236,8 +232,8 @@ fn condensation_bytes(c: &Condensation, backing: &Backing) -> u64 {
 /// counted, or an error when they alone exceed it: a graph whose states are nearly all
 /// hyperstates of their own (a game tree) needs some 100 bytes a state, and would
 /// otherwise be killed for want of memory past the SCC.
-fn budget_left(c: &Condensation, backing: &Backing, budget: u64) -> Result<u64, HsgError> {
-    let needed = condensation_bytes(c, backing)
+fn budget_left(c: &Condensation, budget: u64) -> Result<u64, HsgError> {
+    let needed = condensation_bytes(c)
         .saturating_add(LATER_BYTES_PER_HYPERSTATE.saturating_mul(c.hyperstate_count()));
     budget
         .checked_sub(needed)

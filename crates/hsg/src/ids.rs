@@ -148,9 +148,12 @@ impl IdVec {
         }
     }
 
-    /// Heap bytes used.
+    /// Heap bytes used: none when the array lives in a scratch file.
     pub fn heap_bytes(&self) -> u64 {
-        (self.len() * self.width()) as u64
+        match self.is_file() {
+            true => 0,
+            false => (self.len() * self.width()) as u64,
+        }
     }
 }
 
