@@ -38,25 +38,35 @@ fn run(dir: &Path, opts: &ExploreOptions) -> (Summary, Vec<String>) {
     (summary, sink.notes)
 }
 
+const HOUR: Duration = Duration::from_secs(3600);
+
+/// A run that never left memory, and beside it a run of the same game stopped as
+/// it moved to disk: (the reference, the stopped run).
+fn reference_and_stopped_disk_run() -> (tempfile::TempDir, tempfile::TempDir) {
+    let reference = tempfile::tempdir().expect("temp dir");
+    assert_eq!(run_to_end(reference.path(), HOUR, Mode::Memory), Ok(false));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (first, _) = run(dir.path(), &options(dir.path(), HOUR, Mode::Disk));
+    assert_eq!(first.ending, Ending::Interrupted);
+    assert!(first.used_disk);
+    assert!(
+        scratch_files(dir.path()) > 0,
+        "the disk phase wrote no runs"
+    );
+    (reference, dir)
+}
+
 fn scratch_files(dir: &Path) -> usize {
     std::fs::read_dir(dir.join("scratch")).map_or(0, |entries| entries.count())
 }
 
 #[test]
 fn a_disk_phase_resumed_with_room_for_every_state_ends_in_memory() {
-    let reference = tempfile::tempdir().expect("temp dir");
-    let hour = Duration::from_secs(3600);
-    assert_eq!(run_to_end(reference.path(), hour, Mode::Memory), Ok(false));
-
-    let dir = tempfile::tempdir().expect("temp dir");
+    let (reference, dir) = reference_and_stopped_disk_run();
     let dir = dir.path();
-    let (first, _) = run(dir, &options(dir, hour, Mode::Disk));
-    assert_eq!(first.ending, Ending::Interrupted);
-    assert!(first.used_disk);
-    assert!(scratch_files(dir) > 0, "the disk phase wrote no runs");
 
     // Stopped at once: the new checkpoint names no runs, so they go.
-    let stopped = options(dir, hour, Mode::Memory);
+    let stopped = options(dir, HOUR, Mode::Memory);
     stopped.stop.store(true, Ordering::SeqCst);
     let (second, notes) = run(dir, &stopped);
     assert_eq!(second.ending, Ending::Interrupted);
@@ -67,7 +77,7 @@ fn a_disk_phase_resumed_with_room_for_every_state_ends_in_memory() {
     );
     assert!(!dir.join("scratch").exists(), "stale scratch runs kept");
 
-    let (last, _) = run(dir, &options(dir, hour, Mode::Memory));
+    let (last, _) = run(dir, &options(dir, HOUR, Mode::Memory));
     assert_eq!(last.ending, Ending::Complete);
     assert!(!last.used_disk);
     assert_eq!(content(dir), content(reference.path()));
@@ -75,14 +85,9 @@ fn a_disk_phase_resumed_with_room_for_every_state_ends_in_memory() {
 
 #[test]
 fn a_disk_phase_resumed_in_memory_and_finished_removes_its_scratch_runs() {
-    let reference = tempfile::tempdir().expect("temp dir");
-    let hour = Duration::from_secs(3600);
-    assert_eq!(run_to_end(reference.path(), hour, Mode::Memory), Ok(false));
-
-    let dir = tempfile::tempdir().expect("temp dir");
+    let (reference, dir) = reference_and_stopped_disk_run();
     let dir = dir.path();
-    assert!(run(dir, &options(dir, hour, Mode::Disk)).0.used_disk);
-    let (resumed, _) = run(dir, &options(dir, hour, Mode::Memory));
+    let (resumed, _) = run(dir, &options(dir, HOUR, Mode::Memory));
     assert_eq!(resumed.ending, Ending::Complete);
     assert!(!resumed.used_disk);
     assert!(!dir.join("scratch").exists(), "stale scratch runs kept");
@@ -91,14 +96,9 @@ fn a_disk_phase_resumed_in_memory_and_finished_removes_its_scratch_runs() {
 
 #[test]
 fn a_disk_phase_resumed_under_the_same_budget_stays_on_disk() {
-    let reference = tempfile::tempdir().expect("temp dir");
-    let hour = Duration::from_secs(3600);
-    assert_eq!(run_to_end(reference.path(), hour, Mode::Memory), Ok(false));
-
-    let dir = tempfile::tempdir().expect("temp dir");
+    let (reference, dir) = reference_and_stopped_disk_run();
     let dir = dir.path();
-    assert!(run(dir, &options(dir, hour, Mode::Disk)).0.used_disk);
-    let (resumed, notes) = run(dir, &options(dir, hour, Mode::Disk));
+    let (resumed, notes) = run(dir, &options(dir, HOUR, Mode::Disk));
     assert_eq!(resumed.ending, Ending::Complete);
     assert!(resumed.used_disk);
     assert!(

@@ -61,7 +61,6 @@ impl<'g> Bfs<'g> {
         // memory. (Reset only, `exp2.sandbox` switched at 178 M states
         // under `--mem 16G` and was killed at 24 GB.)
         let width = self.slot().width();
-        self.index.keys = Keys::new(width, 0)?;
         self.index.keys = Keys::new(width, self.index.table.capacity())?;
         self.index.keys.reset(self.writer.state_count());
         let dedup = DiskDedup::start(
