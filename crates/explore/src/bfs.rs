@@ -65,7 +65,7 @@ fn widest_parent(part: &Part) -> usize {
 /// buffers. The CLI checks it before it creates a store, so that a budget
 /// refused here leaves nothing behind.
 pub fn least_budget() -> u64 {
-    crate::table::Table::bytes_for(1 << 16) + RESERVE_BYTES
+    crate::table::Table::bytes_for(1 << 16, crate::table::Format::Wide) + RESERVE_BYTES
 }
 
 /// The explorer's part of a checkpoint, stored opaquely by the store.

@@ -10,6 +10,7 @@
 //! the merge writes a new state's record *before* the table publishes its id,
 //! so a lookup on another thread that finds the id also finds the record.
 
+use crate::table::Format;
 use std::sync::atomic::Ordering;
 use store::{AtomicWords, StoreError};
 use xxhash_rust::xxh3::xxh3_64;
@@ -62,6 +63,21 @@ impl Keys {
         } else {
             slot.div_ceil(8) as u64 * 8
         }
+    }
+
+    /// The visited table's slot layout while every state is in memory for
+    /// records of `slot` bytes: packed when the tag is the whole state and
+    /// short enough (see [`Format::packed_for`]).
+    pub fn table_format(slot: usize) -> Format {
+        match slot <= 8 {
+            true => Format::packed_for(slot).unwrap_or(Format::Wide),
+            false => Format::Wide,
+        }
+    }
+
+    /// [`Keys::table_format`] for this run's records.
+    pub fn memory_format(&self) -> Format {
+        Keys::table_format(self.slot)
     }
 
     /// True when a tag match is an exact match (states of at most 8 bytes).

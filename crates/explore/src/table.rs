@@ -1,27 +1,35 @@
 //! The in-memory visited index: an open-addressing hash table from a state's
 //! key to its id.
 //!
-//! Each slot is two words, `[tag, id + 1]`, with `id + 1 == 0` marking an
-//! empty slot. For states of at most eight bytes the tag *is* the state, so a
-//! tag match is an exact match. For wider states the tag is the state's xxh3
-//! fingerprint and a match is confirmed by comparing the records (see
-//! [`crate::keys`]), so distinct states are never merged on a collision.
+//! A slot is empty or holds one entry, in one of two layouts (see
+//! [`format`]): two words `[tag, id + 1]`, or, for exact keys of at most six
+//! bytes, one word by quotienting, which halves the memory a run must first
+//! touch and the cache lines a probe reads. For states of at most eight
+//! bytes the tag *is* the state, so a tag match is an exact match. For wider
+//! states the tag is the state's xxh3 fingerprint and a match is confirmed
+//! by comparing the records (see [`crate::keys`]), so distinct states are
+//! never merged on a collision.
 //!
 //! Linear probing keeps a probe within one or two cache lines; the table
 //! never deletes, so no tombstones are needed. A slot's home is the top bits
-//! of its mixed tag, so doubling the table sends home `h` to `2h` or
+//! of its mixed key, so doubling the table sends home `h` to `2h` or
 //! `2h + 1`: the order of the entries is kept, and the table doubles in place
 //! inside its reservation, moving bands of entries up on every thread (see
 //! [`double`]), instead of a rehash into fresh memory.
 //!
 //! One thread inserts while others look up: the words are atomics, an insert
 //! writes the tag before it publishes the id (release), and a lookup reads
-//! the id before the tag (acquire). A lookup racing an insert may miss the
-//! new entry, which only leaves that successor for the merge to resolve.
+//! the id before the tag (acquire); a packed slot is published by one
+//! store. A lookup racing an insert may miss the new entry, which only
+//! leaves that successor for the merge to resolve.
 
 mod double;
+mod format;
 
+pub use format::Format;
+use format::{low_mask, Entry};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
 use store::{AtomicWords, StoreError};
 
 /// Largest share of slots in use before the table must grow.
@@ -31,41 +39,44 @@ const MAX_LOAD_DEN: usize = 10;
 /// Words in a 64-byte cache line.
 const WORDS_PER_LINE: usize = 8;
 
-/// Bytes taken by one slot.
-pub const SLOT_BYTES: u64 = 16;
-
 /// An open-addressing map from tags to state ids, in huge-page memory.
 ///
-/// The fields every probe reads (`words`, `slots`, `shift`) sit on cache
-/// lines no other data shares: the table is aligned to two lines (the
-/// adjacent-line prefetch pairs them), and the counters that change, `len`
-/// at every insert, are padded onto lines of their own. Otherwise each insert
-/// by the merge would evict the line from the cores looking states up beside
-/// it, costing them a transfer between cores at every probe.
+/// The fields every probe reads (`words`, `slots`, `log2`, `format`,
+/// `overflowed`) sit on cache lines no other data shares: the table is
+/// aligned to two lines (the adjacent-line prefetch pairs them), and the
+/// counters that change, `len` at every insert, are padded onto lines of
+/// their own. Otherwise each insert by the merge would evict the line from
+/// the cores looking states up beside it, costing them a transfer between
+/// cores at every probe.
 #[repr(align(128))]
 pub struct Table {
     words: AtomicWords,
     slots: usize,
-    shift: u32,
+    log2: u32,
+    format: Format,
+    /// Entries in `overflow`; written only when an entry goes there, which
+    /// the packed layout's fields make practically never (see [`format`]).
+    overflowed: AtomicUsize,
     len: Padded<AtomicUsize>,
     /// Words of the reservation known to have memory (see [`Table::prefault`]).
     faulted: Padded<AtomicUsize>,
+    /// Entries a packed slot could not hold.
+    overflow: Padded<Mutex<Vec<Entry>>>,
 }
 
 /// A value alone on its pair of cache lines.
 #[repr(align(128))]
 struct Padded<T>(T);
 
-/// Scrambles a tag into a well-spread hash (the murmur3 finaliser): narrow
-/// tags are raw state bytes, whose low bits alone hash badly.
-#[inline]
-pub fn mix(tag: u64) -> u64 {
-    let mut h = tag;
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    h ^ (h >> 33)
+/// Where a packed probe ended.
+enum Probe {
+    /// The key's entry, with its id.
+    Found(u64),
+    /// An empty slot, and the upper bits (remainder and distance) of the
+    /// word that would fill it.
+    Vacant(usize, u64),
+    /// Past the longest distance a packed slot records.
+    Beyond,
 }
 
 /// Slots (a power of two) for `states` entries below the load limit.
@@ -84,14 +95,27 @@ impl Table {
     /// A table with room for `states` entries that can grow in place to
     /// `most` entries. Only the pages of the part in use get memory.
     pub fn with_room(states: usize, most: usize) -> Result<Table, StoreError> {
+        Table::new(Format::Wide, states, most)
+    }
+
+    /// [`Table::with_room`] in the given slot layout.
+    pub fn new(format: Format, states: usize, most: usize) -> Result<Table, StoreError> {
         let slots = slots_for(states);
         let reserved = slots_for(most).max(slots);
+        if reserved > format.most_slots() {
+            return Err(StoreError::Misuse(format!(
+                "a visited index of {reserved} slots is past what its layout numbers"
+            )));
+        }
         Ok(Table {
-            words: AtomicWords::reserve(2 * reserved)?,
+            words: AtomicWords::reserve(format.words() * reserved)?,
             slots,
-            shift: 64 - slots.trailing_zeros(),
+            log2: slots.trailing_zeros(),
+            format,
+            overflowed: AtomicUsize::new(0),
             len: Padded(AtomicUsize::new(0)),
             faulted: Padded(AtomicUsize::new(0)),
+            overflow: Padded(Mutex::new(Vec::new())),
         })
     }
 
@@ -100,9 +124,14 @@ impl Table {
         self.words.as_atomic()
     }
 
-    /// Bytes a table sized for `states` entries uses.
-    pub fn bytes_for(states: usize) -> u64 {
-        slots_for(states) as u64 * SLOT_BYTES
+    /// Bytes a table of `format` sized for `states` entries uses.
+    pub fn bytes_for(states: usize, format: Format) -> u64 {
+        slots_for(states) as u64 * format.words() as u64 * 8
+    }
+
+    /// Bytes one slot of `format` takes.
+    pub fn slot_bytes(format: Format) -> u64 {
+        format.words() as u64 * 8
     }
 
     /// Number of entries.
@@ -117,24 +146,20 @@ impl Table {
 
     /// Entries the table can take once grown to its whole reservation.
     pub fn reserved_capacity(&self) -> usize {
-        self.words.len() / 2 * MAX_LOAD_NUM / MAX_LOAD_DEN
+        self.words.len() / self.format.words() * MAX_LOAD_NUM / MAX_LOAD_DEN
     }
 
     /// Bytes in use (the reservation beyond them has no memory yet).
     pub fn bytes(&self) -> u64 {
-        self.slots as u64 * SLOT_BYTES
+        self.slots as u64 * Table::slot_bytes(self.format)
     }
 
     /// Forgets every entry, keeping the allocation.
     pub fn clear(&mut self) {
-        let used = 2 * self.slots;
+        let used = self.format.words() * self.slots;
         self.words.as_mut_slice()[..used].fill(0);
         *self.len.0.get_mut() = 0;
-    }
-
-    #[inline]
-    fn home(&self, tag: u64) -> usize {
-        (mix(tag) >> self.shift) as usize
+        self.take_overflow();
     }
 
     /// Starts loading the home slot of `tag` and the cache line after it,
@@ -142,10 +167,11 @@ impl Table {
     /// past its home until it meets the tag or an empty slot, and at the
     /// loads the table runs at, many probes cross into the next line: with
     /// only the home line prefetched, each of those waits for a whole miss
-    /// (on room4's table, 32 ns a probe against 27 ns with both lines).
+    /// (on room4's wide table, 32 ns a probe against 27 ns with both lines).
     #[inline]
     pub fn prefetch(&self, tag: u64) {
-        let home = 2 * self.home(tag);
+        let n = self.format.words();
+        let home = n * self.format.home(self.format.key(tag), self.log2);
         store::prefetch(self.atoms(), home);
         store::prefetch(self.atoms(), home + WORDS_PER_LINE);
     }
@@ -153,10 +179,23 @@ impl Table {
     /// The id stored under `tag` for which `same(id)` holds. Safe to call
     /// while another thread inserts.
     #[inline]
-    pub fn get(&self, tag: u64, mut same: impl FnMut(u64) -> bool) -> Option<u64> {
+    pub fn get(&self, tag: u64, same: impl FnMut(u64) -> bool) -> Option<u64> {
+        let Format::Packed { key_bits } = self.format else {
+            return self.get_wide(tag, same);
+        };
+        let key = format::mix_bits(tag, key_bits);
+        match self.probe_packed(key_bits, key) {
+            Probe::Found(id) => Some(id),
+            Probe::Vacant(..) if self.overflowed.load(Ordering::Acquire) == 0 => None,
+            _ => self.overflow_get(key),
+        }
+    }
+
+    #[inline]
+    fn get_wide(&self, tag: u64, mut same: impl FnMut(u64) -> bool) -> Option<u64> {
         let mask = self.slots - 1;
         let w = self.atoms();
-        let mut i = self.home(tag);
+        let mut i = self.format.home(tag, self.log2);
         loop {
             let id1 = w[2 * i + 1].load(Ordering::Acquire);
             if id1 == 0 {
@@ -169,6 +208,64 @@ impl Table {
         }
     }
 
+    /// Walks a packed key's probe sequence. The upper bits of the word an
+    /// entry at distance `d` from its home would have are `remainder << D
+    /// | d`, so one comparison a slot checks both key and distance.
+    #[inline]
+    fn probe_packed(&self, key_bits: u32, key: u64) -> Probe {
+        let log2 = self.log2;
+        let mask = self.slots - 1;
+        let disp_bits = Format::displacement_bits(key_bits);
+        let w = self.atoms();
+        let mut i = (key >> (key_bits - log2)) as usize;
+        let mut want = (key & low_mask(key_bits - log2)) << disp_bits;
+        let last = want | low_mask(disp_bits);
+        loop {
+            let word = w[i].load(Ordering::Acquire);
+            if word == 0 {
+                return Probe::Vacant(i, want);
+            }
+            if word >> log2 == want {
+                return Probe::Found((word & low_mask(log2)) - 1);
+            }
+            if want == last {
+                return Probe::Beyond;
+            }
+            want += 1;
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// The id of `key` in the overflow list.
+    #[cold]
+    fn overflow_get(&self, key: u64) -> Option<u64> {
+        let list = self.overflow.0.lock().unwrap_or_else(|p| p.into_inner());
+        list.iter().find(|e| e.0 == key).map(|e| e.1 - 1)
+    }
+
+    /// Adds an entry to the overflow list (the one writer only).
+    #[cold]
+    fn overflow_push(&self, entry: Entry) {
+        let mut list = self.overflow.0.lock().unwrap_or_else(|p| p.into_inner());
+        list.push(entry);
+        self.overflowed.store(list.len(), Ordering::Release);
+    }
+
+    /// Empties the overflow list, returning its entries.
+    fn take_overflow(&mut self) -> Vec<Entry> {
+        *self.overflowed.get_mut() = 0;
+        let list = self.overflow.0.get_mut().unwrap_or_else(|p| p.into_inner());
+        std::mem::take(list)
+    }
+
+    /// Counts one more entry (one writer at a time, so a plain increment
+    /// is enough and cheaper than a locked add).
+    #[inline]
+    fn count_insert(&self) {
+        let len = self.len.0.load(Ordering::Relaxed);
+        self.len.0.store(len + 1, Ordering::Relaxed);
+    }
+
     /// The id under `tag` confirmed by `same`, or inserts `new_id` and returns
     /// `Err(new_id)`. The caller must keep the load below capacity, and only
     /// one thread may insert at a time (others may [`Table::get`]).
@@ -177,20 +274,48 @@ impl Table {
         &self,
         tag: u64,
         new_id: u64,
+        same: impl FnMut(u64) -> bool,
+    ) -> Result<u64, u64> {
+        let Format::Packed { key_bits } = self.format else {
+            return self.get_or_insert_wide(tag, new_id, same);
+        };
+        let key = format::mix_bits(tag, key_bits);
+        let id1 = new_id + 1;
+        let probe = self.probe_packed(key_bits, key);
+        if let Probe::Found(id) = probe {
+            return Ok(id);
+        }
+        if self.overflowed.load(Ordering::Relaxed) != 0 {
+            if let Some(id) = self.overflow_get(key) {
+                return Ok(id);
+            }
+        }
+        match probe {
+            Probe::Vacant(i, upper) if id1 <= low_mask(self.log2) => {
+                self.atoms()[i].store((upper << self.log2) | id1, Ordering::Release);
+            }
+            _ => self.overflow_push((key, id1)),
+        }
+        self.count_insert();
+        Err(new_id)
+    }
+
+    #[inline]
+    fn get_or_insert_wide(
+        &self,
+        tag: u64,
+        new_id: u64,
         mut same: impl FnMut(u64) -> bool,
     ) -> Result<u64, u64> {
         let mask = self.slots - 1;
         let w = self.atoms();
-        let mut i = self.home(tag);
+        let mut i = self.format.home(tag, self.log2);
         loop {
             let id1 = w[2 * i + 1].load(Ordering::Relaxed);
             if id1 == 0 {
                 w[2 * i].store(tag, Ordering::Relaxed);
                 w[2 * i + 1].store(new_id + 1, Ordering::Release);
-                // One writer at a time, so a plain increment is enough and
-                // cheaper than a locked add.
-                let len = self.len.0.load(Ordering::Relaxed);
-                self.len.0.store(len + 1, Ordering::Relaxed);
+                self.count_insert();
                 return Err(new_id);
             }
             if w[2 * i].load(Ordering::Relaxed) == tag && same(id1 - 1) {
@@ -226,16 +351,19 @@ impl Table {
         if wanted <= self.slots {
             return Ok(());
         }
-        if 2 * wanted > self.words.len() {
-            let mut bigger = Table::with_capacity(states.max(self.len()))?;
-            let used = 2 * self.slots;
-            let (mask, shift) = (bigger.slots - 1, bigger.shift);
-            let to = bigger.words.as_mut_slice();
-            for pair in self.words.as_mut_slice()[..used].chunks_exact(2) {
-                if pair[1] != 0 {
-                    place(to, (mix(pair[0]) >> shift) as usize, mask, pair[0], pair[1]);
+        let n = self.format.words();
+        if n * wanted > self.words.len() {
+            let states = states.max(self.len());
+            let mut bigger = Table::new(self.format, states, states)?;
+            for i in 0..self.slots {
+                let slot = &self.words.as_mut_slice()[n * i..n * i + n];
+                if let Some(entry) = self.format.read(slot, i, self.log2) {
+                    bigger.place(entry);
                 }
             }
+            self.take_overflow()
+                .into_iter()
+                .for_each(|e| bigger.place(e));
             *bigger.len.0.get_mut() = self.len();
             *self = bigger;
             return Ok(());
@@ -246,10 +374,27 @@ impl Table {
         Ok(())
     }
 
+    /// Puts an entry in the first empty slot from its home on, or in the
+    /// overflow list when its slot cannot hold it (no concurrent readers).
+    fn place(&mut self, entry: Entry) {
+        let (format, log2, mask) = (self.format, self.log2, self.slots - 1);
+        let n = format.words();
+        let w = self.words.as_mut_slice();
+        let mut i = format.home(entry.0, log2);
+        while format.read(&w[n * i..n * i + n], i, log2).is_some() {
+            i = (i + 1) & mask;
+        }
+        if !format.write(&mut w[n * i..n * i + n], i, log2, entry) {
+            let list = self.overflow.0.get_mut().unwrap_or_else(|p| p.into_inner());
+            list.push(entry);
+            *self.overflowed.get_mut() = list.len();
+        }
+    }
+
     /// Words the table will use once grown to room for `states` entries
     /// (bounded by the reservation).
     pub fn words_for(&self, states: usize) -> usize {
-        (2 * slots_for(states)).min(self.words.len())
+        (self.format.words() * slots_for(states)).min(self.words.len())
     }
 
     /// Gives memory to the words `..end` of the reservation that the table
@@ -266,7 +411,7 @@ impl Table {
         let end = end.min(w.len());
         let mut seen = self.faulted.0.load(Ordering::Relaxed);
         loop {
-            let at = seen.max(2 * self.slots);
+            let at = seen.max(self.format.words() * self.slots);
             if at >= end {
                 return;
             }
@@ -289,36 +434,65 @@ impl Table {
     }
 }
 
-/// Puts `[tag, id1]` in the first empty slot from `home` on.
-#[inline]
-fn place(w: &mut [u64], home: usize, mask: usize, tag: u64, id1: u64) {
-    let mut i = home;
-    while w[2 * i + 1] != 0 {
-        i = (i + 1) & mask;
-    }
-    w[2 * i] = tag;
-    w[2 * i + 1] = id1;
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The layouts: wide, packed, and packed with a two-bit displacement
+    /// field, which sends long probe sequences to the overflow list.
+    const FORMATS: [Format; 3] = [
+        Format::Wide,
+        Format::Packed { key_bits: 40 },
+        Format::Packed { key_bits: 62 },
+    ];
+
     #[test]
     fn finds_what_it_stored_and_grows() {
-        let mut t = Table::with_room(4, 1 << 12).unwrap();
-        for k in 0..1000u64 {
-            if t.len() >= t.capacity() {
-                t.grow_to(t.capacity() * 2, 1).unwrap();
+        for format in FORMATS {
+            let mut t = Table::new(format, 4, 1 << 12).unwrap();
+            for k in 0..1000u64 {
+                if t.len() >= t.capacity() {
+                    t.grow_to(t.capacity() * 2, 1).unwrap();
+                }
+                assert_eq!(t.get_or_insert(k * 7, k, |_| true), Err(k));
             }
-            assert_eq!(t.get_or_insert(k * 7, k, |_| true), Err(k));
+            for k in 0..1000u64 {
+                assert_eq!(t.get(k * 7, |_| true), Some(k), "{format:?}");
+                assert_eq!(t.get_or_insert(k * 7, 5000, |_| true), Ok(k));
+            }
+            assert_eq!(t.get(3, |_| true), None);
+            assert_eq!(t.len(), 1000);
         }
-        for k in 0..1000u64 {
-            assert_eq!(t.get(k * 7, |_| true), Some(k));
-            assert_eq!(t.get_or_insert(k * 7, 5000, |_| true), Ok(k));
+    }
+
+    #[test]
+    fn a_packed_table_halves_the_bytes_of_a_wide_one() {
+        let packed = Format::packed_for(5).unwrap();
+        assert_eq!(
+            2 * Table::bytes_for(1 << 20, packed),
+            Table::bytes_for(1 << 20, Format::Wide)
+        );
+        let t = Table::new(packed, 1 << 10, 1 << 10).unwrap();
+        assert_eq!(t.bytes(), t.slots as u64 * 8);
+    }
+
+    #[test]
+    fn entries_a_packed_slot_cannot_hold_overflow_and_are_still_found() {
+        // A two-bit displacement overflows at once on a crowded table, and
+        // ids past the table's slots never fit a packed slot.
+        let mut t = Table::new(Format::Packed { key_bits: 62 }, 16, 1 << 12).unwrap();
+        let big = 1u64 << 40;
+        for k in 0..20u64 {
+            assert_eq!(t.get_or_insert(k, big + k, |_| true), Err(big + k));
         }
+        assert!(t.overflowed.load(Ordering::Relaxed) > 0);
+        assert!((0..20).all(|k| t.get(k, |_| true) == Some(big + k)));
+        t.grow_to(1000, 2).unwrap();
+        assert!((0..20).all(|k| t.get(k, |_| true) == Some(big + k)));
+        assert_eq!(t.len(), 20);
+        t.clear();
         assert_eq!(t.get(3, |_| true), None);
-        assert_eq!(t.len(), 1000);
+        assert_eq!(t.overflowed.load(Ordering::Relaxed), 0);
     }
 
     #[test]
@@ -329,9 +503,16 @@ mod tests {
         let read = [
             offset_of!(Table, words),
             offset_of!(Table, slots),
-            offset_of!(Table, shift),
+            offset_of!(Table, log2),
+            offset_of!(Table, format),
+            offset_of!(Table, overflowed),
         ];
-        for counter in [offset_of!(Table, len), offset_of!(Table, faulted)] {
+        let written = [
+            offset_of!(Table, len),
+            offset_of!(Table, faulted),
+            offset_of!(Table, overflow),
+        ];
+        for counter in written {
             assert!(read.iter().all(|&r| pair(r) != pair(counter)));
         }
         assert!(crate::on_lines_of_its_own::<Table>());
@@ -361,7 +542,13 @@ mod tests {
 
     #[test]
     fn lookups_run_while_one_thread_inserts() {
-        let t = Table::with_room(1 << 16, 1 << 16).unwrap();
+        for format in FORMATS {
+            lookups_run_while_one_thread_inserts_in(format);
+        }
+    }
+
+    fn lookups_run_while_one_thread_inserts_in(format: Format) {
+        let t = Table::new(format, 1 << 16, 1 << 16).unwrap();
         for k in 0..1000u64 {
             t.insert_absent(k, k);
         }

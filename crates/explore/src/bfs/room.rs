@@ -46,7 +46,8 @@ impl<'g> Bfs<'g> {
         // candidates: a quarter of the budget, leaving the rest to the
         // layer's candidate buffer and its resolution. Every state stored so
         // far goes into the disk runs, so the cache may start empty.
-        let per_state = crate::table::SLOT_BYTES * 10 / 7 + self.index.keys.arena_bytes_per_state();
+        let slot = Table::slot_bytes(crate::table::Format::Wide);
+        let per_state = slot * 10 / 7 + self.index.keys.arena_bytes_per_state();
         let states = (self.opts.mem_budget / 4 / per_state) as usize;
         self.index.table = Table::with_capacity(0)?;
         // The testing cap applies here too: clearing a table sized for the

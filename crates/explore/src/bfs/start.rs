@@ -8,7 +8,7 @@ use crate::expand::Expander;
 use crate::keys::Keys;
 use crate::options::{ExploreOptions, ProgressSink};
 use crate::slot::Slot;
-use crate::table::Table;
+use crate::table::{Format, Table};
 use crate::ExploreError;
 use model::Game;
 use store::{Checkpoint, RunWriter};
@@ -34,9 +34,11 @@ impl<'g> Bfs<'g> {
             });
         }
         let arena = Keys::bytes_per_state(slot.width());
-        let most = most_in_memory(table_limit, arena, opts.index_limit);
-        let table = Table::with_room(opts.index_limit.unwrap_or(1 << 16).min(1 << 16), most)?;
-        let records = arena_records(table_limit, most, arena, table.reserved_capacity());
+        let format = Keys::table_format(slot.width());
+        let most = most_in_memory(table_limit, arena, format, opts.index_limit);
+        let first = opts.index_limit.unwrap_or(1 << 16).min(1 << 16);
+        let table = Table::new(format, first, most)?;
+        let records = arena_records(table_limit, most, arena, format, table.reserved_capacity());
         let index = Index {
             keys: Keys::new(slot.width(), records)?,
             table,
@@ -134,7 +136,7 @@ impl<'g> Bfs<'g> {
                     "the memory budget now holds all {count} states: duplicates are detected in memory again"
                 ));
                 self.stale_scratch = true;
-                self.refill_table(0, count as usize)
+                self.refill_table(0, count as usize, false)
             }
             Some(disk) => {
                 let mut dedup =
@@ -142,7 +144,7 @@ impl<'g> Bfs<'g> {
                 let capacity = dedup.table_states();
                 let layer = self.layers[self.layers.len().saturating_sub(2)];
                 let from = layer.max(count.saturating_sub(capacity));
-                self.refill_table(from, capacity as usize)?;
+                self.refill_table(from, capacity as usize, true)?;
                 dedup.set_table_end(count);
                 self.index.disk = Some(dedup);
                 Ok(())
@@ -151,19 +153,26 @@ impl<'g> Bfs<'g> {
                 // No checkpoint names scratch runs any more (a run brought
                 // back into memory may have stopped before removing them).
                 super::remove_scratch(&self.opts.scratch_dir)?;
-                self.refill_table(0, count as usize)
+                self.refill_table(0, count as usize, false)
             }
         }
     }
 
     /// Fills an index sized for `capacity` states with the stored states `from..`.
-    pub(super) fn refill_table(&mut self, from: u64, capacity: usize) -> Result<(), ExploreError> {
+    pub(super) fn refill_table(
+        &mut self,
+        from: u64,
+        capacity: usize,
+        on_disk: bool,
+    ) -> Result<(), ExploreError> {
         let count = self.writer.state_count();
-        let most = match self.index.disk {
-            Some(_) => capacity,
-            None => self.most_in_memory(),
+        // On disk the index is a cache of recent states, whose ids are past
+        // what a packed slot numbers.
+        let (most, format) = match on_disk {
+            true => (capacity, Format::Wide),
+            false => (self.most_in_memory(), self.index.keys.memory_format()),
         };
-        self.index.table = Table::with_room(capacity.max(1 << 16), most.max(capacity))?;
+        self.index.table = Table::new(format, capacity.max(1 << 16), most.max(capacity))?;
         self.index.keys.reset(from);
         let width = self.slot().width();
         let mut id = from;
@@ -199,20 +208,26 @@ impl<'g> Bfs<'g> {
     }
 
     pub(super) fn most_in_memory(&self) -> usize {
-        let arena = self.index.keys.arena_bytes_per_state();
-        most_in_memory(self.index.table_limit, arena, self.opts.index_limit)
+        let keys = &self.index.keys;
+        let (arena, format) = (keys.arena_bytes_per_state(), keys.memory_format());
+        most_in_memory(self.index.table_limit, arena, format, self.opts.index_limit)
     }
 }
 
 /// The most states an in-memory index (table and key arena) may hold within
 /// `limit` bytes: the capacity of the largest table that fits, since tables
 /// come in powers of two.
-fn most_in_memory(limit: u64, arena_per_state: u64, index_limit: Option<usize>) -> usize {
+fn most_in_memory(
+    limit: u64,
+    arena_per_state: u64,
+    format: Format,
+    index_limit: Option<usize>,
+) -> usize {
     let mut states = 1usize << 16;
     while states < MOST_IN_MEMORY {
         let next = states * 2;
-        let bytes =
-            Table::bytes_for(next).saturating_add(arena_per_state.saturating_mul(next as u64));
+        let bytes = Table::bytes_for(next, format)
+            .saturating_add(arena_per_state.saturating_mul(next as u64));
         if bytes > limit || index_limit.is_some_and(|cap| states >= cap) {
             break;
         }
@@ -230,11 +245,17 @@ const MOST_IN_MEMORY: usize = 1 << 40;
 /// allows, and never fewer than `most`. (It once reserved `most` only, while
 /// the table grew past it, so that a search died where the ids left the arena:
 /// at 2^26 states for `exp2.sandbox` under the default budget.)
-fn arena_records(limit: u64, most: usize, arena_per_state: u64, table_room: usize) -> usize {
+fn arena_records(
+    limit: u64,
+    most: usize,
+    arena_per_state: u64,
+    format: Format,
+    table_room: usize,
+) -> usize {
     if arena_per_state == 0 {
         return most;
     }
-    let left = limit.saturating_sub(Table::bytes_for(most)) / arena_per_state;
+    let left = limit.saturating_sub(Table::bytes_for(most, format)) / arena_per_state;
     table_room
         .min(usize::try_from(left).unwrap_or(usize::MAX))
         .max(most)
@@ -248,9 +269,15 @@ mod tests {
     fn sizing_ends_whatever_the_budget() {
         // Regression: `--mem 16777216T` looped forever here, deaf to SIGINT and SIGTERM.
         for arena in [0, 8, 64] {
-            assert_eq!(most_in_memory(u64::MAX, arena, None), MOST_IN_MEMORY);
+            for format in [Format::Wide, Format::Packed { key_bits: 40 }] {
+                assert_eq!(
+                    most_in_memory(u64::MAX, arena, format, None),
+                    MOST_IN_MEMORY
+                );
+            }
         }
-        assert_eq!(most_in_memory(u64::MAX, 8, Some(1 << 20)), 1 << 20);
-        assert_eq!(most_in_memory(0, 8, None), 1 << 16);
+        let wide = Format::Wide;
+        assert_eq!(most_in_memory(u64::MAX, 8, wide, Some(1 << 20)), 1 << 20);
+        assert_eq!(most_in_memory(0, 8, wide, None), 1 << 16);
     }
 }

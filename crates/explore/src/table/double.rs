@@ -24,139 +24,165 @@
 //! Cost: one read and one write of each entry, `O(slots)`; the bands take
 //! all but the smallest `min_band` slots, split evenly over the threads.
 
-use super::{mix, place, Table};
+use super::format::{Entry, Format};
+use super::Table;
 use std::sync::Mutex;
 
 /// Smallest band worth spreading over threads; below it, the sweep.
 pub(super) const MIN_BAND: usize = 1 << 15;
 
-/// An entry waiting for its place: `(tag, id + 1)`.
-type Entry = (u64, u64);
+/// One doubling's layout: entries are read as in the table of `2^from`
+/// slots and written as in the table of `2^to`.
+#[derive(Clone, Copy)]
+struct Moves {
+    format: Format,
+    from: u32,
+    to: u32,
+}
 
 impl Table {
     /// Doubles the table inside its reservation on `threads` threads, bands
     /// down to `min_band` slots going in parallel (see the module's docs).
     pub(super) fn double_in_place(&mut self, threads: usize, min_band: usize) {
         let old = self.slots;
-        let new = 2 * old;
-        self.slots = new;
-        self.shift -= 1;
-        let shift = self.shift;
-        let w = &mut self.words.as_mut_slice()[..2 * new];
+        let moves = Moves {
+            format: self.format,
+            from: self.log2,
+            to: self.log2 + 1,
+        };
+        self.slots = 2 * old;
+        self.log2 += 1;
+        let w = &mut self.words.as_mut_slice()[..moves.format.words() * 2 * old];
         let mut aside = Vec::new();
         let mut low = old;
         while threads > 1 && low / 2 >= min_band.max(1) {
             low /= 2;
-            aside.extend(move_band(w, low, threads, shift));
+            aside.extend(moves.band(w, low, threads));
         }
-        sweep(w, low, shift, &mut aside);
-        for (tag, id1) in aside {
-            place(w, (mix(tag) >> shift) as usize, new - 1, tag, id1);
+        moves.sweep(w, low, &mut aside);
+        aside.extend(self.take_overflow());
+        for entry in aside {
+            self.place(entry);
         }
     }
 }
 
-/// Moves the entries of slots `a..2a` to `2a..4a` (empty) on `threads`
-/// threads; returns the entries set aside.
-fn move_band(w: &mut [u64], a: usize, threads: usize, shift: u32) -> Vec<Entry> {
-    let (source, rest) = w[2 * a..].split_at_mut(2 * a);
-    let target = &mut rest[..4 * a];
-    let per = a.div_ceil(threads);
-    let slices: Vec<Mutex<Option<Slice<'_>>>> = source
-        .chunks_mut(2 * per)
-        .zip(target.chunks_mut(4 * per))
-        .enumerate()
-        .map(|(k, (from, to))| Mutex::new(Some((2 * (a + k * per), from, to))))
-        .collect();
-    std::thread::scope(|scope| {
-        let moves: Vec<_> = slices
-            .iter()
-            .map(|slice| {
-                // The move is a copyable closure over its slice's cell, so a slice whose
-                // thread the system refuses moves on this one: the doubling is half
-                // done and must end whatever the thread count.
-                let run = move || move_taken(slice, shift);
-                std::thread::Builder::new()
-                    .spawn_scoped(scope, run)
-                    .map_err(|_| run)
-            })
+/// A band's slice to move: the first slot of its source and of its target
+/// in the table, and their words.
+type Slice<'w> = (usize, usize, &'w mut [u64], &'w mut [u64]);
+
+impl Moves {
+    /// Moves the entries of slots `a..2a` to `2a..4a` (empty) on `threads`
+    /// threads; returns the entries set aside.
+    fn band(self, w: &mut [u64], a: usize, threads: usize) -> Vec<Entry> {
+        let n = self.format.words();
+        let (source, rest) = w[n * a..].split_at_mut(n * a);
+        let target = &mut rest[..2 * n * a];
+        let per = a.div_ceil(threads);
+        let slices: Vec<Mutex<Option<Slice<'_>>>> = source
+            .chunks_mut(n * per)
+            .zip(target.chunks_mut(2 * n * per))
+            .enumerate()
+            .map(|(k, (from, to))| Mutex::new(Some((a + k * per, 2 * (a + k * per), from, to))))
             .collect();
-        moves
-            .into_iter()
-            .flat_map(|m| match m {
-                Ok(handle) => handle
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                Err(run) => run(),
-            })
-            .collect()
-    })
-}
+        std::thread::scope(|scope| {
+            let moves: Vec<_> = slices
+                .iter()
+                .map(|slice| {
+                    // The move is a copyable closure over its slice's cell, so a slice whose
+                    // thread the system refuses moves on this one: the doubling is half
+                    // done and must end whatever the thread count.
+                    let run = move || self.move_taken(slice);
+                    std::thread::Builder::new()
+                        .spawn_scoped(scope, run)
+                        .map_err(|_| run)
+                })
+                .collect();
+            moves
+                .into_iter()
+                .flat_map(|m| match m {
+                    Ok(handle) => handle
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                    Err(run) => run(),
+                })
+                .collect()
+        })
+    }
 
-/// A band's slice to move: its first slot in the doubled table, its source and target.
-type Slice<'w> = (usize, &'w mut [u64], &'w mut [u64]);
+    /// Moves the slice in `cell` (taken once, by whichever thread runs this).
+    fn move_taken(self, cell: &Mutex<Option<Slice<'_>>>) -> Vec<Entry> {
+        let taken = cell.lock().map_or(None, |mut slice| slice.take());
+        taken.map_or_else(Vec::new, |(from_first, to_first, from, to)| {
+            self.move_slice(from, from_first, to, to_first)
+        })
+    }
 
-/// Moves the slice in `cell` (taken once, by whichever thread runs this).
-fn move_taken(cell: &Mutex<Option<Slice<'_>>>, shift: u32) -> Vec<Entry> {
-    let taken = cell.lock().map_or(None, |mut slice| slice.take());
-    taken.map_or_else(Vec::new, |(first, from, to)| {
-        move_slice(from, to, first, shift)
-    })
-}
-
-/// Moves every entry of `from` into `to`, whose first slot is slot `first`
-/// of the doubled table, from the top down; an entry whose place is not in
-/// `to` goes aside.
-fn move_slice(from: &mut [u64], to: &mut [u64], first: usize, shift: u32) -> Vec<Entry> {
-    let slots = to.len() / 2;
-    let mut aside = Vec::new();
-    for pair in from.chunks_exact_mut(2).rev() {
-        let (tag, id1) = (pair[0], pair[1]);
-        if id1 == 0 {
-            continue;
+    /// Moves every entry of `from` (whose first slot is `from_first`) into
+    /// `to` (whose first slot is `to_first`), from the top down; an entry
+    /// whose place is not in `to` goes aside.
+    fn move_slice(
+        self,
+        from: &mut [u64],
+        from_first: usize,
+        to: &mut [u64],
+        to_first: usize,
+    ) -> Vec<Entry> {
+        let n = self.format.words();
+        let slots = to.len() / n;
+        let mut aside = Vec::new();
+        for (k, slot) in from.chunks_exact_mut(n).enumerate().rev() {
+            let Some(entry) = self.format.read(slot, from_first + k, self.from) else {
+                continue;
+            };
+            slot.fill(0);
+            let home = self.format.home(entry.0, self.to);
+            let placed = home
+                .checked_sub(to_first)
+                .is_some_and(|p| p < slots && self.place_from(to, to_first, p, entry));
+            if !placed {
+                aside.push(entry);
+            }
         }
-        pair.fill(0);
-        let home = (mix(tag) >> shift) as usize;
-        let placed = home
-            .checked_sub(first)
-            .is_some_and(|p| p < slots && place_from(to, p, tag, id1));
-        if !placed {
-            aside.push((tag, id1));
+        aside
+    }
+
+    /// Moves the entries of slots `..below` of the doubled table `w` to their
+    /// places with one backward sweep (the slots above are moved already).
+    fn sweep(self, w: &mut [u64], below: usize, aside: &mut Vec<Entry>) {
+        let n = self.format.words();
+        for i in (0..below).rev() {
+            let slot = &mut w[n * i..n * i + n];
+            let Some(entry) = self.format.read(slot, i, self.from) else {
+                continue;
+            };
+            slot.fill(0);
+            let home = self.format.home(entry.0, self.to);
+            if home <= i || !self.place_from(w, 0, home, entry) {
+                aside.push(entry);
+            }
         }
     }
-    aside
-}
 
-/// Moves the entries of slots `..below` of the doubled table `w` to their
-/// places with one backward sweep (the slots above are moved already).
-fn sweep(w: &mut [u64], below: usize, shift: u32, aside: &mut Vec<Entry>) {
-    for i in (0..below).rev() {
-        let (tag, id1) = (w[2 * i], w[2 * i + 1]);
-        if id1 == 0 {
-            continue;
+    /// Puts `entry` in the first empty slot of `w` (whose first slot is
+    /// `first`) from its slot `p` on, without wrapping; false when there is
+    /// none, or when that slot's layout cannot say the entry.
+    fn place_from(self, w: &mut [u64], first: usize, mut p: usize, entry: Entry) -> bool {
+        let n = self.format.words();
+        let slots = w.len() / n;
+        while p < slots
+            && self
+                .format
+                .read(&w[n * p..n * p + n], first + p, self.to)
+                .is_some()
+        {
+            p += 1;
         }
-        w[2 * i] = 0;
-        w[2 * i + 1] = 0;
-        let home = (mix(tag) >> shift) as usize;
-        if home <= i || !place_from(w, home, tag, id1) {
-            aside.push((tag, id1));
-        }
+        p < slots
+            && self
+                .format
+                .write(&mut w[n * p..n * p + n], first + p, self.to, entry)
     }
-}
-
-/// Puts `[tag, id1]` in the first empty slot of `w` from slot `p` on,
-/// without wrapping; false when there is none.
-fn place_from(w: &mut [u64], mut p: usize, tag: u64, id1: u64) -> bool {
-    let slots = w.len() / 2;
-    while p < slots && w[2 * p + 1] != 0 {
-        p += 1;
-    }
-    if p == slots {
-        return false;
-    }
-    w[2 * p] = tag;
-    w[2 * p + 1] = id1;
-    true
 }
 
 #[cfg(test)]
@@ -170,17 +196,33 @@ mod tests {
         prop::collection::vec(prop_oneof![0u64..64, any::<u64>()], 1..600)
     }
 
+    /// Every layout: wide, packed, and packed with a two-bit displacement
+    /// field, whose long probe sequences go to the overflow list.
+    fn formats() -> impl Strategy<Value = Format> {
+        prop_oneof![
+            Just(Format::Wide),
+            Just(Format::Packed { key_bits: 40 }),
+            Just(Format::Packed { key_bits: 62 }),
+        ]
+    }
+
     proptest! {
         #[test]
         fn doubling_keeps_every_entry_on_any_number_of_threads(
             tags in crowded_tags(),
+            format in formats(),
             start in 16usize..64,
             threads in 1usize..4,
             min_band in 1usize..40,
         ) {
-            let mut t = Table::with_room(start, 4096).unwrap();
+            let mut t = Table::new(format, start, 4096).unwrap();
             let mut want = std::collections::HashMap::new();
             for tag in tags {
+                // A packed table takes keys of its width only.
+                let tag = match format {
+                    Format::Packed { key_bits } => tag & super::super::format::low_mask(key_bits),
+                    Format::Wide => tag,
+                };
                 if t.len() >= t.capacity() {
                     let cap = t.capacity();
                     t.grow_with(cap + 1, threads, min_band).unwrap();
@@ -193,6 +235,11 @@ mod tests {
             let len = t.len();
             t.grow_with(len * 4, threads, min_band).unwrap();
             prop_assert_eq!(t.len(), want.len());
+            for (&tag, &id) in &want {
+                prop_assert_eq!(t.get(tag, |_| true), Some(id));
+            }
+            // Past the reservation, into a new one.
+            t.grow_with(8192, threads, min_band).unwrap();
             for (&tag, &id) in &want {
                 prop_assert_eq!(t.get(tag, |_| true), Some(id));
             }
