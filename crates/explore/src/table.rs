@@ -381,7 +381,7 @@ impl Table {
         let n = format.words();
         let w = self.words.as_mut_slice();
         let mut i = format.home(entry.0, log2);
-        while format.read(&w[n * i..n * i + n], i, log2).is_some() {
+        while !format.is_empty(&w[n * i..n * i + n]) {
             i = (i + 1) & mask;
         }
         if !format.write(&mut w[n * i..n * i + n], i, log2, entry) {

@@ -170,12 +170,7 @@ impl Moves {
     fn place_from(self, w: &mut [u64], first: usize, mut p: usize, entry: Entry) -> bool {
         let n = self.format.words();
         let slots = w.len() / n;
-        while p < slots
-            && self
-                .format
-                .read(&w[n * p..n * p + n], first + p, self.to)
-                .is_some()
-        {
+        while p < slots && !self.format.is_empty(&w[n * p..n * p + n]) {
             p += 1;
         }
         p < slots

@@ -129,6 +129,15 @@ impl Format {
         64 - key_bits
     }
 
+    /// True when `slot` (its words) holds no entry.
+    #[inline]
+    pub fn is_empty(self, slot: &[u64]) -> bool {
+        match self {
+            Format::Wide => slot[1] == 0,
+            Format::Packed { .. } => slot[0] == 0,
+        }
+    }
+
     /// The entry in `slot` (its words), slot number `at` of a table of
     /// `2^log2` slots, or `None` when it is empty.
     #[inline]
