@@ -101,12 +101,14 @@ impl Table {
     /// [`Table::with_room`] in the given slot layout.
     pub fn new(format: Format, states: usize, most: usize) -> Result<Table, StoreError> {
         let slots = slots_for(states);
-        let reserved = slots_for(most).max(slots);
-        if reserved > format.most_slots() {
+        if slots > format.most_slots() {
             return Err(StoreError::Misuse(format!(
-                "a visited index of {reserved} slots is past what its layout numbers"
+                "a visited index of {slots} slots is past what its layout numbers"
             )));
         }
+        // A budget may allow more than the layout numbers (2^40 slots): the
+        // reservation stops there, far beyond any memory.
+        let reserved = slots_for(most).clamp(slots, format.most_slots());
         Ok(Table {
             words: AtomicWords::reserve(format.words() * reserved)?,
             slots,
@@ -463,6 +465,17 @@ mod tests {
             assert_eq!(t.get(3, |_| true), None);
             assert_eq!(t.len(), 1000);
         }
+    }
+
+    #[test]
+    fn a_packed_reservation_stops_at_the_slots_its_layout_numbers() {
+        // A budget of 2^64 bytes sizes the reservation for 2^40 states, past
+        // the 2^40 slots a packed slot numbers: the reservation stops there
+        // rather than the table being refused.
+        let packed = Format::packed_for(5).unwrap();
+        let t = Table::new(packed, 1 << 16, 1 << 40).unwrap();
+        assert_eq!(t.words.len(), 1 << 40);
+        assert!(Table::new(packed, 1 << 40, 1 << 40).is_err());
     }
 
     #[test]
