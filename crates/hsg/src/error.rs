@@ -60,7 +60,8 @@ pub enum HsgError {
     #[error(
         "the analysis of {states} states needs about {needed_mib} MiB for its strongly \
          connected components, more than the budget of {budget_mib} MiB; give it more \
-         (`--analysis-mem`) or analyse a smaller (depth-limited) run"
+         (`hsg analyze DIR --analysis-mem SIZE`, which the workbench then opens) or analyse \
+         a smaller (depth-limited) run"
     )]
     OverBudget {
         /// States in the graph.
@@ -75,8 +76,8 @@ pub enum HsgError {
     #[error(
         "the analysis of {hyperstates} hyperstates needs about {needed_mib} MiB after its \
          strongly connected components, more than the budget of {budget_mib} MiB; give it more \
-         (`--analysis-mem`, at most the RAM this machine can spare) or analyse a smaller \
-         (depth-limited) run"
+         (`hsg analyze DIR --analysis-mem SIZE`, at most the RAM this machine can spare; the \
+         workbench then opens the saved analysis) or analyse a smaller (depth-limited) run"
     )]
     HyperstatesOverBudget {
         /// Hyperstates found.
