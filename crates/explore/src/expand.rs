@@ -9,7 +9,7 @@
 
 use crate::keys::Keys;
 use crate::slot::Slot;
-use crate::table::Table;
+use crate::table::{Lookup, Table, CLAIMED};
 use crate::watch::Hold;
 use crate::ExploreError;
 use model::{Game, Successors};
@@ -25,8 +25,9 @@ pub const PARTS_PER_THREAD: usize = 4;
 /// Successors looked up between two looks at the stop flag.
 const STOP_CHECK: usize = 1024;
 
-/// Resolves the successors the table knows, prefetching ahead so that the
-/// cache misses of many probes overlap. Stops early once `stop` is set: the
+/// Resolves the successors the table knows, and claims the slots of those it
+/// misses when the table allows it (see [`crate::table::Table::lookup_or_claim`]),
+/// prefetching ahead so that the cache misses of many probes overlap. Stops early once `stop` is set: the
 /// rest stay unresolved, which is always allowed.
 fn lookup(part: &mut Part, table: &Table, keys: &Keys, width: usize, stop: Option<&AtomicBool>) {
     for s in 0..part.tags.len() {
@@ -37,8 +38,10 @@ fn lookup(part: &mut Part, table: &Table, keys: &Keys, width: usize, stop: Optio
             table.prefetch(ahead);
         }
         let record = &part.records[s * width..(s + 1) * width];
-        if let Some(id) = table.get(part.tags[s], |id| keys.same(id, record)) {
-            part.ids[s] = id;
+        match table.lookup_or_claim(part.tags[s], |id| keys.same(id, record)) {
+            Lookup::Id(id) => part.ids[s] = id,
+            Lookup::Claimed(slot) => part.ids[s] = CLAIMED | slot as u64,
+            Lookup::Missing => {}
         }
     }
 }
@@ -70,7 +73,8 @@ pub struct Part {
     pub infos: Vec<ParentInfo>,
     /// Per successor: its tag in the visited table.
     pub tags: Vec<u64>,
-    /// Per successor: its id, or [`UNRESOLVED`].
+    /// Per successor: its id, [`CLAIMED`] with the slot its lookup claimed,
+    /// or [`UNRESOLVED`].
     pub ids: Vec<u64>,
     /// Per successor: the action that reaches it.
     pub actions: Vec<u16>,

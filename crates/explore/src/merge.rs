@@ -9,7 +9,7 @@
 use crate::disk::DiskDedup;
 use crate::expand::{ParentInfo, Part, LOOKAHEAD, UNRESOLVED};
 use crate::keys::Keys;
-use crate::table::Table;
+use crate::table::{claimed_slot, Table};
 use crate::ExploreError;
 use store::{Edge, RunWriter};
 
@@ -109,8 +109,14 @@ impl Merge<'_> {
             // Prefetch the slot a few successors ahead so that its cache
             // miss overlaps with this one's work.
             let ahead = s + LOOKAHEAD;
-            if part.ids.get(ahead) == Some(&UNRESOLVED) {
-                self.table.prefetch(part.tags[ahead]);
+            match part.ids.get(ahead).copied() {
+                Some(UNRESOLVED) => self.table.prefetch(part.tags[ahead]),
+                Some(id) => {
+                    if let Some(slot) = claimed_slot(id) {
+                        self.table.prefetch_slot(slot);
+                    }
+                }
+                None => {}
             }
             let record = &part.records[s * width..(s + 1) * width];
             let target = self.resolve(part.ids[s], part.tags[s], record)?;
@@ -131,7 +137,20 @@ impl Merge<'_> {
     #[inline]
     fn resolve(&mut self, known: u64, tag: u64, record: &[u8]) -> Result<u64, ExploreError> {
         if known != UNRESOLVED {
-            return Ok(known);
+            let Some(slot) = claimed_slot(known) else {
+                return Ok(known);
+            };
+            // A lookup claimed the slot: settle it, unless the table moved
+            // since, and then resolve the successor as if unresolved.
+            let next = self.writer.state_count();
+            match self.table.settle(slot, tag, next) {
+                Some(Ok(id)) => return Ok(id),
+                Some(Err(new)) => {
+                    self.writer.append_state(record)?;
+                    return Ok(new);
+                }
+                None => {}
+            }
         }
         if let Some(disk) = self.disk.as_mut() {
             return disk.lookup_or_candidate(self.table, self.keys, tag, record);

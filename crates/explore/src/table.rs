@@ -23,11 +23,13 @@
 //! store. A lookup racing an insert may miss the new entry, which only
 //! leaves that successor for the merge to resolve.
 
+mod claim;
 mod double;
 mod format;
 
+pub use claim::{claimed_slot, Lookup, CLAIMED};
 pub use format::Format;
-use format::{low_mask, Entry};
+use format::{low_mask, Entry, PROVISIONAL};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use store::{AtomicWords, StoreError};
@@ -62,6 +64,9 @@ pub struct Table {
     faulted: Padded<AtomicUsize>,
     /// Entries a packed slot could not hold.
     overflow: Padded<Mutex<Vec<Entry>>>,
+    /// Claims the lookups may still make, and claims made (see [`claim`]):
+    /// written by the expanding threads only, so on lines of their own.
+    claims: Padded<claim::Claims>,
 }
 
 /// A value alone on its pair of cache lines.
@@ -70,8 +75,8 @@ struct Padded<T>(T);
 
 /// Where a packed probe ended.
 enum Probe {
-    /// The key's entry, with its id.
-    Found(u64),
+    /// The key's entry: its slot and word.
+    Found(usize, u64),
     /// An empty slot, and the upper bits (remainder and distance) of the
     /// word that would fill it.
     Vacant(usize, u64),
@@ -118,6 +123,7 @@ impl Table {
             len: Padded(AtomicUsize::new(0)),
             faulted: Padded(AtomicUsize::new(0)),
             overflow: Padded(Mutex::new(Vec::new())),
+            claims: Padded(claim::Claims::default()),
         })
     }
 
@@ -136,9 +142,9 @@ impl Table {
         format.words() as u64 * 8
     }
 
-    /// Number of entries.
+    /// Number of entries, claimed ones included.
     pub fn len(&self) -> usize {
-        self.len.0.load(Ordering::Relaxed)
+        self.len.0.load(Ordering::Relaxed) + self.claims.0.made.load(Ordering::Relaxed)
     }
 
     /// Entries the table can take before it must grow.
@@ -161,6 +167,7 @@ impl Table {
         let used = self.format.words() * self.slots;
         self.words.as_mut_slice()[..used].fill(0);
         *self.len.0.get_mut() = 0;
+        self.claims.0 = claim::Claims::default();
         self.take_overflow();
     }
 
@@ -187,7 +194,8 @@ impl Table {
         };
         let key = format::mix_bits(tag, key_bits);
         match self.probe_packed(key_bits, key) {
-            Probe::Found(id) => Some(id),
+            // A claimed entry has no id yet: its successor stays for the merge.
+            Probe::Found(_, word) => self.final_id(word),
             Probe::Vacant(..) if self.overflowed.load(Ordering::Acquire) == 0 => None,
             _ => self.overflow_get(key),
         }
@@ -228,7 +236,7 @@ impl Table {
                 return Probe::Vacant(i, want);
             }
             if word >> log2 == want {
-                return Probe::Found((word & low_mask(log2)) - 1);
+                return Probe::Found(i, word);
             }
             if want == last {
                 return Probe::Beyond;
@@ -238,11 +246,32 @@ impl Table {
         }
     }
 
-    /// The id of `key` in the overflow list.
+    /// The id in a packed word, unless the entry is only claimed.
+    #[inline]
+    fn final_id(&self, word: u64) -> Option<u64> {
+        let field = word & low_mask(self.log2);
+        (field != low_mask(self.log2)).then(|| field - 1)
+    }
+
+    /// The id of `key` in the overflow list (none while only claimed).
     #[cold]
     fn overflow_get(&self, key: u64) -> Option<u64> {
         let list = self.overflow.0.lock().unwrap_or_else(|p| p.into_inner());
-        list.iter().find(|e| e.0 == key).map(|e| e.1 - 1)
+        let entry = list.iter().find(|e| e.0 == key)?;
+        (entry.1 != PROVISIONAL).then(|| entry.1 - 1)
+    }
+
+    /// For the one writer: the id of `key` in the overflow list, a claim
+    /// there given `new_id` (`Err`), or `None` when the list lacks it.
+    #[cold]
+    fn overflow_settle(&self, key: u64, new_id: u64) -> Option<Result<u64, u64>> {
+        let mut list = self.overflow.0.lock().unwrap_or_else(|p| p.into_inner());
+        let entry = list.iter_mut().find(|e| e.0 == key)?;
+        if entry.1 == PROVISIONAL {
+            entry.1 = new_id + 1;
+            return Some(Err(new_id));
+        }
+        Some(Ok(entry.1 - 1))
     }
 
     /// Adds an entry to the overflow list (the one writer only).
@@ -283,23 +312,32 @@ impl Table {
         };
         let key = format::mix_bits(tag, key_bits);
         let id1 = new_id + 1;
-        let probe = self.probe_packed(key_bits, key);
-        if let Probe::Found(id) = probe {
-            return Ok(id);
-        }
-        if self.overflowed.load(Ordering::Relaxed) != 0 {
-            if let Some(id) = self.overflow_get(key) {
-                return Ok(id);
+        {
+            let probe = self.probe_packed(key_bits, key);
+            if let Probe::Found(i, word) = probe {
+                return self.settle_word(i, word, new_id);
             }
-        }
-        match probe {
-            Probe::Vacant(i, upper) if id1 <= low_mask(self.log2) => {
-                self.atoms()[i].store((upper << self.log2) | id1, Ordering::Release);
+            if self.overflowed.load(Ordering::Relaxed) != 0 {
+                if let Some(found) = self.overflow_settle(key, new_id) {
+                    return found;
+                }
             }
-            _ => self.overflow_push((key, id1)),
+            match probe {
+                Probe::Vacant(i, upper) if id1 < low_mask(self.log2) => {
+                    // A plain store, not a compare-and-swap (a locked
+                    // instruction at every new state, 3% of a one-thread
+                    // search): a lookup claiming this slot at the same moment
+                    // for another state loses its claim, which is safe, since
+                    // the merge checks a claimed slot's key before trusting
+                    // it ([`Table::settle`]) and then finds the state missing.
+                    let word = (upper << self.log2) | id1;
+                    self.atoms()[i].store(word, Ordering::Release);
+                }
+                _ => self.overflow_push((key, id1)),
+            }
+            self.count_insert();
+            Err(new_id)
         }
-        self.count_insert();
-        Err(new_id)
     }
 
     #[inline]
@@ -524,6 +562,7 @@ mod tests {
             offset_of!(Table, len),
             offset_of!(Table, faulted),
             offset_of!(Table, overflow),
+            offset_of!(Table, claims),
         ];
         for counter in written {
             assert!(read.iter().all(|&r| pair(r) != pair(counter)));

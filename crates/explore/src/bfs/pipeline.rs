@@ -87,6 +87,11 @@ impl Bfs<'_> {
             .resize_with(self.threads * PARTS_PER_THREAD, Default::default);
         let stop = AtomicBool::new(false);
         let threads = self.threads;
+        // The lookups of the next chunk may claim the slots of the states
+        // they miss, leaving room for every successor this merge may insert.
+        let incoming: usize = self.chunks.parts.iter().map(|(p, _)| p.ids.len()).sum();
+        let most = self.index.table.capacity().min(self.index_cap());
+        self.index.table.allow_claims(most.saturating_sub(incoming));
         let (mut merge, beside) = self.merger_beside();
         let chunk = Chunk {
             first: next,
@@ -102,6 +107,7 @@ impl Bfs<'_> {
             stop.store(true, Ordering::Relaxed);
             merged
         });
+        self.index.table.stop_claims();
         let merged = merged?;
         expanded?;
         Ok(merged)

@@ -4,9 +4,10 @@
 
 use super::{disk_budget, Bfs};
 use crate::disk::DiskDedup;
+use crate::expand::UNRESOLVED;
 use crate::keys::Keys;
 use crate::options::ProgressSink;
-use crate::table::Table;
+use crate::table::{claimed_slot, Table};
 use crate::ExploreError;
 
 impl<'g> Bfs<'g> {
@@ -16,15 +17,14 @@ impl<'g> Bfs<'g> {
         let incoming: usize = self.chunks.parts.iter().map(|(p, _)| p.ids.len()).sum();
         // The table holds no more states than the key arena has records for:
         // past them a new state's record could not be kept for confirmation.
-        let cap = self
-            .opts
-            .index_limit
-            .unwrap_or(usize::MAX)
-            .min(self.index.keys.capacity());
+        let cap = self.index_cap();
         let needed = self.index.table.len() + incoming;
         if self.index.disk.is_some() || needed <= self.index.table.capacity().min(cap) {
             return Ok(());
         }
+        // The table is about to move its entries or be replaced: the slots
+        // the lookups claimed are no longer where they were.
+        self.forget_claims();
         // The table doubles in place inside a reservation sized for the
         // budget, so growing never holds an old and a new table at once.
         if needed <= self.index.table.reserved_capacity().min(cap) {
@@ -74,6 +74,28 @@ impl<'g> Bfs<'g> {
         )?;
         self.index.disk = Some(dedup);
         Ok(())
+    }
+
+    /// Most entries the in-memory index may hold: the testing cap, and the
+    /// key arena's records (past them a new state's record could not be kept
+    /// for confirmation).
+    pub(super) fn index_cap(&self) -> usize {
+        self.opts
+            .index_limit
+            .unwrap_or(usize::MAX)
+            .min(self.index.keys.capacity())
+    }
+
+    /// Turns the pending chunk's claimed successors back into unresolved
+    /// ones (see [`crate::table::Table::lookup_or_claim`]).
+    fn forget_claims(&mut self) {
+        for (part, _) in &mut self.chunks.parts {
+            for id in &mut part.ids {
+                if claimed_slot(*id).is_some() {
+                    *id = UNRESOLVED;
+                }
+            }
+        }
     }
 
     /// Gives memory to the part of the index a growth to `states` entries

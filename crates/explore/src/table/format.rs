@@ -35,8 +35,15 @@ pub const MOST_PACKED_BITS: u32 = 48;
 /// than any budget gives.
 const LEAST_PACKED_BITS: u32 = 40;
 
-/// An entry apart from its slot: its key (see the module's docs) and id + 1.
+/// An entry apart from its slot: its key (see the module's docs) and id + 1,
+/// or [`PROVISIONAL`].
 pub type Entry = (u64, u64);
+
+/// The `id + 1` of a packed entry claimed by a lookup whose id the merge has
+/// not given yet (see [`crate::table::Table::lookup_or_claim`]). In a slot it
+/// is the id field with every bit set, which no id reaches: ids stay below
+/// the table's capacity, under its slot count.
+pub const PROVISIONAL: u64 = u64::MAX;
 
 /// The slot layout of a table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,7 +156,10 @@ impl Format {
                 if word == 0 {
                     return None;
                 }
-                let id1 = word & low_mask(log2);
+                let id1 = match word & low_mask(log2) {
+                    field if field == low_mask(log2) => PROVISIONAL,
+                    field => field,
+                };
                 let upper = word >> log2;
                 let disp_bits = Format::displacement_bits(key_bits);
                 let disp = (upper & low_mask(disp_bits)) as usize;
@@ -190,7 +200,12 @@ impl Format {
         let disp_bits = Format::displacement_bits(key_bits);
         let home = self.home(key, log2);
         let disp = (at.wrapping_sub(home) & (low_mask(log2) as usize)) as u64;
-        if disp > low_mask(disp_bits) || id1 > low_mask(log2) {
+        let id1 = match id1 {
+            PROVISIONAL => low_mask(log2),
+            id1 if id1 < low_mask(log2) => id1,
+            _ => return None,
+        };
+        if disp > low_mask(disp_bits) {
             return None;
         }
         let remainder = key & low_mask(key_bits - log2);
@@ -248,6 +263,8 @@ mod tests {
             let mut slot = [0u64];
             prop_assert!(format.write(&mut slot, at, log2, (key, id1)));
             prop_assert_eq!(format.read(&slot, at, log2), Some((key, id1)));
+            prop_assert!(format.write(&mut slot, at, log2, (key, PROVISIONAL)));
+            prop_assert_eq!(format.read(&slot, at, log2), Some((key, PROVISIONAL)));
         }
 
         #[test]
@@ -261,6 +278,8 @@ mod tests {
             prop_assert!(format.write(&mut slot, (home + 3) & mask, log2, (key, 1)));
             prop_assert!(!format.write(&mut slot, (home + 4) & mask, log2, (key, 1)));
             prop_assert!(!format.write(&mut slot, home, log2, (key, 1 << log2)));
+            // The all-ones field is the provisional mark, not an id.
+            prop_assert!(!format.write(&mut slot, home, log2, (key, (1 << log2) - 1)));
         }
     }
 }
