@@ -83,6 +83,8 @@ enum Format {
     Grammar,
     /// A PuzzleScript game, whatever its extension.
     PuzzleScript,
+    /// A feature map (`.map`) for `hsg compare --similarity --map`: not a level.
+    FeatureMap,
 }
 
 /// Picks the format of a file from its extension, and from its content for
@@ -101,6 +103,7 @@ fn detect_format(file_name: &str, text: &str) -> Format {
         Some("sandbox") => Format::Sandbox,
         Some("game") => Format::Grammar,
         Some("xsb" | "sok") => Format::Sokoban,
+        Some("map") => Format::FeatureMap,
         _ if puzzlegraph::looks_like(text) => Format::PuzzleGraph,
         _ if fling::looks_like(text) => Format::Fling,
         _ if sandbox::looks_like(text) => Format::Sandbox,
@@ -118,6 +121,21 @@ pub fn load(file_name: &str, text: &str, selector: &LevelSelector) -> Result<Lev
         Format::Sandbox => sandbox::load(file_name, text, selector),
         Format::Grammar => grammar::load(file_name, text, selector),
         Format::PuzzleScript => puzzlescript::load(file_name, text, selector),
+        Format::FeatureMap => Err(not_a_level(file_name)),
+    }
+}
+
+/// The error for a feature map given where a level file belongs. Read as
+/// Sokoban, it used to fail on its first comment line ("has no player").
+fn not_a_level(file_name: &str) -> GamesError {
+    GamesError::Syntax {
+        file: file_name.to_string(),
+        line: 1,
+        column: 1,
+        message: "this is a feature map for `hsg compare --similarity --map FILE`, not a level \
+                  file: explore or compare the games it relates instead"
+            .to_string(),
+        excerpt: String::new(),
     }
 }
 
@@ -130,6 +148,7 @@ pub fn list_levels(file_name: &str, text: &str) -> Result<Vec<(usize, String)>, 
         Format::Sandbox => sandbox::list_levels(file_name, text),
         Format::Grammar => grammar::list_levels(file_name, text),
         Format::PuzzleScript => puzzlescript::list_levels(file_name, text),
+        Format::FeatureMap => Err(not_a_level(file_name)),
         Format::Sokoban => {
             let levels = sokoban::split_levels(file_name, text)?;
             Ok(levels

@@ -254,3 +254,17 @@ fn a_damaged_fling_or_puzzlegraph_txt_file_gets_its_own_formats_error() {
     // A Sokoban file is still read as Sokoban.
     assert!(txt_error("soko.txt", "#####\n#@ X#\n#$ .#\n#####\n").contains(":2:4"));
 }
+
+#[test]
+fn a_feature_map_is_named_as_one_not_read_as_a_sokoban_level() {
+    // Regression: `hsg explore` on the bundled `.map` file said its first comment line was
+    // "a level with no player".
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../levels");
+    let name = "grammar/tictactoe-to-three-to-fifteen.map";
+    let text = std::fs::read_to_string(root.join(name)).expect("bundled map");
+    let err = txt_error("t.map", &text);
+    assert!(err.starts_with("t.map:1:1: this is a feature map"), "{err}");
+    assert!(err.contains("--map"), "{err}");
+    let listed = list_levels("t.map", &text).expect_err("a map has no levels");
+    assert_eq!(listed.to_string(), err);
+}
