@@ -82,13 +82,10 @@ impl Keys {
     }
 
     /// The visited table's slot layout while every state is in memory for
-    /// records of `slot` bytes: packed when the tag is the whole state and
-    /// short enough (see [`Format::packed_for`]).
+    /// records of `slot` bytes: packed when short enough (see
+    /// [`Format::packed_for`]), which also makes the tag the whole state.
     pub fn table_format(slot: usize) -> Format {
-        match slot <= 8 {
-            true => Format::packed_for(slot).unwrap_or(Format::Wide),
-            false => Format::Wide,
-        }
+        Format::packed_for(slot).unwrap_or(Format::Wide)
     }
 
     /// [`Keys::table_format`] for this run's records.

@@ -135,7 +135,7 @@ impl Table {
 
     /// Bytes a table of `format` sized for `states` entries uses.
     pub fn bytes_for(states: usize, format: Format) -> u64 {
-        slots_for(states) as u64 * format.words() as u64 * 8
+        slots_for(states) as u64 * Table::slot_bytes(format)
     }
 
     /// Bytes one slot of `format` takes.
@@ -388,9 +388,7 @@ impl Table {
             i = (i + 1) & mask;
         }
         if !format.write(&mut w[n * i..n * i + n], i, log2, entry) {
-            let list = self.overflow.0.get_mut().unwrap_or_else(|p| p.into_inner());
-            list.push(entry);
-            *self.overflowed.get_mut() = list.len();
+            self.overflow_push(entry);
         }
     }
 

@@ -89,9 +89,10 @@ impl Bfs<'_> {
         let threads = self.threads;
         // The lookups of the next chunk may claim the slots of the states
         // they miss, leaving room for every successor this merge may insert.
-        let incoming: usize = self.chunks.parts.iter().map(|(p, _)| p.ids.len()).sum();
         let most = self.index.table.capacity().min(self.index_cap());
-        self.index.table.allow_claims(most.saturating_sub(incoming));
+        self.index
+            .table
+            .allow_claims(most.saturating_sub(self.incoming()));
         let (mut merge, beside) = self.merger_beside();
         let chunk = Chunk {
             first: next,

@@ -14,7 +14,7 @@ impl<'g> Bfs<'g> {
     /// Grows the index for the coming merge, or moves to disk-based
     /// duplicate detection when growing would break the budget.
     pub(super) fn make_room(&mut self, sink: &mut dyn ProgressSink) -> Result<(), ExploreError> {
-        let incoming: usize = self.chunks.parts.iter().map(|(p, _)| p.ids.len()).sum();
+        let incoming = self.incoming();
         // The table holds no more states than the key arena has records for:
         // past them a new state's record could not be kept for confirmation.
         let cap = self.index_cap();
@@ -74,6 +74,11 @@ impl<'g> Bfs<'g> {
         )?;
         self.index.disk = Some(dedup);
         Ok(())
+    }
+
+    /// Successors of the pending chunk: at most the states its merge adds.
+    pub(super) fn incoming(&self) -> usize {
+        self.chunks.parts.iter().map(|(p, _)| p.ids.len()).sum()
     }
 
     /// Most entries the in-memory index may hold: the testing cap, and the

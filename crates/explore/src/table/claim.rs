@@ -134,13 +134,11 @@ impl Table {
             return None;
         };
         let key = super::format::mix_bits(tag, key_bits);
-        let log2 = self.log2;
+        // The upper bits (remainder and distance) the key's word would have
+        // in this slot; `None` when the slot is too far from its home.
+        let want = self.format.packed_word(key, 1, slot, self.log2)? >> self.log2;
         let word = self.atoms().get(slot)?.load(Ordering::Acquire);
-        let home = (key >> (key_bits - log2)) as usize;
-        let disp = (slot.wrapping_sub(home) & (self.slots - 1)) as u64;
-        let disp_bits = Format::displacement_bits(key_bits);
-        let want = ((key & low_mask(key_bits - log2)) << disp_bits) | disp;
-        if word == 0 || word >> log2 != want || disp > low_mask(disp_bits) {
+        if word == 0 || word >> self.log2 != want {
             return None;
         }
         Some(self.settle_word(slot, word, new_id))

@@ -120,11 +120,11 @@ impl Format {
         }
     }
 
-    /// The home of `key` in a table of `2^log2` slots.
+    /// The home of `key` in a table of `2^log2` slots (tables have at least
+    /// 32, so `log2` is never 0).
     #[inline]
     pub fn home(self, key: u64, log2: u32) -> usize {
         match self {
-            Format::Wide if log2 == 0 => 0,
             Format::Wide => (mix(key) >> (64 - log2)) as usize,
             Format::Packed { key_bits } => (key >> (key_bits - log2)) as usize,
         }

@@ -29,7 +29,8 @@ impl Table {
         Some(Ok(entry.1 - 1))
     }
 
-    /// Adds an entry to the overflow list (the one writer only).
+    /// Adds an entry to the overflow list (the one writer only, or a
+    /// table no lookup reads).
     #[cold]
     pub(super) fn overflow_push(&self, entry: Entry) {
         let mut list = self.overflow.0.lock().unwrap_or_else(|p| p.into_inner());
