@@ -146,7 +146,14 @@ impl Expander<'_> {
                 if self.chance {
                     part.probs.push((mv.prob.num, mv.prob.den));
                 }
-                let record = &part.records[at..];
+                // A fixed-width record is the state itself: its tag is read
+                // from the game's buffer, written long before, rather than
+                // from the record stored just now, a load that would wait
+                // for that store.
+                let record = match self.slot.is_variable() {
+                    true => &part.records[at..],
+                    false => next,
+                };
                 part.tags.push(keys.tag(record));
                 part.ids.push(UNRESOLVED);
             }

@@ -10,6 +10,7 @@
 //! the merge writes a new state's record *before* the table publishes its id,
 //! so a lookup on another thread that finds the id also finds the record.
 
+use crate::slot::word;
 use crate::table::Format;
 use std::sync::atomic::Ordering;
 use store::{AtomicWords, StoreError};
@@ -27,30 +28,6 @@ pub struct Keys {
     words: usize,
     arena: AtomicWords,
     arena_base: u64,
-}
-
-/// The little-endian word of up to eight bytes, zero padded.
-///
-/// Built from two overlapping loads rather than a copy into a padded
-/// buffer: a copy of a length known only at run time is a call to `memcpy`,
-/// which took 6% of a narrow search's time, once for every successor.
-#[inline]
-fn word(bytes: &[u8]) -> u64 {
-    let n = bytes.len();
-    let le2 = |at: usize| u64::from(u16::from_le_bytes([bytes[at], bytes[at + 1]]));
-    let le4 = |at: usize| {
-        let b = &bytes[at..at + 4];
-        u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-    };
-    match n {
-        // The two loads overlap on the bytes they share, which hold the
-        // same value in both, so or-ing them is exact.
-        8.. => u64::from_le_bytes(bytes[..8].try_into().unwrap_or([0; 8])),
-        4..=7 => le4(0) | le4(n - 4) << (8 * (n - 4)),
-        2..=3 => le2(0) | le2(n - 2) << (8 * (n - 2)),
-        1 => u64::from(bytes[0]),
-        0 => 0,
-    }
 }
 
 impl Keys {
@@ -174,16 +151,6 @@ impl Keys {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_word_is_its_bytes_zero_padded() {
-        let bytes = [0x11u8, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88];
-        for n in 0..=8 {
-            let mut padded = [0u8; 8];
-            padded[..n].copy_from_slice(&bytes[..n]);
-            assert_eq!(word(&bytes[..n]), u64::from_le_bytes(padded), "{n} bytes");
-        }
-    }
 
     #[test]
     fn narrow_tags_are_exact_and_wide_tags_are_confirmed() {

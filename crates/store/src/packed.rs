@@ -42,34 +42,32 @@ pub fn bits_for(v: u64) -> u32 {
 /// Packs the [`FRAME`] values of `values` above `base` into `out` (appending
 /// `width` words) and returns the frame's entry for a frame starting at word
 /// `offset` of the bit file.
+///
+/// The values stream through a 128-bit accumulator, a word leaving it
+/// whenever 64 bits are full, rather than being or-ed into place one by
+/// one: a frame is packed for every 256 edges a search writes.
 pub fn pack_frame(values: &[u64], base: u64, offset: u64, out: &mut Vec<u64>) -> [u64; 2] {
     debug_assert_eq!(values.len(), FRAME);
-    let width = values
-        .iter()
-        .map(|&v| bits_for(v.wrapping_sub(base)))
-        .max()
-        .unwrap_or(0);
-    let start = out.len();
-    out.resize(start + frame_words(width) as usize, 0);
-    let words = &mut out[start..];
-    for (k, &v) in values.iter().enumerate() {
-        put(words, width, k, v.wrapping_sub(base));
+    // The widest value sets the width, and the or of all values has the
+    // same highest bit.
+    let width = bits_for(values.iter().fold(0, |all, &v| all | v.wrapping_sub(base)));
+    out.reserve(frame_words(width) as usize);
+    if width > 0 {
+        let mut acc = 0u128;
+        let mut filled = 0u32;
+        for &v in values {
+            acc |= u128::from(v.wrapping_sub(base)) << filled;
+            filled += width;
+            if filled >= 64 {
+                out.push(acc as u64);
+                acc >>= 64;
+                filled -= 64;
+            }
+        }
+        // 256 values of any width fill whole words.
+        debug_assert_eq!(filled, 0);
     }
     [base, offset << 8 | u64::from(width)]
-}
-
-/// Writes `v` (which fits `width` bits) as value `k` of a frame's words.
-#[inline]
-fn put(words: &mut [u64], width: u32, k: usize, v: u64) {
-    if width == 0 {
-        return;
-    }
-    let bit = k * width as usize;
-    let (word, shift) = (bit / 64, (bit % 64) as u32);
-    words[word] |= v << shift;
-    if shift + width > 64 {
-        words[word + 1] |= v >> (64 - shift);
-    }
 }
 
 /// Value `k` of the frame described by `entry` in `bits`. Out-of-range words
@@ -194,7 +192,35 @@ mod tests {
         (entries, bits, values[full..].to_vec())
     }
 
+    /// The frame packed value by value into its place, as the format
+    /// states it.
+    fn pack_by_place(values: &[u64], base: u64) -> Vec<u64> {
+        let width = values
+            .iter()
+            .map(|&v| bits_for(v - base))
+            .max()
+            .unwrap_or(0);
+        let mut words = vec![0u64; frame_words(width) as usize];
+        for (k, &v) in values.iter().enumerate() {
+            for b in 0..width as usize {
+                let bit = k * width as usize + b;
+                words[bit / 64] |= ((v - base) >> b & 1) << (bit % 64);
+            }
+        }
+        words
+    }
+
     proptest! {
+        #[test]
+        fn a_frame_is_packed_bit_by_bit_as_specified(values in prop::collection::vec(any::<u64>(), FRAME), shift in 0u32..64) {
+            let values: Vec<u64> = values.iter().map(|v| v >> shift).collect();
+            let base = values.iter().copied().min().unwrap_or(0);
+            let mut out = vec![7];
+            let entry = pack_frame(&values, base, 3, &mut out);
+            prop_assert_eq!(&out[1..], &pack_by_place(&values, base)[..]);
+            prop_assert_eq!(entry, [base, 3 << 8 | u64::from(bits_for(values.iter().map(|v| v - base).max().unwrap_or(0)))]);
+        }
+
         #[test]
         fn any_values_read_back(values in prop::collection::vec(any::<u64>(), 0..1200), shift in 0u32..64) {
             let values: Vec<u64> = values.iter().map(|v| v >> shift).collect();

@@ -135,8 +135,9 @@ impl PackedFile {
         let entry = pack_frame(&self.tail, base, self.words, &mut self.packed);
         self.words += self.packed.len() as u64;
         self.bytes.clear();
-        self.bytes
-            .extend(self.packed.iter().flat_map(|w| w.to_le_bytes()));
+        for w in &self.packed {
+            self.bytes.extend_from_slice(&w.to_le_bytes());
+        }
         self.bits.append(&self.bytes)?;
         self.index.append_u64(entry[0])?;
         self.index.append_u64(entry[1])?;
