@@ -31,6 +31,36 @@ fn finds_what_it_stored_and_grows() {
 }
 
 #[test]
+fn a_table_grows_at_half_load_and_fills_its_last_size_further() {
+    for format in FORMATS {
+        // Room to double twice: 64 slots grow at 32 entries, 128 at 64, and
+        // the whole reservation of 256 takes 179 before it is full.
+        let mut t = Table::new(format, 20, 179).unwrap();
+        assert_eq!((t.slots, t.reserved_slots()), (64, 256), "{format:?}");
+        assert_eq!(t.capacity(), 32);
+        for k in 0..179u64 {
+            if t.len() >= t.capacity() {
+                t.grow_to(t.len() + 1, 1).unwrap();
+            }
+            assert_eq!(t.get_or_insert(k * 13, k, |_| true), Err(k));
+            let load = t.len() * 10 / t.slots;
+            let last = t.slots == t.reserved_slots();
+            assert!(
+                load <= if last { 7 } else { 5 },
+                "{format:?}: {} in {}",
+                t.len(),
+                t.slots
+            );
+        }
+        assert_eq!((t.slots, t.capacity()), (256, 179));
+        assert_eq!(t.reserved_capacity(), 179);
+        // A table sized for its whole reservation starts at the last size.
+        let full = Table::new(format, 100, 100).unwrap();
+        assert_eq!((full.slots, full.capacity()), (256, 179));
+    }
+}
+
+#[test]
 fn a_packed_reservation_stops_at_the_slots_its_layout_numbers() {
     // A budget of 2^64 bytes sizes the reservation for 2^40 states, past
     // the 2^40 slots a packed slot numbers: the reservation stops there
