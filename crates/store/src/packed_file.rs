@@ -123,6 +123,11 @@ impl PackedFile {
         Ok(())
     }
 
+    /// Out of line, so that [`PackedFile::push`] stays small enough to be
+    /// inlined into the loops that push every edge (with the frame inside
+    /// it, a push was a call with a long prologue, a third of its cost).
+    #[cold]
+    #[inline(never)]
     fn write_frame(&mut self) -> Result<(), StoreError> {
         let base = match self.base {
             Base::Previous => self.previous,
