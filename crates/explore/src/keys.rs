@@ -10,7 +10,6 @@
 //! the merge writes a new state's record *before* the table publishes its id,
 //! so a lookup on another thread that finds the id also finds the record.
 
-use crate::slot::word;
 use crate::table::Format;
 use std::sync::atomic::Ordering;
 use store::{AtomicWords, StoreError};
@@ -84,7 +83,7 @@ impl Keys {
     #[inline]
     pub fn tag(&self, record: &[u8]) -> u64 {
         if self.narrow {
-            word(record)
+            store::le_word(record)
         } else {
             xxh3_64(record)
         }
@@ -111,7 +110,7 @@ impl Keys {
         record
             .chunks(8)
             .zip(words)
-            .all(|(bytes, w)| w.load(Ordering::Relaxed) == word(bytes))
+            .all(|(bytes, w)| w.load(Ordering::Relaxed) == store::le_word(bytes))
     }
 
     /// Writes the record of state `id` (wide keys only). Call it before the
@@ -128,7 +127,7 @@ impl Keys {
             return false;
         };
         for (bytes, w) in record.chunks(8).zip(words) {
-            w.store(word(bytes), Ordering::Relaxed);
+            w.store(store::le_word(bytes), Ordering::Relaxed);
         }
         true
     }

@@ -8,30 +8,6 @@
 use crate::ExploreError;
 use model::StateWidth;
 
-/// The little-endian word of up to eight bytes, zero padded.
-///
-/// Built from two overlapping loads rather than a copy into a padded
-/// buffer: a copy of a length known only at run time is a call to `memcpy`,
-/// which took 6% of a narrow search's time, once for every successor.
-#[inline]
-pub fn word(bytes: &[u8]) -> u64 {
-    let n = bytes.len();
-    let le2 = |at: usize| u64::from(u16::from_le_bytes([bytes[at], bytes[at + 1]]));
-    let le4 = |at: usize| {
-        let b = &bytes[at..at + 4];
-        u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-    };
-    match n {
-        // The two loads overlap on the bytes they share, which hold the
-        // same value in both, so or-ing them is exact.
-        8.. => u64::from_le_bytes(bytes[..8].try_into().unwrap_or([0; 8])),
-        4..=7 => le4(0) | le4(n - 4) << (8 * (n - 4)),
-        2..=3 => le2(0) | le2(n - 2) << (8 * (n - 2)),
-        1 => u64::from(bytes[0]),
-        0 => 0,
-    }
-}
-
 /// The slot layout of one run.
 #[derive(Clone, Copy, Debug)]
 pub struct Slot {
@@ -74,17 +50,7 @@ impl Slot {
                     max: self.width,
                 });
             }
-            if self.width <= 8 {
-                // One whole-word store, cut to length: a copy of a run-time
-                // length is a call to `memcpy`, whose masked stores the
-                // processor cannot forward to the loads of the record that
-                // follow at once.
-                let at = out.len();
-                out.extend_from_slice(&word(state).to_le_bytes());
-                out.truncate(at + self.width);
-            } else {
-                out.extend_from_slice(state);
-            }
+            store::append_short(out, state);
             return Ok(());
         }
         let max = self.width - 2;
@@ -115,16 +81,6 @@ impl Slot {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_word_is_its_bytes_zero_padded() {
-        let bytes = [0x11u8, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88];
-        for n in 0..=8 {
-            let mut padded = [0u8; 8];
-            padded[..n].copy_from_slice(&bytes[..n]);
-            assert_eq!(word(&bytes[..n]), u64::from_le_bytes(padded), "{n} bytes");
-        }
-    }
 
     #[test]
     fn variable_slots_round_trip_and_pad() {

@@ -183,7 +183,8 @@ impl AppendFile {
     /// Appends bytes.
     #[inline]
     pub fn append(&mut self, bytes: &[u8]) -> Result<(), StoreError> {
-        self.buf.extend_from_slice(bytes);
+        // A narrow game's state record, at every new state, is a few bytes.
+        crate::word::append_short(&mut self.buf, bytes);
         if self.buf.len() >= BUFFER {
             self.flush()?;
         }

@@ -40,6 +40,7 @@ pub mod power_loss;
 mod reader;
 mod structure;
 mod syncer;
+mod word;
 mod writer;
 
 #[cfg(test)]
@@ -61,6 +62,7 @@ pub use layout::lock as lock_dir;
 pub use manifest::{Files, Manifest, Progress, RunStatus, Tails};
 pub use out_edges::OutEdges;
 pub use reader::Run;
+pub use word::{append_short, le_word};
 pub use writer::{Checkpoint, OpenMode, RunWriter};
 
 pub use model::{ActionId, OutcomeId, StateId};
