@@ -70,6 +70,13 @@ if [ -n "$oracle" ]; then
   c=$(median < "$work/oracle")
   printf 'C breadth-first search (in RAM, no store): %.2f s wall; one thread with store: %.3fx its time\n' \
     "$c" "$(echo "$t1 / $c" | bc -l)"
+  # Each round's own ratio: the C search and the explorer ran within a minute of each other,
+  # so the load the machine's other tenants put on memory moves both, and the median of these
+  # is steadier than the ratio of the medians when the load drifts between rounds.
+  paste "$work/oracle" "$work/total-1" "$work/total-2" \
+    | awk '{printf "  round %d: C %.2f s, one thread %.2f s (%.3fx), two threads %.2f s (%.2fx one)\n", NR, $1, $2, $2 / $1, $3, $2 / $3}'
+  paste "$work/oracle" "$work/total-1" | awk '{print $2 / $1}' > "$work/ratios"
+  printf 'median of the per-round ratios, one thread against C: %.3fx\n' "$(median < "$work/ratios")"
 fi
 
 states=$("$hsg" report "$work/store" --json --no-analysis | grep -oP '"states": \K[0-9]+' | head -1)
