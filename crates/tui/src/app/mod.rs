@@ -275,6 +275,9 @@ pub struct App {
     pub quit: bool,
     jobs: VecDeque<Job>,
     gens: Generations,
+    /// The screen last asked for while the workbench was still loading, opened
+    /// once it has loaded.
+    screen_asked: Option<u8>,
 }
 
 /// Most critical actions read for the focus lists.
@@ -324,6 +327,7 @@ impl App {
             quit: false,
             jobs: VecDeque::new(),
             gens: Generations::default(),
+            screen_asked: None,
         }
     }
 
@@ -403,9 +407,13 @@ impl App {
             return;
         }
         if self.bench.is_none() {
+            // The preview of the overview shows while the rest loads, and a
+            // screen key pressed then was once lost: it now opens its screen
+            // as soon as the workbench is ready.
             match action {
                 Action::Quit => self.quit = true,
                 Action::Help => self.overlay = Overlay::Help(0),
+                Action::Screen(i) => self.screen_asked = Some(i),
                 _ => {}
             }
             return;
@@ -436,7 +444,10 @@ impl App {
         self.bench = Some(bench);
         self.phase = "ready".into();
         self.select(self.selected);
-        self.request_screen_data();
+        match self.screen_asked.take() {
+            Some(i) => self.apply(Action::Screen(i)),
+            None => self.request_screen_data(),
+        }
     }
 
     fn on_done(&mut self, done: Done) {

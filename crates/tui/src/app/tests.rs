@@ -155,6 +155,34 @@ fn graph_keys_zoom_pan_and_reset() {
 }
 
 #[test]
+fn a_screen_key_pressed_while_loading_opens_its_screen_once_loaded() {
+    // Regression: the overview's preview shows before the workbench has
+    // loaded, and a `2` pressed then was dropped, so the browser never came
+    // (the tmux test `ascii_and_no_colour_draw_plain_text` timed out on it
+    // under load).
+    use super::{App, Event};
+    use crate::Workbench;
+    use std::sync::Arc;
+    let bench: Arc<dyn Workbench> = Arc::new(crate::data::fixture::two_boxes(None).unwrap());
+    let mut app = App::new(UNICODE, SIZE);
+    app.on_event(Event::Preview(Box::new(bench.overview())));
+    press(&mut app, "3j2");
+    assert_eq!(
+        app.screen,
+        Screen::Overview,
+        "the screen waits for the data"
+    );
+    app.on_event(Event::Loaded(Ok(bench)));
+    crate::test_support::run_jobs(&mut app);
+    assert_eq!(app.screen, Screen::Browser, "the last screen asked for");
+    assert_eq!(
+        app.selected,
+        app.bench.as_ref().unwrap().root(),
+        "other keys are not replayed"
+    );
+}
+
+#[test]
 fn help_opens_and_any_key_closes_it_and_q_quits() {
     let mut app = fixture_app(UNICODE, SIZE, None);
     press(&mut app, "?");
