@@ -24,7 +24,7 @@
 //! Cost: one read and one write of each entry, `O(slots)`; the bands take
 //! all but the smallest `min_band` slots, split evenly over the threads.
 
-use super::format::{Entry, Format};
+use super::format::{low_mask, Entry, Format};
 use super::Table;
 use std::sync::Mutex;
 
@@ -65,6 +65,16 @@ impl Table {
             self.place(entry);
         }
     }
+}
+
+/// A packed entry between its old slot and its new one (see [`Moves::lift`]).
+struct Lifted {
+    /// Its home in the doubled table.
+    home: usize,
+    /// The key's bits below the new home.
+    remainder: u64,
+    /// Its id field in the doubled table.
+    id1: u64,
 }
 
 /// A band's slice to move: the first slot of its source and of its target
@@ -131,6 +141,23 @@ impl Moves {
         let n = self.format.words();
         let slots = to.len() / n;
         let mut aside = Vec::new();
+        if let Format::Packed { key_bits } = self.format {
+            for k in (0..from.len()).rev() {
+                let word = std::mem::take(&mut from[k]);
+                if word == 0 {
+                    continue;
+                }
+                let lifted = self.lift(key_bits, word, from_first + k);
+                let placed = lifted
+                    .home
+                    .checked_sub(to_first)
+                    .is_some_and(|p| p < slots && self.place_packed(to, to_first, p, &lifted));
+                if !placed {
+                    aside.extend(self.format.read(&[word], from_first + k, self.from));
+                }
+            }
+            return aside;
+        }
         for (k, slot) in from.chunks_exact_mut(n).enumerate().rev() {
             let Some(entry) = self.format.read(slot, from_first + k, self.from) else {
                 continue;
@@ -150,6 +177,19 @@ impl Moves {
     /// Moves the entries of slots `..below` of the doubled table `w` to their
     /// places with one backward sweep (the slots above are moved already).
     fn sweep(self, w: &mut [u64], below: usize, aside: &mut Vec<Entry>) {
+        if let Format::Packed { key_bits } = self.format {
+            for i in (0..below).rev() {
+                let word = std::mem::take(&mut w[i]);
+                if word == 0 {
+                    continue;
+                }
+                let lifted = self.lift(key_bits, word, i);
+                if lifted.home <= i || !self.place_packed(w, 0, lifted.home, &lifted) {
+                    aside.extend(self.format.read(&[word], i, self.from));
+                }
+            }
+            return;
+        }
         let n = self.format.words();
         for i in (0..below).rev() {
             let slot = &mut w[n * i..n * i + n];
@@ -162,6 +202,51 @@ impl Moves {
                 aside.push(entry);
             }
         }
+    }
+
+    /// The packed `word` read at slot `at` of the old table, as the doubled
+    /// table will hold it: what [`Format::read`] then [`Format::write`] give,
+    /// without rebuilding the key. The new home takes the remainder's top
+    /// bit, and the id field grows by one bit.
+    #[inline]
+    fn lift(self, key_bits: u32, word: u64, at: usize) -> Lifted {
+        let disp_bits = Format::displacement_bits(key_bits);
+        let old_field = low_mask(self.from);
+        let id1 = match word & old_field {
+            field if field == old_field => low_mask(self.to),
+            field => field,
+        };
+        let upper = word >> self.from;
+        let disp = (upper & low_mask(disp_bits)) as usize;
+        let remainder = upper >> disp_bits;
+        let old_home = at.wrapping_sub(disp) & (old_field as usize);
+        let remainder_bits = key_bits - self.from;
+        let top = (remainder >> (remainder_bits - 1)) as usize;
+        Lifted {
+            home: 2 * old_home + top,
+            remainder: remainder & low_mask(remainder_bits - 1),
+            id1,
+        }
+    }
+
+    /// Writes `lifted` into the first empty slot of `w` (whose first slot is
+    /// `first`) from its slot `p` on, without wrapping; false when there is
+    /// none, or when its distance from home is past the field.
+    #[inline]
+    fn place_packed(self, w: &mut [u64], first: usize, mut p: usize, lifted: &Lifted) -> bool {
+        let Format::Packed { key_bits } = self.format else {
+            return false;
+        };
+        while p < w.len() && w[p] != 0 {
+            p += 1;
+        }
+        let disp_bits = Format::displacement_bits(key_bits);
+        let disp = (first + p - lifted.home) as u64;
+        if p == w.len() || disp > low_mask(disp_bits) {
+            return false;
+        }
+        w[p] = (((lifted.remainder << disp_bits) | disp) << self.to) | lifted.id1;
+        true
     }
 
     /// Puts `entry` in the first empty slot of `w` (whose first slot is
