@@ -24,7 +24,7 @@
 //! Cost: one read and one write of each entry, `O(slots)`; the bands take
 //! all but the smallest `min_band` slots, split evenly over the threads.
 
-use super::format::{low_mask, Entry, Format};
+use super::format::{Entry, Fields, Format};
 use super::Table;
 use std::sync::Mutex;
 
@@ -65,16 +65,6 @@ impl Table {
             self.place(entry);
         }
     }
-}
-
-/// A packed entry between its old slot and its new one (see [`Moves::lift`]).
-struct Lifted {
-    /// Its home in the doubled table.
-    home: usize,
-    /// The key's bits below the new home.
-    remainder: u64,
-    /// Its id field in the doubled table.
-    id1: u64,
 }
 
 /// A band's slice to move: the first slot of its source and of its target
@@ -148,10 +138,9 @@ impl Moves {
                     continue;
                 }
                 let lifted = self.lift(key_bits, word, from_first + k);
-                let placed = lifted
-                    .home
-                    .checked_sub(to_first)
-                    .is_some_and(|p| p < slots && self.place_packed(to, to_first, p, &lifted));
+                let placed = lifted.home.checked_sub(to_first).is_some_and(|p| {
+                    p < slots && self.place_packed(key_bits, to, to_first, p, lifted)
+                });
                 if !placed {
                     aside.extend(self.format.read(&[word], from_first + k, self.from));
                 }
@@ -184,7 +173,7 @@ impl Moves {
                     continue;
                 }
                 let lifted = self.lift(key_bits, word, i);
-                if lifted.home <= i || !self.place_packed(w, 0, lifted.home, &lifted) {
+                if lifted.home <= i || !self.place_packed(key_bits, w, 0, lifted.home, lifted) {
                     aside.extend(self.format.read(&[word], i, self.from));
                 }
             }
@@ -206,47 +195,34 @@ impl Moves {
 
     /// The packed `word` read at slot `at` of the old table, as the doubled
     /// table will hold it: what [`Format::read`] then [`Format::write`] give,
-    /// without rebuilding the key. The new home takes the remainder's top
-    /// bit, and the id field grows by one bit.
+    /// without rebuilding the key.
     #[inline]
-    fn lift(self, key_bits: u32, word: u64, at: usize) -> Lifted {
-        let disp_bits = Format::displacement_bits(key_bits);
-        let old_field = low_mask(self.from);
-        let id1 = match word & old_field {
-            field if field == old_field => low_mask(self.to),
-            field => field,
-        };
-        let upper = word >> self.from;
-        let disp = (upper & low_mask(disp_bits)) as usize;
-        let remainder = upper >> disp_bits;
-        let old_home = at.wrapping_sub(disp) & (old_field as usize);
-        let remainder_bits = key_bits - self.from;
-        let top = (remainder >> (remainder_bits - 1)) as usize;
-        Lifted {
-            home: 2 * old_home + top,
-            remainder: remainder & low_mask(remainder_bits - 1),
-            id1,
-        }
+    fn lift(self, key_bits: u32, word: u64, at: usize) -> Fields {
+        Fields::of(key_bits, word, at, self.from).doubled(key_bits, self.from)
     }
 
     /// Writes `lifted` into the first empty slot of `w` (whose first slot is
     /// `first`) from its slot `p` on, without wrapping; false when there is
-    /// none, or when its distance from home is past the field.
+    /// none, or when its fields cannot say the distance from home.
     #[inline]
-    fn place_packed(self, w: &mut [u64], first: usize, mut p: usize, lifted: &Lifted) -> bool {
-        let Format::Packed { key_bits } = self.format else {
-            return false;
-        };
+    fn place_packed(
+        self,
+        key_bits: u32,
+        w: &mut [u64],
+        first: usize,
+        mut p: usize,
+        lifted: Fields,
+    ) -> bool {
         while p < w.len() && w[p] != 0 {
             p += 1;
         }
-        let disp_bits = Format::displacement_bits(key_bits);
-        let disp = (first + p - lifted.home) as u64;
-        if p == w.len() || disp > low_mask(disp_bits) {
-            return false;
+        let word = (p < w.len())
+            .then(|| lifted.word(key_bits, (first + p - lifted.home) as u64, self.to))
+            .flatten();
+        if let Some(word) = word {
+            w[p] = word;
         }
-        w[p] = (((lifted.remainder << disp_bits) | disp) << self.to) | lifted.id1;
-        true
+        word.is_some()
     }
 
     /// Puts `entry` in the first empty slot of `w` (whose first slot is

@@ -156,16 +156,9 @@ impl Format {
                 if word == 0 {
                     return None;
                 }
-                let id1 = match word & low_mask(log2) {
-                    field if field == low_mask(log2) => PROVISIONAL,
-                    field => field,
-                };
-                let upper = word >> log2;
-                let disp_bits = Format::displacement_bits(key_bits);
-                let disp = (upper & low_mask(disp_bits)) as usize;
-                let remainder = upper >> disp_bits;
-                let home = at.wrapping_sub(disp) & (low_mask(log2) as usize);
-                Some((((home as u64) << (key_bits - log2)) | remainder, id1))
+                let fields = Fields::of(key_bits, word, at, log2);
+                let key = ((fields.home as u64) << (key_bits - log2)) | fields.remainder;
+                Some((key, fields.id1))
             }
         }
     }
@@ -197,10 +190,55 @@ impl Format {
         let Format::Packed { key_bits } = self else {
             return None;
         };
-        let disp_bits = Format::displacement_bits(key_bits);
         let home = self.home(key, log2);
         let disp = (at.wrapping_sub(home) & (low_mask(log2) as usize)) as u64;
-        let id1 = match id1 {
+        let fields = Fields {
+            home,
+            remainder: key & low_mask(key_bits - log2),
+            id1,
+        };
+        fields.word(key_bits, disp, log2)
+    }
+}
+
+/// A packed entry's fields apart from its slot: its home, the key's bits
+/// below the home, and its `id + 1` (or [`PROVISIONAL`]). The doubling moves
+/// entries as fields, without rebuilding their keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fields {
+    /// The home slot in a table of `2^log2` slots.
+    pub home: usize,
+    /// The key's `key_bits - log2` bits below the home.
+    pub remainder: u64,
+    /// `id + 1`, or [`PROVISIONAL`].
+    pub id1: u64,
+}
+
+impl Fields {
+    /// The fields of the non-empty packed `word` at slot `at` of a table of
+    /// `2^log2` slots.
+    #[inline]
+    pub fn of(key_bits: u32, word: u64, at: usize, log2: u32) -> Fields {
+        let id1 = match word & low_mask(log2) {
+            field if field == low_mask(log2) => PROVISIONAL,
+            field => field,
+        };
+        let upper = word >> log2;
+        let disp_bits = Format::displacement_bits(key_bits);
+        let disp = (upper & low_mask(disp_bits)) as usize;
+        Fields {
+            home: at.wrapping_sub(disp) & (low_mask(log2) as usize),
+            remainder: upper >> disp_bits,
+            id1,
+        }
+    }
+
+    /// The word holding these fields `disp` slots past the home, if its
+    /// fields can say the distance and the id.
+    #[inline]
+    pub fn word(self, key_bits: u32, disp: u64, log2: u32) -> Option<u64> {
+        let disp_bits = Format::displacement_bits(key_bits);
+        let id1 = match self.id1 {
             PROVISIONAL => low_mask(log2),
             id1 if id1 < low_mask(log2) => id1,
             _ => return None,
@@ -208,8 +246,19 @@ impl Format {
         if disp > low_mask(disp_bits) {
             return None;
         }
-        let remainder = key & low_mask(key_bits - log2);
-        Some((((remainder << disp_bits) | disp) << log2) | id1)
+        Some((((self.remainder << disp_bits) | disp) << log2) | id1)
+    }
+
+    /// The fields in the table of twice the slots: the home takes the
+    /// remainder's top bit. (A doubled table has `log2 + 1 <= key_bits`.)
+    #[inline]
+    pub fn doubled(self, key_bits: u32, log2: u32) -> Fields {
+        let remainder_bits = key_bits - log2;
+        Fields {
+            home: 2 * self.home + (self.remainder >> (remainder_bits - 1)) as usize,
+            remainder: self.remainder & low_mask(remainder_bits - 1),
+            id1: self.id1,
+        }
     }
 }
 
@@ -265,6 +314,24 @@ mod tests {
             prop_assert_eq!(format.read(&slot, at, log2), Some((key, id1)));
             prop_assert!(format.write(&mut slot, at, log2, (key, PROVISIONAL)));
             prop_assert_eq!(format.read(&slot, at, log2), Some((key, PROVISIONAL)));
+        }
+
+        #[test]
+        fn doubled_fields_are_those_of_the_key_in_the_doubled_table(
+            key in any::<u64>(),
+            id1 in 1u64..1 << 20,
+            log2 in 20u32..39,
+            shift in 0usize..5000,
+        ) {
+            let format = Format::Packed { key_bits: 40 };
+            let key = key & low_mask(40);
+            let at = (format.home(key, log2) + shift) & (low_mask(log2) as usize);
+            let word = format.packed_word(key, id1, at, log2).unwrap();
+            let doubled = Fields::of(40, word, at, log2).doubled(40, log2);
+            prop_assert_eq!(doubled.home, format.home(key, log2 + 1));
+            let new_at = doubled.home + 1;
+            let word2 = doubled.word(40, 1, log2 + 1).unwrap();
+            prop_assert_eq!(format.read(&[word2], new_at, log2 + 1), Some((key, id1)));
         }
 
         #[test]
