@@ -354,6 +354,7 @@ impl<'g> Bfs<'g> {
             probs: &mut self.row.probs,
             chance: self.expander.chance,
             max_states: self.opts.max_states,
+            keys_ahead: Default::default(),
         };
         let beside = Beside {
             expander: &self.expander,

@@ -31,15 +31,17 @@ const STOP_CHECK: usize = 1024;
 /// cache misses of many probes overlap. Stops early once `stop` is set: the
 /// rest stay unresolved, which is always allowed.
 fn lookup(part: &mut Part, table: &Table, keys: &Keys, width: usize, stop: Option<&AtomicBool>) {
-    for s in 0..part.tags.len() {
+    let len = part.len();
+    part.ids.resize(len, UNRESOLVED);
+    for s in 0..len {
         if s % STOP_CHECK == 0 && stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
             return;
         }
-        if let Some(&ahead) = part.tags.get(s + LOOKAHEAD) {
-            table.prefetch(ahead);
+        if s + LOOKAHEAD < len {
+            table.prefetch(part.tag(s + LOOKAHEAD, keys, width));
         }
         let record = &part.records[s * width..(s + 1) * width];
-        match table.lookup_or_claim(part.tags[s], |id| keys.same(id, record)) {
+        match table.lookup_or_claim(part.tag(s, keys, width), |id| keys.same(id, record)) {
             Lookup::Id(id) => part.ids[s] = id,
             Lookup::Claimed(slot) => part.ids[s] = CLAIMED | slot as u64,
             Lookup::Missing => {}
@@ -72,10 +74,12 @@ pub struct Part {
     pub first: u64,
     /// Per parent.
     pub infos: Vec<ParentInfo>,
-    /// Per successor: its tag in the visited table.
+    /// Per successor: its tag in the visited table, when computing it is
+    /// worth keeping (see [`Part::tag`]); empty for exact keys, whose tag is
+    /// the record itself.
     pub tags: Vec<u64>,
     /// Per successor: its id, [`CLAIMED`] with the slot its lookup claimed,
-    /// or [`UNRESOLVED`].
+    /// or [`UNRESOLVED`]; empty until lookups run (see [`Part::id`]).
     pub ids: Vec<u64>,
     /// Per successor: the action that reaches it.
     pub actions: Vec<u16>,
@@ -86,6 +90,30 @@ pub struct Part {
 }
 
 impl Part {
+    /// Number of successors.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.actions.len()
+    }
+
+    /// The tag of successor `s`. A state of at most eight bytes is its own
+    /// tag, read again from its `width`-byte record: one load, where keeping
+    /// it would write and read eight bytes more a successor.
+    #[inline(always)]
+    pub fn tag(&self, s: usize, keys: &Keys, width: usize) -> u64 {
+        match self.tags.get(s) {
+            Some(&tag) => tag,
+            None => keys.tag(&self.records[s * width..(s + 1) * width]),
+        }
+    }
+
+    /// The id of successor `s` as far as lookups found it: [`UNRESOLVED`]
+    /// when none ran.
+    #[inline]
+    pub fn id(&self, s: usize) -> u64 {
+        self.ids.get(s).copied().unwrap_or(UNRESOLVED)
+    }
+
     fn clear(&mut self, first: u64) {
         self.first = first;
         self.infos.clear();
@@ -146,16 +174,17 @@ impl Expander<'_> {
                 if self.chance {
                     part.probs.push((mv.prob.num, mv.prob.den));
                 }
-                // A fixed-width record is the state itself: its tag is read
-                // from the game's buffer, written long before, rather than
-                // from the record stored just now, a load that would wait
-                // for that store.
-                let record = match self.slot.is_variable() {
-                    true => &part.records[at..],
-                    false => next,
-                };
-                part.tags.push(keys.tag(record));
-                part.ids.push(UNRESOLVED);
+                if !keys.exact() {
+                    // A fixed-width record is the state itself: its tag is
+                    // read from the game's buffer, written long before,
+                    // rather than from the record stored just now, a load
+                    // that would wait for that store.
+                    let record = match self.slot.is_variable() {
+                        true => &part.records[at..],
+                        false => next,
+                    };
+                    part.tags.push(keys.tag(record));
+                }
             }
             part.infos
                 .push(ParentInfo::Expanded(part.actions.len() as u32));

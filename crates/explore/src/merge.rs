@@ -33,6 +33,50 @@ pub struct Merge<'a> {
     pub chance: bool,
     /// Stop at the first parent boundary with at least this many states.
     pub max_states: Option<u64>,
+    /// The table keys of the successors prefetched ahead.
+    pub keys_ahead: KeysAhead,
+}
+
+/// The table keys of the last [`LOOKAHEAD`] successors whose slots the merge
+/// prefetched, by successor index in the part: the probe of a successor
+/// then reuses the key its prefetch computed (the scramble of a packed key
+/// is a tenth of the merge's own work) instead of computing it again.
+pub struct KeysAhead {
+    /// `(index + 1, key)` by index modulo the ring's length; 0 is empty.
+    ring: [(usize, u64); KeysAhead::LEN],
+}
+
+impl Default for KeysAhead {
+    fn default() -> Self {
+        KeysAhead {
+            ring: [(0, 0); KeysAhead::LEN],
+        }
+    }
+}
+
+impl KeysAhead {
+    /// A power of two past [`LOOKAHEAD`], so that an entry lives until its
+    /// successor is probed.
+    const LEN: usize = LOOKAHEAD.next_power_of_two() * 2;
+    const _PAST_LOOKAHEAD: () = assert!(Self::LEN > LOOKAHEAD);
+
+    /// Remembers the key of successor `index`.
+    #[inline]
+    fn put(&mut self, index: usize, key: u64) {
+        self.ring[index % Self::LEN] = (index + 1, key);
+    }
+
+    /// The key of successor `index`, if it was put and not yet overwritten.
+    #[inline]
+    fn get(&self, index: usize) -> Option<u64> {
+        let (at, key) = self.ring[index % Self::LEN];
+        (at == index + 1).then_some(key)
+    }
+
+    /// Forgets every key, for a new part (whose indices start again at 0).
+    pub fn clear(&mut self) {
+        self.ring.fill((0, 0));
+    }
 }
 
 impl Merge<'_> {
@@ -60,6 +104,7 @@ impl Merge<'_> {
     /// Merges one expanded part in parent order. Returns false when a limit
     /// stopped the merge before the part's end.
     pub fn part(&mut self, part: &Part, width: usize) -> Result<bool, ExploreError> {
+        self.keys_ahead.clear();
         let mut begin = 0usize;
         for (k, info) in part.infos.iter().enumerate() {
             let parent = part.first + k as u64;
@@ -109,17 +154,21 @@ impl Merge<'_> {
             // Prefetch the slot a few successors ahead so that its cache
             // miss overlaps with this one's work.
             let ahead = s + LOOKAHEAD;
-            match part.ids.get(ahead).copied() {
-                Some(UNRESOLVED) => self.table.prefetch(part.tags[ahead]),
-                Some(id) => {
-                    if let Some(slot) = claimed_slot(id) {
-                        self.table.prefetch_slot(slot);
+            if ahead < part.len() {
+                match part.id(ahead) {
+                    UNRESOLVED => {
+                        let key = self.table.key(part.tag(ahead, self.keys, width));
+                        self.keys_ahead.put(ahead, key);
+                        self.table.prefetch_key(key);
+                    }
+                    id => {
+                        if let Some(slot) = claimed_slot(id) {
+                            self.table.prefetch_slot(slot);
+                        }
                     }
                 }
-                None => {}
             }
-            let record = &part.records[s * width..(s + 1) * width];
-            let target = self.resolve(part.ids[s], part.tags[s], record)?;
+            let target = self.resolve(part, s, width)?;
             self.edges.push(Edge {
                 action: part.actions[s],
                 target,
@@ -135,7 +184,10 @@ impl Merge<'_> {
     /// or inserted in the index, or (on disk) a placeholder resolved at the
     /// end of the layer.
     #[inline]
-    fn resolve(&mut self, known: u64, tag: u64, record: &[u8]) -> Result<u64, ExploreError> {
+    fn resolve(&mut self, part: &Part, s: usize, width: usize) -> Result<u64, ExploreError> {
+        let record = &part.records[s * width..(s + 1) * width];
+        let known = part.id(s);
+        let tag = part.tag(s, self.keys, width);
         if known != UNRESOLVED {
             let Some(slot) = claimed_slot(known) else {
                 return Ok(known);
@@ -163,9 +215,13 @@ impl Merge<'_> {
             return Err(ExploreError::ArenaTooSmall(next));
         }
         let keys = self.keys;
+        let key = self
+            .keys_ahead
+            .get(s)
+            .unwrap_or_else(|| self.table.key(tag));
         match self
             .table
-            .get_or_insert(tag, next, |id| keys.same(id, record))
+            .get_or_insert_key(key, next, |id| keys.same(id, record))
         {
             Ok(id) => Ok(id),
             Err(new) => {
@@ -173,5 +229,31 @@ impl Merge<'_> {
                 Ok(new)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_ahead_is_found_until_the_ring_wraps_onto_it() {
+        let mut ahead = KeysAhead::default();
+        assert_eq!(ahead.get(0), None);
+        for s in 0..200 {
+            ahead.put(s, 1000 + s as u64);
+            // Every key of the last ring's length is still there.
+            for back in 0..KeysAhead::LEN.min(s + 1) {
+                assert_eq!(ahead.get(s - back), Some(1000 + (s - back) as u64));
+            }
+            // A key put one ring's length earlier is overwritten, not returned
+            // as that of another successor.
+            assert_eq!(ahead.get(s + KeysAhead::LEN), None);
+            if s >= KeysAhead::LEN {
+                assert_eq!(ahead.get(s - KeysAhead::LEN), None);
+            }
+        }
+        ahead.clear();
+        assert_eq!(ahead.get(199), None);
     }
 }

@@ -78,7 +78,7 @@ impl<'g> Bfs<'g> {
 
     /// Successors of the pending chunk: at most the states its merge adds.
     pub(super) fn incoming(&self) -> usize {
-        self.chunks.parts.iter().map(|(p, _)| p.ids.len()).sum()
+        self.chunks.parts.iter().map(|(p, _)| p.len()).sum()
     }
 
     /// Most entries the in-memory index may hold: the testing cap, and the
