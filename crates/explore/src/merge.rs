@@ -54,11 +54,13 @@ impl Default for KeysAhead {
     }
 }
 
+// A key must outlive the lookahead, between its prefetch and its probe.
+const _: () = assert!(KeysAhead::LEN > LOOKAHEAD);
+
 impl KeysAhead {
     /// A power of two past [`LOOKAHEAD`], so that an entry lives until its
     /// successor is probed.
     const LEN: usize = LOOKAHEAD.next_power_of_two() * 2;
-    const _PAST_LOOKAHEAD: () = assert!(Self::LEN > LOOKAHEAD);
 
     /// Remembers the key of successor `index`.
     #[inline]
