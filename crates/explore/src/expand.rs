@@ -97,7 +97,7 @@ impl Part {
     }
 
     /// The tag of successor `s`. A state of at most eight bytes is its own
-    /// tag, read again from its `width`-byte record (a load or two) where keeping
+    /// tag, read again from its `width`-byte record (a load or two), where keeping
     /// it would write and read eight bytes more a successor.
     #[inline(always)]
     pub fn tag(&self, s: usize, keys: &Keys, width: usize) -> u64 {
