@@ -188,8 +188,10 @@ impl Merge<'_> {
     #[inline]
     fn resolve(&mut self, part: &Part, s: usize, width: usize) -> Result<u64, ExploreError> {
         let record = &part.records[s * width..(s + 1) * width];
+        // The tag is read only where it is needed: a successor the lookups
+        // resolved needs none, and one whose key was prefetched needs its key.
+        let tag = || part.tag(s, self.keys, width);
         let known = part.id(s);
-        let tag = part.tag(s, self.keys, width);
         if known != UNRESOLVED {
             let Some(slot) = claimed_slot(known) else {
                 return Ok(known);
@@ -197,7 +199,7 @@ impl Merge<'_> {
             // A lookup claimed the slot: settle it, unless the table moved
             // since, and then resolve the successor as if unresolved.
             let next = self.writer.state_count();
-            match self.table.settle(slot, tag, next) {
+            match self.table.settle(slot, tag(), next) {
                 Some(Ok(id)) => return Ok(id),
                 Some(Err(new)) => {
                     self.writer.append_state(record)?;
@@ -207,7 +209,7 @@ impl Merge<'_> {
             }
         }
         if let Some(disk) = self.disk.as_mut() {
-            return disk.lookup_or_candidate(self.table, self.keys, tag, record);
+            return disk.lookup_or_candidate(self.table, self.keys, tag(), record);
         }
         let next = self.writer.state_count();
         // The record goes into the arena before the table can publish its
@@ -220,7 +222,7 @@ impl Merge<'_> {
         let key = self
             .keys_ahead
             .get(s)
-            .unwrap_or_else(|| self.table.key(tag));
+            .unwrap_or_else(|| self.table.key(tag()));
         match self
             .table
             .get_or_insert_key(key, next, |id| keys.same(id, record))
