@@ -183,6 +183,9 @@ struct Chunks {
     /// The most bytes one parent's successors have taken in the parts so far
     /// (see [`Bfs::chunk_len`]).
     widest_parent: usize,
+    /// Layers whose first chunk was expanded beside the last merge of the
+    /// layer before (see [`pipeline`]); a test checks the overlap crosses.
+    layers_entered_ahead: u64,
 }
 
 /// Scratch for the row of one parent being merged.

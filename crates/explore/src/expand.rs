@@ -22,6 +22,13 @@ pub const LOOKAHEAD: usize = 24;
 /// Parts a chunk is cut into for each thread (see [`Pieces`]).
 pub const PARTS_PER_THREAD: usize = 4;
 
+/// Length of the ring of keys a lookup keeps for the successors it has
+/// prefetched: a power of two past [`LOOKAHEAD`].
+const KEYS_AHEAD: usize = LOOKAHEAD.next_power_of_two();
+
+// A key must outlive the lookahead, between its prefetch and its probe.
+const _: () = assert!(KEYS_AHEAD > LOOKAHEAD);
+
 /// Successors looked up between two looks at the stop flag.
 const STOP_CHECK: usize = 1024;
 
@@ -33,15 +40,27 @@ const STOP_CHECK: usize = 1024;
 fn lookup(part: &mut Part, table: &Table, keys: &Keys, width: usize, stop: Option<&AtomicBool>) {
     let len = part.len();
     part.ids.resize(len, UNRESOLVED);
+    // The keys of the successors prefetched ahead, by index modulo the
+    // ring's length: a key is computed once, for its prefetch, and not again
+    // for its probe.
+    let mut ahead = [0u64; KEYS_AHEAD];
+    let key_of = |part: &Part, s: usize| table.key(part.tag(s, keys, width));
+    for (s, key) in ahead.iter_mut().enumerate().take(LOOKAHEAD.min(len)) {
+        *key = key_of(part, s);
+        table.prefetch_key(*key);
+    }
     for s in 0..len {
         if s % STOP_CHECK == 0 && stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
             return;
         }
+        let key = ahead[s % KEYS_AHEAD];
         if s + LOOKAHEAD < len {
-            table.prefetch(part.tag(s + LOOKAHEAD, keys, width));
+            let next = key_of(part, s + LOOKAHEAD);
+            ahead[(s + LOOKAHEAD) % KEYS_AHEAD] = next;
+            table.prefetch_key(next);
         }
         let record = &part.records[s * width..(s + 1) * width];
-        match table.lookup_or_claim(part.tag(s, keys, width), |id| keys.same(id, record)) {
+        match table.lookup_or_claim_key(key, |id| keys.same(id, record)) {
             Lookup::Id(id) => part.ids[s] = id,
             Lookup::Claimed(slot) => part.ids[s] = CLAIMED | slot as u64,
             Lookup::Missing => {}

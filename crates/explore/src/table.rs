@@ -209,17 +209,6 @@ impl Table {
         self.take_overflow();
     }
 
-    /// Starts loading the home slot of `tag` and the cache line after it,
-    /// so that a probe soon after finds its lines present. A probe reads on
-    /// past its home until it meets the tag or an empty slot, and at the
-    /// loads the table runs at, many probes cross into the next line: with
-    /// only the home line prefetched, each of those waits for a whole miss
-    /// (on room4's wide table, 32 ns a probe against 27 ns with both lines).
-    #[inline]
-    pub fn prefetch(&self, tag: u64) {
-        self.prefetch_key(self.key(tag));
-    }
-
     /// The key the table files `tag` under (see [`format`]): a caller that
     /// both prefetches and probes a tag computes it once.
     #[inline]
@@ -227,7 +216,13 @@ impl Table {
         self.format.key(tag)
     }
 
-    /// [`Table::prefetch`] for a tag's [`Table::key`].
+    /// Starts loading the home slot of `key` (a tag's [`Table::key`]) and the
+    /// cache line after it, so that a probe soon after finds its lines
+    /// present. A probe reads on past its home until it meets the key or an
+    /// empty slot, and at the loads the table runs at, many probes cross into
+    /// the next line: with only the home line prefetched, each of those waits
+    /// for a whole miss (on room4's wide table, 32 ns a probe against 27 ns
+    /// with both lines).
     #[inline]
     pub fn prefetch_key(&self, key: u64) {
         let n = self.format.words();

@@ -6,7 +6,7 @@
 //! error) and resumed to its end: the store must be byte-identical to an uninterrupted
 //! run's, or the resume refused with an error. Never silently wrong.
 
-use crate::{explore, Ending, ExploreOptions, ProgressSink};
+use crate::{explore, Ending, ExploreOptions};
 use model::{Game, Move, OutcomeId, StateWidth, Successors};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -14,7 +14,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 use store::power_loss::{Cut, Recorder};
-use store::{OpenMode, Progress, Run, RunIdentity, RunWriter};
+use store::{OpenMode, Run, RunIdentity, RunWriter};
 
 /// A walk on a 61 x 53 grid: right, up, and back to half the column; some cells end
 /// the game (one wins, a pattern of others fails). 3,233 states over about 110 layers.
@@ -90,12 +90,7 @@ pub(crate) fn identity() -> RunIdentity {
     )
 }
 
-struct Quiet;
-
-impl ProgressSink for Quiet {
-    fn progress(&mut self, _progress: &Progress) {}
-    fn note(&mut self, _message: &str) {}
-}
+use crate::tests_wide::Quiet;
 
 /// Where duplicates are detected: the in-memory index, or scratch runs on disk (a small
 /// index limit and rounds make the disk phase start early and checkpoint its runs).

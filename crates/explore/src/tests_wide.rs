@@ -80,6 +80,14 @@ pub(crate) fn identity(game: &Heap) -> RunIdentity {
     )
 }
 
+/// A progress sink that reports nothing.
+pub(crate) struct Quiet;
+
+impl ProgressSink for Quiet {
+    fn progress(&mut self, _progress: &Progress) {}
+    fn note(&mut self, _message: &str) {}
+}
+
 /// Sets the stop flag once the search has stored `at` states.
 struct StopAt {
     at: u64,

@@ -2,13 +2,13 @@
 //! successors a state keeps its expanded chunks within [`super::CHUNK_BYTES`].
 
 use super::{Bfs, CHUNK_BYTES};
-use crate::options::{Ending, ExploreOptions, ProgressSink};
+use crate::options::{Ending, ExploreOptions};
 use model::{Game, Move, OutcomeId, StateWidth, Successors};
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
-use store::{OpenMode, Progress, RunIdentity, RunWriter};
+use store::{OpenMode, RunIdentity, RunWriter};
 
 /// States `0..STATES`, each leading to `FAN` others: a layer's parents have
 /// far more successors than a chunk may hold at the default parent count.
@@ -48,12 +48,7 @@ impl Game for Fan {
     }
 }
 
-struct Quiet;
-
-impl ProgressSink for Quiet {
-    fn progress(&mut self, _progress: &Progress) {}
-    fn note(&mut self, _message: &str) {}
-}
+use crate::tests_wide::Quiet;
 
 /// Regression: a `.game` file whose states have 46,656 successors each held a
 /// whole layer's successors in one chunk, 17 GB under `--mem 2G`.

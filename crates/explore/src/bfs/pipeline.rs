@@ -12,10 +12,15 @@
 //! and a successor left unresolved is resolved by the next merge. Ids do not
 //! depend on any of it, since the merge alone decides them, in parent order.
 //!
-//! The overlap never crosses a layer (the next layer's parents are the states
-//! the current layer's merge is still writing) and never runs on disk, where
-//! the merge updates the index as a cache and the expansion would read it
-//! unguarded.
+//! At a layer's last chunk the overlap crosses into the next layer when the
+//! first chunk of it is stored already: its parents are the first states the
+//! layer's earlier merges added, not the ones this merge is still writing.
+//! Without that, the other threads idled through every layer's last merge
+//! and the merging thread waited on the next layer's first expansion. It
+//! never crosses when a watcher follows the layers (it reads each one once
+//! its merge is done) or when the next layer lies past the depth limit, and
+//! the overlap never runs on disk, where the merge updates the index as a
+//! cache and the expansion would read it unguarded.
 
 use super::Bfs;
 use crate::expand::{Chunk, PARTS_PER_THREAD};
@@ -54,7 +59,7 @@ impl Bfs<'_> {
         }
         self.make_room(sink)?;
         let next = first + count as u64;
-        let next_count = (layer_end - next).min(self.chunk_len()) as usize;
+        let next_count = self.ahead_count(next, layer_end);
         if self.threads < 2 || self.index.disk.is_some() || next_count == 0 {
             return self.merge_alone();
         }
@@ -62,8 +67,29 @@ impl Bfs<'_> {
             .read_states(next, next_count, &mut self.chunks.ahead_parents)?;
         if self.merge_overlapped(next)? {
             self.chunks.ahead_at = Some((next, next_count));
+            self.chunks.layers_entered_ahead += u64::from(next == layer_end);
         }
         Ok(())
+    }
+
+    /// Parents of the chunk to expand beside the merge of the chunk ending at
+    /// `next`: the rest of the layer up to a chunk's length, or past the
+    /// layer's end the first chunk of the next layer when every one of its
+    /// parents is stored already; 0 when nothing may be expanded beside it.
+    fn ahead_count(&self, next: u64, layer_end: u64) -> usize {
+        let len = self.chunk_len();
+        if next < layer_end {
+            return (layer_end - next).min(len) as usize;
+        }
+        // The layer's last merge: the next layer starts at `layer_end`, and
+        // holds at least the states stored so far.
+        let depth = (self.layers.len() - 2) as u32;
+        let next_layer_allowed = self.opts.max_depth.is_none_or(|max| depth + 1 < max);
+        let stored = self.writer.state_count();
+        match self.watching.is_none() && next_layer_allowed && stored >= next + len {
+            true => len as usize,
+            false => 0,
+        }
     }
 
     /// Merges the expanded chunk with nothing else running.
@@ -112,5 +138,65 @@ impl Bfs<'_> {
         let merged = merged?;
         expanded?;
         Ok(merged)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Bfs;
+    use crate::options::Ending;
+    use crate::tests_wide::{identity, options, Heap};
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    use store::{OpenMode, RunWriter};
+
+    /// Explores a heap of `n` states on `threads` threads in chunks of four
+    /// parents a thread, to `max_depth`: the ending, every state in id order,
+    /// and how many layers were entered beside a merge.
+    fn run(n: u64, threads: usize, max_depth: Option<u32>) -> (Ending, Vec<u8>, u64) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let game = Heap { n };
+        let (writer, _) = RunWriter::open(
+            &dir.path().join("run"),
+            identity(&game),
+            OpenMode::ResumeOrCreate,
+        )
+        .expect("open");
+        let mut opts = options(dir.path(), 256 << 20, Arc::new(AtomicBool::new(false)));
+        opts.threads = threads;
+        opts.parents_per_part = 4;
+        opts.max_depth = max_depth;
+        opts.checkpoint_every = std::time::Duration::from_secs(3600);
+        let mut bfs = Bfs::new(&game, writer, &opts).expect("new");
+        bfs.seed().expect("seed");
+        let ending = bfs.run(&mut crate::tests_wide::Quiet).expect("run");
+        let mut states = Vec::new();
+        let stored = bfs.writer.state_count() as usize;
+        bfs.writer
+            .read_states(0, stored, &mut states)
+            .expect("read states");
+        (ending, states, bfs.chunks.layers_entered_ahead)
+    }
+
+    /// A heap's layer `d` has `2^d` states. From layer 4 on (two chunks of
+    /// eight parents), the layer's first merge stores a chunk of the next
+    /// layer before its last one runs: the overlap crosses into layers 5 to
+    /// 12 there, and gives the ids one thread gives. Under a depth limit of
+    /// 6, layer 6 is stored but not expanded, so only layer 5 is entered
+    /// ahead.
+    #[test]
+    fn the_overlap_crosses_into_a_layer_whose_first_chunk_is_stored() {
+        for max_depth in [None, Some(6)] {
+            let (ending, one, crossed) = run(5_000, 1, max_depth);
+            assert_eq!(crossed, 0, "one thread expands nothing ahead");
+            let (ending2, two, crossed2) = run(5_000, 2, max_depth);
+            assert_eq!(ending, ending2);
+            assert!(one == two, "the ids differ at depth limit {max_depth:?}");
+            let expected = match max_depth {
+                None => 8,
+                Some(_) => 1,
+            };
+            assert_eq!(crossed2, expected, "depth limit {max_depth:?}");
+        }
     }
 }

@@ -2,14 +2,14 @@
 //! answers once it is raised may be cut short, so nothing of it is committed,
 //! and the resumed run matches an uninterrupted one (issue 20, item 7).
 
-use crate::{explore, Ending, ExploreError, ExploreOptions, ProgressSink};
+use crate::{explore, Ending, ExploreError, ExploreOptions};
 use model::{Game, Move, OutcomeId, StateWidth, Successors};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use store::{OpenMode, Progress, RunIdentity, RunWriter};
+use store::{OpenMode, RunIdentity, RunWriter};
 
 /// Counters `0..=LAST` stepping by one or two; `LAST` is terminal. Once
 /// `trip` is set, the game raises the stop flag when asked about that state,
@@ -77,12 +77,7 @@ impl Game for Tripwire {
     }
 }
 
-struct Quiet;
-
-impl ProgressSink for Quiet {
-    fn progress(&mut self, _: &Progress) {}
-    fn note(&mut self, _: &str) {}
-}
+use crate::tests_wide::Quiet;
 
 /// Explores the tripwire game into `dir` (resuming what is there).
 fn run(dir: &Path, trip: Option<u32>, max_states: u64) -> Result<Ending, ExploreError> {

@@ -73,15 +73,22 @@ impl Table {
         self.claims.0.left.store(0, Ordering::Relaxed);
     }
 
-    /// Looks `tag` up and, on a packed table that allows claims, claims its
-    /// slot when it is missing. `same` confirms a wide table's matches.
-    /// Safe beside other lookups and the merge's inserts.
-    #[inline]
+    /// [`Table::lookup_or_claim_key`] for a tag, for tests.
+    #[cfg(test)]
     pub fn lookup_or_claim(&self, tag: u64, same: impl FnMut(u64) -> bool) -> Lookup {
+        self.lookup_or_claim_key(self.key(tag), same)
+    }
+
+    /// Looks `key` (a tag's [`Table::key`], which the caller computed to
+    /// prefetch its slot) up and, on a packed table that allows claims,
+    /// claims its slot when it is missing. `same` confirms a wide table's
+    /// matches. Safe beside other lookups and the merge's inserts.
+    #[inline]
+    pub fn lookup_or_claim_key(&self, key: u64, same: impl FnMut(u64) -> bool) -> Lookup {
         let Format::Packed { key_bits } = self.format else {
-            return self.get(tag, same).map_or(Lookup::Missing, Lookup::Id);
+            // A wide key is the tag itself.
+            return self.get(key, same).map_or(Lookup::Missing, Lookup::Id);
         };
-        let key = super::format::mix_bits(tag, key_bits);
         loop {
             match self.probe_packed(key_bits, key) {
                 Probe::Found(i, word) => {
