@@ -42,7 +42,9 @@ fn lookup(part: &mut Part, table: &Table, keys: &Keys, width: usize, stop: Optio
     part.ids.resize(len, UNRESOLVED);
     // The keys of the successors prefetched ahead, by index modulo the
     // ring's length: a key is computed once, for its prefetch, and not again
-    // for its probe.
+    // for its probe. Unlike the merge's `KeysAhead`, the ring needs no check
+    // that an entry is the successor's: a lookup prefetches every successor,
+    // where the merge skips those the lookups resolved.
     let mut ahead = [0u64; KEYS_AHEAD];
     let key_of = |part: &Part, s: usize| table.key(part.tag(s, keys, width));
     for (s, key) in ahead.iter_mut().enumerate().take(LOOKAHEAD.min(len)) {
