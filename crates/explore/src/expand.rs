@@ -34,7 +34,7 @@ const STOP_CHECK: usize = 1024;
 
 /// Resolves the successors the table knows, and claims the slots of those
 /// it misses when the table allows it (see
-/// [`crate::table::Table::lookup_or_claim`]), prefetching ahead so that the
+/// [`crate::table::Table::lookup_or_claim_key`]), prefetching ahead so that the
 /// cache misses of many probes overlap. Stops early once `stop` is set: the
 /// rest stay unresolved, which is always allowed.
 fn lookup(part: &mut Part, table: &Table, keys: &Keys, width: usize, stop: Option<&AtomicBool>) {

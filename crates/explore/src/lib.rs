@@ -10,8 +10,8 @@
 //! depend on the thread count, the memory budget or the interruptions.
 //!
 //! While the visited index fits the memory budget it is an in-memory hash
-//! table ([`table`]). Beyond that the explorer switches to delayed duplicate
-//! detection on disk ([`disk`]): unresolved successors of a layer are sorted
+//! table (`table`). Beyond that the explorer switches to delayed duplicate
+//! detection on disk (`disk`): unresolved successors of a layer are sorted
 //! and merged against sorted runs of the visited states once per layer, with
 //! sequential I/O only.
 

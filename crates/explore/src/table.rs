@@ -2,7 +2,7 @@
 //! key to its id.
 //!
 //! A slot is empty or holds one entry, in one of two layouts (see
-//! [`format`]): two words `[tag, id + 1]`, or, for exact keys of at most six
+//! [`format`](mod@format)): two words `[tag, id + 1]`, or, for exact keys of at most six
 //! bytes, one word by quotienting, which halves the memory a run must first
 //! touch and the cache lines a probe reads. For states of at most eight
 //! bytes the tag *is* the state, so a tag match is an exact match. For wider
@@ -68,7 +68,7 @@ pub struct Table {
     log2: u32,
     format: Format,
     /// Entries in `overflow`; written only when an entry goes there, which
-    /// the packed layout's fields make practically never (see [`format`]).
+    /// the packed layout's fields make practically never (see [`format`](mod@format)).
     overflowed: AtomicUsize,
     len: Padded<AtomicUsize>,
     /// Words of the reservation known to have memory (see [`Table::prefault`]).
@@ -209,7 +209,7 @@ impl Table {
         self.take_overflow();
     }
 
-    /// The key the table files `tag` under (see [`format`]): a caller that
+    /// The key the table files `tag` under (see [`format`](mod@format)): a caller that
     /// both prefetches and probes a tag computes it once.
     #[inline]
     pub fn key(&self, tag: u64) -> u64 {

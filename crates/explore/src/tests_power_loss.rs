@@ -6,6 +6,7 @@
 //! error) and resumed to its end: the store must be byte-identical to an uninterrupted
 //! run's, or the resume refused with an error. Never silently wrong.
 
+use crate::tests_wide::Quiet;
 use crate::{explore, Ending, ExploreOptions};
 use model::{Game, Move, OutcomeId, StateWidth, Successors};
 use std::collections::BTreeMap;
@@ -89,8 +90,6 @@ pub(crate) fn identity() -> RunIdentity {
         false,
     )
 }
-
-use crate::tests_wide::Quiet;
 
 /// Where duplicates are detected: the in-memory index, or scratch runs on disk (a small
 /// index limit and rounds make the disk phase start early and checkpoint its runs).

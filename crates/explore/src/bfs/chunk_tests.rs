@@ -3,6 +3,7 @@
 
 use super::{Bfs, CHUNK_BYTES};
 use crate::options::{Ending, ExploreOptions};
+use crate::tests_wide::Quiet;
 use model::{Game, Move, OutcomeId, StateWidth, Successors};
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
@@ -47,8 +48,6 @@ impl Game for Fan {
         format!("{state:?}")
     }
 }
-
-use crate::tests_wide::Quiet;
 
 /// Regression: a `.game` file whose states have 46,656 successors each held a
 /// whole layer's successors in one chunk, 17 GB under `--mem 2G`.

@@ -92,7 +92,7 @@ impl<'g> Bfs<'g> {
     }
 
     /// Turns the pending chunk's claimed successors back into unresolved
-    /// ones (see [`crate::table::Table::lookup_or_claim`]).
+    /// ones (see [`crate::table::Table::lookup_or_claim_key`]).
     fn forget_claims(&mut self) {
         for (part, _) in &mut self.chunks.parts {
             for id in &mut part.ids {

@@ -2,6 +2,7 @@
 //! answers once it is raised may be cut short, so nothing of it is committed,
 //! and the resumed run matches an uninterrupted one (issue 20, item 7).
 
+use crate::tests_wide::Quiet;
 use crate::{explore, Ending, ExploreError, ExploreOptions};
 use model::{Game, Move, OutcomeId, StateWidth, Successors};
 use std::collections::BTreeMap;
@@ -76,8 +77,6 @@ impl Game for Tripwire {
         }
     }
 }
-
-use crate::tests_wide::Quiet;
 
 /// Explores the tripwire game into `dir` (resuming what is there).
 fn run(dir: &Path, trip: Option<u32>, max_states: u64) -> Result<Ending, ExploreError> {

@@ -7,7 +7,7 @@
 //! go; the merge would then walk there again to insert it, and on room4
 //! that second search of every new state cost the two-thread run a third of
 //! its extra CPU time. So a lookup that misses *claims* the slot: it writes
-//! the state's key with the id field all ones ([`PROVISIONAL`]) by a
+//! the state's key with the id field all ones ([`PROVISIONAL`](super::format::PROVISIONAL)) by a
 //! compare-and-swap, and hands the merge the slot's number. The merge, the
 //! only thread that gives ids, settles the claim in parent order, so ids are
 //! what they would be without claims.

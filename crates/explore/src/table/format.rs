@@ -40,7 +40,7 @@ const LEAST_PACKED_BITS: u32 = 40;
 pub type Entry = (u64, u64);
 
 /// The `id + 1` of a packed entry claimed by a lookup whose id the merge has
-/// not given yet (see [`crate::table::Table::lookup_or_claim`]). In a slot it
+/// not given yet (see [`crate::table::Table::lookup_or_claim_key`]). In a slot it
 /// is the id field with every bit set, which no id reaches: ids stay below
 /// the table's capacity, under its slot count.
 pub const PROVISIONAL: u64 = u64::MAX;
