@@ -326,7 +326,7 @@ pub fn explore(args: &ExploreArgs) -> Result<Explored> {
         }
         ending => {
             eprintln!(
-                "{}: {} states, {} transitions, depth {}, in {:.1} s ({:.0} states/s){}",
+                "{}: {} states, {} transitions, depth {}, in {:.2} s ({:.0} states/s){}",
                 if ending == Ending::Complete {
                     "complete"
                 } else {
