@@ -3,6 +3,7 @@
 mod analysis;
 mod batch;
 mod cluster;
+mod compact_index;
 mod compare;
 mod corruption;
 mod errors;

@@ -346,6 +346,14 @@ pub fn explore(args: &ExploreArgs) -> Result<Explored> {
             for (what, count) in game.exploration_counts() {
                 eprintln!("{count} {what}");
             }
+            let index = summary.index;
+            if index.full_states > 0 {
+                eprintln!(
+                    "visited index: {} at its largest, {:.1} bytes a state when full",
+                    crate::sizes::human(index.bytes),
+                    index.bytes_per_state()
+                );
+            }
             Ok(Explored::Finished)
         }
     }

@@ -38,6 +38,7 @@ impl<'g> Bfs<'g> {
             elapsed: self.clock.started.elapsed(),
             resumed,
             used_disk: self.index.disk.is_some(),
+            index: self.largest_index(),
         };
         if ending == Ending::Interrupted {
             let blob = self.resume_blob();
