@@ -1,5 +1,6 @@
 //! The integration tests: each drives the real `hsg` binary on real levels.
 
+mod advice;
 mod analysis;
 mod batch;
 mod cluster;

@@ -9,6 +9,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use explore::{Ending, ExploreOptions, ProgressSink, Slot};
 use indicatif::{ProgressBar, ProgressStyle};
+use model::numbers::grouped;
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -253,7 +254,7 @@ pub fn explore(args: &ExploreArgs) -> Result<Explored> {
         eprintln!(
             "{} already holds this finished run ({} states, {checked}); nothing to do",
             store_dir.display(),
-            writer.state_count()
+            grouped(writer.state_count())
         );
         return Ok(Explored::Finished);
     }
@@ -304,11 +305,11 @@ pub fn explore(args: &ExploreArgs) -> Result<Explored> {
         let l = live.finish();
         eprintln!(
             "live HSG: {} hyperstates, HSG depth {}, {} winning, {} states in {} hyperstates can no longer win{}",
-            l.hyperstates,
+            grouped(l.hyperstates),
             l.depth,
-            l.winning,
-            l.dead_states,
-            l.dead_hyperstates,
+            grouped(l.winning),
+            grouped(l.dead_states),
+            grouped(l.dead_hyperstates),
             args.hsg_depth
                 .map(|d| format!(", HSG depth limited to {d}"))
                 .unwrap_or_default()
@@ -319,24 +320,24 @@ pub fn explore(args: &ExploreArgs) -> Result<Explored> {
         Ending::Interrupted => {
             eprintln!(
                 "interrupted at {} states (checkpoint saved); to resume, run the same command again:\n  {}",
-                summary.states,
+                grouped(summary.states),
                 resume_command()
             );
             Ok(Explored::Interrupted)
         }
         ending => {
             eprintln!(
-                "{}: {} states, {} transitions, depth {}, in {:.2} s ({:.0} states/s){}",
+                "{}: {} states, {} transitions, depth {}, in {:.2} s ({} states/s){}",
                 if ending == Ending::Complete {
                     "complete"
                 } else {
                     "partial"
                 },
-                summary.states,
-                summary.transitions,
+                grouped(summary.states),
+                grouped(summary.transitions),
                 summary.max_depth,
                 summary.elapsed.as_secs_f64(),
-                rate,
+                grouped(rate.round() as u64),
                 if summary.used_disk {
                     ", duplicates detected on disk"
                 } else {
@@ -344,7 +345,7 @@ pub fn explore(args: &ExploreArgs) -> Result<Explored> {
                 }
             );
             for (what, count) in game.exploration_counts() {
-                eprintln!("{count} {what}");
+                eprintln!("{} {what}", grouped(count));
             }
             Ok(Explored::Finished)
         }
@@ -420,7 +421,7 @@ pub(crate) fn identity(level: &games::Level, args: &ExploreArgs) -> RunIdentity 
 }
 
 fn resume_command() -> String {
-    std::env::args().collect::<Vec<_>>().join(" ")
+    crate::advice::this_command()
 }
 
 /// Progress on a terminal as a live line, elsewhere as plain log lines.
@@ -451,17 +452,19 @@ impl Display {
 
 fn line(p: &Progress) -> String {
     let mut text = format!(
-        "{} states, {} transitions, depth {}, {:.0} states/s, {} on disk",
-        p.states,
-        p.transitions,
+        "{} states, {} transitions, depth {}, {} states/s, {} on disk",
+        grouped(p.states),
+        grouped(p.transitions),
         p.depth,
-        p.states_per_sec,
+        grouped(p.states_per_sec.round() as u64),
         human(p.disk_bytes)
     );
     match p.live_hsg.as_ref().map(hsg::LiveFigures::from_json) {
         Some(Ok(live)) => text.push_str(&format!(
             "; {} hyperstates, HSG depth {}, {} states can no longer win",
-            live.hsg.hyperstates, live.hsg.depth, live.hsg.dead_states
+            grouped(live.hsg.hyperstates),
+            live.hsg.depth,
+            grouped(live.hsg.dead_states)
         )),
         Some(Err(e)) => text.push_str(&format!("; {e}")),
         None => {}

@@ -28,6 +28,7 @@ macro_rules! out {
     }};
 }
 
+mod advice;
 mod analyze_cmd;
 mod batch_cmd;
 mod cluster_cmd;
@@ -190,7 +191,11 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("hsg: error: {}", message(&err));
+            let text = message(&err);
+            eprintln!("hsg: error: {text}");
+            if let Some(command) = advice::force_new_command(&text) {
+                eprintln!("to delete that run and start again:\n  {command}");
+            }
             if usage::is_usage(&err) {
                 let args: Vec<String> = std::env::args().collect();
                 let command = usage::subcommand(&args);

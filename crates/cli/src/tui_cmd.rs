@@ -60,6 +60,10 @@ pub struct OpenArgs {
     /// Worker threads of the exploration, 1 to 1024 (default: every core).
     #[arg(long, value_parser = crate::flags::threads)]
     pub threads: Option<usize>,
+    /// Delete the store's previous run (of another level, or of this level before its
+    /// file was edited) and explore afresh.
+    #[arg(long)]
+    pub force_new: bool,
     #[command(flatten)]
     pub analysis: AnalysisFlags,
     #[command(flatten)]
@@ -126,6 +130,7 @@ pub fn open(args: OpenArgs) -> Result<ExitCode> {
     let mut explore = ExploreArgs::new(args.which.clone(), store.clone());
     explore.mem = args.mem;
     explore.threads = args.threads;
+    explore.force_new = args.force_new;
     eprintln!("store: {}", store.display());
     if explore_cmd::explore(&explore)? == Explored::Interrupted {
         return Ok(ExitCode::from(130));
@@ -138,7 +143,7 @@ pub fn open(args: OpenArgs) -> Result<ExitCode> {
         bail!(
             "{} is being explored by another process; open it with `hsg tui {}`",
             store.display(),
-            store.display()
+            crate::advice::shell_path(&store)
         );
     }
     ensure_saved(&run, &args.analysis)?;
