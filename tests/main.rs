@@ -14,6 +14,7 @@ mod grammar;
 mod html;
 mod level_files;
 mod live;
+mod manual;
 mod numbers;
 mod oracle;
 mod paths;

@@ -206,14 +206,59 @@ fn check_finished(store_dir: &Path, checksums: bool) -> Result<&'static str> {
     Ok("every checksum verified")
 }
 
-/// `hsg explore FILE --list`: every level of the file, one a line, as `number  title`.
+/// `hsg explore FILE --list`: every level of the file as `number  title`, then the
+/// message a player reads before it (PuzzleScript) and a small preview of its board.
 fn list(path: &Path) -> Result<ExitCode> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read level file {}", path.display()))?;
-    for (number, title) in games::list_levels(&path.display().to_string(), &text)? {
+    let text = crate::text_file::read_text(path, "level file")?;
+    let name = path.display().to_string();
+    let messages = games::level_messages(&name, &text)?;
+    for (number, title) in games::list_levels(&name, &text)? {
         outln!("{number:>4}  {title}");
+        if let Some(Some(message)) = messages.get(number - 1) {
+            outln!("      \"{}\"", ellipsized(message, PREVIEW_COLUMNS));
+        }
+        for line in preview(&name, &text, number) {
+            outln!("      {line}");
+        }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The widest and tallest board preview `--list` draws.
+const PREVIEW_COLUMNS: usize = 40;
+const PREVIEW_ROWS: usize = 8;
+
+/// The first initial state of level `number`, drawn by its game, cut to
+/// [`PREVIEW_ROWS`] x [`PREVIEW_COLUMNS`] with the cut marked; a level that does not
+/// load says why in one line.
+fn preview(name: &str, text: &str, number: usize) -> Vec<String> {
+    let level = match games::load(name, text, &games::LevelSelector::Index(number)) {
+        Ok(level) => level,
+        Err(err) => return vec![format!("(cannot load: {err})")],
+    };
+    let Some(state) = level.game.initial_states().into_iter().next() else {
+        return vec!["(no initial state)".to_string()];
+    };
+    let board = level.game.render(&state);
+    let lines: Vec<&str> = board.lines().collect();
+    let mut out: Vec<String> = lines
+        .iter()
+        .take(PREVIEW_ROWS)
+        .map(|l| ellipsized(l, PREVIEW_COLUMNS))
+        .collect();
+    if lines.len() > PREVIEW_ROWS {
+        out.push(format!("... {} more rows", lines.len() - PREVIEW_ROWS));
+    }
+    out
+}
+
+/// `text` in at most `max` characters, ending with `...` when cut.
+fn ellipsized(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let kept: String = text.chars().take(max.saturating_sub(3)).collect();
+    format!("{kept}...")
 }
 
 /// The run directory, which clap requires unless `--list` is given.
