@@ -1,5 +1,6 @@
 //! The integration tests: each drives the real `hsg` binary on real levels.
 
+mod advice;
 mod analysis;
 mod batch;
 mod cluster;
@@ -14,6 +15,7 @@ mod grammar;
 mod html;
 mod level_files;
 mod live;
+mod manual;
 mod numbers;
 mod oracle;
 mod paths;

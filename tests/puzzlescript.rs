@@ -128,10 +128,24 @@ fn play_prints_the_reference_text_form() {
 fn list_shows_the_playable_levels_with_their_numbers() {
     let game = level("puzzlescript/scalesoban.txt");
     let out = ok(&["explore", path_arg(&game), "--list"]);
+    let text = stdout(&out);
+    let titles: Vec<&str> = text.lines().filter(|l| !l.starts_with("      ")).collect();
     assert_eq!(
-        stdout(&out),
-        "   1  level 1: 6x7, Scalesoban\n   2  level 2: 6x7, Scalesoban\n   3  level 3: 9x6, Scalesoban\n"
+        titles,
+        [
+            "   1  level 1: 6x7, Scalesoban",
+            "   2  level 2: 6x7, Scalesoban",
+            "   3  level 3: 9x6, Scalesoban"
+        ]
     );
+    // Each level with the message a player reads before it and a preview of its
+    // board (level 3 is 9 wide and 6 high, as drawn by the workbench's renderer).
+    let third = text.split("   3  ").nth(1).expect("level 3");
+    let mut lines = third.lines().skip(1);
+    assert_eq!(lines.next(), Some("      \"level 3 of 3\""), "{text}");
+    let board: Vec<&str> = lines.collect();
+    assert!(board.len() >= 6, "{text}");
+    assert!(board.iter().all(|l| l.starts_with("      ")), "{text}");
 }
 
 /// Explores `file`'s level `n` with the analysis, and returns the report and

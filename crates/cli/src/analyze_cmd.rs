@@ -6,6 +6,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use hsg::{AnalyzeOptions, HsgSummary, SavedAnalysis};
 use indicatif::{ProgressBar, ProgressStyle};
+use model::numbers::{grouped, percent};
 use std::io::{ErrorKind, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -80,15 +81,15 @@ fn analyze_and_save_whole(run: &Run, flags: &AnalysisFlags) -> Result<hsg::Analy
     eprintln!(
         "analysing {} ({} states)...",
         run.dir().display(),
-        run.state_count()
+        grouped(run.state_count())
     );
     let mut opts = flags.options();
     let needed = hsg::analysis::scc_bytes_needed(run.state_count());
     if needed > opts.mem_budget_bytes {
         eprintln!(
             "the per-state arrays need about {} MiB, more than --analysis-mem ({} MiB): they go to scratch files in {} (slower once they outgrow the page cache)",
-            needed.div_ceil(1 << 20),
-            opts.mem_budget_bytes >> 20,
+            grouped(needed.div_ceil(1 << 20)),
+            grouped(opts.mem_budget_bytes >> 20),
             run.dir().join(hsg::run::SCRATCH_FOLDER).display()
         );
     }
@@ -248,24 +249,24 @@ pub fn ensure_saved(run: &Run, flags: &AnalysisFlags) -> Result<()> {
 pub fn print_outline(s: &HsgSummary) {
     let t = &s.tags;
     outln!(
-        "{} states -> {} hyperstates (compression {:.4}), {} critical actions, {} HSG edges",
-        s.states,
-        s.hyperstates,
-        s.compression,
-        s.critical_actions,
-        s.hsg_edges
+        "{} states -> {} hyperstates (compression {}), {} critical actions, {} HSG edges",
+        grouped(s.states),
+        grouped(s.hyperstates),
+        percent(s.compression),
+        grouped(s.critical_actions),
+        grouped(s.hsg_edges)
     );
     outln!(
         "tags: win {}, fail {}, eventually winnable {}, implicitly failed {}, unknown {}; root: {}",
-        t.win,
-        t.fail,
-        t.eventually_winnable,
-        t.implicitly_failed,
-        t.unknown,
+        grouped(t.win),
+        grouped(t.fail),
+        grouped(t.eventually_winnable),
+        grouped(t.implicitly_failed),
+        grouped(t.unknown),
         s.root_tag.name()
     );
     match (s.shortest_win.actions, s.shortest_win.critical_actions) {
-        (Some(a), Some(c)) => outln!("shortest win: {a} actions, {c} critical"),
+        (Some(a), Some(c)) => outln!("shortest win: {} actions, {c} critical", grouped(a)),
         // In a partial run a win may still lie beyond the unexpanded states.
         _ if s.provisional => outln!("no win found yet for target `{}`", s.target),
         _ => outln!("no win reachable for target `{}`", s.target),
@@ -274,7 +275,7 @@ pub fn print_outline(s: &HsgSummary) {
     if s.provisional {
         outln!(
             "provisional: {} states were never expanded (their tags are unknown)",
-            s.open_states
+            grouped(s.open_states)
         );
     }
 }

@@ -97,6 +97,10 @@ pub struct LevelRow {
 pub struct LevelResult {
     /// The level's key.
     pub key: String,
+    /// The level file (canonical path) and the level's number: a result file whose key
+    /// now names another level (the batch's arguments changed) is redone, not reused.
+    #[serde(default)]
+    pub level: Option<(String, usize)>,
     /// The `--max-states` it was measured with (a batch with another limit redoes it).
     pub max_states: Option<u64>,
     /// The figures, when the level was measured.
@@ -166,6 +170,7 @@ fn read_result(results_dir: &Path, key: &str) -> Option<LevelResult> {
 fn needs_work(results_dir: &Path, spec: &LevelSpec, args: &BatchArgs) -> bool {
     match read_result(results_dir, &spec.key) {
         Some(r) if r.max_states != args.max_states => true,
+        Some(r) if r.level != Some(level_of(spec)) => true,
         Some(r) => r.row.is_none() && args.retry_failed,
         None => true,
     }
@@ -243,14 +248,20 @@ fn describe(result: &LevelResult) -> String {
         (Some(r), _) => format!(
             "{}: {} states, {} hyperstates{} ({:.1} s)",
             r.key,
-            r.states,
-            r.hyperstates,
+            model::numbers::grouped(r.states),
+            model::numbers::grouped(r.hyperstates),
             if r.complete { "" } else { ", partial" },
             r.seconds
         ),
         (None, Some(e)) => format!("{}: failed: {e}", result.key),
         (None, None) => format!("{}: no result", result.key),
     }
+}
+
+/// The level a result is of: its file's canonical path and its number.
+fn level_of(spec: &LevelSpec) -> (String, usize) {
+    let file = std::fs::canonicalize(&spec.file).unwrap_or_else(|_| spec.file.clone());
+    (file.display().to_string(), spec.number)
 }
 
 /// Explores and analyses one level; any error becomes the level's recorded failure.
@@ -266,12 +277,14 @@ fn measure(args: &BatchArgs, spec: &LevelSpec, budget: u64) -> LevelResult {
     match outcome {
         Ok(row) => LevelResult {
             key: spec.key.clone(),
+            level: Some(level_of(spec)),
             max_states: args.max_states,
             row: Some(row),
             error: None,
         },
         Err(err) => LevelResult {
             key: spec.key.clone(),
+            level: Some(level_of(spec)),
             max_states: args.max_states,
             row: None,
             error: Some(crate::message(&err)),
@@ -300,7 +313,15 @@ fn measure_level(
     );
     explore_args.max_states = args.max_states;
     let identity = explore_cmd::identity(&level, &explore_args);
-    let (writer, checkpoint) = RunWriter::open(store, identity, OpenMode::ResumeOrCreate)?;
+    // The store is the batch's own scratch: one of another level (a level file edited
+    // since an earlier batch with --keep-stores) is replaced, not a dead end.
+    let (writer, checkpoint) =
+        match RunWriter::open(store, identity.clone(), OpenMode::ResumeOrCreate) {
+            Err(store::StoreError::IdentityMismatch { .. }) => {
+                RunWriter::open(store, identity, OpenMode::ForceNew)?
+            }
+            other => other?,
+        };
     let finished = matches!(writer.status(), RunStatus::Complete | RunStatus::Partial);
     if !(finished && checkpoint.is_some()) {
         let opts = ExploreOptions {
@@ -331,7 +352,24 @@ fn measure_level(
     let mut opts = args.analysis.options();
     opts.mem_budget_bytes = args.analysis.analysis_mem.unwrap_or(budget);
     let analysis = hsg::analyze(&run, &opts)?;
-    Ok(row_of(spec, &run, &analysis, start.elapsed().as_secs_f64()))
+    // Saved, so that the level's HTML report (and `hsg tui` on a kept store) reads it.
+    hsg::persist::save(&analysis, store)?;
+    let row = row_of(spec, &run, &analysis, start.elapsed().as_secs_f64());
+    drop((run, analysis));
+    write_report(args, spec, store)?;
+    Ok(row)
+}
+
+/// The level's own HTML report (`hsg html`), in OUT/reports/KEY.html, which index.html
+/// links; written while the level's store still exists.
+fn write_report(args: &BatchArgs, spec: &LevelSpec, store: &Path) -> Result<()> {
+    let dir = args.out.join(table::REPORTS);
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let page = crate::html_cmd::page_of(store, &args.analysis)?;
+    let path = dir.join(format!("{}.html", spec.key));
+    let tmp = dir.join(format!("{}.html.tmp", spec.key));
+    std::fs::write(&tmp, page).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, &path).with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// The level's figures from its analysis (definitions in `docs/metrics.md`).

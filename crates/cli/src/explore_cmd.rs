@@ -9,6 +9,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use explore::{Ending, ExploreOptions, ProgressSink, Slot};
 use indicatif::{ProgressBar, ProgressStyle};
+use model::numbers::grouped;
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -205,14 +206,59 @@ fn check_finished(store_dir: &Path, checksums: bool) -> Result<&'static str> {
     Ok("every checksum verified")
 }
 
-/// `hsg explore FILE --list`: every level of the file, one a line, as `number  title`.
+/// `hsg explore FILE --list`: every level of the file as `number  title`, then the
+/// message a player reads before it (PuzzleScript) and a small preview of its board.
 fn list(path: &Path) -> Result<ExitCode> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read level file {}", path.display()))?;
-    for (number, title) in games::list_levels(&path.display().to_string(), &text)? {
+    let text = crate::text_file::read_text(path, "level file")?;
+    let name = path.display().to_string();
+    let messages = games::level_messages(&name, &text)?;
+    for (number, title) in games::list_levels(&name, &text)? {
         outln!("{number:>4}  {title}");
+        if let Some(Some(message)) = messages.get(number - 1) {
+            outln!("      \"{}\"", ellipsized(message, PREVIEW_COLUMNS));
+        }
+        for line in preview(&name, &text, number) {
+            outln!("      {line}");
+        }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The widest and tallest board preview `--list` draws.
+const PREVIEW_COLUMNS: usize = 40;
+const PREVIEW_ROWS: usize = 8;
+
+/// The first initial state of level `number`, drawn by its game, cut to
+/// [`PREVIEW_ROWS`] x [`PREVIEW_COLUMNS`] with the cut marked; a level that does not
+/// load says why in one line.
+fn preview(name: &str, text: &str, number: usize) -> Vec<String> {
+    let level = match games::load(name, text, &games::LevelSelector::Index(number)) {
+        Ok(level) => level,
+        Err(err) => return vec![format!("(cannot load: {err})")],
+    };
+    let Some(state) = level.game.initial_states().into_iter().next() else {
+        return vec!["(no initial state)".to_string()];
+    };
+    let board = level.game.render(&state);
+    let lines: Vec<&str> = board.lines().collect();
+    let mut out: Vec<String> = lines
+        .iter()
+        .take(PREVIEW_ROWS)
+        .map(|l| ellipsized(l, PREVIEW_COLUMNS))
+        .collect();
+    if lines.len() > PREVIEW_ROWS {
+        out.push(format!("... {} more rows", lines.len() - PREVIEW_ROWS));
+    }
+    out
+}
+
+/// `text` in at most `max` characters, ending with `...` when cut.
+fn ellipsized(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let kept: String = text.chars().take(max.saturating_sub(3)).collect();
+    format!("{kept}...")
 }
 
 /// The run directory, which clap requires unless `--list` is given.
@@ -253,7 +299,7 @@ pub fn explore(args: &ExploreArgs) -> Result<Explored> {
         eprintln!(
             "{} already holds this finished run ({} states, {checked}); nothing to do",
             store_dir.display(),
-            writer.state_count()
+            grouped(writer.state_count())
         );
         return Ok(Explored::Finished);
     }
@@ -304,11 +350,11 @@ pub fn explore(args: &ExploreArgs) -> Result<Explored> {
         let l = live.finish();
         eprintln!(
             "live HSG: {} hyperstates, HSG depth {}, {} winning, {} states in {} hyperstates can no longer win{}",
-            l.hyperstates,
+            grouped(l.hyperstates),
             l.depth,
-            l.winning,
-            l.dead_states,
-            l.dead_hyperstates,
+            grouped(l.winning),
+            grouped(l.dead_states),
+            grouped(l.dead_hyperstates),
             args.hsg_depth
                 .map(|d| format!(", HSG depth limited to {d}"))
                 .unwrap_or_default()
@@ -319,24 +365,24 @@ pub fn explore(args: &ExploreArgs) -> Result<Explored> {
         Ending::Interrupted => {
             eprintln!(
                 "interrupted at {} states (checkpoint saved); to resume, run the same command again:\n  {}",
-                summary.states,
+                grouped(summary.states),
                 resume_command()
             );
             Ok(Explored::Interrupted)
         }
         ending => {
             eprintln!(
-                "{}: {} states, {} transitions, depth {}, in {:.2} s ({:.0} states/s){}",
+                "{}: {} states, {} transitions, depth {}, in {:.2} s ({} states/s){}",
                 if ending == Ending::Complete {
                     "complete"
                 } else {
                     "partial"
                 },
-                summary.states,
-                summary.transitions,
+                grouped(summary.states),
+                grouped(summary.transitions),
                 summary.max_depth,
                 summary.elapsed.as_secs_f64(),
-                rate,
+                grouped(rate.round() as u64),
                 if summary.used_disk {
                     ", duplicates detected on disk"
                 } else {
@@ -344,7 +390,7 @@ pub fn explore(args: &ExploreArgs) -> Result<Explored> {
                 }
             );
             for (what, count) in game.exploration_counts() {
-                eprintln!("{count} {what}");
+                eprintln!("{} {what}", grouped(count));
             }
             let index = summary.index;
             if index.full_states > 0 {
@@ -428,7 +474,7 @@ pub(crate) fn identity(level: &games::Level, args: &ExploreArgs) -> RunIdentity 
 }
 
 fn resume_command() -> String {
-    std::env::args().collect::<Vec<_>>().join(" ")
+    crate::advice::this_command()
 }
 
 /// Progress on a terminal as a live line, elsewhere as plain log lines.
@@ -459,17 +505,19 @@ impl Display {
 
 fn line(p: &Progress) -> String {
     let mut text = format!(
-        "{} states, {} transitions, depth {}, {:.0} states/s, {} on disk",
-        p.states,
-        p.transitions,
+        "{} states, {} transitions, depth {}, {} states/s, {} on disk",
+        grouped(p.states),
+        grouped(p.transitions),
         p.depth,
-        p.states_per_sec,
+        grouped(p.states_per_sec.round() as u64),
         human(p.disk_bytes)
     );
     match p.live_hsg.as_ref().map(hsg::LiveFigures::from_json) {
         Some(Ok(live)) => text.push_str(&format!(
             "; {} hyperstates, HSG depth {}, {} states can no longer win",
-            live.hsg.hyperstates, live.hsg.depth, live.hsg.dead_states
+            grouped(live.hsg.hyperstates),
+            live.hsg.depth,
+            grouped(live.hsg.dead_states)
         )),
         Some(Err(e)) => text.push_str(&format!("; {e}")),
         None => {}

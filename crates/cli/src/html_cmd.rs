@@ -55,6 +55,21 @@ pub fn run(args: HtmlArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The report page of the run in `dir` with the default limits (`hsg batch` writes one
+/// per level beside its index).
+pub fn page_of(dir: &std::path::Path, analysis: &AnalysisFlags) -> Result<String> {
+    let args = HtmlArgs {
+        dir: dir.to_path_buf(),
+        out: PathBuf::new(),
+        max_hyperstates: 300,
+        members: 3,
+        analysis: analysis.clone(),
+    };
+    let loaded = Loaded::open(dir, analysis)?;
+    let report = crate::report::json_report(&loaded.run, dir, Some(&loaded.saved))?;
+    page(&loaded, &report, &args)
+}
+
 fn page(loaded: &Loaded, report: &Value, args: &HtmlArgs) -> Result<String> {
     let id = loaded.run.identity();
     let title = format!("{} / {}", id.game, id.level_title);

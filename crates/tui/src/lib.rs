@@ -41,15 +41,22 @@ pub struct TuiOptions {
     pub ascii: bool,
     /// Draw without colour (`--no-color`); colour is also off when `NO_COLOR` is set.
     pub no_colour: bool,
+    /// Draw in colour even when `NO_COLOR` is set (`--color always`).
+    pub force_colour: bool,
 }
 
 impl TuiOptions {
-    /// The drawing options, with `NO_COLOR` (any non-empty value) turning colour off.
+    /// The drawing options, with `NO_COLOR` (any non-empty value) turning colour off
+    /// unless colour is forced; forcing it also tells crossterm, which honours
+    /// `NO_COLOR` on its own.
     pub fn view(self) -> ViewOptions {
+        if self.force_colour && !self.no_colour {
+            crossterm::style::force_color_output(true);
+        }
         let no_color_env = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         ViewOptions {
             ascii: self.ascii,
-            colour: !(self.no_colour || no_color_env),
+            colour: !self.no_colour && (self.force_colour || !no_color_env),
         }
     }
 }

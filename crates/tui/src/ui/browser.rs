@@ -7,6 +7,7 @@ use super::theme::{tag_long, tag_short, Theme};
 use super::{opt, opt_f, page_start, pane};
 use crate::app::{App, Pane};
 use crate::data::{CriticalAction, Details, Listing, Member, Row};
+use model::numbers::grouped;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
@@ -300,15 +301,16 @@ pub fn detail_lines<'a>(d: &Details, width: u16, t: &Theme) -> Vec<Line<'a>> {
             format!("one-step {}", opt_f(d.one_step_headroom)),
         ],
         vec![
-            format!("critical actions out {}", d.out_critical),
-            format!("in {}", d.in_critical),
+            format!("critical actions out {}", grouped(d.out_critical)),
+            format!("in {}", grouped(d.in_critical)),
         ],
         vec![
             format!(
                 "HSG edges out {} ({} labelled)",
-                d.out_edges, d.out_labelled
+                grouped(d.out_edges),
+                grouped(d.out_labelled)
             ),
-            format!("in {} ({})", d.in_edges, d.in_labelled),
+            format!("in {} ({})", grouped(d.in_edges), grouped(d.in_labelled)),
         ],
     ];
     for group in groups {
@@ -336,7 +338,7 @@ pub fn detail_lines<'a>(d: &Details, width: u16, t: &Theme) -> Vec<Line<'a>> {
 
 /// `n` followed by the singular or plural noun.
 pub fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
+    format!("{} {}", grouped(n), if n == 1 { one } else { many })
 }
 
 fn draw_actions(
@@ -349,9 +351,13 @@ fn draw_actions(
     focused: bool,
 ) {
     let shown = if (list.items.len() as u64) < list.total {
-        format!("{name} {} of {}", list.items.len(), list.total)
+        format!(
+            "{name} {} of {}",
+            grouped(list.items.len() as u64),
+            grouped(list.total)
+        )
     } else {
-        format!("{name} {}", list.total)
+        format!("{name} {}", grouped(list.total))
     };
     let block = pane(t, &shown, focused, area.width);
     let inner = block.inner(area);

@@ -73,7 +73,7 @@ fn details_count_critical_actions_with_multiplicity_and_hsg_edges_apart() {
     let mut app = app;
     press(&mut app, "2");
     let screen = render(&app);
-    assert!(screen.contains("critical actions out 59570"), "{screen}");
+    assert!(screen.contains("critical actions out 59,570"), "{screen}");
     assert!(screen.contains("HSG edges out 2 (2 labelled)"), "{screen}");
 }
 
