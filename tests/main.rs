@@ -15,6 +15,7 @@ mod level_files;
 mod live;
 mod numbers;
 mod oracle;
+mod out_files;
 mod paths;
 mod puzzlegraph;
 mod puzzlescript;
