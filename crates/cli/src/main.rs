@@ -36,6 +36,7 @@ mod diff_cmd;
 mod explore_cmd;
 mod export_cmd;
 mod features_cmd;
+mod first_checkpoint;
 mod flags;
 mod fling_cmd;
 mod html_cmd;
@@ -48,6 +49,7 @@ mod puzzlescript_cmd;
 mod report;
 mod sandbox_cmd;
 mod sizes;
+mod stored_run;
 mod text_file;
 mod tui_cmd;
 mod usage;
@@ -155,7 +157,7 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli: Cli = stored_run::parse();
     let result = match cli.command {
         // A distributed exploration: one process of a cluster, or a cluster on this machine.
         Command::Explore(args) if args.cluster.is_some() && !args.list => {
