@@ -304,3 +304,98 @@ fn options_a_cluster_does_not_support_are_refused() {
     );
     assert!(!store.join("cluster").exists());
 }
+
+/// Regression (issue 37): `--local-processes` took any count (65536 spun binding ports,
+/// 1000 started a thousand processes on two cores).
+#[test]
+fn local_process_counts_are_bounded() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let level = level("sokoban/twoboxes.xsb");
+    let store = tmp.path().join("s");
+    for n in ["0", "65", "1000", "65536"] {
+        let out = run(&[
+            "explore",
+            path_arg(&level),
+            "--store",
+            path_arg(&store),
+            "--local-processes",
+            n,
+        ]);
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{n}: {said}");
+        assert!(said.contains("from 1 to 64"), "{n}: {said}");
+        assert!(!store.exists(), "{n}: nothing made");
+    }
+}
+
+/// Regression (issue 37): the `--local-processes` parent held no lock on the store, so a
+/// second exploration into it was accepted and the gather then failed. It holds the
+/// store's lock while its processes run, and SIGINT ends them all, resumably.
+#[test]
+fn the_local_cluster_holds_the_store_and_sigint_ends_it_resumably() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let level = level("sokoban/room3.xsb");
+    let extra = ["--max-depth", "22"];
+    let single = reference(tmp.path(), &level, &extra);
+    let store = tmp.path().join("cluster-run");
+    let mut args = vec!["explore", path_arg(&level), "--store", path_arg(&store)];
+    args.extend_from_slice(&extra);
+    args.extend_from_slice(&["--local-processes", "2"]);
+    let mut parent = Ended(
+        hsg()
+            .args(&args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("hsg starts"),
+    );
+    let hosts = store.join("cluster").join("hosts.txt");
+    let started = Instant::now();
+    while !hosts.exists() {
+        assert!(started.elapsed() < Duration::from_secs(60), "no host file");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let second = run(&["explore", path_arg(&level), "--store", path_arg(&store)]);
+    let said = String::from_utf8_lossy(&second.stderr);
+    assert_eq!(second.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains(&format!("another process (pid {})", parent.0.id())),
+        "{said}"
+    );
+    let again = run(&args);
+    let said = String::from_utf8_lossy(&again.stderr);
+    assert_eq!(again.status.code(), Some(1), "a second cluster too: {said}");
+    assert!(said.contains("another process"), "{said}");
+    let signal = std::process::Command::new("kill")
+        .args(["-INT", &parent.0.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(signal.success());
+    let ended = Instant::now();
+    let status = parent.0.wait().expect("parent ends");
+    assert!(ended.elapsed() < Duration::from_secs(30), "SIGINT honoured");
+    let mut err = String::new();
+    std::io::Read::read_to_string(parent.0.stderr.as_mut().expect("stderr piped"), &mut err)
+        .expect("stderr");
+    if status.code() == Some(130) {
+        assert!(
+            err.contains("interrupted") && err.contains("to resume, run:"),
+            "{err}"
+        );
+        assert!(store.join("cluster").exists(), "the parts are kept");
+    } else {
+        assert!(status.success(), "finished before the signal: {err}");
+    }
+    ok(&args);
+    assert_same_store(&single, &store);
+}
+
+/// Ends a process when the test ends, whatever happens in between.
+struct Ended(Child);
+
+impl Drop for Ended {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}

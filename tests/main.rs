@@ -18,6 +18,7 @@ mod live;
 mod manual;
 mod numbers;
 mod oracle;
+mod out_files;
 mod paths;
 mod puzzlegraph;
 mod puzzlescript;

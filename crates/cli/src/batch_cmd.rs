@@ -332,7 +332,7 @@ fn measure_level(
             checkpoint_every: Duration::from_secs(30),
             progress_every: Duration::from_secs(3600),
             stop: Arc::new(AtomicBool::new(false)),
-            scratch_dir: store.join("scratch"),
+            scratch_dir: store.join(store::layout::SCRATCH),
             index_limit: None,
             round_limit: None,
             parents_per_part: explore::PARENTS_PER_PART,

@@ -109,8 +109,8 @@ pub struct ExploreArgs {
     #[arg(long, value_name = "I", requires = "cluster")]
     pub process: Option<usize>,
     /// Explore with N processes on this machine (over 127.0.0.1), their parts in
-    /// DIR/cluster/, then gather them into the store DIR.
-    #[arg(long, value_name = "N", value_parser = flags::count)]
+    /// DIR/cluster/, then gather them into the store DIR (1 to 64).
+    #[arg(long, value_name = "N", value_parser = flags::local_processes)]
     pub local_processes: Option<usize>,
     /// Seconds a process of a cluster waits for every other to connect before it gives up.
     #[arg(long, value_name = "SECS", default_value_t = 120.0, value_parser = flags::seconds)]
@@ -162,7 +162,10 @@ pub enum Explored {
 }
 
 /// Runs `hsg explore`.
-pub fn run(args: ExploreArgs) -> Result<ExitCode> {
+pub fn run(mut args: ExploreArgs) -> Result<ExitCode> {
+    if crate::stored_run::is_stored(&args) {
+        crate::stored_run::fill_from_store(&mut args)?;
+    }
     if args.list {
         return list(&args.which.level_file);
     }
@@ -272,7 +275,11 @@ pub(crate) fn store_dir(args: &ExploreArgs) -> Result<&Path> {
 pub fn explore(args: &ExploreArgs) -> Result<Explored> {
     let store_dir = store_dir(args)?;
     let w = &args.which;
-    let mut level = load_level(&w.level_file, w.level, w.title.as_deref())?;
+    let mut level = if crate::stored_run::is_stored(args) {
+        crate::stored_run::stored_level(store_dir)?
+    } else {
+        load_level(&w.level_file, w.level, w.title.as_deref())?
+    };
     if let Some(k) = args.flip_tokens.filter(|&k| k > 0) {
         level = games::flip::wrap(level, k as usize)?;
     }
@@ -319,7 +326,7 @@ pub fn explore(args: &ExploreArgs) -> Result<Explored> {
             5000
         }),
         stop,
-        scratch_dir: store_dir.join("scratch"),
+        scratch_dir: store_dir.join(store::layout::SCRATCH),
         index_limit: args.index_limit,
         round_limit: args.round_candidates,
         parents_per_part: args
@@ -364,9 +371,9 @@ pub fn explore(args: &ExploreArgs) -> Result<Explored> {
     match summary.ending {
         Ending::Interrupted => {
             eprintln!(
-                "interrupted at {} states (checkpoint saved); to resume, run the same command again:\n  {}",
+                "interrupted at {} states (checkpoint saved); to resume, run:\n  {}",
                 grouped(summary.states),
-                resume_command()
+                crate::stored_run::this_command_resumed()
             );
             Ok(Explored::Interrupted)
         }
@@ -407,11 +414,11 @@ pub fn explore(args: &ExploreArgs) -> Result<Explored> {
 
 /// True while an exploration watches the stop flag; otherwise SIGINT and SIGTERM end
 /// the process at once (an analysis has nothing to checkpoint).
-static EXPLORING: AtomicBool = AtomicBool::new(false);
+pub(crate) static EXPLORING: AtomicBool = AtomicBool::new(false);
 
 /// The flag SIGINT and SIGTERM raise, with the handler installed on first use (a
 /// process may explore only once, but `hsg open` explores and then analyses).
-fn stop_flag() -> Result<Arc<AtomicBool>> {
+pub(crate) fn stop_flag() -> Result<Arc<AtomicBool>> {
     static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
     if let Some(flag) = FLAG.get() {
         return Ok(flag.clone());
@@ -432,6 +439,11 @@ fn stop_flag() -> Result<Arc<AtomicBool>> {
 
 /// Reads and parses the selected level of a level file.
 pub fn load_level(path: &Path, index: Option<usize>, title: Option<&str>) -> Result<games::Level> {
+    if path.as_os_str().is_empty() {
+        anyhow::bail!(
+            "name the level file (only `hsg explore --store DIR` alone resumes the run in DIR)"
+        );
+    }
     let text = crate::text_file::read_text(path, "level file")?;
     let selector = match (index, title) {
         (Some(n), _) => games::LevelSelector::Index(n),
@@ -471,10 +483,6 @@ pub(crate) fn identity(level: &games::Level, args: &ExploreArgs) -> RunIdentity 
         game.players(),
         game.has_chance(),
     )
-}
-
-fn resume_command() -> String {
-    crate::advice::this_command()
 }
 
 /// Progress on a terminal as a live line, elsewhere as plain log lines.

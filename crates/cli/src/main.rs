@@ -38,6 +38,7 @@ mod diff_cmd;
 mod explore_cmd;
 mod export_cmd;
 mod features_cmd;
+mod first_checkpoint;
 mod flags;
 mod fling_cmd;
 mod html_cmd;
@@ -51,6 +52,7 @@ mod puzzlescript_cmd;
 mod report;
 mod sandbox_cmd;
 mod sizes;
+mod stored_run;
 mod text_file;
 mod tui_cmd;
 mod usage;
@@ -167,8 +169,7 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 
 fn main() -> ExitCode {
     let colour = colour::ColourWhen::from_args(std::env::args_os());
-    let matches = Cli::command().color(colour.clap()).get_matches();
-    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|err| err.exit());
+    let cli: Cli = stored_run::parse(colour.clap());
     let result = match cli.command {
         // A distributed exploration: one process of a cluster, or a cluster on this machine.
         Command::Explore(args) if args.cluster.is_some() && !args.list => {

@@ -318,7 +318,13 @@ pub fn info(args: InfoArgs) -> Result<ExitCode> {
         id.level_title,
         id.level_hash
     );
-    outln!("status      {}", e["status"].as_str().unwrap_or("?"));
+    let unfinished = matches!(run.status(), RunStatus::Interrupted | RunStatus::Running);
+    let status = if unfinished {
+        unfinished_status(&args.dir, run.status())?
+    } else {
+        e["status"].as_str().unwrap_or("?").to_string()
+    };
+    outln!("status      {status}");
     let outcomes = outcome_counts(&run);
     let held_back = match outcomes.held_back {
         0 => String::new(),
@@ -345,10 +351,28 @@ pub fn info(args: InfoArgs) -> Result<ExitCode> {
         p.states_per_sec,
         crate::sizes::human(p.disk_bytes)
     );
-    if run.status() == RunStatus::Interrupted || run.status() == RunStatus::Running {
-        outln!("            (not finished: run `hsg explore` on this store again to resume)");
+    if unfinished {
+        outln!(
+            "resume      {}",
+            crate::stored_run::resume_command(&args.dir)
+        );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What an unfinished run is doing, as the store's lock tells: a manifest that says
+/// `running` after its explorer was killed is stopped, not running.
+fn unfinished_status(dir: &std::path::Path, status: RunStatus) -> Result<String> {
+    Ok(match (store::layout::lock_holder(dir)?, status) {
+        (Some(pid), _) => format!("running (pid {pid} holds the store)"),
+        (None, RunStatus::Interrupted) => {
+            "interrupted; no process holds the store; resumable from its last checkpoint"
+                .to_string()
+        }
+        (None, _) => "stopped: no process holds the store (its explorer was killed or \
+                      crashed); resumable from its last checkpoint"
+            .to_string(),
+    })
 }
 
 /// `hsg info` on a run that has committed nothing yet (its explorer has not reached its
@@ -363,18 +387,23 @@ fn info_uncommitted(dir: &std::path::Path) -> Result<ExitCode> {
         id.level_title,
         id.level_hash
     );
-    outln!("status     running, nothing committed yet");
+    let holder = store::layout::lock_holder(dir)?;
+    match &holder {
+        Some(pid) => outln!(
+            "status     running, nothing committed yet (pid {pid} holds the store; \
+             its first checkpoint is still to come)"
+        ),
+        None => outln!(
+            "status     stopped, nothing committed: no process holds the store and it \
+             stopped before its first checkpoint, so nothing can be resumed"
+        ),
+    }
     let p = &m.progress;
     if p.states > 0 {
-        outln!(
-            "progress   {} states found so far (pid {}), not yet checkpointed",
-            p.states,
-            p.pid
-        );
+        outln!("progress   {} states found, not checkpointed", p.states);
     }
-    outln!(
-        "           (an exploration is before its first checkpoint, or stopped before it: \
-         run `hsg explore` on this store again to start it over)"
-    );
+    if holder.is_none() {
+        outln!("start over {}", crate::stored_run::resume_command(dir));
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -96,15 +96,14 @@ pub fn run(args: TuiArgs, colour: ColourWhen) -> Result<ExitCode> {
             // Fail here, with the store's own message, rather than inside the workbench.
             // Only the manifest is read: opening the store checks every row (about a
             // second on room4), which the workbench's loader does behind its first frame.
-            if !dir.join("MANIFEST").is_file() {
+            if !dir.join(store::layout::MANIFEST).is_file() {
                 bail!(
                     "{}: not a hyperstate store (no MANIFEST file)",
                     dir.display()
                 );
             }
-            if store::Manifest::read(dir)?.nothing_committed() {
-                return Err(store::StoreError::NothingCommitted { path: dir.clone() }.into());
-            }
+            // Before its first checkpoint a run has nothing to show: wait for it.
+            crate::first_checkpoint::wait_for_first(dir, crate::first_checkpoint::WAIT)?;
             require_terminal("tui")?;
             tui::run(dir, args.draw.options(colour))?;
         }

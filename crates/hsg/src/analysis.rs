@@ -7,7 +7,7 @@ use crate::graph::{validate, Labels, OutcomeId, StateGraph};
 use crate::headroom::{compute_headroom, Headroom};
 use crate::metrics;
 use crate::paths::{
-    count_winning_paths, depths_from, distance_to, longest_to, shortest_win_actions,
+    count_winning_paths, depths_from, distance_to, longest_to, shortest_walk_length,
     winning_path_lengths, UNREACHED,
 };
 use crate::progress::{Observer, Phase};
@@ -267,6 +267,14 @@ fn summarize<G: StateGraph + ?Sized>(
         Err(why) => (None, Some(why)),
     };
     let finite = |d: u32| (d != UNREACHED).then_some(d);
+    // Both figures of the one walk `hsg path --to win` prints (issue 37: the fewest
+    // critical actions of any win sat beside the actions of another walk).
+    let shortest_win = shortest_walk_length(
+        g,
+        0,
+        |s| c.hyperstate_of(s),
+        |s| g.outcome(s) == Some(target),
+    );
     HsgSummary {
         format_version: FORMAT_VERSION,
         source,
@@ -304,8 +312,8 @@ fn summarize<G: StateGraph + ?Sized>(
         branching: metrics::branching(g, c),
         depth: metrics::depth_summary(&a.depth),
         shortest_win: ShortestWin {
-            actions: shortest_win_actions(g, 0, |s| g.outcome(s) == Some(target)),
-            critical_actions: finite(a.win_distance[a.root as usize]),
+            actions: shortest_win.map(|w| w.actions),
+            critical_actions: shortest_win.map(|w| w.critical),
         },
         winning_paths: WinningPaths {
             count: count_winning_paths(c, t, a.root),

@@ -17,8 +17,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::xxh3_64;
 
-/// Name of the analysis folder inside a run directory.
-pub const FOLDER: &str = "hsg";
+/// Name of the analysis folder inside a run directory (the run directory's names are
+/// listed in `store::layout`).
+pub const FOLDER: &str = store::layout::ANALYSIS;
 
 const COMPONENT: (&str, &[u8; 8]) = ("component.bin", b"COMPONEN");
 const MEMBERS_IDX: (&str, &[u8; 8]) = ("members.idx", b"MEMB-IDX");
@@ -27,7 +28,7 @@ const EDGES_IDX: (&str, &[u8; 8]) = ("edges.idx", b"EDGE-IDX");
 const EDGES: (&str, &[u8; 8]) = ("edges.bin", b"HSGEDGES");
 const HYPERSTATES: (&str, &[u8; 8]) = ("hyperstates.bin", b"HYPERST ");
 const IDEAL_PATH: (&str, &[u8; 8]) = ("ideal_path.bin", b"IDEALPTH");
-const SUMMARY: &str = "summary.json";
+const SUMMARY: &str = store::layout::ANALYSIS_SUMMARY;
 const SUMMARY_SUM: &str = "summary.json.xxh3";
 
 /// Width of a hyperstate record in `hyperstates.bin`.
@@ -135,7 +136,7 @@ fn write_u64s(path: &Path, kind: &[u8; 8], values: &[u64]) -> Result<(), HsgErro
 
 /// Saves `a` into `run_dir/hsg/`, replacing any earlier analysis.
 pub fn save(a: &Analysis, run_dir: &Path) -> Result<PathBuf, HsgError> {
-    let tmp = run_dir.join(format!("{FOLDER}.tmp"));
+    let tmp = run_dir.join(store::layout::ANALYSIS_TMP);
     let _ = fs::remove_dir_all(&tmp);
     fs::create_dir_all(&tmp).map_err(|e| HsgError::io(&tmp, e))?;
     write_files(a, &tmp)?;
@@ -143,7 +144,7 @@ pub fn save(a: &Analysis, run_dir: &Path) -> Result<PathBuf, HsgError> {
     // its files were synced, their names in it were not.
     crate::binfile::sync_dir(&tmp).map_err(|e| HsgError::io(&tmp, e))?;
     let dest = run_dir.join(FOLDER);
-    let old = run_dir.join(format!("{FOLDER}.old"));
+    let old = run_dir.join(store::layout::ANALYSIS_OLD);
     let _ = fs::remove_dir_all(&old);
     let renamed = |from: &Path, to: &Path| {
         fs::rename(from, to).map_err(|e| HsgError::io(from, e))?;

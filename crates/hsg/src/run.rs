@@ -128,7 +128,7 @@ pub fn analyze_unsaved(run: &store::Run, opts: &AnalyzeOptions) -> Result<Analys
 
 /// The folder of a run where an analysis short of memory keeps its scratch files (they
 /// are unlinked as soon as they are made, so it stays empty).
-pub const SCRATCH_FOLDER: &str = "hsg-scratch";
+pub const SCRATCH_FOLDER: &str = store::layout::ANALYSIS_SCRATCH;
 
 /// Analyses `run` and saves the result into `run.dir()/hsg/` (replacing any earlier
 /// analysis; re-running gives the same files).

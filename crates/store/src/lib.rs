@@ -29,7 +29,7 @@ mod header;
 mod huge_array;
 mod huge_words;
 mod identity;
-mod layout;
+pub mod layout;
 mod manifest;
 mod mapped;
 mod out_edges;

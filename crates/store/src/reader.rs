@@ -113,9 +113,16 @@ impl Run {
         let run = Run {
             rows: packed(dir, ROWS, f.rows, verify)?,
             edges: packed(dir, EDGES, f.edges, verify)?,
-            trans_prob: optional(dir, "trans.prob", "transprb", 8, f.trans_prob, verify)?,
+            trans_prob: optional(
+                dir,
+                crate::layout::TRANS_PROB,
+                "transprb",
+                8,
+                f.trans_prob,
+                verify,
+            )?,
             terminals: Mapped::open(
-                &dir.join("terminals"),
+                &dir.join(crate::layout::TERMINALS),
                 header("terminal", 8),
                 f.terminals,
                 verify,

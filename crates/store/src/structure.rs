@@ -30,7 +30,7 @@ pub fn check(run: &crate::Run) -> Result<(), StoreError> {
     let p = run.parts();
     check_states(&p)?;
     let m = p.manifest;
-    let manifest = p.dir.join("MANIFEST");
+    let manifest = p.dir.join(crate::layout::MANIFEST);
     check_frames(p.rows, m.expanded, m.files.tails.rows.len(), &manifest)?;
     check_frames(p.edges, m.transitions, m.files.tails.edges.len(), &manifest)?;
     check_rows(&p)?;
@@ -41,7 +41,7 @@ pub fn check(run: &crate::Run) -> Result<(), StoreError> {
 
 fn check_states(p: &Parts) -> Result<(), StoreError> {
     let m = p.manifest;
-    let manifest = p.dir.join("MANIFEST");
+    let manifest = p.dir.join(crate::layout::MANIFEST);
     if p.slot == 0 || (m.identity.variable_width && p.slot < 2) {
         return Err(corrupt(
             &manifest,

@@ -23,9 +23,9 @@ use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::xxh3_64;
 
 /// File name of the bookmarks an earlier version kept inside a run directory.
-pub const FILE: &str = "hsg-bookmarks.json";
+pub const FILE: &str = store::layout::OLD_BOOKMARKS;
 /// Directory name of the workbench's database inside a run directory.
-pub const DATABASE: &str = "hsg-user.sled";
+pub const DATABASE: &str = store::layout::USER_DB;
 
 /// Prefix of the trees that hold bookmarks, one per run identity.
 const TREE_PREFIX: &str = "bookmarks/";

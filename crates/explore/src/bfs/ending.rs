@@ -28,6 +28,11 @@ impl<'g> Bfs<'g> {
             }
             self.mark_unexpanded_terminals()?;
         }
+        // The last progress (kept in the manifest) pairs the final counts with the
+        // live figures of the whole graph, not those of the last layer's start.
+        if let Some(w) = self.watching.as_mut() {
+            w.settle(&self.writer, self.next_parent)?;
+        }
         let (states, transitions) = self.writer_states();
         let summary = Summary {
             ending,

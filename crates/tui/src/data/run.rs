@@ -187,7 +187,9 @@ pub fn open_store(dir: &Path, phase: &dyn Fn(&str)) -> Result<StoreBench, TuiErr
     let run = Run::open_unverified(dir)?;
     let id = run.identity().clone();
     let game = games::reload(&id.game, &id.level_text, &id.options);
-    let summary_path = dir.join(hsg::persist::FOLDER).join("summary.json");
+    let summary_path = dir
+        .join(store::layout::ANALYSIS)
+        .join(store::layout::ANALYSIS_SUMMARY);
     let saved = if summary_path.exists() {
         phase("loading the analysis");
         hsg::load(dir)?
