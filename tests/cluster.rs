@@ -499,3 +499,109 @@ fn a_port_in_use_names_the_address_and_the_host_file_line() {
         "{said}"
     );
 }
+
+/// The commands of `docs/distributed.md`'s two-machine recipe: each line of
+/// its section that starts with `machine-a$` or `machine-b$`, with the
+/// machine's name and the command.
+fn recipe() -> Vec<(String, String)> {
+    let doc = std::fs::read_to_string(crate::util::root().join("docs/distributed.md"))
+        .expect("docs/distributed.md");
+    let start = doc
+        .find("## Two machines, step by step")
+        .expect("the recipe's section");
+    let section = &doc[start..];
+    let end = section[3..].find("\n## ").map_or(section.len(), |e| e + 3);
+    section[..end]
+        .lines()
+        .filter_map(|l| {
+            let (machine, command) = l.trim().split_once("$ ")?;
+            machine
+                .starts_with("machine-")
+                .then(|| (machine.to_string(), command.to_string()))
+        })
+        .collect()
+}
+
+/// Runs the two-machine recipe of the docs as written, two directories
+/// standing for the two machines: the documentation addresses become two
+/// free ports of 127.0.0.1, `hsg` is the binary under test, and `scp`
+/// copies between the directories (`machine-b:part` is `machine-b/part`).
+/// The `hsg explore` lines of the two machines run at once, as the recipe
+/// asks; every other line runs to its end before the next starts. The
+/// gathered store must be the single machine's, file for file.
+#[test]
+fn the_two_machine_recipe_of_the_docs_runs_as_written() {
+    let steps = recipe();
+    assert!(steps.len() >= 8, "{steps:?}");
+    let tmp = tempfile::tempdir().expect("tempdir");
+    for machine in ["machine-a", "machine-b"] {
+        std::fs::create_dir(tmp.path().join(machine)).expect("a machine's directory");
+    }
+    std::fs::copy(
+        level("sokoban/room3.xsb"),
+        tmp.path().join("machine-a/room3.xsb"),
+    )
+    .expect("the level on machine A");
+    let ports: Vec<String> = (0..2)
+        .map(|_| TcpListener::bind("127.0.0.1:0").expect("a port"))
+        .collect::<Vec<_>>()
+        .iter()
+        .map(|l| l.local_addr().expect("address").to_string())
+        .collect();
+    let bin = std::path::PathBuf::from(env!("CARGO_BIN_EXE_hsg"));
+    let path = format!(
+        "{}:{}",
+        bin.parent().expect("the binary's directory").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let scp = format!(
+        r#"scp() {{ local a=(); for x in "$@"; do case "$x" in -*) ;; *:*) a+=("{root}/${{x%%:*}}/${{x#*:}}") ;; *) a+=("$x") ;; esac; done; cp -rp "${{a[@]}}"; }}; "#,
+        root = tmp.path().display()
+    );
+    let shell = |machine: &str, command: &str| {
+        let command = command
+            .replace("192.0.2.10:7100", &ports[0])
+            .replace("192.0.2.11:7100", &ports[1]);
+        let mut cmd = std::process::Command::new("bash");
+        cmd.arg("-c")
+            .arg(format!("{scp}{command}"))
+            .current_dir(tmp.path().join(machine))
+            .env("PATH", &path)
+            .env_remove("HSG_CLUSTER_KEY")
+            .env_remove("HSG_CLUSTER_KEY_FILE")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        cmd
+    };
+    let mut running: Vec<(String, Child)> = Vec::new();
+    let wait_all = |running: &mut Vec<(String, Child)>| {
+        for (what, child) in running.drain(..) {
+            let (success, said) = finish(child, Duration::from_secs(600));
+            assert!(success, "{what}: {said}");
+        }
+    };
+    for (machine, command) in &steps {
+        let what = format!("{machine}$ {command}");
+        let mut cmd = shell(machine, command);
+        if command.contains("--cluster ") {
+            running.push((what, cmd.spawn().expect("bash starts")));
+            continue;
+        }
+        wait_all(&mut running);
+        let out = cmd.output().expect("bash runs");
+        assert!(
+            out.status.success(),
+            "{what}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    wait_all(&mut running);
+    let a = tmp.path().join("machine-a");
+    let mode = std::os::unix::fs::PermissionsExt::mode(
+        &std::fs::metadata(tmp.path().join("machine-b/cluster.key"))
+            .expect("the key on machine B")
+            .permissions(),
+    );
+    assert_eq!(mode & 0o777, 0o600, "the key stays private on machine B");
+    assert_same_store(&a.join("single"), &a.join("room3"));
+}
