@@ -108,6 +108,11 @@ pub struct ExploreArgs {
     /// This process's index in the --cluster host file, from 0.
     #[arg(long, value_name = "I", requires = "cluster")]
     pub process: Option<usize>,
+    /// The cluster key every process of --cluster proves: a file (the same on every
+    /// machine, readable by its owner only). Or set HSG_CLUSTER_KEY_FILE to its path, or
+    /// HSG_CLUSTER_KEY to the secret itself; never the secret on the command line.
+    #[arg(long, value_name = "FILE", requires = "cluster")]
+    pub cluster_key: Option<PathBuf>,
     /// Explore with N processes on this machine (over 127.0.0.1), their parts in
     /// DIR/cluster/, then gather them into the store DIR (1 to 64).
     #[arg(long, value_name = "N", value_parser = flags::local_processes)]
@@ -145,6 +150,7 @@ impl ExploreArgs {
             analysis: AnalysisFlags::default(),
             cluster: None,
             process: None,
+            cluster_key: None,
             local_processes: None,
             connect_timeout: 120.0,
             verify_finished: false,

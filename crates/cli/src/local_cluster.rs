@@ -8,7 +8,7 @@
 //! SIGINT or SIGTERM ends them all (between two starts too). Running the command
 //! again resumes every part from the last layer all of them committed.
 
-use crate::cluster_cmd::{refuse_unsupported, CHILD};
+use crate::cluster_cmd::{refuse_unsupported, CHILD, KEY_ENV, KEY_FILE_ENV};
 use crate::explore_cmd::{
     analyze_if_asked, identity, load_level, stop_flag, store_dir, ExploreArgs, Explored, EXPLORING,
 };
@@ -58,12 +58,15 @@ fn explore(args: &ExploreArgs) -> Result<Explored> {
         .with_context(|| format!("cannot write {}", hosts.display()))?;
     let parts: Vec<PathBuf> = (0..n).map(|i| root.join(format!("part-{i}"))).collect();
     let started = Instant::now();
+    // A fresh key for this run's processes, passed through their
+    // environment (never their command line, which every user can read).
+    let key = cluster::ClusterKey::fresh_hex().map_err(anyhow::Error::msg)?;
     let mut children = Vec::with_capacity(n);
     for (i, part) in parts.iter().enumerate() {
         if stop.load(Ordering::SeqCst) {
             return interrupted(children, &root);
         }
-        match spawn(args, &hosts, i, part) {
+        match spawn(args, &hosts, i, part, &key) {
             Ok(child) => children.push(child),
             Err(err) => {
                 end_all(&mut children);
@@ -175,7 +178,7 @@ fn free_ports(n: usize) -> Result<Vec<String>> {
 }
 
 /// Starts process `i` of the cluster on this machine.
-fn spawn(args: &ExploreArgs, hosts: &Path, i: usize, part: &Path) -> Result<Child> {
+fn spawn(args: &ExploreArgs, hosts: &Path, i: usize, part: &Path, key: &str) -> Result<Child> {
     let exe = std::env::current_exe().context("cannot find the hsg binary to start")?;
     let mut cmd = Command::new(exe);
     cmd.arg("explore")
@@ -189,6 +192,8 @@ fn spawn(args: &ExploreArgs, hosts: &Path, i: usize, part: &Path) -> Result<Chil
         .arg("--connect-timeout")
         .arg(args.connect_timeout.to_string())
         .env(CHILD, "1")
+        .env(KEY_ENV, key)
+        .env_remove(KEY_FILE_ENV)
         // Timely prints its connection attempts on standard output.
         .stdout(std::process::Stdio::null());
     if let Some(n) = args.which.level {
