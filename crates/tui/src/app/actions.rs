@@ -55,6 +55,13 @@ impl App {
         }
     }
 
+    /// The terminal's size less the rows of the banner over the screens.
+    fn body_size(&self) -> (u16, u16) {
+        let banner = ui::banner_lines(self, self.size.0).len();
+        let banner = u16::try_from(banner).unwrap_or(u16::MAX);
+        (self.size.0, self.size.1.saturating_sub(banner))
+    }
+
     fn show_screen(&mut self, i: usize) {
         self.screen = Screen::ALL[i % Screen::ALL.len()];
         // A message about the screen left behind would be read as one about this one.
@@ -226,8 +233,9 @@ impl App {
     }
 
     fn apply_browser(&mut self, action: Action) {
-        let page =
-            i64::from(ui::browser::table_rows(self.size, ui::browser::board_rows(self)).max(1));
+        let page = i64::from(
+            ui::browser::table_rows(self.body_size(), ui::browser::board_rows(self)).max(1),
+        );
         match (action, self.pane) {
             (Action::Left, p) => self.pane = p.step(false),
             (Action::Right, p) => self.pane = p.step(true),
