@@ -12,6 +12,7 @@
 pub mod app;
 pub mod bench_support;
 pub mod bookmarks;
+pub mod bookmarks_check;
 pub mod data;
 pub mod error;
 pub mod keys;

@@ -42,7 +42,10 @@ impl App {
             Action::IdealStep => self.ideal_step(),
             Action::PrevAction => self.move_out_cursor(-1),
             Action::NextAction => self.move_out_cursor(1),
-            Action::Bookmark => self.overlay = Overlay::Prompt(PromptKind::Note, String::new()),
+            Action::Bookmark => match self.bookmarks.refusal() {
+                Some(why) => self.status = format!("not bookmarked: {why}"),
+                None => self.overlay = Overlay::Prompt(PromptKind::Note, String::new()),
+            },
             Action::BookmarkList => self.overlay = Overlay::Bookmarks(0),
             _ => match self.screen {
                 Screen::Browser => self.apply_browser(action),

@@ -448,7 +448,9 @@ impl App {
         let key = bench.run_key();
         match Bookmarks::open(bench.run_dir().zip(key.as_ref())) {
             Ok(b) => {
-                if b.hidden() > 0 {
+                if b.notice().is_some() {
+                    self.status = "about the bookmarks: ' (the bookmark list) says more".into();
+                } else if b.hidden() > 0 {
                     self.status = format!(
                         "{} bookmarks of another exploration of this directory (other level or options) are hidden",
                         b.hidden()
@@ -456,7 +458,11 @@ impl App {
                 }
                 self.bookmarks = b;
             }
-            Err(e) => self.status = format!("bookmarks unavailable: {e}"),
+            Err(e) => {
+                // Changes are refused rather than kept in memory as if saved.
+                self.status = format!("bookmarks unavailable: {e}");
+                self.bookmarks = Bookmarks::unavailable(format!("bookmarks unavailable: {e}"));
+            }
         }
         if bench.is_live() {
             self.status = "another process is exploring this run: progress refreshes live".into();
@@ -490,5 +496,7 @@ impl App {
     }
 }
 
+#[cfg(test)]
+mod refusal_tests;
 #[cfg(test)]
 mod tests;
