@@ -12,6 +12,7 @@
 pub mod app;
 pub mod bench_support;
 pub mod bookmarks;
+pub mod bookmarks_check;
 pub mod data;
 pub mod error;
 pub mod keys;
@@ -117,6 +118,11 @@ pub fn write_svg_of(
     name: &Path,
 ) -> Result<SvgStats, TuiError> {
     let bench = data::run::open_store(dir, &|_| {})?;
+    // The workbench verifies in the background; an export has no time to show first.
+    bench.verify_analysis().map_err(|d| TuiError::Corrupt {
+        path: dir.to_path_buf(),
+        what: format!("{} {}", d.what, d.remedy),
+    })?;
     svg::write_svg(&bench, bench.root(), radius, max_nodes, writer)
         .and_then(|s| writer.flush().map(|_| s))
         .map_err(|e| TuiError::io(name, e))

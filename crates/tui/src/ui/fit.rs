@@ -102,6 +102,33 @@ pub fn flow(items: &[String], sep: &str, max: usize, ellipsis: &str) -> Vec<Stri
     lines
 }
 
+/// `text` wrapped into lines of at most `max` columns, at spaces where it can be and
+/// inside a word only when the word alone is longer than a line: nothing is cut.
+pub fn wrap(text: &str, max: usize) -> Vec<String> {
+    let max = max.max(1);
+    let mut lines = Vec::new();
+    let mut current = String::new();
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let needed = width(&current) + usize::from(!current.is_empty()) + width(word);
+        if !current.is_empty() && needed > max {
+            lines.push(std::mem::take(&mut current));
+        }
+        if !current.is_empty() {
+            current.push(' ');
+        }
+        for c in word.chars() {
+            if width(&current) + width(c.encode_utf8(&mut [0; 4])) > max {
+                lines.push(std::mem::take(&mut current));
+            }
+            current.push(c);
+        }
+    }
+    if !current.is_empty() {
+        lines.push(current);
+    }
+    lines
+}
+
 /// `lines` cut to `height` rows; when some are left out, the last row says how many,
 /// so no fact is dropped silently.
 pub fn clip<'a>(
@@ -169,6 +196,16 @@ mod tests {
         assert_eq!(percent(1.0), "100.00%");
         assert_eq!(percent(0.0), "0.00%");
         assert_eq!(percent(0.000001), "0.0001%");
+    }
+
+    #[test]
+    fn wrapping_keeps_every_character() {
+        assert_eq!(wrap("a bb ccc dddd", 6), ["a bb", "ccc", "dddd"]);
+        assert_eq!(wrap("abcdefgh ij", 3), ["abc", "def", "gh", "ij"]);
+        let text = "The run is still being explored: this analysis is of 3,400,000 states.";
+        let lines = wrap(text, 20);
+        assert!(lines.iter().all(|l| width(l) <= 20));
+        assert_eq!(lines.join(" "), text);
     }
 
     #[test]

@@ -119,9 +119,7 @@ fn facts<'a>(o: &'a Overview, app: &App, width: usize, t: &Theme) -> Vec<Line<'a
         width,
         t.ellipsis(),
     )));
-    if let Some(note) = &o.stale_note {
-        lines.push(Line::styled(note.clone(), t.error()));
-    }
+    // A stale analysis is announced in full above the panes (`super::banner_lines`).
     lines
 }
 
