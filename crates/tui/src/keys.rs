@@ -2,6 +2,7 @@
 //! look actions up here and the `?` overlay is generated from the same rows, so the
 //! help can never disagree with the behaviour.
 
+use crate::play::Input;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 /// Where a binding applies.
@@ -19,6 +20,8 @@ pub enum Context {
     Bookmarks,
     /// A text prompt (search, bookmark note).
     Prompt,
+    /// Play mode.
+    Play,
 }
 
 impl Context {
@@ -31,15 +34,17 @@ impl Context {
             Context::Graph => "Graph",
             Context::Bookmarks => "Bookmark list",
             Context::Prompt => "Prompts",
+            Context::Play => "Play mode",
         }
     }
 
     /// Every context, in help order.
-    pub const ALL: [Context; 6] = [
+    pub const ALL: [Context; 7] = [
         Context::Global,
         Context::Browser,
         Context::Paths,
         Context::Graph,
+        Context::Play,
         Context::Bookmarks,
         Context::Prompt,
     ];
@@ -126,6 +131,21 @@ pub enum Action {
     Cancel,
     /// Confirm a prompt.
     Confirm,
+    /// Open play mode on the state on show.
+    Play,
+    /// Play a direction or the action key (in a game without them, move the list's
+    /// cursor).
+    PlayInput(Input),
+    /// Play move number n (1-based) of the list.
+    PlayNumber(u8),
+    /// Play the move under the list's cursor.
+    PlaySelected,
+    /// Take the last move back.
+    Undo,
+    /// Back to where play started.
+    Restart,
+    /// Leave play mode.
+    LeavePlay,
 }
 
 /// A key with its modifiers (Shift is ignored for characters: `G` is its own char).
@@ -186,9 +206,17 @@ const fn b(context: Context, keys: &'static [Key], action: Action, help: &'stati
 
 use Action as A;
 use Context::{
-    Bookmarks as Bm, Browser as Br, Global as G, Graph as Gr, Paths as Pa, Prompt as Pr,
+    Bookmarks as Bm, Browser as Br, Global as G, Graph as Gr, Paths as Pa, Play as Pl, Prompt as Pr,
 };
 use KeyCode as K;
+
+const PLAY_UP: Action = A::PlayInput(Input::Up);
+const PLAY_DOWN: Action = A::PlayInput(Input::Down);
+const PLAY_LEFT: Action = A::PlayInput(Input::Left);
+const PLAY_RIGHT: Action = A::PlayInput(Input::Right);
+const PLAY_ACTION: Action = A::PlayInput(Input::Action);
+/// The help of the number keys' rows, which the help overlay writes as one (`1-9`).
+const NUMBERED: &str = "play move n of the list";
 
 /// Every binding. Context rows are looked up before global rows.
 pub const KEYS: &[Binding] = &[
@@ -228,6 +256,7 @@ pub const KEYS: &[Binding] = &[
     b(G, &[c('b')], A::Bookmark, "bookmark with a note"),
     b(G, &[c('\'')], A::BookmarkList, "bookmark list"),
     b(G, &[k(K::Esc)], A::Cancel, "close"),
+    b(G, &[c('p')], A::Play, "play from the state shown"),
     b(Br, &[k(K::Up), c('k')], A::Up, "up in the focused pane"),
     b(
         Br,
@@ -254,6 +283,44 @@ pub const KEYS: &[Binding] = &[
     b(Gr, &[c('0')], A::ResetView, "centre the selection"),
     b(Gr, &[c('}')], A::RadiusUp, "larger neighbourhood"),
     b(Gr, &[c('{')], A::RadiusDown, "smaller neighbourhood"),
+    b(
+        Pl,
+        &[k(K::Up), c('k'), c('w')],
+        PLAY_UP,
+        "play up (or list cursor)",
+    ),
+    b(
+        Pl,
+        &[k(K::Down), c('j'), c('s')],
+        PLAY_DOWN,
+        "play down (or list cursor)",
+    ),
+    b(Pl, &[k(K::Left), c('h'), c('a')], PLAY_LEFT, "play left"),
+    b(Pl, &[k(K::Right), c('l'), c('d')], PLAY_RIGHT, "play right"),
+    b(Pl, &[c(' '), c('x')], PLAY_ACTION, "the action key"),
+    b(Pl, &[c('1')], A::PlayNumber(1), NUMBERED),
+    b(Pl, &[c('2')], A::PlayNumber(2), NUMBERED),
+    b(Pl, &[c('3')], A::PlayNumber(3), NUMBERED),
+    b(Pl, &[c('4')], A::PlayNumber(4), NUMBERED),
+    b(Pl, &[c('5')], A::PlayNumber(5), NUMBERED),
+    b(Pl, &[c('6')], A::PlayNumber(6), NUMBERED),
+    b(Pl, &[c('7')], A::PlayNumber(7), NUMBERED),
+    b(Pl, &[c('8')], A::PlayNumber(8), NUMBERED),
+    b(Pl, &[c('9')], A::PlayNumber(9), NUMBERED),
+    b(
+        Pl,
+        &[k(K::Enter)],
+        A::PlaySelected,
+        "play the selected move",
+    ),
+    b(Pl, &[c('z')], A::Undo, "undo the last move"),
+    b(Pl, &[c('r')], A::Restart, "restart"),
+    b(
+        Pl,
+        &[k(K::Esc), c('p')],
+        A::LeavePlay,
+        "back to the workbench",
+    ),
     b(Bm, &[k(K::Up), c('k')], A::Up, "previous bookmark"),
     b(Bm, &[k(K::Down), c('j')], A::Down, "next bookmark"),
     b(Bm, &[k(K::Enter)], A::Follow, "go to the bookmark"),

@@ -16,6 +16,7 @@ impl App {
         match &self.overlay {
             Overlay::Prompt(..) => return self.apply_prompt(action),
             Overlay::Bookmarks(_) => return self.apply_bookmarks(action),
+            _ if self.play.is_some() => return self.apply_play(action),
             _ => {}
         }
         match action {
@@ -44,6 +45,7 @@ impl App {
             Action::NextAction => self.move_out_cursor(1),
             Action::Bookmark => self.overlay = Overlay::Prompt(PromptKind::Note, String::new()),
             Action::BookmarkList => self.overlay = Overlay::Bookmarks(0),
+            Action::Play => self.open_play(),
             _ => match self.screen {
                 Screen::Browser => self.apply_browser(action),
                 Screen::Paths => self.apply_paths(action),

@@ -217,6 +217,7 @@ struct Generations {
     paths: u64,
     search: u64,
     graph: u64,
+    play: u64,
 }
 
 /// The whole application state.
@@ -273,6 +274,8 @@ pub struct App {
     pub tick: u64,
     /// Set when the user quits.
     pub quit: bool,
+    /// Play mode, while it is open.
+    pub play: Option<crate::play::Play>,
     jobs: VecDeque<Job>,
     gens: Generations,
     /// The screen last asked for while the workbench was still loading, opened
@@ -325,6 +328,7 @@ impl App {
             pending: 0,
             tick: 0,
             quit: false,
+            play: None,
             jobs: VecDeque::new(),
             gens: Generations::default(),
             screen_asked: None,
@@ -354,7 +358,17 @@ impl App {
 
     /// The next job to run, if any.
     pub fn take_job(&mut self) -> Option<Job> {
-        self.jobs.pop_front()
+        while let Some(job) = self.jobs.pop_front() {
+            // A search for the nearest win from a state play has already left is
+            // dropped unrun: moving fast must not queue a search per move.
+            match job {
+                Job::PlayWin { gen, .. } if gen != self.gens.play => {
+                    self.pending = self.pending.saturating_sub(1)
+                }
+                job => return Some(job),
+            }
+        }
+        None
     }
 
     /// True while work runs (the spinner turns).
@@ -367,6 +381,7 @@ impl App {
         match (&self.overlay, self.screen) {
             (Overlay::Prompt(..), _) => Context::Prompt,
             (Overlay::Bookmarks(_), _) => Context::Bookmarks,
+            _ if self.play.is_some() => Context::Play,
             (_, Screen::Browser) => Context::Browser,
             (_, Screen::Paths) => Context::Paths,
             (_, Screen::Graph) => Context::Graph,
@@ -377,6 +392,17 @@ impl App {
     fn queue(&mut self, job: Job) {
         self.pending += 1;
         self.jobs.push_back(job);
+    }
+
+    /// Queues `job` for a worker (for the modes outside this module).
+    pub(crate) fn queue_job(&mut self, job: Job) {
+        self.queue(job);
+    }
+
+    /// A new generation for play mode's jobs; older results are dropped.
+    pub(crate) fn next_play_gen(&mut self) -> u64 {
+        self.gens.play += 1;
+        self.gens.play
     }
 
     fn on_key(&mut self, key: KeyEvent) {
@@ -463,6 +489,9 @@ impl App {
             Done::Search { gen, hit } if gen == self.gens.search => self.on_search(hit),
             Done::Graph { gen, data } if gen == self.gens.graph => {
                 self.graph.data = Some(Arc::new(data));
+            }
+            Done::PlayWin { gen, state, found } if gen == self.gens.play => {
+                self.on_win_distance(state, found)
             }
             _ => {}
         }

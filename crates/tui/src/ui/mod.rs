@@ -8,6 +8,7 @@ pub mod graph;
 mod overlays;
 mod overview;
 mod paths;
+mod play;
 pub mod plot;
 pub mod theme;
 
@@ -45,6 +46,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
             Screen::Paths => paths::draw(frame, body, app, &t),
             Screen::Graph => graph::draw(frame, body, app, &t),
         }
+        play::draw(frame, body, app, &t);
     }
     overlays::draw(frame, body, app, &t);
 }
@@ -162,5 +164,7 @@ pub fn page_start(cursor: usize, rows: usize) -> usize {
 mod color_tests;
 #[cfg(test)]
 mod number_tests;
+#[cfg(test)]
+mod play_tests;
 #[cfg(test)]
 mod tests;
