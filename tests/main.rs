@@ -16,6 +16,7 @@ mod live;
 mod numbers;
 mod oracle;
 mod paths;
+mod play;
 mod puzzlegraph;
 mod puzzlescript;
 mod resume;
