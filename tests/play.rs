@@ -17,7 +17,11 @@ fn path_actions(store: &Path, to: &str) -> Vec<String> {
         .args(["path", path_arg(store), "--to", to, "--format", "actions"])
         .output()
         .expect("hsg path runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     let first = text.lines().next().unwrap_or_default();
     first.split_whitespace().map(str::to_string).collect()
@@ -93,7 +97,9 @@ fn play_mode_plays_room3_into_a_dead_end_and_to_a_win() {
     let command = format!("{} tui {}", hsg_cmd(), quoted(&store));
     let tmux = Tmux::start(&command, dir.path());
     // The header names the selection once the analysis has loaded.
-    wait_long_for(&tmux, "the root's tag in the header", |s| header(s).ends_with(" e-win"));
+    wait_long_for(&tmux, "the root's tag in the header", |s| {
+        header(s).ends_with(" e-win")
+    });
     tmux.keys(&["p"]);
     let shortest = format!("win in {} actions", win.len());
     wait_long(&tmux, &["Play: room3", "still winnable", &shortest]);
@@ -103,17 +109,29 @@ fn play_mode_plays_room3_into_a_dead_end_and_to_a_win() {
     for (i, label) in before.iter().enumerate() {
         tmux.keys(&[key_for(label, i)]);
     }
-    let screen = wait_long(&tmux, &[&format!("Move {}", before.len()), "still winnable"]);
+    let screen = wait_long(
+        &tmux,
+        &[&format!("Move {}", before.len()), "still winnable"],
+    );
     let line = move_line(&screen, fatal);
-    assert!(line.contains('✗'), "the losing move is not marked:\n{screen}");
+    assert!(
+        line.contains('✗'),
+        "the losing move is not marked:\n{screen}"
+    );
     tmux.keys(&[key_for(fatal, 0)]);
     let lost = format!("LOST since move {}", dead.len());
-    let screen = wait_long(&tmux, &[&lost, "critical (irreversible)", "no win reachable"]);
+    let screen = wait_long(
+        &tmux,
+        &[&lost, "critical (irreversible)", "no win reachable"],
+    );
     assert!(!screen.contains("still winnable"), "{screen}");
 
     // Undo the fatal move, then restart.
     tmux.keys(&["z"]);
-    wait_long(&tmux, &[&format!("Move {}", before.len()), "still winnable"]);
+    wait_long(
+        &tmux,
+        &[&format!("Move {}", before.len()), "still winnable"],
+    );
     tmux.keys(&["r"]);
     wait_long(&tmux, &["Move 0 ", "still winnable", &shortest]);
 

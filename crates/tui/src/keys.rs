@@ -131,6 +131,8 @@ pub enum Action {
     Cancel,
     /// Confirm a prompt.
     Confirm,
+    /// Jump to a hyperstate or state by id.
+    Goto,
     /// Open play mode on the state on show.
     Play,
     /// Play a direction or the action key (in a game without them, move the list's
@@ -255,7 +257,8 @@ pub const KEYS: &[Binding] = &[
     b(G, &[c('y')], A::Why, "why: where it was lost"),
     b(G, &[c('b')], A::Bookmark, "bookmark with a note"),
     b(G, &[c('\'')], A::BookmarkList, "bookmark list"),
-    b(G, &[k(K::Esc)], A::Cancel, "close"),
+    b(G, &[k(K::Esc)], A::Cancel, "close, else back"),
+    b(G, &[c(':')], A::Goto, "go to: h12, 12 or s34"),
     b(G, &[c('p')], A::Play, "play from the state shown"),
     b(Br, &[k(K::Up), c('k')], A::Up, "up in the focused pane"),
     b(
@@ -340,6 +343,79 @@ pub const KEYS: &[Binding] = &[
     b(Pr, &[k(K::Esc)], A::Cancel, "cancel"),
 ];
 
+/// The keys the footer names in each context, as lazygit's footer does: the actions
+/// (their first keys are shown, looked up in [`KEYS`]) and a word for them, most
+/// useful first (what does not fit the line is left out whole).
+pub const FOOTER: &[(Context, &[Action], &str)] = &[
+    (G, &[A::Screen(1)], "browse"),
+    (G, &[A::Search], "search"),
+    (G, &[A::Goto], "go to"),
+    (G, &[A::Play], "play"),
+    (G, &[A::NextScreen], "screens"),
+    (Br, &[A::Up, A::Down], "move"),
+    (Br, &[A::Left, A::Right], "pane"),
+    (Br, &[A::Follow], "follow"),
+    (Br, &[A::Play], "play"),
+    (Br, &[A::Sort], "sort"),
+    (Br, &[A::Filter], "filter"),
+    (Br, &[A::WholeBoard], "board"),
+    (Br, &[A::Cancel], "back"),
+    (Pa, &[A::Up, A::Down], "step"),
+    (Pa, &[A::Left, A::Right], "path"),
+    (Pa, &[A::Play], "play"),
+    (Pa, &[A::Cancel], "back"),
+    (Gr, &[A::Up, A::Down, A::Left, A::Right], "pan"),
+    (Gr, &[A::ZoomIn, A::ZoomOut], "zoom"),
+    (Gr, &[A::RadiusDown, A::RadiusUp], "radius"),
+    (Gr, &[A::ResetView], "centre"),
+    (Gr, &[A::Play], "play"),
+    (Pl, &[PLAY_UP, PLAY_DOWN, PLAY_LEFT, PLAY_RIGHT], "move"),
+    (Pl, &[PLAY_ACTION], "action"),
+    (Pl, &[A::PlayNumber(1), A::PlayNumber(9)], "pick"),
+    (Pl, &[A::Undo], "undo"),
+    (Pl, &[A::Restart], "restart"),
+    (Pl, &[A::LeavePlay], "back"),
+    (Bm, &[A::Follow], "go"),
+    (Bm, &[A::Delete], "delete"),
+    (Bm, &[A::Cancel], "close"),
+    (Pr, &[A::Confirm], "confirm"),
+    (Pr, &[A::Cancel], "cancel"),
+];
+
+/// The first key of `action` in `context` (or, failing that, everywhere).
+pub fn first_key(action: Action, context: Context) -> Option<&'static Key> {
+    let find = |ctx: Context| {
+        KEYS.iter()
+            .find(|b| b.context == ctx && b.action == action)
+            .and_then(|b| b.keys.first())
+    };
+    find(context).or_else(|| find(Context::Global))
+}
+
+/// The footer's hints for `context`: the keys as written and the word for them.
+pub fn footer_hints(context: Context, ascii: bool) -> Vec<(String, &'static str)> {
+    FOOTER
+        .iter()
+        .filter(|(ctx, _, _)| *ctx == context)
+        .map(|(_, actions, word)| {
+            let names: Vec<String> = actions
+                .iter()
+                .filter_map(|&a| first_key(a, context))
+                .map(|k| key_name(k, ascii))
+                .collect();
+            let digits = names.iter().all(|n| n.chars().all(|c| c.is_ascii_digit()));
+            let sep = if digits {
+                "-"
+            } else if ascii {
+                "/"
+            } else {
+                ""
+            };
+            (names.join(sep), *word)
+        })
+        .collect()
+}
+
 fn matches(key: &Key, ev: &KeyEvent) -> bool {
     let mut mods = ev.modifiers;
     if matches!(ev.code, KeyCode::Char(_) | KeyCode::BackTab) {
@@ -417,6 +493,23 @@ mod tests {
             assert!(keys.join(" ").len() <= 9, "{:?}", b.keys);
             assert!(b.help.chars().count() <= 26, "{:?} is too long", b.help);
         }
+    }
+
+    #[test]
+    fn every_footer_hint_names_a_bound_key() {
+        for (ctx, actions, word) in FOOTER {
+            for &a in *actions {
+                assert!(
+                    first_key(a, *ctx).is_some(),
+                    "{word}: {a:?} unbound in {ctx:?}"
+                );
+            }
+        }
+        let play = footer_hints(Context::Play, false);
+        assert_eq!(play[0], ("↑↓←→".to_string(), "move"));
+        assert_eq!(play[2], ("1-9".to_string(), "pick"));
+        let ascii = footer_hints(Context::Browser, true);
+        assert_eq!(ascii[0], ("Up/Down".to_string(), "move"));
     }
 
     #[test]

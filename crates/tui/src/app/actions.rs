@@ -22,7 +22,8 @@ impl App {
         match action {
             Action::Quit => self.quit = true,
             Action::Help => self.overlay = Overlay::Help(0),
-            Action::Cancel => self.overlay = Overlay::None,
+            Action::Cancel => self.cancel(),
+            Action::Goto => self.overlay = Overlay::Prompt(PromptKind::Goto, String::new()),
             Action::WholeBoard if self.overlay == Overlay::Board => self.overlay = Overlay::None,
             Action::WholeBoard => self.overlay = Overlay::Board,
             Action::NextScreen => self.show_screen((self.screen.index() + 1) % 4),
@@ -54,6 +55,18 @@ impl App {
                     self.status = "nothing to move here: 2 browses the hyperstates".into()
                 }
             },
+        }
+    }
+
+    /// Esc: closes what is open, else steps back (the browser's focus to the table,
+    /// then back in history), as lazygit's Esc does.
+    fn cancel(&mut self) {
+        if self.overlay != Overlay::None {
+            self.overlay = Overlay::None;
+        } else if self.screen == Screen::Browser && self.pane != Pane::Table {
+            self.pane = Pane::Table;
+        } else {
+            self.go_back();
         }
     }
 
@@ -179,6 +192,7 @@ impl App {
         match kind {
             PromptKind::Search => self.request_search(text),
             PromptKind::Note => self.add_bookmark(text),
+            PromptKind::Goto => self.goto(&text),
         }
     }
 
@@ -206,7 +220,8 @@ impl App {
         match action {
             Action::Up => self.overlay = Overlay::Bookmarks(step(cursor, -1, n)),
             Action::Down => self.overlay = Overlay::Bookmarks(step(cursor, 1, n)),
-            Action::Cancel => self.overlay = Overlay::None,
+            Action::Cancel => self.cancel(),
+            Action::Goto => self.overlay = Overlay::Prompt(PromptKind::Goto, String::new()),
             Action::Delete => {
                 if let Err(e) = self.bookmarks.remove(cursor) {
                     self.status = format!("bookmark list not saved: {e}");

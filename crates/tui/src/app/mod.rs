@@ -4,6 +4,7 @@
 //! whose results come back as [`Event::Done`].
 
 mod actions;
+mod goto;
 pub mod jobs;
 mod nav;
 
@@ -112,6 +113,8 @@ pub enum PromptKind {
     Search,
     /// A bookmark note.
     Note,
+    /// A hyperstate or state to go to (`:`).
+    Goto,
 }
 
 /// What is drawn over the screen.
@@ -432,6 +435,9 @@ impl App {
             };
             return;
         }
+        // A message answers the key that caused it; the next key gives the footer
+        // back to the key hints.
+        self.status.clear();
         if self.bench.is_none() {
             // The preview of the overview shows while the rest loads, and a
             // screen key pressed then was once lost: it now opens its screen

@@ -6,9 +6,6 @@ use crate::app::{App, Job};
 use crate::data::WinSearch;
 use crate::keys::Action;
 
-/// The status line while playing: the keys, since the screen has no room for them.
-const PLAY_HINT: &str = "arrows play, x action, 1-9 pick, z undo, r restart, Esc back";
-
 impl App {
     /// Opens play mode on the member on show (the selected hyperstate's first member
     /// until another is picked in the browser).
@@ -29,7 +26,6 @@ impl App {
             Some(play) => {
                 self.play = Some(play);
                 self.overlay = crate::app::Overlay::None;
-                self.status = PLAY_HINT.into();
                 self.request_win_distance();
             }
             None => self.status = format!("state {state} is not in the analysis"),
@@ -89,7 +85,6 @@ impl App {
             }
         };
         if moved {
-            self.status = PLAY_HINT.into();
             self.request_win_distance();
         }
     }
@@ -119,7 +114,6 @@ impl App {
             }
             [one] => {
                 play.make(bench.as_ref(), *one);
-                self.status = PLAY_HINT.into();
                 self.request_win_distance();
             }
             several => {

@@ -4,6 +4,7 @@
 
 pub mod browser;
 pub mod fit;
+mod footer;
 pub mod graph;
 mod overlays;
 mod overview;
@@ -65,9 +66,18 @@ fn draw_header(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
     if app.busy() {
         right.push(Span::raw(format!("{} ", t.spinner(app.tick))));
     }
-    if let Some(f) = app.focus.as_ref().and_then(|f| f.details.as_ref()) {
-        right.push(Span::raw(format!("h{} ", f.row.id)));
-        right.push(Span::styled(theme::tag_short(f.row.tag), t.tag(f.row.tag)));
+    // In play mode the hyperstate play is in, else the selection.
+    let shown = match &app.play {
+        Some(p) => p.here.row,
+        None => app
+            .focus
+            .as_ref()
+            .and_then(|f| f.details.as_ref())
+            .map(|d| d.row),
+    };
+    if let Some(row) = shown {
+        right.push(Span::raw(format!("h{} ", row.id)));
+        right.push(Span::styled(theme::tag_short(row.tag), t.tag(row.tag)));
         right.push(Span::raw(" "));
     }
     let right_width: usize = right.iter().map(|s| s.width()).sum();
@@ -100,9 +110,15 @@ fn draw_footer(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
     } else {
         app.status.clone()
     };
-    // A message too long for the line ends with an ellipsis rather than a cut word.
-    let text = fit::ellipsize(&text, usize::from(status_width), t.ellipsis());
-    frame.render_widget(Paragraph::new(text).style(t.dim()), status);
+    if text.is_empty() && app.bench.is_some() {
+        // Nothing to say: the keys of what has the focus, as lazygit shows them.
+        let hints = footer::key_hints(app, t, usize::from(status_width));
+        frame.render_widget(Paragraph::new(hints), status);
+    } else {
+        // A message too long for the line ends with an ellipsis rather than a cut word.
+        let text = fit::ellipsize(&text, usize::from(status_width), t.ellipsis());
+        frame.render_widget(Paragraph::new(text).style(t.dim()), status);
+    }
     if area.width >= hint_width {
         let r = Rect {
             x: area.right() - hint_width,

@@ -162,6 +162,7 @@ fn draw_prompt(frame: &mut Frame, area: Rect, t: &Theme, kind: PromptKind, text:
     let label = match kind {
         PromptKind::Search => "Search (12, h12, s34, win, fail, or board text)",
         PromptKind::Note => "Bookmark note",
+        PromptKind::Goto => "Go to (h12 or 12: hyperstate, s34: state)",
     };
     let box_area = Rect {
         y: area.bottom().saturating_sub(3),

@@ -227,12 +227,21 @@ fn draw_moves(frame: &mut Frame, area: Rect, play: &Play, t: &Theme) {
     let legend = legend_line(t);
     let rows = usize::from(inner.height).saturating_sub(1).max(1);
     let start = super::page_start(play.cursor, rows);
+    // Labels give way to the hyperstate ids, which are never cut: number, glyph,
+    // label and mark take six columns besides the label.
+    let tail =
+        |m: &crate::data::Move| format!(" h{} {}", m.target_hyperstate, tag_short(m.target_tag));
+    let widest_tail = moves
+        .iter()
+        .map(|m| fit::width(&tail(m)))
+        .max()
+        .unwrap_or(0);
     let label_width = moves
         .iter()
         .map(|m| fit::width(&m.action))
         .max()
         .unwrap_or(0)
-        .min(12);
+        .min(width.saturating_sub(6 + widest_tail).max(3));
     let mut lines: Vec<Line> = moves
         .iter()
         .enumerate()
@@ -252,10 +261,7 @@ fn draw_moves(frame: &mut Frame, area: Rect, play: &Play, t: &Theme) {
             let tail = if verdict == Verdict::Reversible {
                 Span::styled(" same hyperstate", t.dim())
             } else {
-                Span::styled(
-                    format!(" h{} {}", m.target_hyperstate, tag_short(m.target_tag)),
-                    t.tag(m.target_tag),
-                )
+                Span::styled(tail(m), t.tag(m.target_tag))
             };
             let style = if i == play.cursor {
                 t.selected()
