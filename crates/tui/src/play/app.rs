@@ -148,6 +148,11 @@ impl App {
         let Some(play) = self.play.as_mut() else {
             return;
         };
+        if play.here.tag().is_lost() {
+            // No search needed, nor a wait behind one still running for an earlier move.
+            play.win = WinDistance::Known(WinSearch::Unreachable);
+            return;
+        }
         play.win = WinDistance::Searching;
         let state = play.state();
         let gen = self.next_play_gen();
