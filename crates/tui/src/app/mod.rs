@@ -6,6 +6,7 @@
 mod actions;
 mod goto;
 pub mod jobs;
+mod mouse;
 mod nav;
 
 pub use jobs::{execute, Done, GraphData, Job};
@@ -24,6 +25,8 @@ use std::sync::Arc;
 pub enum Event {
     /// A key was pressed.
     Key(KeyEvent),
+    /// The mouse was clicked or its wheel turned.
+    Mouse(crossterm::event::MouseEvent),
     /// The terminal was resized to (columns, rows).
     Resize(u16, u16),
     /// Time passed (drives the spinner).
@@ -342,6 +345,7 @@ impl App {
     pub fn on_event(&mut self, event: Event) {
         match event {
             Event::Key(key) => self.on_key(key),
+            Event::Mouse(m) => self.on_mouse(m),
             Event::Resize(w, h) => self.size = (w, h),
             Event::Tick => self.tick = self.tick.wrapping_add(1),
             Event::Phase(p) => self.phase = p,

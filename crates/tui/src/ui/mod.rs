@@ -60,7 +60,7 @@ fn draw_header(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
         } else {
             Style::default()
         };
-        spans.push(Span::styled(format!(" {} {} ", i + 1, s.title()), style));
+        spans.push(Span::styled(tab_title(i, *s), style));
     }
     let mut right = Vec::new();
     if app.busy() {
@@ -90,6 +90,24 @@ fn draw_header(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
         };
         frame.render_widget(Paragraph::new(Line::from(right)), r);
     }
+}
+
+/// The screen whose tab covers column `x` of the header, as `draw_header` lays the
+/// tabs out.
+pub fn tab_at(x: u16) -> Option<u8> {
+    let mut start = 0u16;
+    for (i, s) in Screen::ALL.iter().enumerate() {
+        let width = fit::width(&tab_title(i, *s)) as u16;
+        if (start..start + width).contains(&x) {
+            return u8::try_from(i).ok();
+        }
+        start += width;
+    }
+    None
+}
+
+fn tab_title(i: usize, s: Screen) -> String {
+    format!(" {} {} ", i + 1, s.title())
 }
 
 fn draw_footer(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
