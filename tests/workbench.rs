@@ -188,7 +188,11 @@ fn the_workbench_shows_its_screens_and_exits_cleanly() {
     let tmux = Tmux::start(&command, dir.path());
     tmux.wait_for_all(&["Overview", "hyperstates 59", "shortest win: 15 actions"]);
     tmux.wait_until(true, "colour without NO_COLOR", has_colour);
-    assert_eq!(tmux.pane_flag("mouse_any_flag"), "1", "clicks and the wheel are asked for");
+    assert_eq!(
+        tmux.pane_flag("mouse_any_flag"),
+        "1",
+        "clicks and the wheel are asked for"
+    );
     tmux.keys(&["2"]);
     tmux.wait_for_all(&["Hyperstates 59", "Details", "Out 4"]);
     tmux.keys(&["4"]);

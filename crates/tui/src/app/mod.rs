@@ -287,6 +287,8 @@ pub struct App {
     /// The screen last asked for while the workbench was still loading, opened
     /// once it has loaded.
     screen_asked: Option<u8>,
+    /// Play mode or the bookmark list, asked for while loading: opened once loaded.
+    mode_asked: Option<Action>,
 }
 
 /// Most critical actions read for the focus lists.
@@ -338,6 +340,7 @@ impl App {
             jobs: VecDeque::new(),
             gens: Generations::default(),
             screen_asked: None,
+            mode_asked: None,
         }
     }
 
@@ -450,6 +453,7 @@ impl App {
                 Action::Quit => self.quit = true,
                 Action::Help => self.overlay = Overlay::Help(0),
                 Action::Screen(i) => self.screen_asked = Some(i),
+                Action::Play | Action::BookmarkList => self.mode_asked = Some(action),
                 _ => {}
             }
             return;
@@ -483,6 +487,9 @@ impl App {
         match self.screen_asked.take() {
             Some(i) => self.apply(Action::Screen(i)),
             None => self.request_screen_data(),
+        }
+        if let Some(action) = self.mode_asked.take() {
+            self.apply(action);
         }
     }
 
