@@ -10,6 +10,7 @@ mod overlays;
 mod overview;
 mod paths;
 mod play;
+mod play_board;
 pub mod plot;
 pub mod theme;
 

@@ -17,15 +17,25 @@ use ratatui::Frame;
 
 /// Widest the side panel gets.
 const SIDE_WIDTH: u16 = 36;
+/// Narrowest the side panel gets to give a wide board room.
+const MIN_SIDE_WIDTH: u16 = 30;
 
 /// Draws play mode over `area`.
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
     let Some(play) = &app.play else { return };
     frame.render_widget(Clear, area);
-    let side = SIDE_WIDTH.min(area.width / 2);
+    // The side panel gives the board room down to MIN_SIDE_WIDTH before the board
+    // is cut.
+    let needed = super::play_board::width(&play.here.member.text) + 2;
+    let room = area.width.saturating_sub(needed).max(MIN_SIDE_WIDTH);
+    let side = SIDE_WIDTH.min(room).min(area.width / 2);
     let [board, side] =
         Layout::horizontal([Constraint::Fill(1), Constraint::Length(side)]).areas(area);
-    draw_board(frame, board, app, play, t);
+    let title = app
+        .overview
+        .as_ref()
+        .map_or("Play".to_string(), |o| format!("Play: {}", o.level_title));
+    super::play_board::draw(frame, board, &title, &play.here.member, t);
     let facts = analysis_lines(play, t);
     let wrapped = wrapped_height(&facts, side.width.saturating_sub(2));
     let facts_height = (wrapped + 2).min(side.height / 2 + 2);
@@ -43,87 +53,6 @@ fn wrapped_height(lines: &[Line], width: u16) -> u16 {
     let width = usize::from(width.max(1));
     let rows: usize = lines.iter().map(|l| l.width().max(1).div_ceil(width)).sum();
     u16::try_from(rows).unwrap_or(u16::MAX)
-}
-
-/// The board pane: the state's picture scaled up as far as it fits.
-fn draw_board(frame: &mut Frame, area: Rect, app: &App, play: &Play, t: &Theme) {
-    let title = app
-        .overview
-        .as_ref()
-        .map_or("Play".to_string(), |o| format!("Play: {}", o.level_title));
-    let block = pane(t, &title, true, area.width);
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
-    let m = &play.here.member;
-    let rows: Vec<&str> = m.text.lines().collect();
-    let width = rows.iter().map(|r| fit::width(r)).max().unwrap_or(0);
-    let (sx, sy) = scale(width, rows.len(), inner);
-    let mut lines = scaled_lines(&rows, m.colors.as_deref(), sx, sy, t);
-    let fits =
-        width * sx <= usize::from(inner.width) && rows.len() * sy <= usize::from(inner.height);
-    if !fits {
-        lines.truncate(usize::from(inner.height.saturating_sub(1)));
-        let hint = format!(
-            "{}cut: the terminal is smaller than the board",
-            t.ellipsis()
-        );
-        let hint = fit::ellipsize(&hint, usize::from(inner.width), t.ellipsis());
-        lines.push(Line::styled(hint, t.error()));
-        frame.render_widget(Paragraph::new(lines), inner);
-        return;
-    }
-    // Centred in the pane.
-    let used = Rect {
-        x: inner.x + (inner.width - (width * sx) as u16) / 2,
-        y: inner.y + (inner.height - (rows.len() * sy) as u16) / 2,
-        width: (width * sx) as u16,
-        height: (rows.len() * sy) as u16,
-    };
-    frame.render_widget(Paragraph::new(lines), used);
-}
-
-/// How many columns and rows each character of a `width` x `height` board takes in
-/// `area`: twice as many columns as rows (a terminal cell is about twice as tall as it
-/// is wide), as large as fits, at least one of each.
-pub fn scale(width: usize, height: usize, area: Rect) -> (usize, usize) {
-    let (w, h) = (usize::from(area.width), usize::from(area.height));
-    if width == 0 || height == 0 {
-        return (1, 1);
-    }
-    let s = (w / (2 * width)).min(h / height);
-    if s >= 1 {
-        (2 * s, s)
-    } else {
-        (1, 1)
-    }
-}
-
-/// The board's rows with every character repeated `sx` times across and every row
-/// `sy` times down, in the game's colours when it has them.
-fn scaled_lines<'a>(
-    rows: &[&str],
-    colors: Option<&[Vec<Option<model::Rgb>>]>,
-    sx: usize,
-    sy: usize,
-    t: &Theme,
-) -> Vec<Line<'a>> {
-    let colors = colors.filter(|_| t.colour());
-    let mut lines = Vec::new();
-    for (y, row) in rows.iter().enumerate() {
-        let mut spans: Vec<Span> = Vec::new();
-        for (x, ch) in row.chars().enumerate() {
-            let color = colors.and_then(|c| c.get(y)?.get(x).copied().flatten());
-            let text: String = std::iter::repeat_n(ch, sx).collect();
-            spans.push(match color {
-                Some(c) => Span::styled(text, t.rgb(c)),
-                None => Span::raw(text),
-            });
-        }
-        for _ in 0..sy {
-            lines.push(Line::from(spans.clone()));
-        }
-    }
-    lines
 }
 
 /// The analysis of the state play is in, one fact a line.
