@@ -20,6 +20,7 @@ mod numbers;
 mod oracle;
 mod out_files;
 mod paths;
+mod play;
 mod puzzlegraph;
 mod puzzlescript;
 mod resume;

@@ -16,7 +16,7 @@ static SESSIONS: AtomicUsize = AtomicUsize::new(0);
 /// A tmux server on a private socket running one command in an 80x24 window; the
 /// server is killed when this is dropped, so a failing test leaves nothing behind.
 /// The socket lives in the test's scratch folder, which is removed with it.
-struct Tmux {
+pub(crate) struct Tmux {
     socket: PathBuf,
     exit_file: PathBuf,
 }
@@ -24,7 +24,7 @@ struct Tmux {
 impl Tmux {
     /// Starts `command` (a shell command line) in a new server. Its exit status goes
     /// to a file, and the pane stays open after it ends so the restored screen can be read.
-    fn start(command: &str, scratch: &Path) -> Tmux {
+    pub(crate) fn start(command: &str, scratch: &Path) -> Tmux {
         if Command::new("tmux").arg("-V").output().is_err() {
             panic!(
                 "tmux is not installed: the workbench tests drive the real binary inside \
@@ -58,7 +58,7 @@ impl Tmux {
     }
 
     /// The visible screen as text (`escapes` keeps the colour and style sequences).
-    fn screen(&self, escapes: bool) -> String {
+    pub(crate) fn screen(&self, escapes: bool) -> String {
         let mut args = vec!["capture-pane", "-p"];
         if escapes {
             args.push("-e");
@@ -67,7 +67,7 @@ impl Tmux {
     }
 
     /// Sends tmux key names (`q`, `Escape`, `Enter`).
-    fn keys(&self, keys: &[&str]) {
+    pub(crate) fn keys(&self, keys: &[&str]) {
         let mut args = vec!["send-keys"];
         args.extend_from_slice(keys);
         assert!(self.run(&args).status.success(), "send-keys {keys:?}");
@@ -88,7 +88,7 @@ impl Tmux {
 
     /// Polls the screen until `ready` holds, and returns it; fails after [`PATIENCE`]
     /// showing the last screen.
-    fn wait_for(&self, what: &str, ready: impl Fn(&str) -> bool) -> String {
+    pub(crate) fn wait_for(&self, what: &str, ready: impl Fn(&str) -> bool) -> String {
         self.wait_until(false, what, ready)
     }
 
@@ -110,7 +110,7 @@ impl Tmux {
     }
 
     /// Waits for the screen to contain every one of `words`.
-    fn wait_for_all(&self, words: &[&str]) -> String {
+    pub(crate) fn wait_for_all(&self, words: &[&str]) -> String {
         self.wait_for(&format!("{words:?}"), |s| {
             words.iter().all(|w| s.contains(w))
         })
@@ -118,7 +118,7 @@ impl Tmux {
 
     /// Quits with `q`, then checks that the command exited with 0 and that the terminal
     /// was restored: the normal screen shows the shell's output, not the workbench.
-    fn quit_cleanly(&self) {
+    pub(crate) fn quit_cleanly(&self) {
         self.keys(&["q"]);
         let screen = self.wait_for("the command to end", |s| s.contains("hsg-has-exited"));
         let status = std::fs::read_to_string(&self.exit_file).expect("exit status written");
@@ -129,6 +129,7 @@ impl Tmux {
             "still on the alternate screen"
         );
         assert_eq!(self.pane_flag("cursor_flag"), "1", "cursor left hidden");
+        assert_eq!(self.pane_flag("mouse_any_flag"), "0", "mouse left captured");
         assert!(
             !screen.contains("Overview"),
             "workbench left on screen:\n{screen}"
@@ -147,12 +148,12 @@ fn text(bytes: &[u8]) -> String {
 }
 
 /// A shell word for `path`.
-fn quoted(path: &Path) -> String {
+pub(crate) fn quoted(path: &Path) -> String {
     format!("'{}'", path_arg(path))
 }
 
 /// The `hsg` binary under test, quoted for the shell.
-fn hsg_cmd() -> String {
+pub(crate) fn hsg_cmd() -> String {
     quoted(Path::new(env!("CARGO_BIN_EXE_hsg")))
 }
 
@@ -187,6 +188,11 @@ fn the_workbench_shows_its_screens_and_exits_cleanly() {
     let tmux = Tmux::start(&command, dir.path());
     tmux.wait_for_all(&["Overview", "hyperstates 59", "shortest win: 15 actions"]);
     tmux.wait_until(true, "colour without NO_COLOR", has_colour);
+    assert_eq!(
+        tmux.pane_flag("mouse_any_flag"),
+        "1",
+        "clicks and the wheel are asked for"
+    );
     tmux.keys(&["2"]);
     tmux.wait_for_all(&["Hyperstates 59", "Details", "Out 4"]);
     tmux.keys(&["4"]);

@@ -2,6 +2,7 @@
 //! look actions up here and the `?` overlay is generated from the same rows, so the
 //! help can never disagree with the behaviour.
 
+use crate::play::Input;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 /// Where a binding applies.
@@ -19,6 +20,8 @@ pub enum Context {
     Bookmarks,
     /// A text prompt (search, bookmark note).
     Prompt,
+    /// Play mode.
+    Play,
 }
 
 impl Context {
@@ -31,15 +34,17 @@ impl Context {
             Context::Graph => "Graph",
             Context::Bookmarks => "Bookmark list",
             Context::Prompt => "Prompts",
+            Context::Play => "Play mode",
         }
     }
 
     /// Every context, in help order.
-    pub const ALL: [Context; 6] = [
+    pub const ALL: [Context; 7] = [
         Context::Global,
         Context::Browser,
         Context::Paths,
         Context::Graph,
+        Context::Play,
         Context::Bookmarks,
         Context::Prompt,
     ];
@@ -126,6 +131,23 @@ pub enum Action {
     Cancel,
     /// Confirm a prompt.
     Confirm,
+    /// Jump to a hyperstate or state by id.
+    Goto,
+    /// Open play mode on the state on show.
+    Play,
+    /// Play a direction or the action key (in a game without them, move the list's
+    /// cursor).
+    PlayInput(Input),
+    /// Play move number n (1-based) of the list.
+    PlayNumber(u8),
+    /// Play the move under the list's cursor.
+    PlaySelected,
+    /// Take the last move back.
+    Undo,
+    /// Back to where play started.
+    Restart,
+    /// Leave play mode.
+    LeavePlay,
 }
 
 /// A key with its modifiers (Shift is ignored for characters: `G` is its own char).
@@ -186,9 +208,17 @@ const fn b(context: Context, keys: &'static [Key], action: Action, help: &'stati
 
 use Action as A;
 use Context::{
-    Bookmarks as Bm, Browser as Br, Global as G, Graph as Gr, Paths as Pa, Prompt as Pr,
+    Bookmarks as Bm, Browser as Br, Global as G, Graph as Gr, Paths as Pa, Play as Pl, Prompt as Pr,
 };
 use KeyCode as K;
+
+const PLAY_UP: Action = A::PlayInput(Input::Up);
+const PLAY_DOWN: Action = A::PlayInput(Input::Down);
+const PLAY_LEFT: Action = A::PlayInput(Input::Left);
+const PLAY_RIGHT: Action = A::PlayInput(Input::Right);
+const PLAY_ACTION: Action = A::PlayInput(Input::Action);
+/// The help of the number keys' rows, which the help overlay writes as one (`1-9`).
+const NUMBERED: &str = "play move n of the list";
 
 /// Every binding. Context rows are looked up before global rows.
 pub const KEYS: &[Binding] = &[
@@ -227,7 +257,9 @@ pub const KEYS: &[Binding] = &[
     b(G, &[c('y')], A::Why, "why: where it was lost"),
     b(G, &[c('b')], A::Bookmark, "bookmark with a note"),
     b(G, &[c('\'')], A::BookmarkList, "bookmark list"),
-    b(G, &[k(K::Esc)], A::Cancel, "close"),
+    b(G, &[k(K::Esc)], A::Cancel, "close, else back"),
+    b(G, &[c(':')], A::Goto, "go to: h12, 12 or s34"),
+    b(G, &[c('p')], A::Play, "play from the state shown"),
     b(Br, &[k(K::Up), c('k')], A::Up, "up in the focused pane"),
     b(
         Br,
@@ -254,6 +286,44 @@ pub const KEYS: &[Binding] = &[
     b(Gr, &[c('0')], A::ResetView, "centre the selection"),
     b(Gr, &[c('}')], A::RadiusUp, "larger neighbourhood"),
     b(Gr, &[c('{')], A::RadiusDown, "smaller neighbourhood"),
+    b(
+        Pl,
+        &[k(K::Up), c('k'), c('w')],
+        PLAY_UP,
+        "play up (or list cursor)",
+    ),
+    b(
+        Pl,
+        &[k(K::Down), c('j'), c('s')],
+        PLAY_DOWN,
+        "play down (or list cursor)",
+    ),
+    b(Pl, &[k(K::Left), c('h'), c('a')], PLAY_LEFT, "play left"),
+    b(Pl, &[k(K::Right), c('l'), c('d')], PLAY_RIGHT, "play right"),
+    b(Pl, &[c(' '), c('x')], PLAY_ACTION, "the action key"),
+    b(Pl, &[c('1')], A::PlayNumber(1), NUMBERED),
+    b(Pl, &[c('2')], A::PlayNumber(2), NUMBERED),
+    b(Pl, &[c('3')], A::PlayNumber(3), NUMBERED),
+    b(Pl, &[c('4')], A::PlayNumber(4), NUMBERED),
+    b(Pl, &[c('5')], A::PlayNumber(5), NUMBERED),
+    b(Pl, &[c('6')], A::PlayNumber(6), NUMBERED),
+    b(Pl, &[c('7')], A::PlayNumber(7), NUMBERED),
+    b(Pl, &[c('8')], A::PlayNumber(8), NUMBERED),
+    b(Pl, &[c('9')], A::PlayNumber(9), NUMBERED),
+    b(
+        Pl,
+        &[k(K::Enter)],
+        A::PlaySelected,
+        "play the selected move",
+    ),
+    b(Pl, &[c('z')], A::Undo, "undo the last move"),
+    b(Pl, &[c('r')], A::Restart, "restart"),
+    b(
+        Pl,
+        &[k(K::Esc), c('p')],
+        A::LeavePlay,
+        "back to the workbench",
+    ),
     b(Bm, &[k(K::Up), c('k')], A::Up, "previous bookmark"),
     b(Bm, &[k(K::Down), c('j')], A::Down, "next bookmark"),
     b(Bm, &[k(K::Enter)], A::Follow, "go to the bookmark"),
@@ -272,6 +342,79 @@ pub const KEYS: &[Binding] = &[
     b(Pr, &[k(K::Enter)], A::Confirm, "confirm"),
     b(Pr, &[k(K::Esc)], A::Cancel, "cancel"),
 ];
+
+/// The keys the footer names in each context, as lazygit's footer does: the actions
+/// (their first keys are shown, looked up in [`KEYS`]) and a word for them, most
+/// useful first (what does not fit the line is left out whole).
+pub const FOOTER: &[(Context, &[Action], &str)] = &[
+    (G, &[A::Screen(1)], "browse"),
+    (G, &[A::Search], "search"),
+    (G, &[A::Goto], "go to"),
+    (G, &[A::Play], "play"),
+    (G, &[A::NextScreen], "screens"),
+    (Br, &[A::Up, A::Down], "move"),
+    (Br, &[A::Left, A::Right], "pane"),
+    (Br, &[A::Follow], "follow"),
+    (Br, &[A::Play], "play"),
+    (Br, &[A::Sort], "sort"),
+    (Br, &[A::Filter], "filter"),
+    (Br, &[A::WholeBoard], "board"),
+    (Br, &[A::Cancel], "back"),
+    (Pa, &[A::Up, A::Down], "step"),
+    (Pa, &[A::Left, A::Right], "path"),
+    (Pa, &[A::Play], "play"),
+    (Pa, &[A::Cancel], "back"),
+    (Gr, &[A::Up, A::Down, A::Left, A::Right], "pan"),
+    (Gr, &[A::ZoomIn, A::ZoomOut], "zoom"),
+    (Gr, &[A::RadiusDown, A::RadiusUp], "radius"),
+    (Gr, &[A::ResetView], "centre"),
+    (Gr, &[A::Play], "play"),
+    (Pl, &[PLAY_UP, PLAY_DOWN, PLAY_LEFT, PLAY_RIGHT], "move"),
+    (Pl, &[PLAY_ACTION], "action"),
+    (Pl, &[A::PlayNumber(1), A::PlayNumber(9)], "pick"),
+    (Pl, &[A::Undo], "undo"),
+    (Pl, &[A::Restart], "restart"),
+    (Pl, &[A::LeavePlay], "back"),
+    (Bm, &[A::Follow], "go"),
+    (Bm, &[A::Delete], "delete"),
+    (Bm, &[A::Cancel], "close"),
+    (Pr, &[A::Confirm], "confirm"),
+    (Pr, &[A::Cancel], "cancel"),
+];
+
+/// The first key of `action` in `context` (or, failing that, everywhere).
+pub fn first_key(action: Action, context: Context) -> Option<&'static Key> {
+    let find = |ctx: Context| {
+        KEYS.iter()
+            .find(|b| b.context == ctx && b.action == action)
+            .and_then(|b| b.keys.first())
+    };
+    find(context).or_else(|| find(Context::Global))
+}
+
+/// The footer's hints for `context`: the keys as written and the word for them.
+pub fn footer_hints(context: Context, ascii: bool) -> Vec<(String, &'static str)> {
+    FOOTER
+        .iter()
+        .filter(|(ctx, _, _)| *ctx == context)
+        .map(|(_, actions, word)| {
+            let names: Vec<String> = actions
+                .iter()
+                .filter_map(|&a| first_key(a, context))
+                .map(|k| key_name(k, ascii))
+                .collect();
+            let digits = names.iter().all(|n| n.chars().all(|c| c.is_ascii_digit()));
+            let sep = if digits {
+                "-"
+            } else if ascii {
+                "/"
+            } else {
+                ""
+            };
+            (names.join(sep), *word)
+        })
+        .collect()
+}
 
 fn matches(key: &Key, ev: &KeyEvent) -> bool {
     let mut mods = ev.modifiers;
@@ -350,6 +493,23 @@ mod tests {
             assert!(keys.join(" ").len() <= 9, "{:?}", b.keys);
             assert!(b.help.chars().count() <= 26, "{:?} is too long", b.help);
         }
+    }
+
+    #[test]
+    fn every_footer_hint_names_a_bound_key() {
+        for (ctx, actions, word) in FOOTER {
+            for &a in *actions {
+                assert!(
+                    first_key(a, *ctx).is_some(),
+                    "{word}: {a:?} unbound in {ctx:?}"
+                );
+            }
+        }
+        let play = footer_hints(Context::Play, false);
+        assert_eq!(play[0], ("↑↓←→".to_string(), "move"));
+        assert_eq!(play[2], ("1-9".to_string(), "pick"));
+        let ascii = footer_hints(Context::Browser, true);
+        assert_eq!(ascii[0], ("Up/Down".to_string(), "move"));
     }
 
     #[test]

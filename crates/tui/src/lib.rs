@@ -16,6 +16,7 @@ pub mod bookmarks_check;
 pub mod data;
 pub mod error;
 pub mod keys;
+pub mod play;
 pub mod runtime;
 pub mod spring_layout;
 pub mod spring_layout_cache;

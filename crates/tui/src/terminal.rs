@@ -25,7 +25,12 @@ static HOOK: Once = Once::new();
 /// Leaves raw mode and the alternate screen and shows the cursor (idempotent).
 fn restore() {
     let _ = terminal::disable_raw_mode();
-    let _ = term_execute!(stdout(), terminal::LeaveAlternateScreen, cursor::Show);
+    let _ = term_execute!(
+        stdout(),
+        term_event::DisableMouseCapture,
+        terminal::LeaveAlternateScreen,
+        cursor::Show
+    );
 }
 
 fn install_panic_hook() {
@@ -59,7 +64,12 @@ impl Session {
             *t = Some(thread::current().id());
         }
         terminal::enable_raw_mode().map_err(TuiError::Terminal)?;
-        let entered = term_execute!(stdout(), terminal::EnterAlternateScreen, cursor::Hide);
+        let entered = term_execute!(
+            stdout(),
+            terminal::EnterAlternateScreen,
+            term_event::EnableMouseCapture,
+            cursor::Hide
+        );
         let terminal = entered.and_then(|_| Terminal::new(CrosstermBackend::new(stdout())));
         match terminal {
             Ok(terminal) => Ok(Session { terminal }),
@@ -122,6 +132,7 @@ fn spawn_input(tx: Sender<Event>, stop: Arc<AtomicBool>) {
             let event = match term_event::read() {
                 Ok(TermEvent::Key(k)) if k.kind != KeyEventKind::Release => Event::Key(k),
                 Ok(TermEvent::Resize(w, h)) => Event::Resize(w, h),
+                Ok(TermEvent::Mouse(m)) if wanted(&m) => Event::Mouse(m),
                 Ok(_) => continue,
                 Err(_) => return,
             };
@@ -130,4 +141,14 @@ fn spawn_input(tx: Sender<Event>, stop: Arc<AtomicBool>) {
             }
         }
     });
+}
+
+/// The mouse events the workbench reacts to (clicks and the wheel); moves and drags,
+/// which come by the dozen, are not worth waking the event loop for.
+fn wanted(m: &term_event::MouseEvent) -> bool {
+    use term_event::{MouseButton, MouseEventKind as K};
+    matches!(
+        m.kind,
+        K::ScrollUp | K::ScrollDown | K::Down(MouseButton::Left)
+    )
 }

@@ -16,12 +16,14 @@ impl App {
         match &self.overlay {
             Overlay::Prompt(..) => return self.apply_prompt(action),
             Overlay::Bookmarks(_) => return self.apply_bookmarks(action),
+            _ if self.play.is_some() => return self.apply_play(action),
             _ => {}
         }
         match action {
             Action::Quit => self.quit = true,
             Action::Help => self.overlay = Overlay::Help(0),
-            Action::Cancel => self.overlay = Overlay::None,
+            Action::Cancel => self.cancel(),
+            Action::Goto => self.overlay = Overlay::Prompt(PromptKind::Goto, String::new()),
             Action::WholeBoard if self.overlay == Overlay::Board => self.overlay = Overlay::None,
             Action::WholeBoard => self.overlay = Overlay::Board,
             Action::NextScreen => self.show_screen((self.screen.index() + 1) % 4),
@@ -47,6 +49,7 @@ impl App {
                 None => self.overlay = Overlay::Prompt(PromptKind::Note, String::new()),
             },
             Action::BookmarkList => self.overlay = Overlay::Bookmarks(0),
+            Action::Play => self.open_play(),
             _ => match self.screen {
                 Screen::Browser => self.apply_browser(action),
                 Screen::Paths => self.apply_paths(action),
@@ -63,6 +66,18 @@ impl App {
         let banner = ui::banner_lines(self, self.size.0).len();
         let banner = u16::try_from(banner).unwrap_or(u16::MAX);
         (self.size.0, self.size.1.saturating_sub(banner))
+    }
+
+    /// Esc: closes what is open, else steps back (the browser's focus to the table,
+    /// then back in history), as lazygit's Esc does.
+    fn cancel(&mut self) {
+        if self.overlay != Overlay::None {
+            self.overlay = Overlay::None;
+        } else if self.screen == Screen::Browser && self.pane != Pane::Table {
+            self.pane = Pane::Table;
+        } else {
+            self.go_back();
+        }
     }
 
     fn show_screen(&mut self, i: usize) {
@@ -187,6 +202,7 @@ impl App {
         match kind {
             PromptKind::Search => self.request_search(text),
             PromptKind::Note => self.add_bookmark(text),
+            PromptKind::Goto => self.goto(&text),
         }
     }
 
@@ -214,7 +230,8 @@ impl App {
         match action {
             Action::Up => self.overlay = Overlay::Bookmarks(step(cursor, -1, n)),
             Action::Down => self.overlay = Overlay::Bookmarks(step(cursor, 1, n)),
-            Action::Cancel => self.overlay = Overlay::None,
+            Action::Cancel => self.cancel(),
+            Action::Goto => self.overlay = Overlay::Prompt(PromptKind::Goto, String::new()),
             Action::Delete => {
                 if let Err(e) = self.bookmarks.remove(cursor) {
                     self.status = format!("bookmark list not saved: {e}");

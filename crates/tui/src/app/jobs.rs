@@ -2,7 +2,7 @@
 //! against a workbench (on a worker thread in the event loop, inline in tests), and the
 //! [`Done`] result goes back to the application as an event.
 
-use crate::data::{Neighbourhood, Order, SearchHit, SortKey, Tag, Workbench};
+use crate::data::{Neighbourhood, Order, SearchHit, SortKey, Tag, WinSearch, Workbench};
 use crate::spring_layout::{spring_layout, Layout};
 use crate::spring_layout_cache;
 
@@ -50,6 +50,13 @@ pub enum Job {
         /// Radius in critical actions.
         radius: u32,
     },
+    /// Play mode's nearest win from a state.
+    PlayWin {
+        /// Generation.
+        gen: u64,
+        /// The state played.
+        state: u64,
+    },
 }
 
 /// The nodes of the graph view and where they are drawn.
@@ -96,6 +103,15 @@ pub enum Done {
         /// Nodes and layout.
         data: GraphData,
     },
+    /// Play mode's nearest win.
+    PlayWin {
+        /// Generation.
+        gen: u64,
+        /// The state it was searched from.
+        state: u64,
+        /// What the search found.
+        found: WinSearch,
+    },
 }
 
 /// Runs `job` against `bench`.
@@ -130,6 +146,11 @@ pub fn execute(bench: &dyn Workbench, job: Job) -> Done {
         } => Done::Graph {
             gen,
             data: graph_data(bench, center, radius),
+        },
+        Job::PlayWin { gen, state } => Done::PlayWin {
+            gen,
+            state,
+            found: bench.actions_to_win(state, crate::play::WIN_SEARCH_BUDGET),
         },
     }
 }

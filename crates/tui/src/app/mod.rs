@@ -5,7 +5,9 @@
 
 mod actions;
 pub mod integrity;
+mod goto;
 pub mod jobs;
+mod mouse;
 mod nav;
 
 pub use integrity::{verify_now, Integrity, VerifyStatus};
@@ -25,6 +27,8 @@ use std::sync::Arc;
 pub enum Event {
     /// A key was pressed.
     Key(KeyEvent),
+    /// The mouse was clicked or its wheel turned.
+    Mouse(crossterm::event::MouseEvent),
     /// The terminal was resized to (columns, rows).
     Resize(u16, u16),
     /// Time passed (drives the spinner).
@@ -121,6 +125,8 @@ pub enum PromptKind {
     Search,
     /// A bookmark note.
     Note,
+    /// A hyperstate or state to go to (`:`).
+    Goto,
 }
 
 /// What is drawn over the screen.
@@ -226,6 +232,7 @@ struct Generations {
     paths: u64,
     search: u64,
     graph: u64,
+    play: u64,
 }
 
 /// The whole application state.
@@ -286,11 +293,15 @@ pub struct App {
     pub integrity: Integrity,
     verify_gen: u64,
     verify_wanted: Option<u64>,
+    /// Play mode, while it is open.
+    pub play: Option<crate::play::Play>,
     jobs: VecDeque<Job>,
     gens: Generations,
     /// The screen last asked for while the workbench was still loading, opened
     /// once it has loaded.
     screen_asked: Option<u8>,
+    /// Play mode or the bookmark list, asked for while loading: opened once loaded.
+    mode_asked: Option<Action>,
 }
 
 /// Most critical actions read for the focus lists.
@@ -341,9 +352,11 @@ impl App {
             integrity: Integrity::NothingToVerify,
             verify_gen: 0,
             verify_wanted: None,
+            play: None,
             jobs: VecDeque::new(),
             gens: Generations::default(),
             screen_asked: None,
+            mode_asked: None,
         }
     }
 
@@ -351,6 +364,7 @@ impl App {
     pub fn on_event(&mut self, event: Event) {
         match event {
             Event::Key(key) => self.on_key(key),
+            Event::Mouse(m) => self.on_mouse(m),
             Event::Resize(w, h) => self.size = (w, h),
             Event::Tick => self.tick = self.tick.wrapping_add(1),
             Event::Phase(p) => self.phase = p,
@@ -373,7 +387,17 @@ impl App {
 
     /// The next job to run, if any.
     pub fn take_job(&mut self) -> Option<Job> {
-        self.jobs.pop_front()
+        while let Some(job) = self.jobs.pop_front() {
+            // A search for the nearest win from a state play has already left is
+            // dropped unrun: moving fast must not queue a search per move.
+            match job {
+                Job::PlayWin { gen, .. } if gen != self.gens.play => {
+                    self.pending = self.pending.saturating_sub(1)
+                }
+                job => return Some(job),
+            }
+        }
+        None
     }
 
     /// True while work runs (the spinner turns).
@@ -387,6 +411,7 @@ impl App {
         match (&self.overlay, self.screen) {
             (Overlay::Prompt(..), _) => Context::Prompt,
             (Overlay::Bookmarks(_), _) => Context::Bookmarks,
+            _ if self.play.is_some() => Context::Play,
             (_, Screen::Browser) => Context::Browser,
             (_, Screen::Paths) => Context::Paths,
             (_, Screen::Graph) => Context::Graph,
@@ -397,6 +422,17 @@ impl App {
     fn queue(&mut self, job: Job) {
         self.pending += 1;
         self.jobs.push_back(job);
+    }
+
+    /// Queues `job` for a worker (for the modes outside this module).
+    pub(crate) fn queue_job(&mut self, job: Job) {
+        self.queue(job);
+    }
+
+    /// A new generation for play mode's jobs; older results are dropped.
+    pub(crate) fn next_play_gen(&mut self) -> u64 {
+        self.gens.play += 1;
+        self.gens.play
     }
 
     fn on_key(&mut self, key: KeyEvent) {
@@ -426,6 +462,9 @@ impl App {
             };
             return;
         }
+        // A message answers the key that caused it; the next key gives the footer
+        // back to the key hints.
+        self.status.clear();
         if self.bench.is_none() {
             // The preview of the overview shows while the rest loads, and a
             // screen key pressed then was once lost: it now opens its screen
@@ -434,6 +473,7 @@ impl App {
                 Action::Quit => self.quit = true,
                 Action::Help => self.overlay = Overlay::Help(0),
                 Action::Screen(i) => self.screen_asked = Some(i),
+                Action::Play | Action::BookmarkList => self.mode_asked = Some(action),
                 _ => {}
             }
             return;
@@ -475,6 +515,9 @@ impl App {
             Some(i) => self.apply(Action::Screen(i)),
             None => self.request_screen_data(),
         }
+        if let Some(action) = self.mode_asked.take() {
+            self.apply(action);
+        }
     }
 
     fn on_done(&mut self, done: Done) {
@@ -490,6 +533,9 @@ impl App {
             Done::Search { gen, hit } if gen == self.gens.search => self.on_search(hit),
             Done::Graph { gen, data } if gen == self.gens.graph => {
                 self.graph.data = Some(Arc::new(data));
+            }
+            Done::PlayWin { gen, state, found } if gen == self.gens.play => {
+                self.on_win_distance(state, found)
             }
             _ => {}
         }

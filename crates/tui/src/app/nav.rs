@@ -65,7 +65,7 @@ impl App {
     }
 
     /// Shows member `index` of the selection.
-    pub(super) fn show_member(&mut self, index: u64) {
+    pub(crate) fn show_member(&mut self, index: u64) {
         let (Some(bench), Some(focus)) = (self.bench.clone(), self.focus.as_mut()) else {
             return;
         };

@@ -155,6 +155,25 @@ fn graph_keys_zoom_pan_and_reset() {
 }
 
 #[test]
+fn play_or_the_bookmark_list_asked_for_while_loading_opens_once_loaded() {
+    // Regression: `'` pressed while the preview showed was dropped, and the tmux test
+    // `bookmarks_survive_closing_and_reopening` timed out on it under load.
+    use super::{App, Event, Overlay};
+    use crate::Workbench;
+    use std::sync::Arc;
+    let bench: Arc<dyn Workbench> = Arc::new(crate::data::fixture::two_boxes(None).unwrap());
+    for (key, opened) in [("'", "the bookmark list"), ("p", "play mode")] {
+        let mut app = App::new(UNICODE, SIZE);
+        app.on_event(Event::Preview(Box::new(bench.overview())));
+        press(&mut app, key);
+        app.on_event(Event::Loaded(Ok(bench.clone())));
+        crate::test_support::run_jobs(&mut app);
+        let open = app.overlay == Overlay::Bookmarks(0) || app.play.is_some();
+        assert!(open, "{opened} is not open");
+    }
+}
+
+#[test]
 fn a_screen_key_pressed_while_loading_opens_its_screen_once_loaded() {
     // Regression: the overview's preview shows before the workbench has
     // loaded, and a `2` pressed then was dropped, so the browser never came

@@ -3,8 +3,8 @@
 //! The fixture and the store backends differ only in their state source.
 
 use super::{
-    CriticalAction, Damage, Details, Listing, LiveProgress, Member, Move, Overview, Row, RunState,
-    StaleNote, Tag, Workbench,
+    win_search, CriticalAction, Damage, Details, Listing, LiveProgress, Member, Move, Overview,
+    Row, RunState, StaleNote, Tag, WinSearch, Workbench,
 };
 use crate::bookmarks::RunKey;
 use hsg::summary::HsgSummary;
@@ -131,6 +131,9 @@ pub struct AnalysisBench<S> {
     reverse: Reverse,
     facts: RunFacts,
     states: S,
+    /// The outcomes that count as a win, resolved from the analysis's target name
+    /// (`None` when the names do not resolve: the hyperstates' target flags decide).
+    target: Option<hsg::target::Target>,
 }
 
 impl<S: StateSource> AnalysisBench<S> {
@@ -138,11 +141,18 @@ impl<S: StateSource> AnalysisBench<S> {
     pub fn new(saved: impl Into<SavedData>, facts: RunFacts, states: S) -> AnalysisBench<S> {
         let saved = saved.into();
         let reverse = reverse_edges(saved.view());
+        let target = hsg::target::resolve(
+            &facts.outcome_names,
+            Some(&saved.view().summary().target),
+            None,
+        )
+        .ok();
         AnalysisBench {
             saved,
             reverse,
             facts,
             states,
+            target,
         }
     }
 
@@ -190,6 +200,36 @@ impl<S: StateSource> AnalysisBench<S> {
 
     fn multiplicity(&self, edge: u64) -> u64 {
         self.saved().edge(edge).map_or(0, |e| e.multiplicity)
+    }
+
+    /// True when state `s` is a target state: its outcome is in the target.
+    fn is_win(&self, s: u64) -> bool {
+        let Some(o) = self.states.outcome(s) else {
+            return false;
+        };
+        match &self.target {
+            Some(t) => t.contains(o),
+            None => self
+                .hyperstate_of_state(s)
+                .and_then(|h| self.info(h))
+                .is_some_and(|i| i.flags & hsg::tags::CONTAINS_TARGET != 0),
+        }
+    }
+
+    /// The position of state `s` among the members of its hyperstate `h` (members are
+    /// sorted by state id).
+    fn member_index(&self, h: u64, s: u64) -> Option<u64> {
+        let r = self.member_range(h);
+        let (mut lo, mut hi) = (r.start, r.end);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if self.saved().member(mid)? < s {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        (lo < r.end && self.saved().member(lo)? == s).then(|| lo - r.start)
     }
 
     fn critical(&self, edge: u64, other: u64) -> CriticalAction {
@@ -467,6 +507,29 @@ impl<S: StateSource> Workbench for AnalysisBench<S> {
             return None;
         }
         self.states.render(s)
+    }
+
+    fn state_member(&self, s: u64) -> Option<Member> {
+        let h = self.hyperstate_of_state(s)?;
+        self.member(h, self.member_index(h, s)?)
+    }
+
+    fn actions_to_win(&self, s: u64, budget: u64) -> WinSearch {
+        let may_win = |t: u64| {
+            self.hyperstate_of_state(t)
+                .is_some_and(|h| self.tag(h).is_winnable())
+        };
+        if !may_win(s) {
+            return WinSearch::Unreachable;
+        }
+        win_search::actions_to_win(
+            s,
+            self.state_count(),
+            budget,
+            |t| self.states.moves(t),
+            |t| self.is_win(t),
+            may_win,
+        )
     }
 
     fn live_progress(&self) -> Option<LiveProgress> {

@@ -12,9 +12,11 @@ pub mod big_fixture;
 pub mod fixture;
 pub mod queries;
 pub mod run;
+pub mod win_search;
 
 pub use hsg::{LiveFigures, Tag};
 pub use queries::{Neighbourhood, Order, SearchHit, SortKey};
+pub use win_search::WinSearch;
 
 use crate::bookmarks::RunKey;
 use std::path::Path;
@@ -292,6 +294,12 @@ pub trait Workbench: Send + Sync {
     fn hyperstate_of_state(&self, s: u64) -> Option<u64>;
     /// The game's picture of state `s`.
     fn state_text(&self, s: u64) -> Option<String>;
+    /// State `s` as a member of its hyperstate (picture, outcome, moves): what play
+    /// mode shows of the state it is in.
+    fn state_member(&self, s: u64) -> Option<Member>;
+    /// The fewest actions from state `s` to a win, meeting at most `budget` states
+    /// (slow: a search over the states).
+    fn actions_to_win(&self, s: u64, budget: u64) -> WinSearch;
 
     /// Re-reads the progress the exploring process publishes (stores only).
     fn live_progress(&self) -> Option<LiveProgress> {

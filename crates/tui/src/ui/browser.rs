@@ -43,8 +43,9 @@ pub fn table_rows(size: (u16, u16), board: u16) -> u16 {
         .saturating_sub(3)
 }
 
-/// Draws the browser into `area`.
-pub fn draw(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
+/// Where the browser's panes lie in `area`: table, member, details, out, in. Drawing
+/// and mouse clicks share it.
+pub fn areas(area: Rect, app: &App, t: &Theme) -> [Rect; 5] {
     let [left, right] =
         Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(area);
     let [table, member] = Layout::vertical([
@@ -67,6 +68,12 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
         Constraint::Fill(1),
     ])
     .areas(right);
+    [table, member, details, out, inc]
+}
+
+/// Draws the browser into `area`.
+pub fn draw(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
+    let [table, member, details, out, inc] = areas(area, app, t);
     draw_table(frame, table, app, t);
     draw_member(frame, member, app, t);
     draw_details(frame, details, app, t);

@@ -4,10 +4,13 @@
 
 pub mod browser;
 pub mod fit;
+mod footer;
 pub mod graph;
 mod overlays;
 mod overview;
 mod paths;
+mod play;
+mod play_board;
 pub mod plot;
 pub mod theme;
 
@@ -51,6 +54,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
             Screen::Paths => paths::draw(frame, body, app, &t),
             Screen::Graph => graph::draw(frame, body, app, &t),
         }
+        play::draw(frame, body, app, &t);
     }
     overlays::draw(frame, body, app, &t);
 }
@@ -63,7 +67,7 @@ fn draw_header(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
         } else {
             Style::default()
         };
-        spans.push(Span::styled(format!(" {} {} ", i + 1, s.title()), style));
+        spans.push(Span::styled(tab_title(i, *s), style));
     }
     let mut right = Vec::new();
     if app.busy() {
@@ -82,9 +86,18 @@ fn draw_header(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
         Integrity::Damaged(_) => right.push(Span::styled("DAMAGED ", t.error())),
         Integrity::Failed(_) => right.push(Span::styled("not verified ", t.error())),
     }
-    if let Some(f) = app.focus.as_ref().and_then(|f| f.details.as_ref()) {
-        right.push(Span::raw(format!("h{} ", f.row.id)));
-        right.push(Span::styled(theme::tag_short(f.row.tag), t.tag(f.row.tag)));
+    // In play mode the hyperstate play is in, else the selection.
+    let shown = match &app.play {
+        Some(p) => p.here.row,
+        None => app
+            .focus
+            .as_ref()
+            .and_then(|f| f.details.as_ref())
+            .map(|d| d.row),
+    };
+    if let Some(row) = shown {
+        right.push(Span::raw(format!("h{} ", row.id)));
+        right.push(Span::styled(theme::tag_short(row.tag), t.tag(row.tag)));
         right.push(Span::raw(" "));
     }
     let right_width: usize = right.iter().map(|s| s.width()).sum();
@@ -97,6 +110,24 @@ fn draw_header(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
         };
         frame.render_widget(Paragraph::new(Line::from(right)), r);
     }
+}
+
+/// The screen whose tab covers column `x` of the header, as `draw_header` lays the
+/// tabs out.
+pub fn tab_at(x: u16) -> Option<u8> {
+    let mut start = 0u16;
+    for (i, s) in Screen::ALL.iter().enumerate() {
+        let width = fit::width(&tab_title(i, *s)) as u16;
+        if (start..start + width).contains(&x) {
+            return u8::try_from(i).ok();
+        }
+        start += width;
+    }
+    None
+}
+
+fn tab_title(i: usize, s: Screen) -> String {
+    format!(" {} {} ", i + 1, s.title())
 }
 
 fn draw_footer(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
@@ -117,9 +148,15 @@ fn draw_footer(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
     } else {
         app.status.clone()
     };
-    // A message too long for the line ends with an ellipsis rather than a cut word.
-    let text = fit::ellipsize(&text, usize::from(status_width), t.ellipsis());
-    frame.render_widget(Paragraph::new(text).style(t.dim()), status);
+    if text.is_empty() && app.bench.is_some() {
+        // Nothing to say: the keys of what has the focus, as lazygit shows them.
+        let hints = footer::key_hints(app, t, usize::from(status_width));
+        frame.render_widget(Paragraph::new(hints), status);
+    } else {
+        // A message too long for the line ends with an ellipsis rather than a cut word.
+        let text = fit::ellipsize(&text, usize::from(status_width), t.ellipsis());
+        frame.render_widget(Paragraph::new(text).style(t.dim()), status);
+    }
     if area.width >= hint_width {
         let r = Rect {
             x: area.right() - hint_width,
@@ -226,5 +263,7 @@ mod color_tests;
 mod integrity_tests;
 #[cfg(test)]
 mod number_tests;
+#[cfg(test)]
+mod play_tests;
 #[cfg(test)]
 mod tests;

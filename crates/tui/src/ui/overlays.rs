@@ -48,11 +48,18 @@ pub fn help_lines(t: &Theme) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     for ctx in Context::ALL {
         lines.push(Line::styled(ctx.title(), t.title()));
-        for b in KEYS.iter().filter(|b| b.context == ctx) {
-            let keys: Vec<String> = b.keys.iter().map(|k| key_name(k, t.ascii)).collect();
+        let rows: Vec<_> = KEYS.iter().filter(|b| b.context == ctx).collect();
+        // Consecutive rows with one help text (the number keys) make one line: `1-9`.
+        for run in rows.chunk_by(|a, b| a.help == b.help) {
+            let keys: Vec<String> = run[0].keys.iter().map(|k| key_name(k, t.ascii)).collect();
+            let mut keys = keys.join(" ");
+            if let Some(last) = run.get(1..).and_then(|r| r.last()) {
+                let last = last.keys.first().map(|k| key_name(k, t.ascii));
+                keys = format!("{keys}-{}", last.unwrap_or_default());
+            }
             lines.push(Line::from(vec![
-                Span::styled(format!(" {:<10}", keys.join(" ")), t.key()),
-                Span::raw(b.help),
+                Span::styled(format!(" {keys:<10}"), t.key()),
+                Span::raw(run[0].help),
             ]));
         }
     }
@@ -179,6 +186,7 @@ fn draw_prompt(frame: &mut Frame, area: Rect, t: &Theme, kind: PromptKind, text:
     let label = match kind {
         PromptKind::Search => "Search (12, h12, s34, win, fail, or board text)",
         PromptKind::Note => "Bookmark note",
+        PromptKind::Goto => "Go to (h12 or 12: hyperstate, s34: state)",
     };
     let box_area = Rect {
         y: area.bottom().saturating_sub(3),
