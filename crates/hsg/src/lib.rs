@@ -27,6 +27,7 @@ pub mod live_figures;
 pub mod mapped_analysis;
 pub mod mem;
 pub mod metrics;
+mod parallel;
 pub mod paths;
 pub mod persist;
 pub mod progress;
@@ -43,6 +44,7 @@ pub mod state_arrays;
 pub mod summary;
 pub mod tags;
 pub mod target;
+mod two_cycles;
 pub mod weak;
 
 pub use analysis::{analyze_graph, Analysis, AnalyzeOptions};
@@ -70,5 +72,7 @@ pub use summary::HsgSummary;
 pub use tags::{tag_hyperstates, Tag, Tagging};
 pub use target::resolve_target;
 
+#[cfg(test)]
+mod legacy_tests;
 #[cfg(test)]
 mod oracle_tests;

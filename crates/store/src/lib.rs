@@ -59,7 +59,7 @@ pub use file_array::{FileArray, PlainWord};
 pub use file_map::FileMap;
 pub use header::{header, Header, BLOCK, FORMAT_VERSION, HEADER_LEN};
 pub use huge_array::HugeArray;
-pub use huge_words::{prefetch, AtomicWords, Words};
+pub use huge_words::{atomic_u32, atomic_u64, prefetch, AtomicWords, Words};
 pub use identity::RunIdentity;
 pub use layout::lock as lock_dir;
 pub use manifest::{Files, Manifest, Progress, RunStatus, Tails};
