@@ -425,6 +425,8 @@ impl Drop for Ended {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
+}
+
 #[test]
 fn a_cluster_process_without_a_good_key_is_refused_before_it_starts() {
     let tmp = tempfile::tempdir().expect("tempdir");

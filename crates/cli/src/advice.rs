@@ -23,11 +23,6 @@ pub fn shell_path(path: &std::path::Path) -> String {
     shell_word(&path.to_string_lossy())
 }
 
-/// The command line this process was started with, as one shell line.
-pub fn this_command() -> String {
-    command_of(std::env::args_os())
-}
-
 /// `args` (the program first) as one shell line.
 fn command_of(args: impl IntoIterator<Item = OsString>) -> String {
     args.into_iter()

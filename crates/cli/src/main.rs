@@ -58,7 +58,7 @@ mod tui_cmd;
 mod usage;
 mod weak_cmd;
 
-use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
 
 /// hyperstate: explore the state space of a game level and analyse its

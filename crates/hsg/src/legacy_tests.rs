@@ -132,7 +132,7 @@ fn legacy_condense<G: StateGraph + ?Sized>(g: &G) -> Condensation {
 
 /// The whole analysis as before, for the default options (target `win`, outcome 0).
 fn legacy_analysis<G: StateGraph + ?Sized>(g: &G) -> crate::Analysis {
-    use crate::paths::{depths_from, distance_to, shortest_win_actions};
+    use crate::paths::{depths_from, distance_to};
     let opts = AnalyzeOptions::default();
     let target: OutcomeId = 0;
     crate::graph::validate(g).unwrap();

@@ -77,22 +77,6 @@ pub(crate) fn for_each_slice<T: Send>(
     });
 }
 
-/// Runs `a` on the calling thread and `b` on another, at once, and returns both
-/// results (a panic in `b` is raised again here).
-pub(crate) fn join<A: Send, B: Send>(
-    a: impl FnOnce() -> A + Send,
-    b: impl FnOnce() -> B + Send,
-) -> (A, B) {
-    std::thread::scope(|scope| {
-        let other = scope.spawn(b);
-        let first = a();
-        let second = other
-            .join()
-            .unwrap_or_else(|e| std::panic::resume_unwind(e));
-        (first, second)
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -116,6 +100,5 @@ mod tests {
         assert_eq!(sums.len(), 4);
         assert_eq!(sums.iter().sum::<u64>(), 999 * 1000 / 2);
         assert!(sums.windows(2).all(|w| w[0] < w[1]));
-        assert_eq!(join(|| 1, || 2), (1, 2));
     }
 }
