@@ -294,6 +294,7 @@ fn open_on_an_edited_level_advises_a_force_new_that_open_accepts() {
     edit(&file);
     let bin = bin_dir(dir.path());
     let socket = dir.path().join("tmux");
+    let _server = crate::manual::KillOnDrop(socket.clone());
     let tmux = |args: &[&str]| {
         Command::new("tmux")
             .args(["-S", path_arg(&socket), "-f", "/dev/null"])

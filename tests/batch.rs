@@ -36,7 +36,10 @@ fn a_level_range_is_measured_ranked_and_not_redone() {
         "--jobs",
         "2",
     ];
-    ok(&args);
+    let first = ok(&args);
+    // Piped, the shared progress display gives every level its line.
+    let said = String::from_utf8_lossy(&first.stderr);
+    assert!(said.contains("[3/3] boxoban-hard-000-first20-"), "{said}");
     let rows = csv_rows(&out);
     assert_eq!(rows.len(), 4, "{rows:?}");
     for name in ["table.md", "index.html"] {

@@ -16,7 +16,9 @@ fn live_line(level: &Path, store: &Path, extra: &[&str]) -> Vec<u64> {
         .lines()
         .find(|l| l.starts_with("live HSG:"))
         .unwrap_or_else(|| panic!("no live HSG line in {stderr}"));
-    line.split(|c: char| !c.is_ascii_digit())
+    // Counts are grouped by thousands for people (`2,477`).
+    line.replace(',', "")
+        .split(|c: char| !c.is_ascii_digit())
         .filter(|w| !w.is_empty())
         .filter_map(|w| w.parse().ok())
         .collect()

@@ -93,6 +93,8 @@ fn the_workbench_colours_with_color_always_even_under_no_color() {
                 .output()
                 .expect("tmux runs (install it, e.g. `apt-get install tmux`; .ci/run does)")
         };
+        // The server goes when this test ends, failing or not.
+        let _server = KillOnDrop(socket.clone());
         let line = format!(
             "NO_COLOR=1 '{}' tui --demo --color {flag}; exec cat",
             env!("CARGO_BIN_EXE_hsg")
@@ -123,5 +125,17 @@ fn the_workbench_colours_with_color_always_even_under_no_color() {
         assert_eq!(has_colour, coloured, "--color {flag}:\n{screen}");
         tmux(&["send-keys", "q"]);
         tmux(&["kill-server"]);
+    }
+}
+
+/// Kills the tmux server on a socket when dropped.
+pub(crate) struct KillOnDrop(pub(crate) std::path::PathBuf);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["-S", crate::util::path_arg(&self.0), "kill-server"])
+            .env_remove("TMUX")
+            .output();
     }
 }

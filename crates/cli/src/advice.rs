@@ -31,11 +31,32 @@ fn command_of(args: impl IntoIterator<Item = OsString>) -> String {
         .join(" ")
 }
 
-/// When `message` advises `--force-new` and this command line lacks it: the command
-/// line with `--force-new` added, to print under the error as the command that follows
-/// the advice (`hsg open` and `hsg explore` on an edited level, a damaged finished run).
-pub fn force_new_command(message: &str) -> Option<String> {
+/// When `message` advises `--force-new`, this command accepts it (`accepts`) and its
+/// command line lacks it: the command line with `--force-new` added, to print under the
+/// error as the command that follows the advice (`hsg open` and `hsg explore` on an
+/// edited level, a damaged finished run). A command without the flag (`hsg info` on a
+/// store of an old format) gets no such line: it would be a dead end.
+pub fn force_new_command(message: &str, accepts: bool) -> Option<String> {
+    if !accepts {
+        return None;
+    }
     with_force_new(message, std::env::args_os().collect())
+}
+
+/// True when the command `words` (`explore`, `fling select`) of `cli` takes --force-new.
+pub fn takes_force_new(cli: &clap::Command, words: &str) -> bool {
+    let mut command = cli.clone();
+    for word in words.split_whitespace() {
+        command.build();
+        match command.find_subcommand(word) {
+            Some(sub) => command = sub.clone(),
+            None => return false,
+        }
+    }
+    let takes = command
+        .get_arguments()
+        .any(|a| a.get_long() == Some("force-new"));
+    takes
 }
 
 fn with_force_new(message: &str, args: Vec<OsString>) -> Option<String> {

@@ -17,10 +17,8 @@ use crate::sizes::{default_budget, parse_size};
 use anyhow::{Context, Result};
 use clap::Args;
 use explore::{ExploreOptions, ProgressSink};
-use indicatif::{ProgressBar, ProgressStyle};
 use levels::LevelSpec;
 use serde::{Deserialize, Serialize};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -189,7 +187,7 @@ fn write_result(results_dir: &Path, result: &LevelResult) -> Result<()> {
 /// Runs the levels on `args.jobs` threads; the calling thread records each result and
 /// moves the progress display.
 fn run_jobs(args: &BatchArgs, todo: &[LevelSpec], results_dir: &Path) -> Result<()> {
-    let bar = progress_bar(todo.len() as u64);
+    let bar = crate::progress::Progress::counted(todo.len() as u64, "levels".to_string());
     let next = AtomicUsize::new(0);
     let budget = args.mem.unwrap_or_else(default_budget) / u64::from(args.jobs);
     let (send, receive) = mpsc::channel::<LevelResult>();
@@ -210,37 +208,13 @@ fn run_jobs(args: &BatchArgs, todo: &[LevelSpec], results_dir: &Path) -> Result<
         for (done, result) in receive.iter().enumerate() {
             write_result(results_dir, &result)?;
             let line = describe(&result);
-            match &bar {
-                Some(bar) => {
-                    if result.error.is_some() {
-                        bar.println(&line);
-                    }
-                    bar.set_message(result.key.clone());
-                    bar.inc(1);
-                }
-                None => eprintln!("[{}/{}] {line}", done + 1, todo.len()),
-            }
+            let failed = result.error.is_some();
+            bar.item(done as u64 + 1, &result.key, &line, failed);
         }
         Ok(())
     })?;
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
+    bar.finish();
     Ok(())
-}
-
-fn progress_bar(len: u64) -> Option<ProgressBar> {
-    std::io::stderr().is_terminal().then(|| {
-        let bar = ProgressBar::new(len);
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{elapsed_precise} [{wide_bar}] {pos}/{len} levels, eta {eta} {msg}",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        bar.enable_steady_tick(Duration::from_millis(500));
-        bar
-    })
 }
 
 fn describe(result: &LevelResult) -> String {

@@ -12,8 +12,6 @@ use clap::Args;
 use cluster::{
     ClusterConfig, ClusterEnding, ClusterKey, ClusterOptions, ClusterProgress, Part, ProgressSink,
 };
-use indicatif::{ProgressBar, ProgressStyle};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -399,66 +397,38 @@ fn exit_on_lost_peer(dir: &Path, process: usize) {
     }));
 }
 
-/// The cluster's progress, on process 0: a live line on a terminal, a line
-/// per layer elsewhere.
+/// The cluster's progress, on process 0: the shared display, a live line on a
+/// terminal, elsewhere a line per layer at most every five seconds.
 struct Display {
-    shown: bool,
-    bar: Option<ProgressBar>,
-    /// When the last line was printed (in a pipe, one every few seconds).
-    last: Option<std::time::Instant>,
+    shown: Option<crate::progress::Progress>,
 }
 
 impl Display {
     fn new(shown: bool) -> Display {
-        let bar = (shown && std::io::stderr().is_terminal()).then(|| {
-            let bar = ProgressBar::new_spinner();
-            bar.set_style(
-                ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
-                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-            );
-            bar.enable_steady_tick(Duration::from_millis(200));
-            bar
-        });
         Display {
-            shown,
-            bar,
-            last: None,
+            shown: shown.then(|| crate::progress::Progress::status(Duration::from_secs(5))),
         }
     }
 
     fn done(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
+        if let Some(shown) = &self.shown {
+            shown.finish();
         }
     }
 }
 
 impl ProgressSink for Display {
     fn layer(&mut self, p: &ClusterProgress) {
-        if !self.shown {
-            return;
-        }
+        let Some(shown) = &self.shown else { return };
         let line = format!(
-            "cluster: {} states, {} transitions, depth {}, {:.0} states/s, {} sent ({:.1} B/state)",
-            p.states,
-            p.transitions,
+            "cluster: {} states, {} transitions, depth {}, {} states/s, {} sent ({:.1} B/state)",
+            model::numbers::grouped(p.states),
+            model::numbers::grouped(p.transitions),
             p.depth,
-            p.states_per_sec,
+            model::numbers::grouped(p.states_per_sec.round() as u64),
             human(p.bytes_sent),
             p.bytes_sent as f64 / p.states.max(1) as f64
         );
-        match &self.bar {
-            Some(bar) => bar.set_message(line),
-            None => {
-                if self
-                    .last
-                    .is_some_and(|t| t.elapsed() < Duration::from_secs(5))
-                {
-                    return;
-                }
-                self.last = Some(std::time::Instant::now());
-                eprintln!("[{:>7.1}s] {line}", p.elapsed.as_secs_f64());
-            }
-        }
+        shown.update(p.elapsed.as_secs_f64(), line);
     }
 }

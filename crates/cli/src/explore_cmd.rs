@@ -8,7 +8,6 @@ use crate::sizes::{default_budget, human, parse_size};
 use anyhow::{Context, Result};
 use clap::Args;
 use explore::{Ending, ExploreOptions, ProgressSink, Slot};
-use indicatif::{ProgressBar, ProgressStyle};
 use model::numbers::grouped;
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
@@ -235,7 +234,7 @@ fn list(path: &Path) -> Result<ExitCode> {
 
 /// The widest and tallest board preview `--list` draws.
 const PREVIEW_COLUMNS: usize = 40;
-const PREVIEW_ROWS: usize = 8;
+const PREVIEW_ROWS: usize = 12;
 
 /// The first initial state of level `number`, drawn by its game, cut to
 /// [`PREVIEW_ROWS`] x [`PREVIEW_COLUMNS`] with the cut marked; a level that does not
@@ -491,29 +490,21 @@ pub(crate) fn identity(level: &games::Level, args: &ExploreArgs) -> RunIdentity 
     )
 }
 
-/// Progress on a terminal as a live line, elsewhere as plain log lines.
+/// Progress on a terminal as a live line, elsewhere as plain log lines (the shared
+/// display; the explorer already paces its reports, so every one is printed).
 struct Display {
-    bar: Option<ProgressBar>,
+    shown: crate::progress::Progress,
 }
 
 impl Display {
     fn new() -> Display {
-        let bar = std::io::stderr().is_terminal().then(|| {
-            let bar = ProgressBar::new_spinner();
-            bar.set_style(
-                ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
-                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-            );
-            bar.enable_steady_tick(Duration::from_millis(200));
-            bar
-        });
-        Display { bar }
+        Display {
+            shown: crate::progress::Progress::status(Duration::ZERO),
+        }
     }
 
     fn done(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
+        self.shown.finish();
     }
 }
 
@@ -541,16 +532,10 @@ fn line(p: &Progress) -> String {
 
 impl ProgressSink for Display {
     fn progress(&mut self, p: &Progress) {
-        match &self.bar {
-            Some(bar) => bar.set_message(line(p)),
-            None => eprintln!("[{:>7.1}s] {}", p.elapsed_secs, line(p)),
-        }
+        self.shown.update(p.elapsed_secs, line(p));
     }
 
     fn note(&mut self, message: &str) {
-        match &self.bar {
-            Some(bar) => bar.println(message),
-            None => eprintln!("{message}"),
-        }
+        self.shown.println(message);
     }
 }

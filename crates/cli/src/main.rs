@@ -208,17 +208,34 @@ fn main() -> ExitCode {
         Err(err) => {
             let text = message(&err);
             eprintln!("hsg: error: {text}");
-            if let Some(command) = advice::force_new_command(&text) {
-                eprintln!("to delete that run and start again:\n  {command}");
+            let args: Vec<String> = std::env::args().collect();
+            let command = usage::subcommand(&args);
+            let accepts = advice::takes_force_new(&Cli::command(), &command);
+            if let Some(line) = advice::force_new_command(&text, accepts) {
+                eprintln!("to delete that run and start again:\n  {line}");
             }
             if usage::is_usage(&err) {
-                let args: Vec<String> = std::env::args().collect();
-                let command = usage::subcommand(&args);
                 eprintln!("\nFor more information, try 'hsg {command} --help'.");
                 ExitCode::from(2)
             } else {
                 ExitCode::from(1)
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_commands_that_take_force_new_are_advised_it() {
+        let cli = Cli::command();
+        for command in ["explore", "open", "gather", "tree"] {
+            assert!(advice::takes_force_new(&cli, command), "{command}");
+        }
+        for command in ["info", "analyze", "tui", "fling select", "nosuch"] {
+            assert!(!advice::takes_force_new(&cli, command), "{command}");
         }
     }
 }

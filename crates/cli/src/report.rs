@@ -7,6 +7,7 @@ use crate::analyze_cmd::{analysis_for, AnalysisFlags};
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 use hsg::SavedAnalysis;
+use model::numbers::grouped;
 use serde_json::{json, Map, Value};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -332,12 +333,13 @@ pub fn info(args: InfoArgs) -> Result<ExitCode> {
             format!(", {n} held back by the HSG depth limit: never expanded, their future unknown")
         }
     };
+    let count = |v: &serde_json::Value| v.as_u64().map_or_else(|| v.to_string(), grouped);
     outln!(
         "states      {} ({} expanded{held_back})",
-        e["states"],
-        e["expanded"]
+        count(&e["states"]),
+        count(&e["expanded"])
     );
-    outln!("transitions {}", e["transitions"]);
+    outln!("transitions {}", count(&e["transitions"]));
     outln!("max depth   {}", e["max_depth"]);
     outln!("terminals   {}", outcomes.text());
     if !id.options.is_empty() {
@@ -346,9 +348,9 @@ pub fn info(args: InfoArgs) -> Result<ExitCode> {
     }
     let p = &run.manifest().progress;
     outln!(
-        "last run    {:.1} s, {:.0} states/s, {} on disk",
+        "last run    {:.1} s, {} states/s, {} on disk",
         p.elapsed_secs,
-        p.states_per_sec,
+        grouped(p.states_per_sec.round() as u64),
         crate::sizes::human(p.disk_bytes)
     );
     if unfinished {

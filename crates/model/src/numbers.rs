@@ -53,10 +53,10 @@ mod tests {
 
     #[test]
     fn counts_are_grouped_by_thousands() {
-        assert_eq!(grouped(0), "0");
-        assert_eq!(grouped(999), "999");
-        assert_eq!(grouped(1000), "1,000");
-        assert_eq!(grouped(32_344_588), "32,344,588");
+        assert_eq!(grouped(0u64), "0");
+        assert_eq!(grouped(999u64), "999");
+        assert_eq!(grouped(1000u64), "1,000");
+        assert_eq!(grouped(32_344_588u64), "32,344,588");
         assert_eq!(grouped(u64::MAX), "18,446,744,073,709,551,615");
         assert_eq!(grouped(7u8), "7");
         assert_eq!(grouped(1_000_000u128), "1,000,000");
