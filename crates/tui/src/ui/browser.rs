@@ -126,7 +126,10 @@ fn draw_table(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
     frame.render_widget(block, area);
     let visible = inner.height.saturating_sub(1) as usize;
     let cursor = tv.cursor as usize;
-    let first = page_start(cursor, visible);
+    // The last page is filled from the end: the root, often the last hyperstate, once
+    // opened the table showing itself alone.
+    let len = usize::try_from(order.len()).unwrap_or(usize::MAX);
+    let first = page_start(cursor, visible).min(len.saturating_sub(visible));
     let rows: Vec<Row> = (first..first + visible)
         .filter_map(|i| bench.row(order.at(i as u64)?))
         .collect();
