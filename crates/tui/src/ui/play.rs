@@ -18,7 +18,7 @@ use ratatui::Frame;
 /// Widest the side panel gets.
 const SIDE_WIDTH: u16 = 36;
 /// Narrowest the side panel gets to give a wide board room.
-const MIN_SIDE_WIDTH: u16 = 30;
+const MIN_SIDE_WIDTH: u16 = 28;
 
 /// Draws play mode over `area`.
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
@@ -188,7 +188,7 @@ fn draw_moves(frame: &mut Frame, area: Rect, play: &Play, t: &Theme) {
             let head = format!("{number} {glyph} {label:<label_width$} ");
             let mark = Span::styled(verdict.mark(t.ascii), verdict_style(verdict, t));
             let tail = if verdict == Verdict::Reversible {
-                Span::styled(" same hyperstate", t.dim())
+                Span::styled(" reversible", t.dim())
             } else {
                 Span::styled(tail(m), t.tag(m.target_tag))
             };
@@ -242,8 +242,8 @@ fn legend_line<'a>(t: &Theme) -> Line<'a> {
             Span::styled(format!(" {what} "), t.dim()),
         ]
     };
-    let mut spans = item(Verdict::Keeps, "keeps a win");
-    spans.extend(item(Verdict::Loses, "loses"));
+    let mut spans = item(Verdict::Keeps, "can win");
+    spans.extend(item(Verdict::Loses, "lost"));
     spans.extend(item(Verdict::Unknown, "unknown"));
     Line::from(spans)
 }

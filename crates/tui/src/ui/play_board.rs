@@ -17,8 +17,9 @@ pub fn draw(frame: &mut Frame, area: Rect, title: &str, m: &Member, t: &Theme) {
     let block = pane(t, title, true, area.width);
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let rows: Vec<&str> = m.text.lines().collect();
-    let text: Vec<bool> = rows.iter().map(|r| is_words(r)).collect();
+    let wrapped = wrap_words(&m.text, usize::from(inner.width));
+    let rows: Vec<&str> = wrapped.iter().map(|(l, _)| l.as_str()).collect();
+    let text: Vec<bool> = wrapped.iter().map(|&(_, words)| words).collect();
     let grid = |want: bool| rows.iter().zip(&text).filter(move |(_, &w)| w == want);
     let grid_width = grid(false).map(|(r, _)| fit::width(r)).max().unwrap_or(0);
     let grid_height = grid(false).count();
@@ -53,9 +54,32 @@ pub fn draw(frame: &mut Frame, area: Rect, title: &str, m: &Member, t: &Theme) {
     frame.render_widget(Paragraph::new(lines), used);
 }
 
-/// Columns the widest line of a picture takes unscaled.
+/// The picture's lines, each with whether it is a line of words; those wider than
+/// `max` columns are wrapped at spaces (grid rows are kept whole: a grid too wide is
+/// said to be cut).
+fn wrap_words(text: &str, max: usize) -> Vec<(String, bool)> {
+    let mut lines = Vec::new();
+    for line in text.lines() {
+        if !is_words(line) {
+            lines.push((line.to_string(), false));
+        } else if fit::width(line) <= max {
+            lines.push((line.to_string(), true));
+        } else {
+            let words: Vec<String> = line.split(' ').map(str::to_string).collect();
+            lines.extend(
+                fit::flow(&words, " ", max, "…")
+                    .into_iter()
+                    .map(|l| (l, true)),
+            );
+        }
+    }
+    lines
+}
+
+/// Columns the widest grid row of a picture takes unscaled (lines of words wrap).
 pub fn width(text: &str) -> u16 {
-    let w = text.lines().map(fit::width).max().unwrap_or(0);
+    let rows = text.lines().filter(|l| !is_words(l));
+    let w = rows.map(fit::width).max().unwrap_or(0);
     u16::try_from(w).unwrap_or(u16::MAX)
 }
 
