@@ -198,8 +198,7 @@ fn the_last_progress_line_pairs_the_final_counts_with_the_final_hsg() {
         };
         let last = stderr
             .lines()
-            .filter(|l| l.starts_with('[') && l.contains("hyperstates"))
-            .last()
+            .rfind(|l| l.starts_with('[') && l.contains("hyperstates"))
             .unwrap_or_else(|| panic!("no progress line in {stderr}"));
         let (_, hsg_part) = last.split_once("; ").expect("live figures in the line");
         let progress = numbers(hsg_part);

@@ -52,7 +52,7 @@ pub(super) fn reserved_buckets(most: usize, per_line: usize) -> usize {
 /// `states` entries (the reservation itself when none does).
 pub(super) fn buckets_within(states: usize, reserved: usize, per_line: usize) -> usize {
     let mut buckets = reserved;
-    while buckets % 2 == 0
+    while buckets.is_multiple_of(2)
         && buckets / 2 >= LEAST_BUCKETS
         && compact_capacity(buckets / 2, reserved, per_line) >= states
     {
