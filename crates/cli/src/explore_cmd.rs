@@ -5,7 +5,7 @@ use crate::analyze_cmd::{self, AnalysisFlags};
 use crate::flags;
 use crate::live::LiveAnalysis;
 use crate::sizes::{default_budget, human, parse_size};
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::Args;
 use explore::{Ending, ExploreOptions, ProgressSink, Slot};
 use model::numbers::grouped;
@@ -168,8 +168,8 @@ pub enum Explored {
 
 /// Runs `hsg explore`.
 pub fn run(mut args: ExploreArgs) -> Result<ExitCode> {
-    if crate::stored_run::is_stored(&args) {
-        crate::stored_run::fill_from_store(&mut args)?;
+    if is_stored(&args) {
+        fill_from_store(&mut args)?;
     }
     if args.list {
         return list(&args.which.level_file);
@@ -280,7 +280,7 @@ pub(crate) fn store_dir(args: &ExploreArgs) -> Result<&Path> {
 pub fn explore(args: &ExploreArgs) -> Result<Explored> {
     let store_dir = store_dir(args)?;
     let w = &args.which;
-    let mut level = if crate::stored_run::is_stored(args) {
+    let mut level = if is_stored(args) {
         crate::stored_run::stored_level(store_dir)?
     } else {
         load_level(&w.level_file, w.level, w.title.as_deref())?
@@ -538,4 +538,61 @@ impl ProgressSink for Display {
     fn note(&mut self, message: &str) {
         self.shown.println(message);
     }
+}
+
+/// True when `explore` was given no level file.
+pub fn is_stored(args: &ExploreArgs) -> bool {
+    args.which.level_file.as_os_str().is_empty()
+}
+
+/// Fills in what the run in `--store` records and the command line left out: the
+/// options of the run's identity (`max_depth`, `max_states`, `hsg_depth` and the
+/// token-flip count). Options given on the command line win; a different value then
+/// makes another run, which the store refuses unless `--force-new` is given.
+pub fn fill_from_store(args: &mut ExploreArgs) -> Result<()> {
+    if args.list {
+        bail!("--list needs a level file");
+    }
+    if args.which.level.is_some() || args.which.title.is_some() {
+        bail!("--level and --title choose a level of a level file: name the file");
+    }
+    let dir = args
+        .store
+        .clone()
+        .context("--store DIR is required to explore")?;
+    let id = crate::stored_run::identity_in(&dir)?;
+    for (key, value) in &id.options {
+        let number = |what: &str| -> Result<u64> {
+            value.parse().with_context(|| {
+                format!(
+                    "{}: the run's option {what}={value} is not a whole number",
+                    dir.display()
+                )
+            })
+        };
+        match key.as_str() {
+            "max_depth" => {
+                let stored = u32::try_from(number(key)?)?;
+                args.max_depth.get_or_insert(stored);
+            }
+            "max_states" => {
+                let stored = number(key)?;
+                args.max_states.get_or_insert(stored);
+            }
+            "hsg_depth" => {
+                let stored = u32::try_from(number(key)?)?;
+                args.hsg_depth.get_or_insert(stored);
+            }
+            k if k == games::flip::OPTION => {
+                let stored = u32::try_from(number(key)?)?;
+                args.flip_tokens.get_or_insert(stored);
+            }
+            other => bail!(
+                "{}: the run has the option {other}={value}, which this version does not know; \
+                 name the level file and the options to explore it",
+                dir.display()
+            ),
+        }
+    }
+    Ok(())
 }

@@ -3,7 +3,6 @@
 //! that make the run what it is), and the one spelling of that command that every piece
 //! of advice about resuming prints.
 
-use crate::explore_cmd::ExploreArgs;
 use anyhow::{bail, Context, Result};
 use clap::{CommandFactory, FromArgMatches};
 use std::path::{Path, PathBuf};
@@ -23,11 +22,6 @@ pub fn parse<C: CommandFactory + FromArgMatches>(colour: clap::ColorChoice) -> C
         });
     let matches = command.get_matches();
     C::from_arg_matches(&matches).unwrap_or_else(|err| err.exit())
-}
-
-/// True when `explore` was given no level file.
-pub fn is_stored(args: &ExploreArgs) -> bool {
-    args.which.level_file.as_os_str().is_empty()
 }
 
 /// The command that resumes the run in `dir`: `hsg explore --store DIR`, the program
@@ -72,58 +66,6 @@ fn shell_word(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
 }
 
-/// Fills in what the run in `--store` records and the command line left out: the
-/// options of the run's identity (`max_depth`, `max_states`, `hsg_depth` and the
-/// token-flip count). Options given on the command line win; a different value then
-/// makes another run, which the store refuses unless `--force-new` is given.
-pub fn fill_from_store(args: &mut ExploreArgs) -> Result<()> {
-    if args.list {
-        bail!("--list needs a level file");
-    }
-    if args.which.level.is_some() || args.which.title.is_some() {
-        bail!("--level and --title choose a level of a level file: name the file");
-    }
-    let dir = args
-        .store
-        .clone()
-        .context("--store DIR is required to explore")?;
-    let id = identity_in(&dir)?;
-    for (key, value) in &id.options {
-        let number = |what: &str| -> Result<u64> {
-            value.parse().with_context(|| {
-                format!(
-                    "{}: the run's option {what}={value} is not a whole number",
-                    dir.display()
-                )
-            })
-        };
-        match key.as_str() {
-            "max_depth" => {
-                let stored = u32::try_from(number(key)?)?;
-                args.max_depth.get_or_insert(stored);
-            }
-            "max_states" => {
-                let stored = number(key)?;
-                args.max_states.get_or_insert(stored);
-            }
-            "hsg_depth" => {
-                let stored = u32::try_from(number(key)?)?;
-                args.hsg_depth.get_or_insert(stored);
-            }
-            k if k == games::flip::OPTION => {
-                let stored = u32::try_from(number(key)?)?;
-                args.flip_tokens.get_or_insert(stored);
-            }
-            other => bail!(
-                "{}: the run has the option {other}={value}, which this version does not know; \
-                 name the level file and the options to explore it",
-                dir.display()
-            ),
-        }
-    }
-    Ok(())
-}
-
 /// The level of the run in `dir`, rebuilt from its manifest (without its token flips,
 /// which the exploration adds from `--flip-tokens` as for a level file).
 pub fn stored_level(dir: &Path) -> Result<games::Level> {
@@ -141,7 +83,7 @@ pub fn stored_level(dir: &Path) -> Result<games::Level> {
 }
 
 /// The identity the manifest of `dir` records.
-fn identity_in(dir: &Path) -> Result<store::RunIdentity> {
+pub(crate) fn identity_in(dir: &Path) -> Result<store::RunIdentity> {
     if !dir.join(store::layout::MANIFEST).exists() {
         bail!(
             "{} holds no run to resume (no {}); name a level file to explore: \

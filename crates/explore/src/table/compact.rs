@@ -35,11 +35,9 @@
 //! [`mix_bits`]: super::format::mix_bits
 
 use super::format::low_mask;
+pub(super) use super::format::LINE_WORDS;
 use super::Table;
 use std::sync::atomic::{fence, AtomicU64, Ordering};
-
-/// Words in a bucket (one cache line).
-pub(super) const LINE_WORDS: usize = 8;
 
 /// Bits of a line the entries share (the rest is the version byte).
 const ENTRY_BITS_PER_LINE: u32 = 512 - VERSION_BITS;

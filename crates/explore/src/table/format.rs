@@ -26,6 +26,9 @@
 //! the tag for wide slots and `h` for packed ones: that is what the doubling
 //! moves, since both give the home in a table of any size.
 
+/// Words in a compact bucket: one 64-byte cache line.
+pub const LINE_WORDS: usize = 8;
+
 /// Widest key a packed slot takes, in bits: it leaves 16 bits of
 /// displacement, far more than linear probing needs below the load limit.
 pub const MOST_PACKED_BITS: u32 = 48;
@@ -56,7 +59,7 @@ pub enum Format {
         key_bits: u32,
     },
     /// Entries narrower than a word in cache-line buckets, for exact keys
-    /// scrambled over `key_bits` bits (see [`super::compact`]). A slot is a
+    /// scrambled over `key_bits` bits (see the compact module). A slot is a
     /// bucket.
     Compact {
         /// Width of the scrambled key.
@@ -116,7 +119,7 @@ impl Format {
         match self {
             Format::Wide => 2,
             Format::Packed { .. } => 1,
-            Format::Compact { .. } => super::compact::LINE_WORDS,
+            Format::Compact { .. } => LINE_WORDS,
         }
     }
 
@@ -141,7 +144,7 @@ impl Format {
 
     /// The home of `key` in a table of `2^log2` slots (tables have at least
     /// 32, so `log2` is never 0). Compact tables find homes by their bucket
-    /// count instead ([`super::compact::home_of`]).
+    /// count instead (`compact::home_of`).
     #[inline]
     pub fn home(self, key: u64, log2: u32) -> usize {
         match self {
