@@ -191,8 +191,10 @@ fn the_last_progress_line_pairs_the_final_counts_with_the_final_hsg() {
             "--live-hsg",
         ]);
         let stderr = String::from_utf8_lossy(&out.stderr);
+        // Counts are grouped by thousands in human output (`2,477`).
         let numbers = |line: &str| -> Vec<u64> {
-            line.split(|c: char| !c.is_ascii_digit())
+            line.replace(',', "")
+                .split(|c: char| !c.is_ascii_digit())
                 .filter_map(|w| w.parse().ok())
                 .collect()
         };

@@ -246,7 +246,9 @@ fn every_bundled_game_explores_analyses_and_reports() {
         ("crates-move-when-you-move.txt", 1, 178, 617),
         ("pushy-v-pully-h.txt", 2, 2_557, 6_033),
         ("resin-caster.txt", 1, 2_718, 7_366),
-        ("explodoban.txt", 2, 5_049, 17_085),
+        // The reference engine (bfs.js) counts 13,019: an again chain back to its start
+        // grid is no transition (issue 36; 17,085 before).
+        ("explodoban.txt", 2, 5_049, 13_019),
         ("all-green-and-blue-on-yellow.txt", 1, 223, 572),
         ("scalesoban.txt", 2, 10_222, 27_037),
     ];
