@@ -185,7 +185,7 @@ fn an_interrupted_exploration_prints_a_resume_command_that_pastes() {
         assert!(out.status.success(), "{err}");
         return;
     }
-    let command = command_after(&err, "to resume, run the same command again:");
+    let command = command_after(&err, "to resume, run:");
     let resumed = advice_works(&command, dir.path());
     assert!(stderr(&resumed).contains("partial"), "{}", stderr(&resumed));
 }

@@ -3,6 +3,7 @@
 //! that make the run what it is), and the one spelling of that command that every piece
 //! of advice about resuming prints.
 
+use crate::advice::shell_word;
 use anyhow::{bail, Context, Result};
 use clap::{CommandFactory, FromArgMatches};
 use std::path::{Path, PathBuf};
@@ -54,16 +55,6 @@ fn program() -> String {
     std::env::args_os()
         .next()
         .map_or("hsg".to_string(), |p| shell_word(&p.to_string_lossy()))
-}
-
-/// `text` as one word of a POSIX shell: as it is when it holds only safe characters,
-/// else in single quotes (a single quote inside written `'\''`).
-fn shell_word(text: &str) -> String {
-    let safe = |c: char| c.is_ascii_alphanumeric() || "-_./:@%+=,".contains(c);
-    if !text.is_empty() && text.chars().all(safe) {
-        return text.to_string();
-    }
-    format!("'{}'", text.replace('\'', r"'\''"))
 }
 
 /// The level of the run in `dir`, rebuilt from its manifest (without its token flips,

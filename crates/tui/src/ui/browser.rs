@@ -118,7 +118,7 @@ fn draw_table(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
         .map_or(String::new(), |f| format!(" [{}]", tag_short(f)));
     let title = format!(
         "Hyperstates {} by {}{direction}{filter}",
-        order.len(),
+        grouped(order.len() as u64),
         tv.sort.name()
     );
     let block = pane(t, &title, app.pane == Pane::Table, area.width);
@@ -434,8 +434,9 @@ pub fn member_title(app: &App, member: Option<&Member>) -> String {
         .as_ref()
         .map_or(String::new(), |o| format!(" {o}"));
     format!(
-        "Member {}/{size} s{} d{}{outcome}",
-        m.index + 1,
+        "Member {}/{} s{} d{}{outcome}",
+        grouped(m.index as u64 + 1),
+        grouped(size),
         m.state,
         m.bfs_depth
     )
