@@ -43,10 +43,12 @@ socks = [socket.socket() for _ in range(int(sys.argv[1]))]
 for s in socks: s.bind(("127.0.0.1", 0))
 print("\n".join(f"127.0.0.1:{s.getsockname()[1]}" for s in socks))
 PY
+  # Every process proves the same cluster key (a fresh one per configuration).
+  local key; key=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
   local start; start=$(date +%s.%N)
   for i in $(seq 0 $((n - 1))); do
     parts+=("$work/parts/part-$i")
-    /usr/bin/time -v "$hsg" explore "$level" --store "$work/parts/part-$i" \
+    HSG_CLUSTER_KEY=$key /usr/bin/time -v "$hsg" explore "$level" --store "$work/parts/part-$i" \
       --cluster "$work/parts/hosts" --process "$i" "${budget[@]}" 2> "$work/parts/err-$i" >/dev/null &
     pids+=($!)
   done

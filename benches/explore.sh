@@ -20,7 +20,7 @@ bench() {
   for _ in $(seq "$runs"); do
     rm -rf "$work/store"
     /usr/bin/time -v "$hsg" explore "$level" --store "$work/store" "$@" 2> "$work/err" >/dev/null
-    grep -oP '\(\K[0-9]+(?= states/s\))' "$work/err" >> "$work/rates"
+    grep -oP '\(\K[0-9,]+(?= states/s\))' "$work/err" | tr -d , >> "$work/rates"
     grep -oP 'in \K[0-9.]+(?= s \()' "$work/err" >> "$work/secs"
     grep -oP 'Maximum resident set size \(kbytes\): \K[0-9]+' "$work/err" | awk '{print $1/1024}' >> "$work/rss"
     grep -oP 'Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): \K[0-9:.]+' "$work/err" \

@@ -19,8 +19,8 @@ once() {
   local name=$1 level=$2
   rm -rf "$work/store"
   /usr/bin/time -v "$hsg" explore "$level" --store "$work/store" --threads 1 2> "$work/err" >/dev/null
-  grep -oP 'complete: \K[0-9]+(?= states)' "$work/err" > "$work/$name.states"
-  grep -oP '\(\K[0-9]+(?= states/s\))' "$work/err" >> "$work/$name.rate"
+  grep -oP 'complete: \K[0-9,]+(?= states)' "$work/err" | tr -d , > "$work/$name.states"
+  grep -oP '\(\K[0-9,]+(?= states/s\))' "$work/err" | tr -d , >> "$work/$name.rate"
   grep -oP 'Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): \K[0-9:.]+' "$work/err" \
     | awk -F: '{s=0; for (i=1;i<=NF;i++) s=s*60+$i; print s}' >> "$work/$name.wall"
   awk '/User time/ {u=$NF} /System time/ {s=$NF} END {print u+s}' "$work/err" >> "$work/$name.cpu"

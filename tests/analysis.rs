@@ -171,7 +171,10 @@ fn analyze_is_idempotent_and_explore_analyze_saves_the_summary() {
         "--analyze",
     ]);
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("2887 states -> 59 hyperstates"), "{stdout}");
+    assert!(
+        stdout.contains("2,887 states -> 59 hyperstates (compression 97.96%)"),
+        "{stdout}"
+    );
     assert!(
         stdout.contains("shortest win: 15 actions, 2 critical"),
         "{stdout}"

@@ -36,7 +36,10 @@ fn a_level_range_is_measured_ranked_and_not_redone() {
         "--jobs",
         "2",
     ];
-    ok(&args);
+    let first = ok(&args);
+    // Piped, the shared progress display gives every level its line.
+    let said = String::from_utf8_lossy(&first.stderr);
+    assert!(said.contains("[3/3] boxoban-hard-000-first20-"), "{said}");
     let rows = csv_rows(&out);
     assert_eq!(rows.len(), 4, "{rows:?}");
     for name in ["table.md", "index.html"] {
@@ -66,7 +69,19 @@ fn a_level_range_is_measured_ranked_and_not_redone() {
     let second = rows.iter().find(|r| r[0].ends_with("-2")).expect("level 2");
     assert_eq!(second[column(&rows, "complete")], "false");
     let md = std::fs::read_to_string(out.join("table.md")).unwrap();
-    assert!(md.contains("| states |") && md.contains("boxoban-hard-000-first20-2*"));
+    assert!(md.contains("| states |"), "{md}");
+    // Partial levels are listed apart and never take a rank among the complete ones.
+    let (ranked, partial) = md
+        .split_once("## Partial levels")
+        .expect("a partial section");
+    assert!(!ranked.contains("boxoban-hard-000-first20-2"), "{ranked}");
+    assert!(
+        partial.contains("| boxoban-hard-000-first20-2 |"),
+        "{partial}"
+    );
+    assert!(!md.contains("0.0000"), "no meaningless zero shares:\n{md}");
+    // Counts read with thousands separators; the CSV keeps plain numbers.
+    assert!(partial.contains("150,"), "{partial}");
     // A second batch finds every level done and leaves the results alone.
     let result = out.join("results/boxoban-hard-000-first20-1.json");
     let before = std::fs::metadata(&result).unwrap().modified().unwrap();
@@ -119,4 +134,40 @@ fn bad_level_lists_are_usage_errors() {
     }
     let o = run(&["batch", "--out", path_arg(&out)]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn levels_of_one_name_in_two_folders_are_both_measured_and_linked() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (folder, file) in [("a", "sokoban/tiny.xsb"), ("b", "sokoban/twoboxes.xsb")] {
+        std::fs::create_dir(dir.path().join(folder)).unwrap();
+        std::fs::copy(level(file), dir.path().join(folder).join("lvl.xsb")).unwrap();
+    }
+    let out = dir.path().join("batch");
+    let (a, b) = (dir.path().join("a/lvl.xsb"), dir.path().join("b/lvl.xsb"));
+    ok(&["batch", path_arg(&a), path_arg(&b), "--out", path_arg(&out)]);
+    let rows = csv_rows(&out);
+    let states = column(&rows, "states");
+    let find = |key: &str| {
+        rows.iter()
+            .find(|r| r[0] == key)
+            .unwrap_or_else(|| panic!("{key}: {rows:?}"))
+    };
+    assert_eq!(find("a-lvl-1")[states], "198");
+    assert_eq!(find("b-lvl-1")[states], "2887");
+    // index.html links every level to its own report, written beside it.
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    for key in ["a-lvl-1", "b-lvl-1"] {
+        assert!(
+            index.contains(&format!("href=\"reports/{key}.html\"")),
+            "{key}"
+        );
+        let report = std::fs::read_to_string(out.join(format!("reports/{key}.html"))).unwrap();
+        assert!(report.contains("data-metric=\"/hsg/hyperstates\""), "{key}");
+    }
+    let b_report = std::fs::read_to_string(out.join("reports/b-lvl-1.html")).unwrap();
+    assert!(
+        b_report.contains("data-value=\"2887\""),
+        "b's report is b's"
+    );
 }

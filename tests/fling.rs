@@ -68,7 +68,7 @@ fn tables_board_and_select_agree() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains(
-            "     4            367290            255733             35518              15724"
+            "     4           367,290           255,733            35,518             15,724"
         ),
         "{text}"
     );

@@ -16,7 +16,9 @@ fn live_line(level: &Path, store: &Path, extra: &[&str]) -> Vec<u64> {
         .lines()
         .find(|l| l.starts_with("live HSG:"))
         .unwrap_or_else(|| panic!("no live HSG line in {stderr}"));
-    line.split(|c: char| !c.is_ascii_digit())
+    // Counts are grouped by thousands for people (`2,477`).
+    line.replace(',', "")
+        .split(|c: char| !c.is_ascii_digit())
         .filter(|w| !w.is_empty())
         .filter_map(|w| w.parse().ok())
         .collect()
@@ -169,5 +171,64 @@ fn flipping_tokens_doubles_the_states_but_not_the_hyperstates() {
     assert_eq!((sizes[1].0, sizes[2].0), (5772, 11542));
     for s in &sizes[1..] {
         assert_eq!((s.1, s.2, &s.3), (sizes[0].1, sizes[0].2, &sizes[0].3));
+    }
+}
+
+/// Regression (issue 37): the last progress line of a `--live-hsg` run paired the
+/// final state count with the HSG of an earlier graph (the figures of the last layer's
+/// start). Its hyperstates, depth and dead states are the final ones, as the `live HSG:`
+/// line and the batch analysis give them; so are the figures the manifest keeps.
+#[test]
+fn the_last_progress_line_pairs_the_final_counts_with_the_final_hsg() {
+    for name in ["sokoban/twoboxes.xsb", "sokoban/nowin.xsb"] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = dir.path().join("run");
+        let out = ok(&[
+            "explore",
+            path_arg(&level(name)),
+            "--store",
+            path_arg(&store),
+            "--live-hsg",
+        ]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let numbers = |line: &str| -> Vec<u64> {
+            line.split(|c: char| !c.is_ascii_digit())
+                .filter_map(|w| w.parse().ok())
+                .collect()
+        };
+        let last = stderr
+            .lines()
+            .filter(|l| l.starts_with('[') && l.contains("hyperstates"))
+            .last()
+            .unwrap_or_else(|| panic!("no progress line in {stderr}"));
+        let (_, hsg_part) = last.split_once("; ").expect("live figures in the line");
+        let progress = numbers(hsg_part);
+        let live = numbers(
+            stderr
+                .lines()
+                .find(|l| l.starts_with("live HSG:"))
+                .expect("a live HSG line"),
+        );
+        // hyperstates, HSG depth, states that can no longer win
+        assert_eq!(progress, [live[0], live[1], live[3]], "{name}: {last}");
+        let states = report(&store)["hsg"]["states"].as_u64().unwrap();
+        assert!(
+            last.contains(&format!("] {states} states")),
+            "{name}: {last}"
+        );
+        // The manifest: a 32-byte header, then JSON.
+        let bytes = std::fs::read(store.join("MANIFEST")).expect("manifest");
+        let m: serde_json::Value = serde_json::from_slice(&bytes[32..]).expect("manifest body");
+        let kept = &m["progress"]["live_hsg"];
+        assert_eq!(
+            kept["hyperstates"].as_u64(),
+            Some(live[0]),
+            "{name}: {kept}"
+        );
+        assert_eq!(
+            kept["dead_states"].as_u64(),
+            Some(live[3]),
+            "{name}: {kept}"
+        );
     }
 }

@@ -1,8 +1,10 @@
 //! The integration tests: each drives the real `hsg` binary on real levels.
 
+mod advice;
 mod analysis;
 mod batch;
 mod cluster;
+mod compact_index;
 mod compare;
 mod corruption;
 mod errors;
@@ -13,8 +15,10 @@ mod grammar;
 mod html;
 mod level_files;
 mod live;
+mod manual;
 mod numbers;
 mod oracle;
+mod out_files;
 mod paths;
 mod play;
 mod puzzlegraph;

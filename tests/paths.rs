@@ -179,3 +179,39 @@ fn why_refuses_a_state_that_can_still_win_and_bad_input_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no win is reachable"));
 }
+
+/// Regression (issue 37): "shortest win: 39 actions, 2 critical" on room3 mixed two
+/// walks: the actions of the walk `hsg path --to win` prints and the fewest critical
+/// actions of any winning walk (that walk has 3). Both figures describe the printed walk.
+/// On the first Boxoban level the walk has 50 actions and 9 critical ones, while a win
+/// with 7 critical actions exists (the shortest HSG path, a figure of its own).
+#[test]
+fn the_shortest_win_figures_describe_the_walk_that_path_prints() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("run");
+    crate::util::explore(
+        &crate::util::level("sokoban/boxoban-hard-000-first20.txt"),
+        &store,
+        &["--analyze"],
+    );
+    let store_arg = store.to_str().expect("utf-8");
+    let out = crate::util::ok(&["path", store_arg, "--to", "win", "--format", "json"]);
+    let walk: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let hsg = &crate::util::report(&store)["hsg"];
+    let shortest = &hsg["shortest_win"];
+    assert_eq!(shortest["actions"], walk["length"], "{shortest} {walk}");
+    assert_eq!(shortest["critical_actions"], walk["critical_actions"], "{shortest}");
+    // The level tells the two figures apart: the fewest critical actions of a win.
+    let fewest = &hsg["winning_paths"]["lengths"]["min"];
+    assert!(
+        fewest.as_u64() < walk["critical_actions"].as_u64(),
+        "{fewest} {walk}"
+    );
+    let outline = crate::util::ok(&["analyze", store_arg]);
+    let text = String::from_utf8_lossy(&outline.stdout);
+    let said = format!(
+        "shortest win: {} actions, {} critical",
+        walk["length"], walk["critical_actions"]
+    );
+    assert!(text.contains(&said), "{text}");
+}

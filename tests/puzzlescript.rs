@@ -25,6 +25,79 @@ fn stderr(out: &std::process::Output) -> String {
 /// grids forever; moving is harmless, and the win condition never holds.
 const BLINK: &str = "title Blink\n\nOBJECTS\nBackground\nblack\nWall\nbrown\nPlayer\nwhite\nMark\npink\nA\nred\nB\nblue\nC\ngreen\n\nLEGEND\n. = Background\n# = Wall\nP = Player\na = A\n\nSOUNDS\n\nCOLLISIONLAYERS\nBackground\nMark\nPlayer, Wall\nA, B, C\n\nRULES\n[ action Player ] [ A ] -> [ Player ] [ B ] again\n[ C ] -> [ B Mark ] again\n[ B no Mark ] -> [ C ] again\nlate [ Mark ] -> [ ]\n\nWINCONDITIONS\nno Wall\n\nLEVELS\n#####\n#Pa.#\n#####\n";
 
+/// The reference engine's breadth-first driver beside the checkout, when there.
+fn reference_bfs() -> Option<PathBuf> {
+    ["../shared", "../../shared"]
+        .map(|up| root().join(up).join("puzzlescript-reference/bfs.js"))
+        .into_iter()
+        .find(|p| p.exists())
+}
+
+/// Runs `node bfs.js GAME INDEX [extra]` and returns its JSON line.
+fn reference_counts(bfs: &Path, game: &Path, index: usize, extra: &[&str]) -> serde_json::Value {
+    let out = std::process::Command::new("node")
+        .arg(bfs)
+        .arg(game)
+        .arg(index.to_string())
+        .args(extra)
+        .output()
+        .expect("node runs");
+    assert!(
+        out.status.success(),
+        "bfs.js {}: {}",
+        game.display(),
+        stdout(&out)
+    );
+    serde_json::from_slice(&out.stdout).expect("bfs.js prints JSON")
+}
+
+/// Every deterministic bundled game, and the small games written in the style
+/// of real ones (animations, a cut-scene, slides and a long fuse made of
+/// `again` turns), has the reference engine's state and transition counts
+/// under `hsg explore`. Needs node and `shared/puzzlescript-reference/`
+/// (CI installs node in `.ci/run`); without them it says so and checks nothing.
+#[test]
+fn explored_levels_have_the_reference_engines_counts() {
+    let node = std::process::Command::new("node").arg("--version").output();
+    let (Some(bfs), Ok(true)) = (reference_bfs(), node.map(|o| o.status.success())) else {
+        eprintln!(
+            "SKIPPED explored_levels_have_the_reference_engines_counts: it needs node \
+             (apt-get install nodejs) and shared/puzzlescript-reference/ beside the checkout"
+        );
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let levels: [(&str, usize, &[&str]); 11] = [
+        ("crates-move-when-you-move.txt", 1, &[]),
+        ("pushy-v-pully-h.txt", 2, &[]),
+        ("resin-caster.txt", 1, &[]),
+        ("explodoban.txt", 2, &[]),
+        ("all-green-and-blue-on-yellow.txt", 1, &[]),
+        ("wave-and-push.txt", 1, &[]),
+        ("wave-and-push.txt", 2, &[]),
+        ("curtain-call.txt", 1, &[]),
+        ("curtain-call.txt", 2, &[]),
+        ("slippery-crates.txt", 1, &[]),
+        ("long-fuse.txt", 1, &["--max-again", "100000"]),
+    ];
+    for (file, n, extra) in levels {
+        let game = level(&format!("puzzlescript/{file}"));
+        let store = dir.path().join(format!("{file}-{n}"));
+        let number = n.to_string();
+        let args = ["--level", number.as_str(), "--store", path_arg(&store)];
+        ok(&[&["explore", path_arg(&game)][..], &args].concat());
+        let ours = exploration(&store);
+        let theirs = reference_counts(&bfs, &game, n - 1, extra);
+        assert_eq!(theirs["complete"], true, "{file} {n}: {theirs}");
+        assert_eq!(theirs["again_loops"], 0, "{file} {n}: {theirs}");
+        assert_eq!(
+            (&ours["states"], &ours["transitions"]),
+            (&theirs["states"], &theirs["transitions"]),
+            "{file} level {n}"
+        );
+    }
+}
+
 #[test]
 fn every_shared_conformance_case_passes() {
     let Some(cases) = shared_cases() else {
@@ -128,10 +201,24 @@ fn play_prints_the_reference_text_form() {
 fn list_shows_the_playable_levels_with_their_numbers() {
     let game = level("puzzlescript/scalesoban.txt");
     let out = ok(&["explore", path_arg(&game), "--list"]);
+    let text = stdout(&out);
+    let titles: Vec<&str> = text.lines().filter(|l| !l.starts_with("      ")).collect();
     assert_eq!(
-        stdout(&out),
-        "   1  level 1: 6x7, Scalesoban\n   2  level 2: 6x7, Scalesoban\n   3  level 3: 9x6, Scalesoban\n"
+        titles,
+        [
+            "   1  level 1: 6x7, Scalesoban",
+            "   2  level 2: 6x7, Scalesoban",
+            "   3  level 3: 9x6, Scalesoban"
+        ]
     );
+    // Each level with the message a player reads before it and a preview of its
+    // board (level 3 is 9 wide and 6 high, as drawn by the workbench's renderer).
+    let third = text.split("   3  ").nth(1).expect("level 3");
+    let mut lines = third.lines().skip(1);
+    assert_eq!(lines.next(), Some("      \"level 3 of 3\""), "{text}");
+    let board: Vec<&str> = lines.collect();
+    assert!(board.len() >= 6, "{text}");
+    assert!(board.iter().all(|l| l.starts_with("      ")), "{text}");
 }
 
 /// Explores `file`'s level `n` with the analysis, and returns the report and

@@ -197,3 +197,92 @@ fn sigint_then_resume_with(
     assert_same_content(&reference, &store);
     (err.into_owned(), store, dir)
 }
+
+/// Regression (issue 37): after `kill -9`, `hsg info` said "status running". It says
+/// that no process holds the store, that the run is resumable, and the command that
+/// resumes it, `hsg explore --store DIR` with no level file; that command resumes the
+/// run (with its options, from the store) to the same store as an uninterrupted run.
+#[test]
+fn after_sigkill_info_says_stopped_and_its_command_resumes_the_run() {
+    let path = level("sokoban/room3.xsb");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let extra = ["--max-states", "600000"];
+    let reference = dir.path().join("reference");
+    explore(&path, &reference, &extra);
+    let store = dir.path().join("run");
+    let store_arg = store.to_str().unwrap_or_default();
+    let mut child = hsg()
+        .args(explore_args(&path, &store, &extra))
+        .args(["--threads", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("hsg starts");
+    let started = Instant::now();
+    let running = loop {
+        let info = crate::util::run(&["info", store_arg]);
+        let text = String::from_utf8_lossy(&info.stdout).into_owned();
+        if text.contains("status      running (pid") {
+            break true;
+        }
+        if child.try_wait().expect("try_wait").is_some() {
+            break false;
+        }
+        assert!(started.elapsed() < Duration::from_secs(120), "{text}");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    if !running {
+        eprintln!("the run finished before its kill: nothing to check");
+        return;
+    }
+    child.kill().expect("SIGKILL");
+    child.wait().expect("reaped");
+    let info = crate::util::ok(&["info", store_arg]);
+    let text = String::from_utf8_lossy(&info.stdout);
+    assert!(
+        text.contains("status      stopped: no process holds the store"),
+        "{text}"
+    );
+    assert!(text.contains("resumable"), "{text}");
+    let command = text
+        .lines()
+        .find_map(|l| l.strip_prefix("resume      "))
+        .unwrap_or_else(|| panic!("no resume command in {text}"));
+    assert_eq!(
+        command,
+        format!("{} explore --store {store_arg}", env!("CARGO_BIN_EXE_hsg"))
+    );
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let resumed = std::process::Command::new(words[0])
+        .args(&words[1..])
+        .output()
+        .expect("the command runs");
+    let err = String::from_utf8_lossy(&resumed.stderr);
+    assert!(resumed.status.success(), "{err}");
+    assert!(err.contains("resuming at"), "{err}");
+    assert_same_content(&reference, &store);
+    let info = crate::util::ok(&["info", store_arg]);
+    let text = String::from_utf8_lossy(&info.stdout);
+    assert!(
+        text.contains("status      partial") || text.contains("status      complete"),
+        "{text}"
+    );
+    assert!(!text.contains("resume "), "{text}");
+}
+
+/// `hsg explore --store DIR` alone refuses a directory that holds no run, and `--level`
+/// without a level file, saying what to name.
+#[test]
+fn explore_without_a_level_file_needs_a_run_to_resume() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let empty = dir.path().join("empty");
+    let out = crate::util::run(&["explore", "--store", empty.to_str().unwrap_or_default()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("holds no run to resume"), "{err}");
+    assert!(!empty.exists(), "nothing made");
+    let out = crate::util::run(&["explore", "--store", "x", "--level", "2"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("name the file"), "{err}");
+}

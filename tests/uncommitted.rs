@@ -20,6 +20,12 @@ impl Drop for Explorer {
 /// Starts an exploration that will not checkpoint for a long time and waits until
 /// its first state records have reached the segment file.
 fn start_without_checkpoint(store: &Path) -> Explorer {
+    start_checkpointing_after(store, "1000000")
+}
+
+/// Starts an exploration of room4 whose first checkpoint comes after `secs` seconds
+/// and waits until its first state records have reached the segment file.
+fn start_checkpointing_after(store: &Path, secs: &str) -> Explorer {
     let child = hsg()
         .args([
             "explore",
@@ -27,7 +33,7 @@ fn start_without_checkpoint(store: &Path) -> Explorer {
             "--store",
             store.to_str().unwrap_or_default(),
             "--checkpoint-secs",
-            "1000000",
+            secs,
             "--max-states",
             "5000000",
             "--threads",
@@ -50,23 +56,38 @@ fn start_without_checkpoint(store: &Path) -> Explorer {
     explorer
 }
 
-/// `info` says so and succeeds; `report`, `analyze` and `tui` cannot do their job
-/// and fail with the same words; none calls the store damaged.
-fn assert_reads_as_uncommitted(store: &Path) {
+/// `info` says so and succeeds (while the explorer runs, that it runs; once it was
+/// killed, that no process holds the store and how to start it over); `report`,
+/// `analyze` and `verify` cannot do their job and fail with the same words; none calls
+/// the store damaged. (`tui` waits for the first checkpoint: see below.)
+fn assert_reads_as_uncommitted(store: &Path, running: bool) {
     let dir = store.to_str().unwrap_or_default();
     let info = run(&["info", dir]);
     let stdout = String::from_utf8_lossy(&info.stdout);
     assert!(info.status.success(), "info failed: {info:?}");
-    assert!(
-        stdout.contains("running, nothing committed yet"),
-        "{stdout}"
-    );
+    if running {
+        assert!(
+            stdout.contains("running, nothing committed yet (pid"),
+            "{stdout}"
+        );
+    } else {
+        assert!(
+            stdout.contains("stopped, nothing committed: no process holds the store"),
+            "{stdout}"
+        );
+        assert!(
+            stdout.contains(&format!(
+                "start over {} explore --store {dir}",
+                env!("CARGO_BIN_EXE_hsg")
+            )),
+            "{stdout}"
+        );
+    }
     for args in [
         vec!["report", dir, "--json"],
         vec!["report", dir, "--json", "--no-analysis"],
         vec!["analyze", dir],
         vec!["verify", dir],
-        vec!["tui", dir],
     ] {
         let out = run(&args);
         let err = String::from_utf8_lossy(&out.stderr);
@@ -87,9 +108,41 @@ fn a_store_before_its_first_checkpoint_reads_as_running_with_nothing_committed()
     let store = dir.path().join("run");
     let mut explorer = start_without_checkpoint(&store);
     // While the exploration runs.
-    assert_reads_as_uncommitted(&store);
+    assert_reads_as_uncommitted(&store, true);
     // After kill -9, with data written but never committed.
     explorer.0.kill().expect("SIGKILL");
     explorer.0.wait().expect("reaped");
-    assert_reads_as_uncommitted(&store);
+    assert_reads_as_uncommitted(&store, false);
+    // Nothing will ever be committed: `tui` says so at once, with the command that
+    // starts the run over.
+    let dir_arg = store.to_str().unwrap_or_default();
+    let started = Instant::now();
+    let tui = run(&["tui", dir_arg]);
+    let err = String::from_utf8_lossy(&tui.stderr);
+    assert_eq!(tui.status.code(), Some(1), "{err}");
+    assert!(err.contains("stopped before its first checkpoint"), "{err}");
+    assert!(err.contains(&format!("explore --store {dir_arg}")), "{err}");
+    assert!(started.elapsed() < Duration::from_secs(10), "no wait");
+}
+
+/// Regression (issue 37): `hsg tui DIR` before the run's first checkpoint exited with
+/// advice that would have started the run over; it waits for the checkpoint instead
+/// (here it then needs a terminal, which the test has not, and says that).
+#[test]
+fn tui_waits_for_the_first_checkpoint_of_a_running_exploration() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("run");
+    let _explorer = start_checkpointing_after(&store, "6");
+    let dir_arg = store.to_str().unwrap_or_default();
+    let tui = run(&["tui", dir_arg]);
+    let err = String::from_utf8_lossy(&tui.stderr);
+    assert!(
+        err.contains("has not reached its first checkpoint yet; waiting for it"),
+        "{err}"
+    );
+    assert!(
+        err.contains("needs a terminal"),
+        "waited, then went on: {err}"
+    );
+    assert!(!err.contains("starts it over"), "{err}");
 }

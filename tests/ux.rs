@@ -360,7 +360,7 @@ fn fling_tables_and_select_report_progress_when_piped() {
         path_arg(&tables),
     ]);
     let err = stderr(&out);
-    assert!(err.contains("tables of 4 pieces: 100 %"), "{err}");
+    assert!(err.contains("tables of 4 pieces: 100%"), "{err}");
     let picked = dir.path().join("picked.txt");
     let out = ok(&[
         "fling",

@@ -1,15 +1,16 @@
 //! `hsg analyze`: condense a stored run into its hyperstate space graph, save the
 //! analysis under `DIR/hsg/`, and find (or compute) the analysis other commands need.
 
+use crate::progress::Progress;
 use crate::sizes::{default_budget, parse_size};
 use anyhow::{Context, Result};
 use clap::Args;
 use hsg::{AnalyzeOptions, HsgSummary, SavedAnalysis};
-use indicatif::{ProgressBar, ProgressStyle};
-use std::io::{ErrorKind, IsTerminal};
+use model::numbers::{grouped, percent};
+use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use store::{Run, RunStatus};
 
 /// Arguments of `hsg analyze`.
@@ -80,19 +81,25 @@ fn analyze_and_save_whole(run: &Run, flags: &AnalysisFlags) -> Result<hsg::Analy
     eprintln!(
         "analysing {} ({} states)...",
         run.dir().display(),
-        run.state_count()
+        grouped(run.state_count())
     );
     let mut opts = flags.options();
     let needed = hsg::analysis::scc_bytes_needed(run.state_count());
     if needed > opts.mem_budget_bytes {
         eprintln!(
             "the per-state arrays need about {} MiB, more than --analysis-mem ({} MiB): they go to scratch files in {} (slower once they outgrow the page cache)",
-            needed.div_ceil(1 << 20),
-            opts.mem_budget_bytes >> 20,
+            grouped(needed.div_ceil(1 << 20)),
+            grouped(opts.mem_budget_bytes >> 20),
             run.dir().join(hsg::run::SCRATCH_FOLDER).display()
         );
     }
-    let bar = phase_bar(run.state_count());
+    // The phases on a terminal, so a long analysis is never silent; nothing in a pipe
+    // (the lines before and after say what it does). It counts phases, not time: the
+    // first (the components) is usually the longest, and the message says which runs.
+    let bar = std::sync::Arc::new(Progress::terminal_only(format!(
+        "analysing {} states",
+        grouped(run.state_count())
+    )));
     let phases = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     {
         let (bar, phases) = (bar.clone(), phases.clone());
@@ -100,22 +107,11 @@ fn analyze_and_save_whole(run: &Run, flags: &AnalysisFlags) -> Result<hsg::Analy
             if let Ok(mut phases) = phases.lock() {
                 phases.push((step.phase.name(), Instant::now()));
             }
-            if let Some(bar) = &bar {
-                bar.set_length(step.of as u64);
-                bar.set_position(step.number.saturating_sub(1) as u64);
-                bar.set_message(format!(
-                    "phase {} of {}: {}",
-                    step.number,
-                    step.of,
-                    step.phase.name()
-                ));
-            }
+            bar.step(step.number, step.of, step.phase.name());
         });
     }
     let analysis = hsg::analyze(run, &opts);
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
+    bar.finish();
     let analysis =
         analysis.with_context(|| format!("cannot analyse the run in {}", run.dir().display()))?;
     eprintln!(
@@ -143,24 +139,6 @@ fn phase_times(phases: &[(&str, Instant)]) -> String {
         true => String::new(),
         false => format!(": {}", parts.join("; ")),
     }
-}
-
-/// A progress bar over the analysis's phases with the elapsed time, on a terminal, so a
-/// long analysis is never silent; nothing when stderr is not a terminal (the lines
-/// before and after the analysis say what it does). The bar counts phases, not time:
-/// the first (the components) is usually the longest, and the message says which phase
-/// runs.
-fn phase_bar(states: u64) -> Option<ProgressBar> {
-    std::io::stderr().is_terminal().then(|| {
-        let bar = ProgressBar::new(1);
-        let style = ProgressStyle::with_template(&format!(
-            "{{spinner}} analysing {states} states [{{elapsed_precise}}] {{bar:20}} {{msg}}"
-        ))
-        .unwrap_or_else(|_| ProgressStyle::default_bar());
-        bar.set_style(style);
-        bar.enable_steady_tick(Duration::from_millis(200));
-        bar
-    })
 }
 
 /// How headroom was computed, for people: exact, sketched (and why), or not at all.
@@ -248,24 +226,24 @@ pub fn ensure_saved(run: &Run, flags: &AnalysisFlags) -> Result<()> {
 pub fn print_outline(s: &HsgSummary) {
     let t = &s.tags;
     outln!(
-        "{} states -> {} hyperstates (compression {:.4}), {} critical actions, {} HSG edges",
-        s.states,
-        s.hyperstates,
-        s.compression,
-        s.critical_actions,
-        s.hsg_edges
+        "{} states -> {} hyperstates (compression {}), {} critical actions, {} HSG edges",
+        grouped(s.states),
+        grouped(s.hyperstates),
+        percent(s.compression),
+        grouped(s.critical_actions),
+        grouped(s.hsg_edges)
     );
     outln!(
         "tags: win {}, fail {}, eventually winnable {}, implicitly failed {}, unknown {}; root: {}",
-        t.win,
-        t.fail,
-        t.eventually_winnable,
-        t.implicitly_failed,
-        t.unknown,
+        grouped(t.win),
+        grouped(t.fail),
+        grouped(t.eventually_winnable),
+        grouped(t.implicitly_failed),
+        grouped(t.unknown),
         s.root_tag.name()
     );
     match (s.shortest_win.actions, s.shortest_win.critical_actions) {
-        (Some(a), Some(c)) => outln!("shortest win: {a} actions, {c} critical"),
+        (Some(a), Some(c)) => outln!("shortest win: {} actions, {c} critical", grouped(a)),
         // In a partial run a win may still lie beyond the unexpanded states.
         _ if s.provisional => outln!("no win found yet for target `{}`", s.target),
         _ => outln!("no win reachable for target `{}`", s.target),
@@ -274,7 +252,7 @@ pub fn print_outline(s: &HsgSummary) {
     if s.provisional {
         outln!(
             "provisional: {} states were never expanded (their tags are unknown)",
-            s.open_states
+            grouped(s.open_states)
         );
     }
 }

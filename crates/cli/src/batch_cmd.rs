@@ -17,10 +17,8 @@ use crate::sizes::{default_budget, parse_size};
 use anyhow::{Context, Result};
 use clap::Args;
 use explore::{ExploreOptions, ProgressSink};
-use indicatif::{ProgressBar, ProgressStyle};
 use levels::LevelSpec;
 use serde::{Deserialize, Serialize};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -97,6 +95,10 @@ pub struct LevelRow {
 pub struct LevelResult {
     /// The level's key.
     pub key: String,
+    /// The level file (canonical path) and the level's number: a result file whose key
+    /// now names another level (the batch's arguments changed) is redone, not reused.
+    #[serde(default)]
+    pub level: Option<(String, usize)>,
     /// The `--max-states` it was measured with (a batch with another limit redoes it).
     pub max_states: Option<u64>,
     /// The figures, when the level was measured.
@@ -166,6 +168,7 @@ fn read_result(results_dir: &Path, key: &str) -> Option<LevelResult> {
 fn needs_work(results_dir: &Path, spec: &LevelSpec, args: &BatchArgs) -> bool {
     match read_result(results_dir, &spec.key) {
         Some(r) if r.max_states != args.max_states => true,
+        Some(r) if r.level != Some(level_of(spec)) => true,
         Some(r) => r.row.is_none() && args.retry_failed,
         None => true,
     }
@@ -184,7 +187,7 @@ fn write_result(results_dir: &Path, result: &LevelResult) -> Result<()> {
 /// Runs the levels on `args.jobs` threads; the calling thread records each result and
 /// moves the progress display.
 fn run_jobs(args: &BatchArgs, todo: &[LevelSpec], results_dir: &Path) -> Result<()> {
-    let bar = progress_bar(todo.len() as u64);
+    let bar = crate::progress::Progress::counted(todo.len() as u64, "levels".to_string());
     let next = AtomicUsize::new(0);
     let budget = args.mem.unwrap_or_else(default_budget) / u64::from(args.jobs);
     let (send, receive) = mpsc::channel::<LevelResult>();
@@ -205,37 +208,13 @@ fn run_jobs(args: &BatchArgs, todo: &[LevelSpec], results_dir: &Path) -> Result<
         for (done, result) in receive.iter().enumerate() {
             write_result(results_dir, &result)?;
             let line = describe(&result);
-            match &bar {
-                Some(bar) => {
-                    if result.error.is_some() {
-                        bar.println(&line);
-                    }
-                    bar.set_message(result.key.clone());
-                    bar.inc(1);
-                }
-                None => eprintln!("[{}/{}] {line}", done + 1, todo.len()),
-            }
+            let failed = result.error.is_some();
+            bar.item(done as u64 + 1, &result.key, &line, failed);
         }
         Ok(())
     })?;
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
+    bar.finish();
     Ok(())
-}
-
-fn progress_bar(len: u64) -> Option<ProgressBar> {
-    std::io::stderr().is_terminal().then(|| {
-        let bar = ProgressBar::new(len);
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{elapsed_precise} [{wide_bar}] {pos}/{len} levels, eta {eta} {msg}",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        bar.enable_steady_tick(Duration::from_millis(500));
-        bar
-    })
 }
 
 fn describe(result: &LevelResult) -> String {
@@ -243,14 +222,20 @@ fn describe(result: &LevelResult) -> String {
         (Some(r), _) => format!(
             "{}: {} states, {} hyperstates{} ({:.1} s)",
             r.key,
-            r.states,
-            r.hyperstates,
+            model::numbers::grouped(r.states),
+            model::numbers::grouped(r.hyperstates),
             if r.complete { "" } else { ", partial" },
             r.seconds
         ),
         (None, Some(e)) => format!("{}: failed: {e}", result.key),
         (None, None) => format!("{}: no result", result.key),
     }
+}
+
+/// The level a result is of: its file's canonical path and its number.
+fn level_of(spec: &LevelSpec) -> (String, usize) {
+    let file = std::fs::canonicalize(&spec.file).unwrap_or_else(|_| spec.file.clone());
+    (file.display().to_string(), spec.number)
 }
 
 /// Explores and analyses one level; any error becomes the level's recorded failure.
@@ -266,12 +251,14 @@ fn measure(args: &BatchArgs, spec: &LevelSpec, budget: u64) -> LevelResult {
     match outcome {
         Ok(row) => LevelResult {
             key: spec.key.clone(),
+            level: Some(level_of(spec)),
             max_states: args.max_states,
             row: Some(row),
             error: None,
         },
         Err(err) => LevelResult {
             key: spec.key.clone(),
+            level: Some(level_of(spec)),
             max_states: args.max_states,
             row: None,
             error: Some(crate::message(&err)),
@@ -300,7 +287,15 @@ fn measure_level(
     );
     explore_args.max_states = args.max_states;
     let identity = explore_cmd::identity(&level, &explore_args);
-    let (writer, checkpoint) = RunWriter::open(store, identity, OpenMode::ResumeOrCreate)?;
+    // The store is the batch's own scratch: one of another level (a level file edited
+    // since an earlier batch with --keep-stores) is replaced, not a dead end.
+    let (writer, checkpoint) =
+        match RunWriter::open(store, identity.clone(), OpenMode::ResumeOrCreate) {
+            Err(store::StoreError::IdentityMismatch { .. }) => {
+                RunWriter::open(store, identity, OpenMode::ForceNew)?
+            }
+            other => other?,
+        };
     let finished = matches!(writer.status(), RunStatus::Complete | RunStatus::Partial);
     if !(finished && checkpoint.is_some()) {
         let opts = ExploreOptions {
@@ -311,7 +306,7 @@ fn measure_level(
             checkpoint_every: Duration::from_secs(30),
             progress_every: Duration::from_secs(3600),
             stop: Arc::new(AtomicBool::new(false)),
-            scratch_dir: store.join("scratch"),
+            scratch_dir: store.join(store::layout::SCRATCH),
             index_limit: None,
             round_limit: None,
             parents_per_part: explore::PARENTS_PER_PART,
@@ -331,7 +326,24 @@ fn measure_level(
     let mut opts = args.analysis.options();
     opts.mem_budget_bytes = args.analysis.analysis_mem.unwrap_or(budget);
     let analysis = hsg::analyze(&run, &opts)?;
-    Ok(row_of(spec, &run, &analysis, start.elapsed().as_secs_f64()))
+    // Saved, so that the level's HTML report (and `hsg tui` on a kept store) reads it.
+    hsg::persist::save(&analysis, store)?;
+    let row = row_of(spec, &run, &analysis, start.elapsed().as_secs_f64());
+    drop((run, analysis));
+    write_report(args, spec, store)?;
+    Ok(row)
+}
+
+/// The level's own HTML report (`hsg html`), in OUT/reports/KEY.html, which index.html
+/// links; written while the level's store still exists.
+fn write_report(args: &BatchArgs, spec: &LevelSpec, store: &Path) -> Result<()> {
+    let dir = args.out.join(table::REPORTS);
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let page = crate::html_cmd::page_of(store, &args.analysis)?;
+    let path = dir.join(format!("{}.html", spec.key));
+    let tmp = dir.join(format!("{}.html.tmp", spec.key));
+    std::fs::write(&tmp, page).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, &path).with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// The level's figures from its analysis (definitions in `docs/metrics.md`).

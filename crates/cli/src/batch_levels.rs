@@ -30,10 +30,11 @@ pub enum SpecError {
     Other(anyhow::Error),
 }
 
-/// The levels that `args` name, in order, without repeats.
+/// The levels that `args` name, in order, without repeats (a level named twice, by
+/// two arguments or two spellings of its path, is measured once).
 pub fn expand(args: &[String]) -> Result<Vec<LevelSpec>, SpecError> {
     let mut specs = Vec::new();
-    let mut keys = BTreeSet::new();
+    let mut seen = BTreeSet::new();
     for arg in args {
         let (path, range) = split_range(arg)?;
         let in_folder = path.is_dir();
@@ -53,24 +54,97 @@ pub fn expand(args: &[String]) -> Result<Vec<LevelSpec>, SpecError> {
                 other => other?,
             };
             for spec in levels {
-                if keys.insert(spec.key.clone()) {
+                if seen.insert((real_path(&spec.file), spec.number)) {
                     specs.push(spec);
                 }
             }
         }
     }
+    assign_keys(&mut specs);
     Ok(specs)
+}
+
+/// Gives every level a key unique in the batch: the file's stem and the level's number
+/// (`hard-000-12`), with as many of the file's folders in front as it takes to tell
+/// apart files of one stem in different folders (`a-lvl-1`, `b-lvl-1`), and a counter
+/// as the last resort (names that differ only in characters a key cannot hold).
+///
+/// Regression: keys were the stem alone, so `a/lvl.xsb` and `b/lvl.xsb` shared one
+/// result file and the batch silently measured and listed only one of them.
+fn assign_keys(specs: &mut [LevelSpec]) {
+    let real: Vec<PathBuf> = specs.iter().map(|s| real_path(&s.file)).collect();
+    let mut files: Vec<PathBuf> = Vec::new();
+    for file in &real {
+        if !files.contains(file) {
+            files.push(file.clone());
+        }
+    }
+    let names: Vec<String> = files.iter().map(|f| file_name(f, &files)).collect();
+    let mut used = BTreeSet::new();
+    for (spec, file) in specs.iter_mut().zip(&real) {
+        let name = &names[files.iter().position(|f| f == file).unwrap_or(0)];
+        let base = match spec.problem {
+            Some(_) => name.clone(),
+            None => format!("{name}-{}", spec.number),
+        };
+        let mut key = base.clone();
+        let mut n = 2;
+        while !used.insert(key.clone()) {
+            key = format!("{base}~{n}");
+            n += 1;
+        }
+        spec.key = key;
+    }
+}
+
+/// The name of `file` in keys: its stem, preceded by the fewest of its folders that
+/// tell it apart from every other file of the batch with the same stem.
+fn file_name(file: &Path, files: &[PathBuf]) -> String {
+    let stem = stem_of(file);
+    let rivals: Vec<&PathBuf> = files
+        .iter()
+        .filter(|f| f.as_path() != file && stem_of(f) == stem)
+        .collect();
+    if rivals.is_empty() {
+        return stem;
+    }
+    let folders = |f: &Path| -> Vec<String> {
+        f.parent()
+            .map(|p| {
+                p.components()
+                    .rev()
+                    .filter_map(|c| c.as_os_str().to_str().map(slug))
+                    .filter(|c| !c.is_empty() && c != "-")
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let own = folders(file);
+    for depth in 1..=own.len() {
+        let prefix = |list: &[String]| list.iter().take(depth).rev().cloned().collect::<Vec<_>>();
+        let mine = prefix(&own);
+        if rivals.iter().all(|r| prefix(&folders(r)) != mine) {
+            return format!("{}-{stem}", mine.join("-"));
+        }
+    }
+    stem
 }
 
 /// A file of a folder that holds no readable level, as one failed entry.
 fn unreadable(file: &Path, err: &anyhow::Error) -> LevelSpec {
     LevelSpec {
-        key: stem_of(file),
+        key: String::new(),
         file: file.to_path_buf(),
         number: 1,
         title: String::new(),
         problem: Some(crate::message(err)),
     }
+}
+
+/// The file's canonical path (the path as given when it cannot be resolved), so that
+/// two spellings of one file are one file.
+fn real_path(file: &Path) -> PathBuf {
+    std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf())
 }
 
 fn stem_of(file: &Path) -> String {
@@ -138,12 +212,11 @@ fn file_levels(file: &Path, range: Option<(usize, usize)>) -> Result<Vec<LevelSp
             list.len()
         )));
     }
-    let stem = stem_of(file);
     Ok(list
         .into_iter()
         .filter(|(n, _)| (from..=to).contains(n))
         .map(|(number, title)| LevelSpec {
-            key: format!("{stem}-{number}"),
+            key: String::new(),
             file: file.to_path_buf(),
             number,
             title,
@@ -196,5 +269,22 @@ mod tests {
         );
         let past = format!("{}:19-25", file.display());
         assert!(matches!(expand(&[past]), Err(SpecError::Usage(_))));
+    }
+
+    #[test]
+    fn files_of_one_stem_in_different_folders_get_different_keys() {
+        let dir = tempfile::tempdir().unwrap();
+        let tiny = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../levels/sokoban/tiny.xsb");
+        for folder in ["a", "b", "c/d"] {
+            std::fs::create_dir_all(dir.path().join(folder)).unwrap();
+            std::fs::copy(&tiny, dir.path().join(folder).join("lvl.xsb")).unwrap();
+        }
+        std::fs::copy(&tiny, dir.path().join("a").join("other.xsb")).unwrap();
+        let arg = |p: &str| dir.path().join(p).display().to_string();
+        // The same file twice (two spellings) is one level.
+        let twice = format!("{}/../a/lvl.xsb", arg("b"));
+        let specs = expand(&[arg("a"), arg("b/lvl.xsb"), arg("c/d/lvl.xsb"), twice]).unwrap();
+        let keys: Vec<&str> = specs.iter().map(|s| s.key.as_str()).collect();
+        assert_eq!(keys, ["a-lvl-1", "other-1", "b-lvl-1", "d-lvl-1"]);
     }
 }

@@ -14,8 +14,25 @@ pub struct Metric {
     pub meaning: &'static str,
     /// The value, when the level has one.
     pub value: fn(&LevelRow) -> Option<f64>,
-    /// Decimal places when printed.
+    /// Decimal places in table.csv.
     pub decimals: usize,
+    /// How people read it (table.md, index.html): counts grouped, shares as percentages.
+    pub show: fn(f64) -> String,
+    /// True when a partial run's value still means something (a provisional count);
+    /// shares and headroom over a partial graph do not, and are left out for it.
+    pub on_partial: bool,
+}
+
+fn count(v: f64) -> String {
+    model::numbers::grouped(v as u64)
+}
+
+fn share(v: f64) -> String {
+    model::numbers::percent(v)
+}
+
+fn ratio(v: f64) -> String {
+    format!("{v:.4}")
 }
 
 /// The figures the levels are ranked by (`docs/metrics.md`, "Corpus ranking").
@@ -25,47 +42,85 @@ pub const METRICS: [Metric; 7] = [
         meaning: "states stored",
         value: |r| Some(r.states as f64),
         decimals: 0,
+        show: count,
+        on_partial: true,
     },
     Metric {
         name: "hyperstates",
         meaning: "strongly connected components",
         value: |r| Some(r.hyperstates as f64),
         decimals: 0,
+        show: count,
+        on_partial: true,
     },
     Metric {
         name: "compression",
         meaning: "1 - hyperstates / states",
         value: |r| Some(r.compression),
         decimals: 4,
+        show: share,
+        on_partial: true,
     },
     Metric {
         name: "win_critical",
         meaning: "fewest critical actions on a win from the root",
         value: |r| r.shortest_win_critical.map(f64::from),
         decimals: 0,
+        show: count,
+        on_partial: true,
     },
     Metric {
         name: "dead_share",
         meaning: "share of states that can no longer win",
         value: |r| Some(r.dead_state_share),
         decimals: 4,
+        show: share,
+        on_partial: false,
     },
     Metric {
         name: "breadth",
         meaning: "failure-spectrum breadth (largest finite loss distance on the ideal path)",
         value: |r| r.spectrum_breadth.map(f64::from),
         decimals: 0,
+        show: count,
+        on_partial: false,
     },
     Metric {
         name: "root_headroom",
         meaning: "headroom of the root in hyperstates",
         value: |r| r.root_headroom,
         decimals: 4,
+        show: ratio,
+        on_partial: false,
     },
 ];
 
 /// How many levels each end of a ranking lists.
 const EXTREMES: usize = 5;
+
+/// The folder of OUT that holds every level's own HTML report, `KEY.html`.
+pub const REPORTS: &str = "reports";
+
+/// The levels of a batch, split as the tables show them: complete levels are ranked,
+/// partial ones (stopped by --max-states, with provisional figures) are listed apart.
+struct Levels<'a> {
+    complete: Vec<&'a LevelRow>,
+    partial: Vec<&'a LevelRow>,
+    failed: Vec<(&'a str, &'a str)>,
+    /// Keys whose HTML report exists in OUT/reports.
+    reports: std::collections::BTreeSet<String>,
+}
+
+impl Levels<'_> {
+    /// The level's key, linked to its report when it has one.
+    fn link(&self, key: &str) -> String {
+        if self.reports.contains(key) {
+            format!("<a href=\"{REPORTS}/{k}.html\">{k}</a>", k = escape(key))
+        } else {
+            escape(key)
+        }
+    }
+}
 
 /// Writes the three tables into `out` and returns their paths.
 pub fn write_all(out: &Path, results: &[LevelResult]) -> Result<Vec<PathBuf>> {
@@ -74,10 +129,20 @@ pub fn write_all(out: &Path, results: &[LevelResult]) -> Result<Vec<PathBuf>> {
         .iter()
         .filter_map(|r| r.error.as_deref().map(|e| (r.key.as_str(), e)))
         .collect();
+    let levels = Levels {
+        complete: rows.iter().copied().filter(|r| r.complete).collect(),
+        partial: rows.iter().copied().filter(|r| !r.complete).collect(),
+        failed: failed.clone(),
+        reports: rows
+            .iter()
+            .filter(|r| out.join(REPORTS).join(format!("{}.html", r.key)).is_file())
+            .map(|r| r.key.clone())
+            .collect(),
+    };
     let files = [
         ("table.csv", csv(&rows, &failed)),
-        ("table.md", markdown(&rows, &failed)),
-        ("index.html", html(&rows, &failed)),
+        ("table.md", markdown(&levels)),
+        ("index.html", html(&levels)),
     ];
     let mut written = Vec::new();
     for (name, text) in files {
@@ -157,70 +222,93 @@ fn extremes_line(list: &[(&LevelRow, f64)], m: &Metric, highest: bool) -> String
         list.iter().rev().take(EXTREMES).collect()
     };
     pick.iter()
-        .map(|(r, v)| {
-            let mark = if r.complete { "" } else { "*" };
-            format!("{}{mark} ({})", r.key, cell(Some(*v), m.decimals))
-        })
+        .map(|(r, v)| format!("{} ({})", r.key, (m.show)(*v)))
         .collect::<Vec<_>>()
         .join(", ")
 }
 
-fn markdown(rows: &[&LevelRow], failed: &[(&str, &str)]) -> String {
-    let partial = rows.iter().filter(|r| !r.complete).count();
+/// A figure as people read it, `-` when the level has none (or, for a partial level,
+/// none that means anything).
+fn shown(r: &LevelRow, m: &Metric) -> String {
+    match (m.value)(r) {
+        Some(v) if r.complete || m.on_partial => (m.show)(v),
+        _ => "-".to_string(),
+    }
+}
+
+fn win_actions(r: &LevelRow) -> String {
+    r.shortest_win_actions
+        .map_or("-".into(), model::numbers::grouped)
+}
+
+const INTRO: &str = "Figures are defined in docs/metrics.md (\"Corpus ranking\"). Only complete \
+     levels are ranked. Partial levels (stopped by --max-states) are listed apart with their \
+     provisional figures: a lower bound on states and hyperstates; their shares and headroom \
+     over an unfinished graph mean nothing and are left out (-).";
+
+fn markdown(l: &Levels) -> String {
     let mut md = format!(
-        "# Batch: {} levels measured, {} partial, {} failed\n\n\
-         Figures are defined in docs/metrics.md (\"Corpus ranking\"). Partial levels (stopped by \
-         --max-states, marked `*`) have provisional figures: a lower bound on states and \
-         hyperstates, and unknown hyperstates count as neither winnable nor dead.\n\n## Extremes\n\n\
-         | metric | meaning | highest | lowest |\n|---|---|---|---|\n",
-        rows.len(),
-        partial,
-        failed.len()
+        "# Batch: {} levels measured ({} complete, {} partial), {} failed\n\n{INTRO}\n\n\
+         ## Extremes of the complete levels\n\n",
+        l.complete.len() + l.partial.len(),
+        l.complete.len(),
+        l.partial.len(),
+        l.failed.len()
     );
-    for m in &METRICS {
-        let list = ranked(rows, m);
-        let _ = writeln!(
-            md,
-            "| {} | {} | {} | {} |",
-            m.name,
-            m.meaning,
-            extremes_line(&list, m, true),
-            extremes_line(&list, m, false)
-        );
-    }
-    md.push_str("\n## Levels by hyperstates\n\n| rank | level | title | complete |");
-    for m in &METRICS {
-        let _ = write!(md, " {} |", m.name);
-    }
-    md.push_str(" win actions | seconds |\n|---|---|---|---|");
-    md.push_str(&"---|".repeat(METRICS.len() + 2));
-    md.push('\n');
-    for (rank, (r, _)) in ranked(rows, &METRICS[1]).iter().enumerate() {
-        let _ = write!(
-            md,
-            "| {} | {} | {} | {} |",
-            rank + 1,
-            r.key,
-            r.title.replace('|', "\\|"),
-            if r.complete { "yes" } else { "partial" }
-        );
+    if l.complete.is_empty() {
+        md.push_str("No level is complete: nothing is ranked.\n");
+    } else {
+        md.push_str("| metric | meaning | highest | lowest |\n|---|---|---|---|\n");
         for m in &METRICS {
-            let _ = write!(md, " {} |", cell((m.value)(r), m.decimals));
+            let list = ranked(&l.complete, m);
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} | {} |",
+                m.name,
+                m.meaning,
+                extremes_line(&list, m, true),
+                extremes_line(&list, m, false)
+            );
         }
-        let _ = writeln!(
-            md,
-            " {} | {:.2} |",
-            r.shortest_win_actions.map_or("-".into(), |a| a.to_string()),
-            r.seconds
-        );
     }
-    if !failed.is_empty() {
+    md.push_str("\n## Complete levels by hyperstates\n\n");
+    md_table(&mut md, &ranked(&l.complete, &METRICS[1]), true);
+    if !l.partial.is_empty() {
+        md.push_str("\n## Partial levels (stopped by --max-states, not ranked)\n\n");
+        md_table(&mut md, &ranked(&l.partial, &METRICS[0]), false);
+    }
+    if !l.failed.is_empty() {
         md.push_str("\n## Failed levels\n\n");
-        for (key, error) in failed {
+        for (key, error) in &l.failed {
             let _ = writeln!(md, "- {key}: {error}");
         }
     }
     md
+}
+
+/// One Markdown table of levels, with a rank column when `ranks`.
+fn md_table(md: &mut String, rows: &[(&LevelRow, f64)], ranks: bool) {
+    md.push_str(if ranks {
+        "| rank | level | title |"
+    } else {
+        "| level | title |"
+    });
+    for m in &METRICS {
+        let _ = write!(md, " {} |", m.name);
+    }
+    md.push_str(" win actions | seconds |\n|");
+    md.push_str(&"---|".repeat(METRICS.len() + 4 + usize::from(ranks)));
+    md.push('\n');
+    for (rank, (r, _)) in rows.iter().enumerate() {
+        if ranks {
+            let _ = write!(md, "| {} ", rank + 1);
+        }
+        let _ = write!(md, "| {} | {} |", r.key, r.title.replace('|', "\\|"));
+        for m in &METRICS {
+            let _ = write!(md, " {} |", shown(r, m));
+        }
+        let _ = writeln!(md, " {} | {:.2} |", win_actions(r), r.seconds);
+    }
 }
 
 /// Escapes text for HTML.
@@ -247,7 +335,7 @@ for (const th of document.querySelectorAll('th[data-col]')) {
 document.body.dataset.ready = 'yes';
 "#;
 
-fn html(rows: &[&LevelRow], failed: &[(&str, &str)]) -> String {
+fn html(l: &Levels) -> String {
     let mut page = String::from(
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>hsg batch</title>\
          <style>body{font:14px system-ui,sans-serif;margin:1.5em;color:#222}\
@@ -257,27 +345,55 @@ fn html(rows: &[&LevelRow], failed: &[(&str, &str)]) -> String {
     );
     let _ = write!(
         page,
-        "<h1>Batch: {} levels measured, {} failed</h1>\
-         <p>Figures as defined in docs/metrics.md (\"Corpus ranking\"); partial levels \
-         (stopped by --max-states, marked *) have provisional figures. \
-         Click a column to sort.</p><h2>Extremes</h2><table><thead><tr><th>metric</th>\
-         <th>highest</th><th>lowest</th></tr></thead><tbody>",
-        rows.len(),
-        failed.len()
+        "<h1>Batch: {} levels measured ({} complete, {} partial), {} failed</h1><p>{} \
+         Each level links to its own report. Click a column to sort.</p>\
+         <h2>Extremes of the complete levels</h2>",
+        l.complete.len() + l.partial.len(),
+        l.complete.len(),
+        l.partial.len(),
+        l.failed.len(),
+        escape(INTRO)
     );
-    for m in &METRICS {
-        let list = ranked(rows, m);
-        let _ = write!(
-            page,
-            "<tr><td title=\"{}\">{}</td><td>{}</td><td>{}</td></tr>",
-            escape(m.meaning),
-            m.name,
-            escape(&extremes_line(&list, m, true)),
-            escape(&extremes_line(&list, m, false))
+    if l.complete.is_empty() {
+        page.push_str("<p>No level is complete: nothing is ranked.</p>");
+    } else {
+        page.push_str(
+            "<table><thead><tr><th>metric</th><th>highest</th><th>lowest</th></tr></thead><tbody>",
         );
+        for m in &METRICS {
+            let list = ranked(&l.complete, m);
+            let _ = write!(
+                page,
+                "<tr><td title=\"{}\">{}</td><td>{}</td><td>{}</td></tr>",
+                escape(m.meaning),
+                m.name,
+                escape(&extremes_line(&list, m, true)),
+                escape(&extremes_line(&list, m, false))
+            );
+        }
+        page.push_str("</tbody></table>");
     }
-    page.push_str("</tbody></table><h2>Levels</h2><table><thead><tr>");
-    let mut headers = vec!["level", "title", "complete"];
+    page.push_str("<h2>Complete levels</h2>");
+    html_table(&mut page, l, &l.complete, "complete");
+    if !l.partial.is_empty() {
+        page.push_str("<h2>Partial levels (stopped by --max-states, not ranked)</h2>");
+        html_table(&mut page, l, &l.partial, "partial");
+    }
+    if !l.failed.is_empty() {
+        page.push_str("<h2>Failed levels</h2><ul>");
+        for (key, error) in &l.failed {
+            let _ = write!(page, "<li>{}: {}</li>", escape(key), escape(error));
+        }
+        page.push_str("</ul>");
+    }
+    let _ = writeln!(page, "<script>{SORT_SCRIPT}</script></body></html>");
+    page
+}
+
+/// One sortable table of levels; `id` names it (`complete`, `partial`).
+fn html_table(page: &mut String, l: &Levels, rows: &[&LevelRow], id: &str) {
+    let _ = write!(page, "<table id=\"{id}\"><thead><tr>");
+    let mut headers = vec!["level", "title"];
     headers.extend(METRICS.iter().map(|m| m.name));
     headers.extend(["win actions", "seconds"]);
     for (i, h) in headers.iter().enumerate() {
@@ -287,19 +403,17 @@ fn html(rows: &[&LevelRow], failed: &[(&str, &str)]) -> String {
     for r in rows {
         let _ = write!(
             page,
-            "<tr><td>{}</td><td>{}</td><td class=\"{}\">{}</td>",
-            escape(&r.key),
-            escape(&r.title),
-            if r.complete { "" } else { "partial" },
-            if r.complete { "yes" } else { "partial" }
+            "<tr><td>{}</td><td>{}</td>",
+            l.link(&r.key),
+            escape(&r.title)
         );
         for m in &METRICS {
-            let v = (m.value)(r);
+            let v = (m.value)(r).filter(|_| r.complete || m.on_partial);
             let _ = write!(
                 page,
                 "<td class=\"n\" data-v=\"{}\">{}</td>",
                 v.map_or(String::new(), |v| v.to_string()),
-                cell(v, m.decimals)
+                escape(&shown(r, m))
             );
         }
         let win = r.shortest_win_actions.map(|a| a as f64);
@@ -307,21 +421,12 @@ fn html(rows: &[&LevelRow], failed: &[(&str, &str)]) -> String {
             page,
             "<td class=\"n\" data-v=\"{}\">{}</td><td class=\"n\" data-v=\"{}\">{:.2}</td></tr>",
             win.map_or(String::new(), |v| v.to_string()),
-            cell(win, 0),
+            win_actions(r),
             r.seconds,
             r.seconds
         );
     }
     page.push_str("</tbody></table>");
-    if !failed.is_empty() {
-        page.push_str("<h2>Failed levels</h2><ul>");
-        for (key, error) in failed {
-            let _ = write!(page, "<li>{}: {}</li>", escape(key), escape(error));
-        }
-        page.push_str("</ul>");
-    }
-    let _ = writeln!(page, "<script>{SORT_SCRIPT}</script></body></html>");
-    page
 }
 
 #[cfg(test)]
@@ -372,5 +477,30 @@ mod tests {
         assert!(lines[2].ends_with("\"no, level\""));
         // Every line has as many columns as the header (the quoted comma is one field).
         assert_eq!(lines[2].matches(',').count(), columns);
+    }
+
+    #[test]
+    fn partial_levels_are_listed_apart_and_never_ranked() {
+        let done = row("done", 1000, Some(0.5));
+        let mut cut = row("cut", 150_000, Some(0.0));
+        cut.complete = false;
+        let levels = Levels {
+            complete: vec![&done],
+            partial: vec![&cut],
+            failed: Vec::new(),
+            reports: ["done".to_string()].into(),
+        };
+        let md = markdown(&levels);
+        let extremes = &md[md.find("## Extremes").unwrap()..md.find("## Complete").unwrap()];
+        assert!(!extremes.contains("cut"), "{extremes}");
+        assert!(extremes.contains("done (1,000)"), "{extremes}");
+        let partial = &md[md.find("## Partial").unwrap()..];
+        // Its count is shown grouped, its headroom over an unfinished graph is not.
+        assert!(partial.contains("| cut | "), "{partial}");
+        assert!(partial.contains(" 150,000 |"), "{partial}");
+        assert!(!partial.contains("0.0000"), "{partial}");
+        let page = html(&levels);
+        assert!(page.contains("<a href=\"reports/done.html\">done</a>"));
+        assert!(!page.contains("reports/cut.html"), "no report, no link");
     }
 }

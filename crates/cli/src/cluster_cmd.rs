@@ -9,9 +9,9 @@ use crate::sizes::human;
 use crate::usage::usage;
 use anyhow::{Context, Result};
 use clap::Args;
-use cluster::{ClusterConfig, ClusterEnding, ClusterOptions, ClusterProgress, Part, ProgressSink};
-use indicatif::{ProgressBar, ProgressStyle};
-use std::io::IsTerminal;
+use cluster::{
+    ClusterConfig, ClusterEnding, ClusterKey, ClusterOptions, ClusterProgress, Part, ProgressSink,
+};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -95,19 +95,134 @@ pub fn refuse_unsupported(args: &ExploreArgs) -> Result<()> {
     )))
 }
 
+/// One line of a host file: its number (from 1) and the `host:port` it gives.
+struct Host {
+    line: usize,
+    address: String,
+}
+
 /// Reads a host file: one `host:port` a line; blank lines and `#` comments skipped.
-fn read_hosts(path: &Path) -> Result<Vec<String>> {
+fn read_hosts(path: &Path) -> Result<Vec<Host>> {
     let text = crate::text_file::read_text(path, "host file")?;
-    let hosts: Vec<String> = text
+    let hosts: Vec<Host> = text
         .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(str::to_string)
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+        .map(|(line, l)| Host {
+            line,
+            address: l.to_string(),
+        })
         .collect();
     if hosts.is_empty() {
         return Err(usage(format!("{}: no host:port line", path.display())));
     }
+    if let Some(h) = hosts
+        .iter()
+        .find(|h| h.address.contains(char::is_whitespace))
+    {
+        return Err(usage(format!(
+            "{} line {}: \"{}\" is not one host:port (one address a line)",
+            path.display(),
+            h.line,
+            h.address
+        )));
+    }
     Ok(hosts)
+}
+
+/// The environment variable that holds the cluster key itself.
+pub const KEY_ENV: &str = "HSG_CLUSTER_KEY";
+
+/// The environment variable that names the cluster key's file.
+pub const KEY_FILE_ENV: &str = "HSG_CLUSTER_KEY_FILE";
+
+/// How to make a key, for the messages that ask for one.
+const MAKE_KEY: &str = "make one with: (umask 077; head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \\n' > cluster.key), \
+     and copy that file to every machine";
+
+/// The cluster key: `--cluster-key FILE`, else the file that
+/// `HSG_CLUSTER_KEY_FILE` names, else `HSG_CLUSTER_KEY` itself.
+fn cluster_key(args: &ExploreArgs) -> Result<ClusterKey> {
+    let from_file = |path: &Path| -> Result<ClusterKey> {
+        let bytes = read_key_file(path)?;
+        ClusterKey::new(&bytes).map_err(|e| usage(format!("{}: {e}", path.display())))
+    };
+    if let Some(path) = &args.cluster_key {
+        return from_file(path);
+    }
+    let file = std::env::var_os(KEY_FILE_ENV).filter(|v| !v.is_empty());
+    let secret = std::env::var_os(KEY_ENV).filter(|v| !v.is_empty());
+    match (file, secret) {
+        (Some(_), Some(_)) => Err(usage(format!(
+            "both {KEY_FILE_ENV} and {KEY_ENV} are set: unset one, so that it is clear which key this process proves"
+        ))),
+        (Some(path), None) => from_file(Path::new(&path)),
+        (None, Some(secret)) => {
+            use std::os::unix::ffi::OsStrExt;
+            ClusterKey::new(secret.as_bytes()).map_err(|e| usage(format!("{KEY_ENV}: {e}")))
+        }
+        (None, None) => Err(usage(format!(
+            "a cluster needs a key that every process proves before it may join: give \
+             --cluster-key FILE (the same file on every machine), or set {KEY_FILE_ENV}=FILE \
+             or {KEY_ENV}=SECRET in the environment; {MAKE_KEY}"
+        ))),
+    }
+}
+
+/// A key file's bytes, refused when other users may read it (as ssh does)
+/// or when it is not a small regular file.
+fn read_key_file(path: &Path) -> Result<Vec<u8>> {
+    use std::os::unix::fs::PermissionsExt;
+    let meta = std::fs::metadata(path)
+        .with_context(|| format!("cannot read the cluster key {}", path.display()))?;
+    if !meta.is_file() || meta.len() > 4096 {
+        return Err(usage(format!(
+            "{}: a cluster key is a regular file of at most 4096 bytes",
+            path.display()
+        )));
+    }
+    let mode = meta.permissions().mode() & 0o777;
+    if mode & 0o077 != 0 {
+        return Err(usage(format!(
+            "{}: the cluster key may be read by other users (mode {mode:03o}): run chmod 600 {}",
+            path.display(),
+            path.display()
+        )));
+    }
+    std::fs::read(path).with_context(|| format!("cannot read the cluster key {}", path.display()))
+}
+
+/// Says which line of the host file an error of the cluster concerns.
+fn explain(err: cluster::ClusterError, hosts_file: &Path, hosts: &[Host]) -> anyhow::Error {
+    match err {
+        cluster::ClusterError::Listen {
+            process,
+            address,
+            source,
+        } => {
+            let line = hosts.get(process).map_or(0, |h| h.line);
+            let hint = match source.kind() {
+                std::io::ErrorKind::AddrInUse => format!(
+                    "another program (or another hsg) already listens on that port: end it, or \
+                     give process {process} a free port on that line of every machine's host file"
+                ),
+                std::io::ErrorKind::AddrNotAvailable => format!(
+                    "that address is not one of this machine's: process {process} runs on the \
+                     machine that line names, and listens on that address"
+                ),
+                _ => format!("process {process} listens on the address of its own line"),
+            };
+            anyhow::anyhow!(
+                "{} line {line}: process {process} cannot listen on {address}: {source}; {hint}",
+                hosts_file.display()
+            )
+        }
+        cluster::ClusterError::Connect(what) => {
+            anyhow::anyhow!("{}: {what}", hosts_file.display())
+        }
+        other => other.into(),
+    }
 }
 
 /// `hsg explore LEVEL --store PART --cluster HOSTS --process I`.
@@ -129,6 +244,10 @@ pub fn run_process(args: &ExploreArgs) -> Result<ExitCode> {
             hosts.len() - 1
         )));
     }
+    let key = match hosts.len() {
+        1 => None,
+        _ => Some(cluster_key(args)?),
+    };
     let dir = store_dir(args)?.to_path_buf();
     let w = &args.which;
     let mut level = load_level(&w.level_file, w.level, w.title.as_deref())?;
@@ -146,17 +265,18 @@ pub fn run_process(args: &ExploreArgs) -> Result<ExitCode> {
         round_limit: None,
     };
     let budget = opts.mem_budget;
-    let connected = Arc::new(AtomicBool::new(false));
-    watch_connection(connected.clone(), args.connect_timeout, hosts_file, process);
     exit_on_lost_peer(&dir, process);
     let part = Mutex::new(Some(part));
     let level = Arc::new(level);
     let config = ClusterConfig {
-        addresses: hosts.clone(),
+        addresses: hosts.iter().map(|h| h.address.clone()).collect(),
         process,
+        key,
+        identity: identity.clone(),
+        connect_timeout: Duration::from_secs_f64(args.connect_timeout),
+        notice: Arc::new(move |what: &str| eprintln!("hsg: process {process}: {what}")),
     };
-    let summary = cluster::run_cluster(config, move |ex| {
-        connected.store(true, Ordering::SeqCst);
+    let run = cluster::run_cluster(config, move |ex| {
         let part = part.lock().ok().and_then(|mut p| p.take());
         let part =
             part.ok_or_else(|| cluster::ClusterError::Network("one worker per process".into()))?;
@@ -171,7 +291,8 @@ pub fn run_process(args: &ExploreArgs) -> Result<ExitCode> {
         );
         display.done();
         done
-    })??;
+    });
+    let summary = run.map_err(|e| explain(e, hosts_file, &hosts))??;
     FINISHED.store(true, Ordering::SeqCst);
     let p = &summary.progress;
     let how = match summary.ending {
@@ -276,88 +397,38 @@ fn exit_on_lost_peer(dir: &Path, process: usize) {
     }));
 }
 
-/// Timely retries connecting forever: a process that does not see every
-/// other within `secs` seconds gives up with an error.
-fn watch_connection(connected: Arc<AtomicBool>, secs: f64, hosts: &Path, process: usize) {
-    let hosts = hosts.display().to_string();
-    std::thread::spawn(move || {
-        let deadline = std::time::Instant::now() + Duration::from_secs_f64(secs);
-        while std::time::Instant::now() < deadline {
-            if connected.load(Ordering::SeqCst) {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        if !connected.load(Ordering::SeqCst) {
-            eprintln!(
-                "hsg: error: process {process}: not every process of {hosts} connected within {secs} s; \
-                 start every process with the same host file"
-            );
-            std::process::exit(1);
-        }
-    });
-}
-
-/// The cluster's progress, on process 0: a live line on a terminal, a line
-/// per layer elsewhere.
+/// The cluster's progress, on process 0: the shared display, a live line on a
+/// terminal, elsewhere a line per layer at most every five seconds.
 struct Display {
-    shown: bool,
-    bar: Option<ProgressBar>,
-    /// When the last line was printed (in a pipe, one every few seconds).
-    last: Option<std::time::Instant>,
+    shown: Option<crate::progress::Progress>,
 }
 
 impl Display {
     fn new(shown: bool) -> Display {
-        let bar = (shown && std::io::stderr().is_terminal()).then(|| {
-            let bar = ProgressBar::new_spinner();
-            bar.set_style(
-                ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
-                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-            );
-            bar.enable_steady_tick(Duration::from_millis(200));
-            bar
-        });
         Display {
-            shown,
-            bar,
-            last: None,
+            shown: shown.then(|| crate::progress::Progress::status(Duration::from_secs(5))),
         }
     }
 
     fn done(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
+        if let Some(shown) = &self.shown {
+            shown.finish();
         }
     }
 }
 
 impl ProgressSink for Display {
     fn layer(&mut self, p: &ClusterProgress) {
-        if !self.shown {
-            return;
-        }
+        let Some(shown) = &self.shown else { return };
         let line = format!(
-            "cluster: {} states, {} transitions, depth {}, {:.0} states/s, {} sent ({:.1} B/state)",
-            p.states,
-            p.transitions,
+            "cluster: {} states, {} transitions, depth {}, {} states/s, {} sent ({:.1} B/state)",
+            model::numbers::grouped(p.states),
+            model::numbers::grouped(p.transitions),
             p.depth,
-            p.states_per_sec,
+            model::numbers::grouped(p.states_per_sec.round() as u64),
             human(p.bytes_sent),
             p.bytes_sent as f64 / p.states.max(1) as f64
         );
-        match &self.bar {
-            Some(bar) => bar.set_message(line),
-            None => {
-                if self
-                    .last
-                    .is_some_and(|t| t.elapsed() < Duration::from_secs(5))
-                {
-                    return;
-                }
-                self.last = Some(std::time::Instant::now());
-                eprintln!("[{:>7.1}s] {line}", p.elapsed.as_secs_f64());
-            }
-        }
+        shown.update(p.elapsed.as_secs_f64(), line);
     }
 }

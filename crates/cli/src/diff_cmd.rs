@@ -6,6 +6,7 @@ use crate::usage::usage;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use hsg::depth_compare::{compare_runs, RunComparison};
+use model::numbers::{grouped, percent};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use store::{Run, RunStatus};
@@ -75,7 +76,9 @@ fn check_order(args: &DiffArgs, limited: &Run, full: &Run) -> Result<()> {
     let swapped = || {
         format!(
             "the runs look swapped: the limited run goes first, the exhaustive one second: \
-             hsg diff {f} {l}"
+             hsg diff {} {}",
+            crate::advice::shell_path(&args.full),
+            crate::advice::shell_path(&args.limited)
         )
     };
     if limited.status() == RunStatus::Complete && full.status() != RunStatus::Complete {
@@ -132,30 +135,26 @@ fn metric_rows(c: &RunComparison) -> Vec<(String, Vec<String>)> {
     let pair = |name: &str, a: String, b: String| (name.to_string(), vec![a, b]);
     let opt = |v: Option<u32>| v.map_or("-".to_string(), |v| v.to_string());
     let mut rows = vec![
-        pair(
-            "states",
-            c.states.limited.to_string(),
-            c.states.full.to_string(),
-        ),
+        pair("states", grouped(c.states.limited), grouped(c.states.full)),
         pair(
             "hyperstates",
-            c.hyperstates.limited.to_string(),
-            c.hyperstates.full.to_string(),
+            grouped(c.hyperstates.limited),
+            grouped(c.hyperstates.full),
         ),
         pair(
             "compression",
-            format!("{:.4}", c.compression.limited),
-            format!("{:.4}", c.compression.full),
+            percent(c.compression.limited),
+            percent(c.compression.full),
         ),
         pair(
             "critical actions",
-            c.critical_actions.limited.to_string(),
-            c.critical_actions.full.to_string(),
+            grouped(c.critical_actions.limited),
+            grouped(c.critical_actions.full),
         ),
         pair(
             "HSG edges",
-            c.hsg_edges.limited.to_string(),
-            c.hsg_edges.full.to_string(),
+            grouped(c.hsg_edges.limited),
+            grouped(c.hsg_edges.full),
         ),
         pair(
             "HSG depth",
@@ -176,8 +175,8 @@ fn metric_rows(c: &RunComparison) -> Vec<(String, Vec<String>)> {
     for (i, (tag, _)) in TAGS.iter().enumerate() {
         rows.push(pair(
             &format!("hyperstates {tag}"),
-            c.tags.limited[i].to_string(),
-            c.tags.full[i].to_string(),
+            grouped(c.tags.limited[i]),
+            grouped(c.tags.full[i]),
         ));
     }
     rows
@@ -187,8 +186,8 @@ fn print_text(c: &RunComparison) {
     print_table(&["limited", "exhaustive"], &metric_rows(c), "");
     outln!(
         "\n{} exhaustive hyperstates are split in the limited run ({} of its states): merges the limit prevented",
-        c.split_hyperstates,
-        c.states_in_split_hyperstates
+        grouped(c.split_hyperstates),
+        grouped(c.states_in_split_hyperstates)
     );
     for (a, b) in &c.examples {
         outln!("  e.g. states {a} and {b}: one hyperstate when exhaustive, two when limited");
@@ -196,8 +195,8 @@ fn print_text(c: &RunComparison) {
     if c.missing_states > 0 || c.merged_only_in_limited > 0 {
         outln!(
             "warning: {} limited states are missing from the exhaustive run and {} limited hyperstates span several exhaustive ones: the runs are not a run and its sub-run",
-            c.missing_states,
-            c.merged_only_in_limited
+            grouped(c.missing_states),
+            grouped(c.merged_only_in_limited)
         );
     }
     outln!("\nstates by tag: limited run's tag (rows) against the exhaustive run's (columns)");
@@ -205,7 +204,7 @@ fn print_text(c: &RunComparison) {
     let rows: Vec<(String, Vec<String>)> = TAGS
         .iter()
         .zip(&c.tag_moves)
-        .map(|((tag, _), row)| (tag.to_string(), row.iter().map(u64::to_string).collect()))
+        .map(|((tag, _), row)| (tag.to_string(), row.iter().map(|&n| grouped(n)).collect()))
         .collect();
     print_table(&header, &rows, "  ");
     outln!("  (e-win: eventually winnable, i-fail: implicitly failed)");

@@ -8,7 +8,7 @@ use crate::sizes::{default_budget, human, parse_size};
 use anyhow::{Context, Result};
 use clap::Args;
 use explore::{Ending, ExploreOptions, ProgressSink, Slot};
-use indicatif::{ProgressBar, ProgressStyle};
+use model::numbers::grouped;
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -107,9 +107,14 @@ pub struct ExploreArgs {
     /// This process's index in the --cluster host file, from 0.
     #[arg(long, value_name = "I", requires = "cluster")]
     pub process: Option<usize>,
+    /// The cluster key every process of --cluster proves: a file (the same on every
+    /// machine, readable by its owner only). Or set HSG_CLUSTER_KEY_FILE to its path, or
+    /// HSG_CLUSTER_KEY to the secret itself; never the secret on the command line.
+    #[arg(long, value_name = "FILE", requires = "cluster")]
+    pub cluster_key: Option<PathBuf>,
     /// Explore with N processes on this machine (over 127.0.0.1), their parts in
-    /// DIR/cluster/, then gather them into the store DIR.
-    #[arg(long, value_name = "N", value_parser = flags::count)]
+    /// DIR/cluster/, then gather them into the store DIR (1 to 64).
+    #[arg(long, value_name = "N", value_parser = flags::local_processes)]
     pub local_processes: Option<usize>,
     /// Seconds a process of a cluster waits for every other to connect before it gives up.
     #[arg(long, value_name = "SECS", default_value_t = 120.0, value_parser = flags::seconds)]
@@ -144,6 +149,7 @@ impl ExploreArgs {
             analysis: AnalysisFlags::default(),
             cluster: None,
             process: None,
+            cluster_key: None,
             local_processes: None,
             connect_timeout: 120.0,
             verify_finished: false,
@@ -161,7 +167,10 @@ pub enum Explored {
 }
 
 /// Runs `hsg explore`.
-pub fn run(args: ExploreArgs) -> Result<ExitCode> {
+pub fn run(mut args: ExploreArgs) -> Result<ExitCode> {
+    if crate::stored_run::is_stored(&args) {
+        crate::stored_run::fill_from_store(&mut args)?;
+    }
     if args.list {
         return list(&args.which.level_file);
     }
@@ -205,14 +214,59 @@ fn check_finished(store_dir: &Path, checksums: bool) -> Result<&'static str> {
     Ok("every checksum verified")
 }
 
-/// `hsg explore FILE --list`: every level of the file, one a line, as `number  title`.
+/// `hsg explore FILE --list`: every level of the file as `number  title`, then the
+/// message a player reads before it (PuzzleScript) and a small preview of its board.
 fn list(path: &Path) -> Result<ExitCode> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read level file {}", path.display()))?;
-    for (number, title) in games::list_levels(&path.display().to_string(), &text)? {
+    let text = crate::text_file::read_text(path, "level file")?;
+    let name = path.display().to_string();
+    let messages = games::level_messages(&name, &text)?;
+    for (number, title) in games::list_levels(&name, &text)? {
         outln!("{number:>4}  {title}");
+        if let Some(Some(message)) = messages.get(number - 1) {
+            outln!("      \"{}\"", ellipsized(message, PREVIEW_COLUMNS));
+        }
+        for line in preview(&name, &text, number) {
+            outln!("      {line}");
+        }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The widest and tallest board preview `--list` draws.
+const PREVIEW_COLUMNS: usize = 40;
+const PREVIEW_ROWS: usize = 12;
+
+/// The first initial state of level `number`, drawn by its game, cut to
+/// [`PREVIEW_ROWS`] x [`PREVIEW_COLUMNS`] with the cut marked; a level that does not
+/// load says why in one line.
+fn preview(name: &str, text: &str, number: usize) -> Vec<String> {
+    let level = match games::load(name, text, &games::LevelSelector::Index(number)) {
+        Ok(level) => level,
+        Err(err) => return vec![format!("(cannot load: {err})")],
+    };
+    let Some(state) = level.game.initial_states().into_iter().next() else {
+        return vec!["(no initial state)".to_string()];
+    };
+    let board = level.game.render(&state);
+    let lines: Vec<&str> = board.lines().collect();
+    let mut out: Vec<String> = lines
+        .iter()
+        .take(PREVIEW_ROWS)
+        .map(|l| ellipsized(l, PREVIEW_COLUMNS))
+        .collect();
+    if lines.len() > PREVIEW_ROWS {
+        out.push(format!("... {} more rows", lines.len() - PREVIEW_ROWS));
+    }
+    out
+}
+
+/// `text` in at most `max` characters, ending with `...` when cut.
+fn ellipsized(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let kept: String = text.chars().take(max.saturating_sub(3)).collect();
+    format!("{kept}...")
 }
 
 /// The run directory, which clap requires unless `--list` is given.
@@ -226,7 +280,11 @@ pub(crate) fn store_dir(args: &ExploreArgs) -> Result<&Path> {
 pub fn explore(args: &ExploreArgs) -> Result<Explored> {
     let store_dir = store_dir(args)?;
     let w = &args.which;
-    let mut level = load_level(&w.level_file, w.level, w.title.as_deref())?;
+    let mut level = if crate::stored_run::is_stored(args) {
+        crate::stored_run::stored_level(store_dir)?
+    } else {
+        load_level(&w.level_file, w.level, w.title.as_deref())?
+    };
     if let Some(k) = args.flip_tokens.filter(|&k| k > 0) {
         level = games::flip::wrap(level, k as usize)?;
     }
@@ -253,7 +311,7 @@ pub fn explore(args: &ExploreArgs) -> Result<Explored> {
         eprintln!(
             "{} already holds this finished run ({} states, {checked}); nothing to do",
             store_dir.display(),
-            writer.state_count()
+            grouped(writer.state_count())
         );
         return Ok(Explored::Finished);
     }
@@ -273,7 +331,7 @@ pub fn explore(args: &ExploreArgs) -> Result<Explored> {
             5000
         }),
         stop,
-        scratch_dir: store_dir.join("scratch"),
+        scratch_dir: store_dir.join(store::layout::SCRATCH),
         index_limit: args.index_limit,
         round_limit: args.round_candidates,
         parents_per_part: args
@@ -304,11 +362,11 @@ pub fn explore(args: &ExploreArgs) -> Result<Explored> {
         let l = live.finish();
         eprintln!(
             "live HSG: {} hyperstates, HSG depth {}, {} winning, {} states in {} hyperstates can no longer win{}",
-            l.hyperstates,
+            grouped(l.hyperstates),
             l.depth,
-            l.winning,
-            l.dead_states,
-            l.dead_hyperstates,
+            grouped(l.winning),
+            grouped(l.dead_states),
+            grouped(l.dead_hyperstates),
             args.hsg_depth
                 .map(|d| format!(", HSG depth limited to {d}"))
                 .unwrap_or_default()
@@ -318,25 +376,25 @@ pub fn explore(args: &ExploreArgs) -> Result<Explored> {
     match summary.ending {
         Ending::Interrupted => {
             eprintln!(
-                "interrupted at {} states (checkpoint saved); to resume, run the same command again:\n  {}",
-                summary.states,
-                resume_command()
+                "interrupted at {} states (checkpoint saved); to resume, run:\n  {}",
+                grouped(summary.states),
+                crate::stored_run::this_command_resumed()
             );
             Ok(Explored::Interrupted)
         }
         ending => {
             eprintln!(
-                "{}: {} states, {} transitions, depth {}, in {:.2} s ({:.0} states/s){}",
+                "{}: {} states, {} transitions, depth {}, in {:.2} s ({} states/s){}",
                 if ending == Ending::Complete {
                     "complete"
                 } else {
                     "partial"
                 },
-                summary.states,
-                summary.transitions,
+                grouped(summary.states),
+                grouped(summary.transitions),
                 summary.max_depth,
                 summary.elapsed.as_secs_f64(),
-                rate,
+                grouped(rate.round() as u64),
                 if summary.used_disk {
                     ", duplicates detected on disk"
                 } else {
@@ -344,7 +402,15 @@ pub fn explore(args: &ExploreArgs) -> Result<Explored> {
                 }
             );
             for (what, count) in game.exploration_counts() {
-                eprintln!("{count} {what}");
+                eprintln!("{} {what}", grouped(count));
+            }
+            let index = summary.index;
+            if index.full_states > 0 {
+                eprintln!(
+                    "visited index: {} at its largest, {:.1} bytes a state when full",
+                    crate::sizes::human(index.bytes),
+                    index.bytes_per_state()
+                );
             }
             Ok(Explored::Finished)
         }
@@ -353,11 +419,11 @@ pub fn explore(args: &ExploreArgs) -> Result<Explored> {
 
 /// True while an exploration watches the stop flag; otherwise SIGINT and SIGTERM end
 /// the process at once (an analysis has nothing to checkpoint).
-static EXPLORING: AtomicBool = AtomicBool::new(false);
+pub(crate) static EXPLORING: AtomicBool = AtomicBool::new(false);
 
 /// The flag SIGINT and SIGTERM raise, with the handler installed on first use (a
 /// process may explore only once, but `hsg open` explores and then analyses).
-fn stop_flag() -> Result<Arc<AtomicBool>> {
+pub(crate) fn stop_flag() -> Result<Arc<AtomicBool>> {
     static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
     if let Some(flag) = FLAG.get() {
         return Ok(flag.clone());
@@ -378,6 +444,11 @@ fn stop_flag() -> Result<Arc<AtomicBool>> {
 
 /// Reads and parses the selected level of a level file.
 pub fn load_level(path: &Path, index: Option<usize>, title: Option<&str>) -> Result<games::Level> {
+    if path.as_os_str().is_empty() {
+        anyhow::bail!(
+            "name the level file (only `hsg explore --store DIR` alone resumes the run in DIR)"
+        );
+    }
     let text = crate::text_file::read_text(path, "level file")?;
     let selector = match (index, title) {
         (Some(n), _) => games::LevelSelector::Index(n),
@@ -419,49 +490,39 @@ pub(crate) fn identity(level: &games::Level, args: &ExploreArgs) -> RunIdentity 
     )
 }
 
-fn resume_command() -> String {
-    std::env::args().collect::<Vec<_>>().join(" ")
-}
-
-/// Progress on a terminal as a live line, elsewhere as plain log lines.
+/// Progress on a terminal as a live line, elsewhere as plain log lines (the shared
+/// display; the explorer already paces its reports, so every one is printed).
 struct Display {
-    bar: Option<ProgressBar>,
+    shown: crate::progress::Progress,
 }
 
 impl Display {
     fn new() -> Display {
-        let bar = std::io::stderr().is_terminal().then(|| {
-            let bar = ProgressBar::new_spinner();
-            bar.set_style(
-                ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
-                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-            );
-            bar.enable_steady_tick(Duration::from_millis(200));
-            bar
-        });
-        Display { bar }
+        Display {
+            shown: crate::progress::Progress::status(Duration::ZERO),
+        }
     }
 
     fn done(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
+        self.shown.finish();
     }
 }
 
 fn line(p: &Progress) -> String {
     let mut text = format!(
-        "{} states, {} transitions, depth {}, {:.0} states/s, {} on disk",
-        p.states,
-        p.transitions,
+        "{} states, {} transitions, depth {}, {} states/s, {} on disk",
+        grouped(p.states),
+        grouped(p.transitions),
         p.depth,
-        p.states_per_sec,
+        grouped(p.states_per_sec.round() as u64),
         human(p.disk_bytes)
     );
     match p.live_hsg.as_ref().map(hsg::LiveFigures::from_json) {
         Some(Ok(live)) => text.push_str(&format!(
             "; {} hyperstates, HSG depth {}, {} states can no longer win",
-            live.hsg.hyperstates, live.hsg.depth, live.hsg.dead_states
+            grouped(live.hsg.hyperstates),
+            live.hsg.depth,
+            grouped(live.hsg.dead_states)
         )),
         Some(Err(e)) => text.push_str(&format!("; {e}")),
         None => {}
@@ -471,16 +532,10 @@ fn line(p: &Progress) -> String {
 
 impl ProgressSink for Display {
     fn progress(&mut self, p: &Progress) {
-        match &self.bar {
-            Some(bar) => bar.set_message(line(p)),
-            None => eprintln!("[{:>7.1}s] {}", p.elapsed_secs, line(p)),
-        }
+        self.shown.update(p.elapsed_secs, line(p));
     }
 
     fn note(&mut self, message: &str) {
-        match &self.bar {
-            Some(bar) => bar.println(message),
-            None => eprintln!("{message}"),
-        }
+        self.shown.println(message);
     }
 }

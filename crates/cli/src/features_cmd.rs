@@ -7,6 +7,7 @@ use crate::weak_cmd::{list, prepare, weak_analysis, WeakFlags};
 use anyhow::Result;
 use clap::Args;
 use hsg::weak::{rank_features, FeatureRank};
+use model::numbers::{grouped, percent};
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -50,20 +51,21 @@ pub fn run(args: FeaturesArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     outln!(
-        "{} states, {} hyperstates; features ranked by score = HSG compression x (1 - impact):",
-        states,
-        exact_hyperstates
+        "{} states, {} hyperstates; features ranked by score = HSG reduction x (1 - impact), \
+         where HSG reduction = 1 - weak / exact hyperstates:",
+        grouped(states),
+        grouped(exact_hyperstates)
     );
     if ranks.is_empty() {
         outln!("the {} game names no features", p.game.kind());
     }
     outln!(
-        "{:<4} {:<16} {:>12} {:>12} {:>11} {:>11} {:>10} {:>8} {:>8}  outcomes reached",
+        "{:<4} {:<16} {:>13} {:>13} {:>11} {:>11} {:>10} {:>8} {:>8}  outcomes reached",
         "rank",
         "feature",
         "classes",
         "hyperstates",
-        "compression",
+        "reduction",
         "tags moved",
         "root wins",
         "impact",
@@ -72,13 +74,13 @@ pub fn run(args: FeaturesArgs) -> Result<ExitCode> {
     for (i, r) in ranks.iter().enumerate() {
         let c = &r.comparison;
         outln!(
-            "{:<4} {:<16} {:>12} {:>12} {:>11.4} {:>10.2}% {:>10} {:>8.4} {:>8.4}  {}",
+            "{:<4} {:<16} {:>13} {:>13} {:>11} {:>11} {:>10} {:>8.4} {:>8.4}  {}",
             i + 1,
             r.feature,
-            c.quotient_states,
-            c.hyperstates,
-            c.hsg_compression,
-            100.0 * c.tag_changed_share,
+            grouped(c.quotient_states),
+            grouped(c.hyperstates),
+            percent(c.hsg_reduction),
+            percent(c.tag_changed_share),
             format!(
                 "{}/{}",
                 yes_no(c.exact_root_tag.is_winnable()),

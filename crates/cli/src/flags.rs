@@ -6,6 +6,11 @@
 /// runs on, and few enough that their stacks fit in memory.
 pub const MAX_THREADS: usize = 1024;
 
+/// The most processes `explore --local-processes` starts on this machine: each runs its
+/// own worker threads and connects to every other, and ports are bound for all of them
+/// before the first starts, so a count in the thousands would only thrash.
+pub const MAX_LOCAL_PROCESSES: usize = 64;
+
 /// The longest checkpoint interval, in seconds (about 31 years: in effect, never).
 pub const MAX_CHECKPOINT_SECS: f64 = 1e9;
 
@@ -39,6 +44,11 @@ where
 /// A worker thread count: 1 to [`MAX_THREADS`].
 pub fn threads(text: &str) -> Result<usize, String> {
     whole(text, 1, MAX_THREADS)
+}
+
+/// Processes of a cluster on this machine: 1 to [`MAX_LOCAL_PROCESSES`].
+pub fn local_processes(text: &str) -> Result<usize, String> {
+    whole(text, 1, MAX_LOCAL_PROCESSES)
 }
 
 /// A count of at least one (levels are numbered from 1, limits of 0 would do nothing).
@@ -127,6 +137,10 @@ mod tests {
         assert!(population("18446744073709551615").is_err());
         assert!(genes("1000000000").is_err());
         assert!(instances("0").is_err());
+        assert_eq!(local_processes("64"), Ok(64));
+        for bad in ["0", "65", "1000", "65536"] {
+            assert!(local_processes(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -8,6 +8,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use fling::{Analysis, Tables};
 use games::fling::{action_label, hog2_file, Board, WIDTH};
+use model::numbers::grouped;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -108,7 +109,7 @@ fn build_tables(dir: &Path, max_pieces: usize, threads: usize) -> Result<Vec<fli
             if let Some((_, old)) = slot.take() {
                 old.finish();
             }
-            let report = Progress::new(p.total, format!("tables of {} pieces", p.pieces));
+            let report = Progress::counted(p.total, format!("tables of {} pieces", p.pieces));
             *slot = Some((p.pieces, report));
         }
         if let Some((_, report)) = slot.as_ref() {
@@ -133,10 +134,10 @@ fn tables(args: TablesArgs) -> Result<()> {
         outln!(
             "{:>6}  {:>16}  {:>16}  {:>16}  {:>17}  {:>8.1}{}",
             s.pieces,
-            s.boards,
-            s.with_move,
-            s.solvable,
-            s.unique,
+            grouped(s.boards),
+            grouped(s.with_move),
+            grouped(s.solvable),
+            grouped(s.unique),
             s.millis as f64 / 1000.0,
             if b.kept { " (kept)" } else { "" }
         );
@@ -263,7 +264,7 @@ fn select(args: SelectArgs) -> Result<()> {
     build_tables(&args.tables, args.pieces, threads)?;
     let tables = Tables::open(&args.tables)
         .with_context(|| format!("cannot open the tables in {}", args.tables.display()))?;
-    let report = Progress::new(
+    let report = Progress::counted(
         fling::boards(args.pieces),
         format!("ranking {}-piece boards", args.pieces),
     );

@@ -17,6 +17,7 @@ use hsg::explain::{self, Destination};
 use hsg::Tag;
 use serde_json::Value;
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use svg::{escape, group, tag_words};
@@ -45,14 +46,28 @@ pub fn run(args: HtmlArgs) -> Result<ExitCode> {
     let loaded = Loaded::open(&args.dir, &args.analysis)?;
     let report = crate::report::json_report(&loaded.run, &args.dir, Some(&loaded.saved))?;
     let page = page(&loaded, &report, &args)?;
-    // Written beside the destination and renamed, so a failure leaves no partial file.
-    let tmp = args.out.with_extension("html.tmp");
-    std::fs::write(&tmp, page.as_bytes())
-        .with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, &args.out)
+    // Written whole or not at all, and never over a device, FIFO or link (see out_file).
+    let mut file = crate::out_file::OutFile::create(&args.out)?;
+    file.write_all(page.as_bytes())
         .with_context(|| format!("cannot write {}", args.out.display()))?;
+    file.commit()?;
     eprintln!("wrote {} ({} bytes)", args.out.display(), page.len());
     Ok(ExitCode::SUCCESS)
+}
+
+/// The report page of the run in `dir` with the default limits (`hsg batch` writes one
+/// per level beside its index).
+pub fn page_of(dir: &std::path::Path, analysis: &AnalysisFlags) -> Result<String> {
+    let args = HtmlArgs {
+        dir: dir.to_path_buf(),
+        out: PathBuf::new(),
+        max_hyperstates: 300,
+        members: 3,
+        analysis: analysis.clone(),
+    };
+    let loaded = Loaded::open(dir, analysis)?;
+    let report = crate::report::json_report(&loaded.run, dir, Some(&loaded.saved))?;
+    page(&loaded, &report, &args)
 }
 
 fn page(loaded: &Loaded, report: &Value, args: &HtmlArgs) -> Result<String> {

@@ -113,6 +113,22 @@ impl Watcher for LiveAnalysis {
         if self.depth_limit.is_none() {
             self.inc.compute_depths();
         }
+        self.publish()
+    }
+
+    /// Regression (issue 37): the last `--live-hsg` progress line paired the final state
+    /// count with figures published up to a second earlier, or before the last layer's
+    /// edges were settled. The last figures are those of the whole graph.
+    fn settled_live(&mut self) -> Option<serde_json::Value> {
+        self.inc.settle();
+        self.inc.compute_depths();
+        self.publish()
+    }
+}
+
+impl LiveAnalysis {
+    /// Computes the figures of the graph as settled now and keeps them as published.
+    fn publish(&mut self) -> Option<serde_json::Value> {
         let figures = LiveFigures {
             hsg: self.inc.live(),
             depth_limit: self.depth_limit,

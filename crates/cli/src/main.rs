@@ -28,19 +28,23 @@ macro_rules! out {
     }};
 }
 
+mod advice;
 mod analyze_cmd;
 mod batch_cmd;
 mod cluster_cmd;
+mod colour;
 mod compare_cmd;
 mod diff_cmd;
 mod explore_cmd;
 mod export_cmd;
 mod features_cmd;
+mod first_checkpoint;
 mod flags;
 mod fling_cmd;
 mod html_cmd;
 mod live;
 mod local_cluster;
+mod manual;
 mod out_file;
 mod path_cmd;
 mod progress;
@@ -48,12 +52,13 @@ mod puzzlescript_cmd;
 mod report;
 mod sandbox_cmd;
 mod sizes;
+mod stored_run;
 mod text_file;
 mod tui_cmd;
 mod usage;
 mod weak_cmd;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
 
 /// hyperstate: explore the state space of a game level and analyse its
@@ -61,6 +66,10 @@ use std::process::ExitCode;
 #[derive(Parser)]
 #[command(name = "hsg", version, about, long_about = None)]
 struct Cli {
+    /// When to colour: the workbench and the help and error messages (auto: on a
+    /// terminal unless NO_COLOR is set).
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t)]
+    color: colour::ColourWhen,
     #[command(subcommand)]
     command: Command,
 }
@@ -116,6 +125,10 @@ enum Command {
     Html(html_cmd::HtmlArgs),
     /// PuzzleScript: replay conformance cases, or play inputs on a level.
     Puzzlescript(puzzlescript_cmd::PuzzleScriptArgs),
+    /// Print a shell completion script, e.g. `hsg completions bash > /etc/bash_completion.d/hsg`.
+    Completions(manual::CompletionsArgs),
+    /// Print a manual page in roff, e.g. `hsg man | man -l -` or `hsg man explore`.
+    Man(manual::ManArgs),
 }
 
 /// Ends the process after a failed write to standard output: quietly (success) when the
@@ -155,7 +168,8 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let colour = colour::ColourWhen::from_args(std::env::args_os());
+    let cli: Cli = stored_run::parse(colour.clap());
     let result = match cli.command {
         // A distributed exploration: one process of a cluster, or a cluster on this machine.
         Command::Explore(args) if args.cluster.is_some() && !args.list => {
@@ -170,8 +184,8 @@ fn main() -> ExitCode {
         Command::Info(args) => report::info(args),
         Command::Report(args) => report::report(args),
         Command::Export(args) => export_cmd::run(args),
-        Command::Tui(args) => tui_cmd::run(args),
-        Command::Open(args) => tui_cmd::open(args),
+        Command::Tui(args) => tui_cmd::run(args, cli.color),
+        Command::Open(args) => tui_cmd::open(args, cli.color),
         Command::Verify(args) => report::verify(args),
         Command::Sandbox(args) => sandbox_cmd::run(args),
         Command::Fling(args) => fling_cmd::run(args),
@@ -185,20 +199,43 @@ fn main() -> ExitCode {
         Command::Batch(args) => batch_cmd::run(args),
         Command::Html(args) => html_cmd::run(args),
         Command::Puzzlescript(args) => puzzlescript_cmd::run(args),
+        Command::Completions(args) => manual::completions(args, Cli::command()),
+        Command::Man(args) => manual::man(args, Cli::command()),
     };
     match result {
         Ok(code) => code,
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("hsg: error: {}", message(&err));
+            let text = message(&err);
+            eprintln!("hsg: error: {text}");
+            let args: Vec<String> = std::env::args().collect();
+            let command = usage::subcommand(&args);
+            let accepts = advice::takes_force_new(&Cli::command(), &command);
+            if let Some(line) = advice::force_new_command(&text, accepts) {
+                eprintln!("to delete that run and start again:\n  {line}");
+            }
             if usage::is_usage(&err) {
-                let args: Vec<String> = std::env::args().collect();
-                let command = usage::subcommand(&args);
                 eprintln!("\nFor more information, try 'hsg {command} --help'.");
                 ExitCode::from(2)
             } else {
                 ExitCode::from(1)
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_commands_that_take_force_new_are_advised_it() {
+        let cli = Cli::command();
+        for command in ["explore", "open", "gather", "tree"] {
+            assert!(advice::takes_force_new(&cli, command), "{command}");
+        }
+        for command in ["info", "analyze", "tui", "fling select", "nosuch"] {
+            assert!(!advice::takes_force_new(&cli, command), "{command}");
         }
     }
 }

@@ -301,7 +301,7 @@ pub fn why(args: WhyArgs) -> Result<ExitCode> {
              (fail or implicitly failed); `hsg path {} --from {} --to win` shows a win",
             args.state,
             tag.name(),
-            args.dir.display(),
+            crate::advice::shell_path(&args.dir),
             args.state
         ),
         Why::NoSuchState => bail!("state {} is not covered by the analysis", args.state),

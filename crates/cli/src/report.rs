@@ -7,6 +7,7 @@ use crate::analyze_cmd::{analysis_for, AnalysisFlags};
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 use hsg::SavedAnalysis;
+use model::numbers::grouped;
 use serde_json::{json, Map, Value};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -318,7 +319,13 @@ pub fn info(args: InfoArgs) -> Result<ExitCode> {
         id.level_title,
         id.level_hash
     );
-    outln!("status      {}", e["status"].as_str().unwrap_or("?"));
+    let unfinished = matches!(run.status(), RunStatus::Interrupted | RunStatus::Running);
+    let status = if unfinished {
+        unfinished_status(&args.dir, run.status())?
+    } else {
+        e["status"].as_str().unwrap_or("?").to_string()
+    };
+    outln!("status      {status}");
     let outcomes = outcome_counts(&run);
     let held_back = match outcomes.held_back {
         0 => String::new(),
@@ -326,12 +333,13 @@ pub fn info(args: InfoArgs) -> Result<ExitCode> {
             format!(", {n} held back by the HSG depth limit: never expanded, their future unknown")
         }
     };
+    let count = |v: &serde_json::Value| v.as_u64().map_or_else(|| v.to_string(), grouped);
     outln!(
         "states      {} ({} expanded{held_back})",
-        e["states"],
-        e["expanded"]
+        count(&e["states"]),
+        count(&e["expanded"])
     );
-    outln!("transitions {}", e["transitions"]);
+    outln!("transitions {}", count(&e["transitions"]));
     outln!("max depth   {}", e["max_depth"]);
     outln!("terminals   {}", outcomes.text());
     if !id.options.is_empty() {
@@ -340,15 +348,33 @@ pub fn info(args: InfoArgs) -> Result<ExitCode> {
     }
     let p = &run.manifest().progress;
     outln!(
-        "last run    {:.1} s, {:.0} states/s, {} on disk",
+        "last run    {:.1} s, {} states/s, {} on disk",
         p.elapsed_secs,
-        p.states_per_sec,
+        grouped(p.states_per_sec.round() as u64),
         crate::sizes::human(p.disk_bytes)
     );
-    if run.status() == RunStatus::Interrupted || run.status() == RunStatus::Running {
-        outln!("            (not finished: run `hsg explore` on this store again to resume)");
+    if unfinished {
+        outln!(
+            "resume      {}",
+            crate::stored_run::resume_command(&args.dir)
+        );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What an unfinished run is doing, as the store's lock tells: a manifest that says
+/// `running` after its explorer was killed is stopped, not running.
+fn unfinished_status(dir: &std::path::Path, status: RunStatus) -> Result<String> {
+    Ok(match (store::layout::lock_holder(dir)?, status) {
+        (Some(pid), _) => format!("running (pid {pid} holds the store)"),
+        (None, RunStatus::Interrupted) => {
+            "interrupted; no process holds the store; resumable from its last checkpoint"
+                .to_string()
+        }
+        (None, _) => "stopped: no process holds the store (its explorer was killed or \
+                      crashed); resumable from its last checkpoint"
+            .to_string(),
+    })
 }
 
 /// `hsg info` on a run that has committed nothing yet (its explorer has not reached its
@@ -363,18 +389,23 @@ fn info_uncommitted(dir: &std::path::Path) -> Result<ExitCode> {
         id.level_title,
         id.level_hash
     );
-    outln!("status     running, nothing committed yet");
+    let holder = store::layout::lock_holder(dir)?;
+    match &holder {
+        Some(pid) => outln!(
+            "status     running, nothing committed yet (pid {pid} holds the store; \
+             its first checkpoint is still to come)"
+        ),
+        None => outln!(
+            "status     stopped, nothing committed: no process holds the store and it \
+             stopped before its first checkpoint, so nothing can be resumed"
+        ),
+    }
     let p = &m.progress;
     if p.states > 0 {
-        outln!(
-            "progress   {} states found so far (pid {}), not yet checkpointed",
-            p.states,
-            p.pid
-        );
+        outln!("progress   {} states found, not checkpointed", p.states);
     }
-    outln!(
-        "           (an exploration is before its first checkpoint, or stopped before it: \
-         run `hsg explore` on this store again to start it over)"
-    );
+    if holder.is_none() {
+        outln!("start over {}", crate::stored_run::resume_command(dir));
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -2,6 +2,7 @@
 //! default store, resuming if it exists, analyse, then open the workbench).
 
 use crate::analyze_cmd::{ensure_saved, AnalysisFlags};
+use crate::colour::ColourWhen;
 use crate::explore_cmd::{self, ExploreArgs, Explored, LevelArgs};
 use crate::sizes::parse_size;
 use anyhow::{bail, Result};
@@ -17,16 +18,18 @@ pub struct DrawFlags {
     /// Plain ASCII instead of Unicode borders, braille and symbols.
     #[arg(long)]
     pub ascii: bool,
-    /// No colour (also when the NO_COLOR environment variable is set).
+    /// No colour: the same as --color never (colour is also off when the NO_COLOR
+    /// environment variable is set, unless --color always is given).
     #[arg(long = "no-color")]
     pub no_colour: bool,
 }
 
 impl DrawFlags {
-    fn options(self) -> tui::TuiOptions {
+    fn options(self, colour: ColourWhen) -> tui::TuiOptions {
         tui::TuiOptions {
             ascii: self.ascii,
-            no_colour: self.no_colour,
+            no_colour: self.no_colour || colour == ColourWhen::Never,
+            force_colour: !self.no_colour && colour == ColourWhen::Always,
         }
     }
 }
@@ -60,6 +63,10 @@ pub struct OpenArgs {
     /// Worker threads of the exploration, 1 to 1024 (default: every core).
     #[arg(long, value_parser = crate::flags::threads)]
     pub threads: Option<usize>,
+    /// Delete the store's previous run (of another level, or of this level before its
+    /// file was edited) and explore afresh.
+    #[arg(long)]
+    pub force_new: bool,
     #[command(flatten)]
     pub analysis: AnalysisFlags,
     #[command(flatten)]
@@ -83,34 +90,33 @@ fn require_terminal(command: &str) -> Result<()> {
 }
 
 /// Runs `hsg tui`.
-pub fn run(args: TuiArgs) -> Result<ExitCode> {
+pub fn run(args: TuiArgs, colour: ColourWhen) -> Result<ExitCode> {
     match &args.dir {
         Some(dir) => {
             // Fail here, with the store's own message, rather than inside the workbench.
             // Only the manifest is read: opening the store checks every row (about a
             // second on room4), which the workbench's loader does behind its first frame.
-            if !dir.join("MANIFEST").is_file() {
+            if !dir.join(store::layout::MANIFEST).is_file() {
                 bail!(
                     "{}: not a hyperstate store (no MANIFEST file)",
                     dir.display()
                 );
             }
-            if store::Manifest::read(dir)?.nothing_committed() {
-                return Err(store::StoreError::NothingCommitted { path: dir.clone() }.into());
-            }
+            // Before its first checkpoint a run has nothing to show: wait for it.
+            crate::first_checkpoint::wait_for_first(dir, crate::first_checkpoint::WAIT)?;
             require_terminal("tui")?;
-            tui::run(dir, args.draw.options())?;
+            tui::run(dir, args.draw.options(colour))?;
         }
         None => {
             require_terminal("tui")?;
-            tui::run_demo(None, args.draw.options())?
+            tui::run_demo(None, args.draw.options(colour))?
         }
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// Runs `hsg open`.
-pub fn open(args: OpenArgs) -> Result<ExitCode> {
+pub fn open(args: OpenArgs, colour: ColourWhen) -> Result<ExitCode> {
     // A wrong level file or number is said first; then, before any exploring, that
     // the workbench will need a terminal.
     let w = &args.which;
@@ -126,6 +132,7 @@ pub fn open(args: OpenArgs) -> Result<ExitCode> {
     let mut explore = ExploreArgs::new(args.which.clone(), store.clone());
     explore.mem = args.mem;
     explore.threads = args.threads;
+    explore.force_new = args.force_new;
     eprintln!("store: {}", store.display());
     if explore_cmd::explore(&explore)? == Explored::Interrupted {
         return Ok(ExitCode::from(130));
@@ -138,12 +145,12 @@ pub fn open(args: OpenArgs) -> Result<ExitCode> {
         bail!(
             "{} is being explored by another process; open it with `hsg tui {}`",
             store.display(),
-            store.display()
+            crate::advice::shell_path(&store)
         );
     }
     ensure_saved(&run, &args.analysis)?;
     drop(run);
-    tui::run(&store, args.draw.options())?;
+    tui::run(&store, args.draw.options(colour))?;
     Ok(ExitCode::SUCCESS)
 }
 

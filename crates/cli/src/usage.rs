@@ -60,7 +60,16 @@ pub fn is_usage(err: &anyhow::Error) -> bool {
 /// usage error: the first argument, and the second too after a command that has
 /// subcommands of its own.
 pub fn subcommand(args: &[String]) -> String {
-    let mut words = args.iter().skip(1).filter(|a| !a.starts_with('-'));
+    // The value of the global `--color WHEN` is not a word of the command.
+    let values: Vec<usize> = (1..args.len())
+        .filter(|&i| args[i - 1] == "--color")
+        .collect();
+    let mut words = args
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter(|(i, a)| !a.starts_with('-') && !values.contains(i))
+        .map(|(_, a)| a);
     let first = words.next().cloned().unwrap_or_default();
     match (first.as_str(), words.next()) {
         ("fling" | "sandbox" | "puzzlescript", Some(second)) => format!("{first} {second}"),
@@ -91,6 +100,10 @@ mod tests {
     fn the_hint_names_nested_subcommands() {
         let args = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         assert_eq!(subcommand(&args(&["hsg", "diff", "a", "b"])), "diff");
+        assert_eq!(
+            subcommand(&args(&["hsg", "--color", "never", "diff", "a", "b"])),
+            "diff"
+        );
         assert_eq!(
             subcommand(&args(&["hsg", "fling", "select", "--pieces", "3"])),
             "fling select"

@@ -10,6 +10,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use hsg::weak::{analyze_weak, WeakAnalysis, WeakComparison};
 use hsg::{Analysis, AnalyzeOptions, HsgSummary, RunGraph};
+use model::numbers::{grouped, percent};
 use model::Game;
 use serde_json::json;
 use std::path::PathBuf;
@@ -169,17 +170,19 @@ fn print_weak(ignored: &[String], c: &WeakComparison, s: &HsgSummary) {
     outln!(
         "ignoring {}: {} states -> {} classes -> {} hyperstates (exact HSG: {} hyperstates)",
         ignored.join(", "),
-        c.states,
-        c.quotient_states,
-        c.hyperstates,
-        c.exact_hyperstates
+        grouped(c.states),
+        grouped(c.quotient_states),
+        grouped(c.hyperstates),
+        grouped(c.exact_hyperstates)
     );
+    // Not "compression", which is 1 - hyperstates / states everywhere else.
     outln!(
-        "HSG compression {:.4} (states {:.4}); {} critical actions, {} HSG edges",
-        c.hsg_compression,
-        c.state_compression,
-        s.critical_actions,
-        s.hsg_edges
+        "HSG reduction {} (1 - weak / exact hyperstates; states into classes: {} fewer); \
+         {} critical actions, {} HSG edges",
+        percent(c.hsg_reduction),
+        percent(c.state_reduction),
+        grouped(s.critical_actions),
+        grouped(s.hsg_edges)
     );
     let t = &s.tags;
     outln!(
@@ -193,9 +196,9 @@ fn print_weak(ignored: &[String], c: &WeakComparison, s: &HsgSummary) {
         c.exact_root_tag.name()
     );
     outln!(
-        "states whose tag changed: {} ({:.2}%)",
-        c.tag_changed_states,
-        100.0 * c.tag_changed_share
+        "states whose tag changed: {} ({})",
+        grouped(c.tag_changed_states),
+        percent(c.tag_changed_share)
     );
     for change in &c.tag_changes {
         outln!(

@@ -35,17 +35,30 @@ pub fn agree<X: Exchange>(
         }
         let theirs: RunIdentity = serde_json::from_slice(r.bytes(bytes.len() - 24)?)
             .map_err(|e| r.malformed(format!("unreadable run identity: {e}")))?;
-        let diff = theirs.differences(identity);
-        if !diff.is_empty() {
-            return Err(ClusterError::Mismatch(format!(
-                "process {from} explores another run than process {me}: {}",
-                diff.join("; ")
-                    .replace("in the store", &format!("on process {from}"))
-                    .replace(" now", &format!(" on process {me}"))
-            )));
+        if let Some(what) = describe_other_run(from, me, &theirs, identity) {
+            return Err(ClusterError::Mismatch(what));
         }
         least = least.min(points as usize);
     }
     part.rewind(least)?;
     Ok(least)
+}
+
+/// What differs when process `from` explores `theirs` and process `me`
+/// explores `ours`; `None` when they explore the same run.
+pub fn describe_other_run(
+    from: usize,
+    me: usize,
+    theirs: &RunIdentity,
+    ours: &RunIdentity,
+) -> Option<String> {
+    let diff = theirs.differences(ours);
+    (!diff.is_empty()).then(|| {
+        format!(
+            "process {from} explores another run than process {me}: {}",
+            diff.join("; ")
+                .replace("in the store", &format!("on process {from}"))
+                .replace(" now", &format!(" on process {me}"))
+        )
+    })
 }

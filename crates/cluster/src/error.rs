@@ -41,6 +41,19 @@ pub enum ClusterError {
     /// The communication layer failed (a peer lost, a worker that panicked).
     #[error("communication failed: {0}")]
     Network(String),
+    /// A process could not listen on its own address of the host list.
+    #[error("process {process} cannot listen on {address}: {source}")]
+    Listen {
+        /// The process.
+        process: usize,
+        /// Its address, as the host list gives it.
+        address: String,
+        /// What the operating system said.
+        source: std::io::Error,
+    },
+    /// The processes could not connect, or a connection was not authenticated.
+    #[error("{0}")]
+    Connect(String),
     /// The parts handed to a gather do not make one run.
     #[error("cannot gather: {0}")]
     Gather(String),

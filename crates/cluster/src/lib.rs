@@ -18,8 +18,10 @@
 #![warn(missing_docs)]
 
 mod agree;
+mod auth;
 mod budget;
 mod checked;
+mod connect;
 mod dedup;
 mod error;
 mod exchange;
@@ -32,7 +34,10 @@ mod part;
 mod part_manifest;
 mod rank;
 mod round;
+mod sealed;
 mod spill;
+#[cfg(test)]
+mod tests_connect;
 #[cfg(test)]
 mod tests_memory;
 #[cfg(test)]
@@ -40,6 +45,7 @@ mod tests_rounds;
 mod timely_exchange;
 mod wire;
 
+pub use auth::ClusterKey;
 pub use error::ClusterError;
 pub use exchange::{Exchange, MemoryExchange};
 pub use gather::{gather, GatherSummary};

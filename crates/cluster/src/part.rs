@@ -21,7 +21,7 @@ pub const ROWS: &str = "rows";
 pub const TERMINALS: &str = "terminals";
 
 /// The folder of the owner's index on disk (scratch, rebuilt on resume).
-pub const SCRATCH: &str = "scratch";
+pub const SCRATCH: &str = store::layout::SCRATCH;
 
 /// The header of each of a part's files.
 pub fn headers(slot: usize) -> [(&'static str, Header); 3] {

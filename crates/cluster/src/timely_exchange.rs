@@ -5,10 +5,15 @@
 //! order), advances the input past `t`, and steps the worker until the probe
 //! says that no record of `t` can still arrive anywhere.
 
-use crate::{ClusterError, Exchange};
+use crate::{ClusterError, ClusterKey, Exchange};
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+use store::RunIdentity;
+use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
+use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
+use timely::communication::Hooks;
 use timely::container::CapacityContainerBuilder;
 use timely::dataflow::channels::pact::{Exchange as ByKey, Pipeline};
 use timely::dataflow::operators::generic::operator::Operator;
@@ -75,13 +80,25 @@ impl<'de> serde::de::Visitor<'de> for BytesVisitor {
     }
 }
 
-/// Where a cluster's processes listen and which one this is.
-#[derive(Clone, Debug)]
+/// Where a cluster's processes listen, which one this is, and what it
+/// proves to the others.
+#[derive(Clone)]
 pub struct ClusterConfig {
-    /// `host:port` of every process, in process order.
+    /// `host:port` of every process, in process order: process `i` listens
+    /// on `addresses[i]`.
     pub addresses: Vec<String>,
     /// This process's index into `addresses`.
     pub process: usize,
+    /// The shared secret every connection proves (required with more than
+    /// one address).
+    pub key: Option<ClusterKey>,
+    /// The run this process explores: bound into every handshake, and
+    /// compared field by field with a peer's when the two differ.
+    pub identity: RunIdentity,
+    /// How long to wait for every other process to connect and authenticate.
+    pub connect_timeout: Duration,
+    /// Where to say what happens while waiting (a refused connection).
+    pub notice: Arc<dyn Fn(&str) + Send + Sync>,
 }
 
 /// An [`Exchange`] between the processes of a timely computation (one
@@ -219,31 +236,22 @@ impl Exchange for TimelyExchange<'_> {
 
 /// Runs `work` as this process's one timely worker, connected to the other
 /// processes of `config` (or alone, for a single address), and returns what
-/// it returned. Connecting retries until every process is up; see
-/// [`crate::failure`] for how a process that never connects, or a peer
-/// lost later, ends the process instead of hanging it.
+/// it returned. Connecting retries until every process is up and has proved
+/// the cluster key, or until `config.connect_timeout` has passed; a peer
+/// lost later makes timely's communication threads panic (the caller turns
+/// that into an error instead of a hang).
 pub fn run_cluster<T, F>(config: ClusterConfig, work: F) -> Result<T, ClusterError>
 where
     T: Send + 'static,
     F: Fn(TimelyExchange<'_>) -> T + Send + Sync + 'static,
 {
-    let communication = match config.addresses.len() {
-        0 | 1 => timely::CommunicationConfig::Thread,
-        _ => timely::CommunicationConfig::Cluster {
-            threads: 1,
-            process: config.process,
-            addresses: config.addresses,
-            report: false,
-            zerocopy: false,
-        },
-    };
-    let timely_config = timely::Config {
-        communication,
-        worker: timely::WorkerConfig::default(),
-    };
-    let guards = timely::execute(timely_config, move |worker| {
-        work(TimelyExchange::new(worker))
-    })
+    let (builders, others) = allocators(&config)?;
+    let guards = timely::execute::execute_from(
+        builders,
+        others,
+        timely::WorkerConfig::default(),
+        move |worker| work(TimelyExchange::new(worker)),
+    )
     .map_err(ClusterError::Network)?;
     guards
         .join()
@@ -251,6 +259,29 @@ where
         .next()
         .ok_or_else(|| ClusterError::Network("no worker ran".into()))?
         .map_err(ClusterError::Network)
+}
+
+/// Timely's allocator for this process's one worker: alone, or over the
+/// authenticated connections to every other process ([`crate::connect`]),
+/// with the guard that keeps the communication threads.
+fn allocators(
+    config: &ClusterConfig,
+) -> Result<(Vec<AllocatorBuilder>, Box<dyn std::any::Any + Send>), ClusterError> {
+    if config.addresses.len() <= 1 {
+        return timely::CommunicationConfig::Thread
+            .try_build()
+            .map_err(ClusterError::Network);
+    }
+    let sockets = crate::connect::connect_all(config)?;
+    let hooks = Hooks::default();
+    let local = ProcessBuilder::new_typed_vector(1, hooks.refill.clone(), hooks.spill.clone());
+    let (builders, guard) =
+        initialize_networking_from_sockets(local, sockets, config.process, 1, hooks)
+            .map_err(|e| ClusterError::Network(format!("cannot start the connections: {e}")))?;
+    Ok((
+        builders.into_iter().map(AllocatorBuilder::Tcp).collect(),
+        Box::new(guard),
+    ))
 }
 
 #[cfg(test)]

@@ -165,6 +165,11 @@ struct Index {
     /// Bytes the table and the arena may use.
     table_limit: u64,
     disk: Option<DiskDedup>,
+    /// The in-memory table's largest size so far (see [`IndexFigures`]).
+    largest: crate::options::IndexFigures,
+    /// True once the index uses the compact layout: the faster word layout
+    /// would have outgrown the budget (see [`room`]).
+    compact: bool,
 }
 
 /// The chunks of parents in flight.

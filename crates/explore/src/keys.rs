@@ -64,9 +64,19 @@ impl Keys {
         Format::packed_for(slot).unwrap_or(Format::Wide)
     }
 
-    /// [`Keys::table_format`] for this run's records.
-    pub fn memory_format(&self) -> Format {
-        Keys::table_format(self.slot)
+    /// The layout for this run's records while every state is in memory:
+    /// [`Keys::table_format`], or with `compact` the compact layout where
+    /// the records take it (see [`Format::compact_for`]).
+    pub fn memory_format(&self, compact: bool) -> Format {
+        match compact {
+            true => Format::compact_for(self.slot).unwrap_or(Format::Wide),
+            false => Keys::table_format(self.slot),
+        }
+    }
+
+    /// True when this run's records may use the compact layout.
+    pub fn takes_compact(&self) -> bool {
+        Format::compact_for(self.slot).is_some_and(|f| f != Keys::table_format(self.slot))
     }
 
     /// True when a tag match is an exact match (states of at most 8 bytes).

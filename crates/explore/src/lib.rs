@@ -37,7 +37,7 @@ mod watch;
 
 pub use bfs::{explore, explore_watched, least_budget};
 pub use error::ExploreError;
-pub use options::{Ending, ExploreOptions, ProgressSink, Summary, PARENTS_PER_PART};
+pub use options::{Ending, ExploreOptions, IndexFigures, ProgressSink, Summary, PARENTS_PER_PART};
 pub use slot::Slot;
 pub use watch::Watcher;
 

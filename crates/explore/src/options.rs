@@ -89,4 +89,27 @@ pub struct Summary {
     pub resumed: bool,
     /// True when the index outgrew the budget and duplicates went to disk.
     pub used_disk: bool,
+    /// The in-memory visited index at its largest size.
+    pub index: IndexFigures,
+}
+
+/// The in-memory visited index at its largest size: its memory and the
+/// states it holds at that size when full, so that `bytes / full_states` is
+/// what a state costs at its fullest (the key arena of wide states included).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct IndexFigures {
+    /// Bytes of the table (and key arena) at that size.
+    pub bytes: u64,
+    /// States the table takes at that size before it must grow.
+    pub full_states: u64,
+}
+
+impl IndexFigures {
+    /// Bytes a state at the fullest (0 for an index never sized).
+    pub fn bytes_per_state(&self) -> f64 {
+        match self.full_states {
+            0 => 0.0,
+            n => self.bytes as f64 / n as f64,
+        }
+    }
 }

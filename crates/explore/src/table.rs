@@ -24,6 +24,8 @@
 //! leaves that successor for the merge to resolve.
 
 mod claim;
+mod compact;
+mod compact_grow;
 mod double;
 mod format;
 mod overflow;
@@ -74,10 +76,13 @@ pub struct Table {
     /// Words of the reservation known to have memory (see [`Table::prefault`]).
     faulted: Padded<AtomicUsize>,
     /// Entries a packed slot could not hold.
-    overflow: Padded<Mutex<Vec<Entry>>>,
+    overflow: Padded<Mutex<std::collections::HashMap<u64, u64>>>,
     /// Claims the lookups may still make, and claims made (see [`claim`]):
     /// written by the expanding threads only, so on lines of their own.
     claims: Padded<claim::Claims>,
+    /// A compact table's entries a bucket and displacement bits (see
+    /// [`compact`]); unused by the word layouts.
+    geometry: compact::Geometry,
 }
 
 /// A value alone on its pair of cache lines.
@@ -137,6 +142,9 @@ impl Table {
 
     /// [`Table::with_room`] in the given slot layout.
     pub fn new(format: Format, states: usize, most: usize) -> Result<Table, StoreError> {
+        if let Format::Compact { key_bits } = format {
+            return Table::new_compact(key_bits, states, most);
+        }
         let tight = slots_for(states);
         if tight > format.most_slots() {
             return Err(StoreError::Misuse(format!(
@@ -147,17 +155,30 @@ impl Table {
         // reservation stops there, far beyond any memory.
         let reserved = slots_for(most).clamp(tight, format.most_slots());
         let slots = slots_within(states, reserved);
-        Ok(Table {
-            words: AtomicWords::reserve(format.words() * reserved)?,
-            slots,
-            log2: slots.trailing_zeros(),
+        let mut table = Table::empty(format, AtomicWords::reserve(format.words() * reserved)?);
+        table.slots = slots;
+        table.log2 = slots.trailing_zeros();
+        Ok(table)
+    }
+
+    /// A table of no slots over the reservation `words`, for the
+    /// constructors to size.
+    fn empty(format: Format, words: AtomicWords) -> Table {
+        Table {
+            words,
+            slots: 0,
+            log2: 0,
             format,
             overflowed: AtomicUsize::new(0),
             len: Padded(AtomicUsize::new(0)),
             faulted: Padded(AtomicUsize::new(0)),
-            overflow: Padded(Mutex::new(Vec::new())),
+            overflow: Padded(Mutex::new(std::collections::HashMap::new())),
             claims: Padded(claim::Claims::default()),
-        })
+            geometry: compact::Geometry {
+                per_line: 1,
+                disp_bits: 0,
+            },
+        }
     }
 
     #[inline]
@@ -167,6 +188,11 @@ impl Table {
 
     /// Bytes a table of `format` sized for `states` entries uses.
     pub fn bytes_for(states: usize, format: Format) -> u64 {
+        if let Format::Compact { key_bits } = format {
+            let per_line = compact::Geometry::for_key_bits(key_bits).per_line;
+            let buckets = compact_grow::reserved_buckets(states, per_line);
+            return buckets as u64 * Table::slot_bytes(format);
+        }
         slots_for(states) as u64 * Table::slot_bytes(format)
     }
 
@@ -182,6 +208,10 @@ impl Table {
 
     /// Entries the table can take before it must grow.
     pub fn capacity(&self) -> usize {
+        if let Format::Compact { .. } = self.format {
+            let (reserved, per_line) = (self.reserved_slots(), self.geometry.per_line);
+            return compact_grow::compact_capacity(self.slots, reserved, per_line);
+        }
         capacity_of(self.slots, self.reserved_slots())
     }
 
@@ -192,6 +222,10 @@ impl Table {
 
     /// Entries the table can take once grown to its whole reservation.
     pub fn reserved_capacity(&self) -> usize {
+        if let Format::Compact { .. } = self.format {
+            let (reserved, per_line) = (self.reserved_slots(), self.geometry.per_line);
+            return compact_grow::compact_capacity(reserved, reserved, per_line);
+        }
         self.reserved_slots() * MAX_LOAD_NUM / MAX_LOAD_DEN
     }
 
@@ -225,6 +259,9 @@ impl Table {
     /// with both lines).
     #[inline]
     pub fn prefetch_key(&self, key: u64) {
+        if let Format::Compact { key_bits } = self.format {
+            return self.prefetch_compact(key_bits, key);
+        }
         let n = self.format.words();
         let home = n * self.format.home(key, self.log2);
         store::prefetch(self.atoms(), home);
@@ -235,8 +272,12 @@ impl Table {
     /// while another thread inserts.
     #[inline]
     pub fn get(&self, tag: u64, same: impl FnMut(u64) -> bool) -> Option<u64> {
-        let Format::Packed { key_bits } = self.format else {
-            return self.get_wide(tag, same);
+        let key_bits = match self.format {
+            Format::Packed { key_bits } => key_bits,
+            Format::Compact { key_bits } => {
+                return self.get_compact::<true>(key_bits, format::mix_bits(tag, key_bits))
+            }
+            Format::Wide => return self.get_wide(tag, same),
         };
         let key = format::mix_bits(tag, key_bits);
         match self.probe_packed(key_bits, key) {
@@ -328,9 +369,13 @@ impl Table {
         new_id: u64,
         same: impl FnMut(u64) -> bool,
     ) -> Result<u64, u64> {
-        let Format::Packed { key_bits } = self.format else {
+        let key_bits = match self.format {
+            Format::Packed { key_bits } => key_bits,
+            Format::Compact { key_bits } => {
+                return self.get_or_insert_compact(key_bits, key, new_id)
+            }
             // A wide key is the tag itself.
-            return self.get_or_insert_wide(key, new_id, same);
+            Format::Wide => return self.get_or_insert_wide(key, new_id, same),
         };
         let id1 = new_id + 1;
         let probe = self.probe_packed(key_bits, key);
@@ -406,6 +451,9 @@ impl Table {
         threads: usize,
         min_band: usize,
     ) -> Result<(), StoreError> {
+        if let Format::Compact { key_bits } = self.format {
+            return self.grow_compact(key_bits, states);
+        }
         let wanted = slots_within(states.max(self.len()), self.reserved_slots());
         if wanted <= self.slots {
             return Ok(());
@@ -436,6 +484,9 @@ impl Table {
     /// Puts an entry in the first empty slot from its home on, or in the
     /// overflow list when its slot cannot hold it (no concurrent readers).
     fn place(&mut self, entry: Entry) {
+        if let Format::Compact { key_bits } = self.format {
+            return self.place_compact(key_bits, entry);
+        }
         let (format, log2, mask) = (self.format, self.log2, self.slots - 1);
         let n = format.words();
         let w = self.words.as_mut_slice();
@@ -451,6 +502,11 @@ impl Table {
     /// Words the table will use once grown to room for `states` entries
     /// (bounded by the reservation).
     pub fn words_for(&self, states: usize) -> usize {
+        if let Format::Compact { .. } = self.format {
+            let (reserved, per_line) = (self.reserved_slots(), self.geometry.per_line);
+            let buckets = compact_grow::buckets_within(states, reserved, per_line);
+            return self.format.words() * buckets;
+        }
         (self.format.words() * slots_within(states, self.reserved_slots())).min(self.words.len())
     }
 

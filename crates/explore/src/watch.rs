@@ -36,6 +36,13 @@ pub trait Watcher {
 
     /// A JSON summary of what the watcher knows, published with the progress.
     fn live(&mut self) -> Option<serde_json::Value>;
+
+    /// The summary of everything fed, however recently, for the exploration's last
+    /// progress (which the manifest keeps): figures of an earlier graph beside the
+    /// final state count would be stale. By default the same as [`Watcher::live`].
+    fn settled_live(&mut self) -> Option<serde_json::Value> {
+        self.live()
+    }
 }
 
 /// Which states of the layer being expanded are held back.
@@ -122,6 +129,15 @@ impl<'w> Watching<'w> {
         self.watcher
             .feed(&[], &self.terminals, writer.state_count(), self.fed_parents)
             .map_err(ExploreError::Watcher)
+    }
+
+    /// At the exploration's end: feeds the rows of the parents expanded since the last
+    /// feed (`..upto`) and every terminal record, and takes the watcher's settled
+    /// summary of all of it for the last progress.
+    pub fn settle(&mut self, writer: &RunWriter, upto: u64) -> Result<(), ExploreError> {
+        self.feed_upto(writer, upto)?;
+        self.live = self.watcher.settled_live();
+        Ok(())
     }
 
     /// Plans the layer `first..end` from the graph fed so far.

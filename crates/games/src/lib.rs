@@ -160,6 +160,15 @@ pub fn list_levels(file_name: &str, text: &str) -> Result<Vec<(usize, String)>, 
     }
 }
 
+/// For each level of [`list_levels`], the message a player reads just before it
+/// (PuzzleScript's `message` entries); empty for formats without messages.
+pub fn level_messages(file_name: &str, text: &str) -> Result<Vec<Option<String>>, GamesError> {
+    match detect_format(file_name, text) {
+        Format::PuzzleScript => puzzlescript::level_messages(file_name, text),
+        _ => Ok(Vec::new()),
+    }
+}
+
 fn load_sokoban(
     file_name: &str,
     text: &str,

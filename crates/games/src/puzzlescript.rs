@@ -61,6 +61,21 @@ pub fn list_levels(file_name: &str, text: &str) -> Result<Vec<(usize, String)>, 
         .collect())
 }
 
+/// For each playable level, the message shown just before it (the last one since the
+/// previous level), if any: what a player reads as the level's introduction.
+pub fn level_messages(file_name: &str, text: &str) -> Result<Vec<Option<String>>, GamesError> {
+    let compiled = compile(file_name, &normalise(text))?;
+    let mut messages = Vec::new();
+    let mut last = None;
+    for entry in &compiled.levels {
+        match entry {
+            puzzlescript::compile::Level::Message(m) => last = Some(m.trim().to_string()),
+            puzzlescript::compile::Level::Grid(_) => messages.push(last.take()),
+        }
+    }
+    Ok(messages)
+}
+
 /// Rebuilds a level from its canonical text (see the module documentation).
 pub fn reload(file_name: &str, text: &str) -> Result<Level, GamesError> {
     let number = text

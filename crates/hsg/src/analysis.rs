@@ -1,23 +1,24 @@
 //! The whole analysis of one state graph: condensation, tags, reversibility, paths,
 //! headroom and failure spectrum, gathered into an [`Analysis`] with its summary.
 
-use crate::condense::{condense_in, Condensation};
+use crate::condense::{condense_counting, Condensation};
 use crate::error::HsgError;
 use crate::graph::{validate, Labels, OutcomeId, StateGraph};
 use crate::headroom::{compute_headroom, Headroom};
 use crate::metrics;
 use crate::paths::{
-    count_winning_paths, depths_from, distance_to, longest_to, shortest_win_actions,
+    count_winning_paths, depths_from, distance_to, longest_to, shortest_walk_length,
     winning_path_lengths, UNREACHED,
 };
 use crate::progress::{Observer, Phase};
-use crate::reversibility::count_reversibility;
+use crate::reversibility::ReversibilityCounts;
 use crate::spectrum::{failure_spectrum, FailureSpectrum};
 use crate::state_arrays::Backing;
 use crate::summary::{
     ActionClasses, HsgSummary, ShortestWin, Source, TagCounts, WinningPaths, FORMAT_VERSION,
 };
 use crate::tags::{tag_hyperstates, Tagging};
+use crate::two_cycles::PairCounts;
 
 /// Options of an analysis.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -161,9 +162,41 @@ fn analyze_for<G: StateGraph + ?Sized>(
             .saturating_sub(scc_bytes_needed(g.state_count())),
         Backing::Files(_) => 0,
     };
+    // The shortest win is measured on the one walk `hsg path --to win` prints, which
+    // needs the hyperstates: it is part of the summary (issue 37).
+    let analysis = analyze_phases(g, opts, &backing, spare, target);
+    let (mut analysis, pass, headroom_note, left) = analysis?;
+    opts.progress
+        .enter(Phase::Summary, opts.headroom, opts.saving);
+    let paths_cells = left / 8;
+    let rev = crate::reversibility::from_counts(&pass, &analysis.condensation.edges);
+    analysis.summary = summarize(
+        g,
+        labels,
+        &analysis,
+        (source, target),
+        headroom_note,
+        paths_cells,
+        rev,
+    );
+    Ok(analysis)
+}
+
+/// What [`analyze_phases`] leaves to the summary: the analysis without its summary, the
+/// two-cycle pass's counts, the headroom note and the budget left.
+type Phases = (Analysis, PairCounts, Option<String>, u64);
+
+/// The phases before the summary: components, tags, distances, headroom.
+fn analyze_phases<G: StateGraph + ?Sized>(
+    g: &G,
+    opts: &AnalyzeOptions,
+    backing: &Backing,
+    spare: u64,
+    target: OutcomeId,
+) -> Result<Phases, HsgError> {
     let enter = |phase| opts.progress.enter(phase, opts.headroom, opts.saving);
     enter(Phase::Components);
-    let condensation = condense_in(g, &backing, spare)?;
+    let (condensation, pass) = condense_counting(g, backing, spare)?;
     // What the budget leaves once the hyperstates are known: headroom and the
     // winning paths take their memory from it.
     let left = budget_left(&condensation, opts.mem_budget_bytes)?;
@@ -188,7 +221,7 @@ fn analyze_for<G: StateGraph + ?Sized>(
     } else {
         (None, Some("not requested".to_string()))
     };
-    let mut analysis = Analysis {
+    let analysis = Analysis {
         summary: HsgSummary::default(),
         condensation,
         tagging,
@@ -198,17 +231,7 @@ fn analyze_for<G: StateGraph + ?Sized>(
         spectrum,
         headroom,
     };
-    enter(Phase::Summary);
-    let paths_cells = left / 8;
-    analysis.summary = summarize(
-        g,
-        labels,
-        &analysis,
-        (source, target),
-        headroom_note,
-        paths_cells,
-    );
-    Ok(analysis)
+    Ok((analysis, pass, headroom_note, left))
 }
 
 /// Bytes a hyperstate costs after the SCC beyond the condensation: its tag and flags,
@@ -232,7 +255,7 @@ fn condensation_bytes(c: &Condensation) -> u64 {
 /// counted, or an error when they alone exceed it: a graph whose states are nearly all
 /// hyperstates of their own (a game tree) needs some 100 bytes a state, and would
 /// otherwise be killed for want of memory past the SCC.
-fn budget_left(c: &Condensation, budget: u64) -> Result<u64, HsgError> {
+pub(crate) fn budget_left(c: &Condensation, budget: u64) -> Result<u64, HsgError> {
     let needed = condensation_bytes(c)
         .saturating_add(LATER_BYTES_PER_HYPERSTATE.saturating_mul(c.hyperstate_count()));
     budget
@@ -244,17 +267,17 @@ fn budget_left(c: &Condensation, budget: u64) -> Result<u64, HsgError> {
         })
 }
 
-fn summarize<G: StateGraph + ?Sized>(
+pub(crate) fn summarize<G: StateGraph + ?Sized>(
     g: &G,
     labels: &Labels,
     a: &Analysis,
     (source, target): (Source, OutcomeId),
     headroom_note: Option<String>,
     paths_cells: u64,
+    rev: ReversibilityCounts,
 ) -> HsgSummary {
     let c = &a.condensation;
     let t = &a.tagging;
-    let rev = count_reversibility(g, c);
     let mut cut_states = 0u64;
     g.for_each_cut(&mut |_| cut_states += 1);
     let open_states = (g.expanded_count()..g.state_count())
@@ -267,6 +290,14 @@ fn summarize<G: StateGraph + ?Sized>(
         Err(why) => (None, Some(why)),
     };
     let finite = |d: u32| (d != UNREACHED).then_some(d);
+    // Both figures of the one walk `hsg path --to win` prints (issue 37: the fewest
+    // critical actions of any win sat beside the actions of another walk).
+    let shortest_win = shortest_walk_length(
+        g,
+        0,
+        |s| c.hyperstate_of(s),
+        |s| g.outcome(s) == Some(target),
+    );
     HsgSummary {
         format_version: FORMAT_VERSION,
         source,
@@ -304,8 +335,8 @@ fn summarize<G: StateGraph + ?Sized>(
         branching: metrics::branching(g, c),
         depth: metrics::depth_summary(&a.depth),
         shortest_win: ShortestWin {
-            actions: shortest_win_actions(g, 0, |s| g.outcome(s) == Some(target)),
-            critical_actions: finite(a.win_distance[a.root as usize]),
+            actions: shortest_win.map(|w| w.actions),
+            critical_actions: shortest_win.map(|w| w.critical),
         },
         winning_paths: WinningPaths {
             count: count_winning_paths(c, t, a.root),

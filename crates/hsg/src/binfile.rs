@@ -122,6 +122,66 @@ pub fn read_records(path: &Path, kind: &[u8; 8], widths: &[u32]) -> Result<Recor
     Ok(Records { width, data })
 }
 
+/// What the header of a record file says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecordHeader {
+    /// Bytes per record.
+    pub width: usize,
+    /// Number of records.
+    pub count: u64,
+    /// xxh3-64 of the data after the header.
+    pub checksum: u64,
+}
+
+/// Checks the header `bytes` (the file's first 64 bytes; ignored when the file is
+/// shorter) of `path`, a file of `len` bytes: magic, kind, version, a width among
+/// `widths`, and a record count that matches the length.
+pub fn check_header(
+    path: &Path,
+    bytes: &[u8; HEADER_LEN],
+    len: u64,
+    kind: &[u8; 8],
+    widths: &[u32],
+) -> Result<RecordHeader, HsgError> {
+    let bad = |what: String| HsgError::corrupt(path, what);
+    if len < HEADER_LEN as u64 {
+        return Err(bad(format!("{len} bytes, shorter than the 64-byte header")));
+    }
+    if &bytes[0..8] != MAGIC || &bytes[8..16] != kind {
+        return Err(bad(format!(
+            "bytes 0..16 should read {:?}{:?}",
+            String::from_utf8_lossy(MAGIC),
+            String::from_utf8_lossy(kind)
+        )));
+    }
+    let version = u32_at(bytes, 16);
+    if version != FORMAT_VERSION {
+        return Err(bad(format!(
+            "format version {version}, expected {FORMAT_VERSION}"
+        )));
+    }
+    let width = u32_at(bytes, 20);
+    if !widths.contains(&width) {
+        return Err(bad(format!(
+            "record width {width} at byte 20, expected one of {widths:?}"
+        )));
+    }
+    let count = u64_at(bytes, 24);
+    let expected = count
+        .checked_mul(u64::from(width))
+        .and_then(|d| d.checked_add(HEADER_LEN as u64));
+    if expected != Some(len) {
+        return Err(bad(format!(
+            "{len} bytes, but the header announces {count} records of {width} bytes"
+        )));
+    }
+    Ok(RecordHeader {
+        width: width as usize,
+        count,
+        checksum: u64_at(bytes, 32),
+    })
+}
+
 /// A file of records read in chunks, so that a large file (a run's component numbers
 /// take 4 bytes a state: 6 GB for 1.5 G states) is decoded straight into its final
 /// array, never held whole in memory beside it.
@@ -141,47 +201,18 @@ impl RecordStream {
     pub fn open(path: &Path, kind: &[u8; 8], widths: &[u32]) -> Result<RecordStream, HsgError> {
         let mut file = File::open(path).map_err(|e| HsgError::io(path, e))?;
         let len = file.metadata().map_err(|e| HsgError::io(path, e))?.len();
-        let bad = |what: String| HsgError::corrupt(path, what);
-        if len < HEADER_LEN as u64 {
-            return Err(bad(format!("{len} bytes, shorter than the 64-byte header")));
-        }
         let mut bytes = [0u8; HEADER_LEN];
-        file.read_exact(&mut bytes)
-            .map_err(|e| HsgError::io(path, e))?;
-        if &bytes[0..8] != MAGIC || &bytes[8..16] != kind {
-            return Err(bad(format!(
-                "bytes 0..16 should read {:?}{:?}",
-                String::from_utf8_lossy(MAGIC),
-                String::from_utf8_lossy(kind)
-            )));
+        if len >= HEADER_LEN as u64 {
+            file.read_exact(&mut bytes)
+                .map_err(|e| HsgError::io(path, e))?;
         }
-        let version = u32_at(&bytes, 16);
-        if version != FORMAT_VERSION {
-            return Err(bad(format!(
-                "format version {version}, expected {FORMAT_VERSION}"
-            )));
-        }
-        let width = u32_at(&bytes, 20);
-        if !widths.contains(&width) {
-            return Err(bad(format!(
-                "record width {width} at byte 20, expected one of {widths:?}"
-            )));
-        }
-        let count = u64_at(&bytes, 24);
-        let expected = count
-            .checked_mul(u64::from(width))
-            .and_then(|d| d.checked_add(HEADER_LEN as u64));
-        if expected != Some(len) {
-            return Err(bad(format!(
-                "{len} bytes, but the header announces {count} records of {width} bytes"
-            )));
-        }
+        let h = check_header(path, &bytes, len, kind, widths)?;
         Ok(RecordStream {
             file,
             path: path.to_path_buf(),
-            width: width as usize,
-            count,
-            checksum: u64_at(&bytes, 32),
+            width: h.width,
+            count: h.count,
+            checksum: h.checksum,
         })
     }
 

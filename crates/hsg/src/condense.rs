@@ -14,8 +14,9 @@ use crate::error::HsgError;
 use crate::graph::StateGraph;
 pub use crate::hsg_edges::HsgEdges;
 use crate::ids::IdVec;
-use crate::scc::{strongly_connected_components_in, Components};
+use crate::scc::{components_with_counts, Components};
 use crate::state_arrays::Backing;
+use crate::two_cycles::PairCounts;
 use std::ops::Range;
 
 /// A state graph condensed into hyperstates.
@@ -81,20 +82,34 @@ pub fn condense_in<G: StateGraph + ?Sized>(
     backing: &Backing,
     spare: u64,
 ) -> Result<Condensation, HsgError> {
-    let components = strongly_connected_components_in(g, backing, spare)?;
+    Ok(condense_counting(g, backing, spare)?.0)
+}
+
+/// [`condense_in`], with what the two-cycle pass counted on the way (see
+/// [`crate::two_cycles`]).
+pub(crate) fn condense_counting<G: StateGraph + ?Sized>(
+    g: &G,
+    backing: &Backing,
+    spare: u64,
+) -> Result<(Condensation, PairCounts), HsgError> {
+    let (components, counts) = components_with_counts(g, backing, spare)?;
     let (member_offsets, members) = member_lists(&components, backing)?;
     let (edges, critical_actions) = crate::hsg_edges::hsg_edges(g, &components);
-    Ok(Condensation {
+    let condensation = Condensation {
         components,
         member_offsets,
         members,
         edges,
         critical_actions,
-    })
+    };
+    Ok((condensation, counts))
 }
 
 /// Counting sort of states by hyperstate; ids come out sorted within each hyperstate.
-fn member_lists(c: &Components, backing: &Backing) -> Result<(Vec<u64>, IdVec), HsgError> {
+pub(crate) fn member_lists(
+    c: &Components,
+    backing: &Backing,
+) -> Result<(Vec<u64>, IdVec), HsgError> {
     let n = c.of_state.len();
     let mut offsets = vec![0u64; c.count as usize + 1];
     for h in c.of_state.iter() {

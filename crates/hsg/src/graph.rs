@@ -132,11 +132,52 @@ fn bound_after_next(layers: &[u64], layer: usize) -> u64 {
     layers.get(layer + 2).copied().unwrap_or(u64::MAX)
 }
 
+/// Checks every row, on every core: each thread checks a range of states, and the
+/// error reported is the first in state order, as a single pass would find it.
 fn check_rows<G: StateGraph + ?Sized>(g: &G, n: u64, expanded: u64) -> Result<(), HsgError> {
+    let threads = crate::parallel::threads_for(g.edge_count());
+    check_rows_on(g, n, expanded, threads)
+}
+
+/// [`check_rows`] on `threads` threads.
+pub(crate) fn check_rows_on<G: StateGraph + ?Sized>(
+    g: &G,
+    n: u64,
+    expanded: u64,
+    threads: usize,
+) -> Result<(), HsgError> {
+    let results =
+        crate::parallel::map_ranges(n, threads, |states| check_row_range(g, n, expanded, states));
+    results.into_iter().collect::<Result<Vec<()>, HsgError>>()?;
+    // Every earlier row was checked to start where the one before it ended.
+    let covered = match expanded {
+        0 => 0,
+        e => g.edge_range(e - 1).end,
+    };
+    if covered != g.edge_count() {
+        return Err(malformed(format!(
+            "rows cover {covered} edges but the graph has {}",
+            g.edge_count()
+        )));
+    }
+    Ok(())
+}
+
+/// The checks of the rows of `states`; a row must start where the expanded row before
+/// it ends (that row is checked by the range it lies in, which reports first).
+fn check_row_range<G: StateGraph + ?Sized>(
+    g: &G,
+    n: u64,
+    expanded: u64,
+    states: std::ops::Range<u64>,
+) -> Result<(), HsgError> {
     let layers = g.layer_starts().unwrap_or(&[]);
     let mut layer = 0usize;
-    let mut next_start = 0;
-    for state in 0..n {
+    let mut next_start = match states.start.min(expanded) {
+        0 => 0,
+        s => g.edge_range(s - 1).end,
+    };
+    for state in states {
         let row = g.edge_range(state);
         if state >= expanded {
             if !row.is_empty() {
@@ -178,12 +219,6 @@ fn check_rows<G: StateGraph + ?Sized>(g: &G, n: u64, expanded: u64) -> Result<()
             }
         }
         next_start = row.end;
-    }
-    if next_start != g.edge_count() {
-        return Err(malformed(format!(
-            "rows cover {next_start} edges but the graph has {}",
-            g.edge_count()
-        )));
     }
     Ok(())
 }

@@ -88,7 +88,7 @@ impl HsgEdges {
 const FIRST_ROOM: usize = 1 << 20;
 
 /// One labelled edge being counted: source, target, action, multiplicity.
-type Counted = (u64, u64, ActionId, u64);
+pub(crate) type Counted = (u64, u64, ActionId, u64);
 
 /// Critical actions, kept sorted-and-merged in bulk.
 struct Accumulator {
@@ -142,11 +142,45 @@ impl Accumulator {
 }
 
 /// The labelled HSG edges of `g` under the components `c`, and the number of critical
-/// actions (transitions between hyperstates).
+/// actions (transitions between hyperstates), on every core.
 pub(crate) fn hsg_edges<G: StateGraph + ?Sized>(g: &G, c: &Components) -> (HsgEdges, u64) {
-    let mut acc = Accumulator::new();
+    hsg_edges_on(g, c, crate::parallel::threads_for(g.edge_count()))
+}
+
+/// [`hsg_edges`] on `threads` threads: each gathers a range of sources into its own
+/// accumulator, and the accumulators are merged once more at the end. The merged edges
+/// are sorted and their duplicates folded, so they are the same whatever the ranges.
+pub(crate) fn hsg_edges_on<G: StateGraph + ?Sized>(
+    g: &G,
+    c: &Components,
+    threads: usize,
+) -> (HsgEdges, u64) {
+    let parts = crate::parallel::map_ranges(g.state_count(), threads, |sources| {
+        let mut acc = Accumulator::new();
+        let critical = gather(g, c, sources, &mut acc);
+        (acc.finish(), critical)
+    });
     let mut critical = 0u64;
-    for state in 0..g.state_count() {
+    let mut all = Accumulator {
+        edges: Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum()),
+        room: usize::MAX,
+    };
+    for (edges, k) in parts {
+        all.edges.extend(edges);
+        critical += k;
+    }
+    (csr(all.finish(), c.count), critical)
+}
+
+/// Pushes the critical actions of `sources` into `acc` and returns how many there were.
+fn gather<G: StateGraph + ?Sized>(
+    g: &G,
+    c: &Components,
+    sources: Range<u64>,
+    acc: &mut Accumulator,
+) -> u64 {
+    let mut critical = 0u64;
+    for state in sources {
         let row = g.edge_range(state);
         if row.is_empty() {
             continue;
@@ -161,11 +195,11 @@ pub(crate) fn hsg_edges<G: StateGraph + ?Sized>(g: &G, c: &Components) -> (HsgEd
             }
         }
     }
-    (csr(acc.finish(), c.count), critical)
+    critical
 }
 
 /// The sorted, merged edges as rows of `count` hyperstates.
-fn csr(counted: Vec<Counted>, count: u64) -> HsgEdges {
+pub(crate) fn csr(counted: Vec<Counted>, count: u64) -> HsgEdges {
     let mut offsets = Vec::with_capacity(count as usize + 1);
     offsets.push(0u64);
     let mut targets = Vec::with_capacity(counted.len());
@@ -295,7 +329,7 @@ mod tests {
             rows_read: Default::default(),
         };
         let c = crate::scc::strongly_connected_components(&g.inner);
-        let (hsg, critical) = hsg_edges(&g, &c);
+        let (hsg, critical) = hsg_edges_on(&g, &c, 1);
         assert_eq!(*g.rows_read.lock().unwrap(), vec![0, 1, 2, 3, 4, 5]);
         assert_eq!(critical, 1);
         assert_eq!(hsg.multiplicity, vec![1]);

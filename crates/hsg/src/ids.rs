@@ -3,6 +3,8 @@
 
 use crate::error::HsgError;
 use crate::state_arrays::{Backing, Words};
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicU32, AtomicU64};
 
 /// An unsigned integer type used to store ids in large arrays.
 pub trait Word:
@@ -14,7 +16,52 @@ pub trait Word:
     fn from_u64(value: u64) -> Self;
     /// Widens the word.
     fn to_u64(self) -> u64;
+    /// The atomic of the same width.
+    type Atomic: AtomicWord;
+    /// `words` seen as atomics while borrowed, for updates from several threads.
+    fn atomic(words: &mut [Self]) -> &[Self::Atomic];
 }
+
+/// The atomic operations the parallel passes use, on either word width (values are
+/// narrowed and widened as by [`Word`]). Relaxed ordering throughout: each array is
+/// only read after the threads that update it have been joined.
+pub trait AtomicWord: Sync {
+    /// The value.
+    fn get(&self) -> u64;
+    /// Replaces the value.
+    fn put(&self, value: u64);
+    /// Replaces `current` by `new`, or returns false when the value was not `current`.
+    fn replace(&self, current: u64, new: u64) -> bool;
+    /// Adds `delta` and returns the value before.
+    fn add(&self, delta: u64) -> u64;
+}
+
+macro_rules! atomic_word {
+    ($atomic:ty, $word:ty) => {
+        impl AtomicWord for $atomic {
+            #[inline]
+            fn get(&self) -> u64 {
+                self.load(Relaxed) as u64
+            }
+            #[inline]
+            fn put(&self, value: u64) {
+                self.store(value as $word, Relaxed)
+            }
+            #[inline]
+            fn replace(&self, current: u64, new: u64) -> bool {
+                self.compare_exchange(current as $word, new as $word, Relaxed, Relaxed)
+                    .is_ok()
+            }
+            #[inline]
+            fn add(&self, delta: u64) -> u64 {
+                self.fetch_add(delta as $word, Relaxed) as u64
+            }
+        }
+    };
+}
+
+atomic_word!(AtomicU32, u32);
+atomic_word!(AtomicU64, u64);
 
 impl Word for u32 {
     const MAX_VALUE: u64 = u32::MAX as u64;
@@ -27,6 +74,11 @@ impl Word for u32 {
     fn to_u64(self) -> u64 {
         u64::from(self)
     }
+    type Atomic = AtomicU32;
+    #[inline]
+    fn atomic(words: &mut [u32]) -> &[AtomicU32] {
+        store::atomic_u32(words)
+    }
 }
 
 impl Word for u64 {
@@ -38,6 +90,11 @@ impl Word for u64 {
     #[inline]
     fn to_u64(self) -> u64 {
         self
+    }
+    type Atomic = AtomicU64;
+    #[inline]
+    fn atomic(words: &mut [u64]) -> &[AtomicU64] {
+        store::atomic_u64(words)
     }
 }
 

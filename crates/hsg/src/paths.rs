@@ -73,41 +73,57 @@ pub fn longest_to(c: &Condensation, goal: impl Fn(u64) -> bool) -> Vec<u32> {
     longest
 }
 
-/// Fewest actions (SSG transitions) from `start` to a state where `is_target` holds, by
-/// breadth-first search.
+/// The length of a walk: its actions and how many of them are critical.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WalkLength {
+    /// Actions (SSG transitions).
+    pub actions: u64,
+    /// Actions between two hyperstates.
+    pub critical: u32,
+}
+
+/// The shortest walk from `start` to a state where `is_target` holds, measured: the very
+/// walk [`crate::explain::shortest_walk`] finds and `hsg path` prints (breadth first in
+/// stored edge order, every state reached from its first parent, the first target of
+/// the nearest layer), its critical actions counted by `hyperstate_of`. Both figures
+/// describe that one walk: the fewest critical actions of any winning walk is another
+/// walk's figure (the shortest HSG path, [`winning_path_lengths`]).
 ///
-/// Memory: a visited bitset (1/8 byte per state) and two frontiers of state ids.
-pub fn shortest_win_actions<G: StateGraph + ?Sized>(
+/// Memory: a visited bitset (1/8 byte per state) and two frontiers of state ids, each
+/// with the critical actions of its walk.
+pub fn shortest_walk_length<G: StateGraph + ?Sized>(
     g: &G,
     start: StateId,
+    hyperstate_of: impl Fn(StateId) -> u64,
     is_target: impl Fn(StateId) -> bool,
-) -> Option<u64> {
+) -> Option<WalkLength> {
     let n = g.state_count();
     if start >= n {
         return None;
     }
     let mut visited = vec![0u64; n.div_ceil(64) as usize];
     visited[(start / 64) as usize] |= 1 << (start % 64);
-    let mut frontier = vec![start];
+    let mut frontier: Vec<(StateId, u32)> = vec![(start, 0)];
     let mut next = Vec::new();
-    let mut depth = 0;
+    let mut actions = 0;
     while !frontier.is_empty() {
-        if frontier.iter().any(|&s| is_target(s)) {
-            return Some(depth);
+        if let Some(&(_, critical)) = frontier.iter().find(|&&(s, _)| is_target(s)) {
+            return Some(WalkLength { actions, critical });
         }
-        for &s in &frontier {
+        for &(s, critical) in &frontier {
+            let from = hyperstate_of(s);
             for i in g.edge_range(s) {
                 let t = g.edge(i).1;
                 let (word, bit) = ((t / 64) as usize, 1u64 << (t % 64));
                 if visited[word] & bit == 0 {
                     visited[word] |= bit;
-                    next.push(t);
+                    next.push((t, critical + u32::from(hyperstate_of(t) != from)));
                 }
             }
         }
         std::mem::swap(&mut frontier, &mut next);
         next.clear();
-        depth += 1;
+        actions += 1;
     }
     None
 }

@@ -79,8 +79,11 @@ fn depths_and_distances_count_critical_actions() {
     assert_eq!(win[root as usize], 1);
     let longest = longest_to(&c, |h| t.contains_target(h));
     assert_eq!(longest[root as usize], 2);
-    assert_eq!(shortest_win_actions(&g, 0, |s| s == 3), Some(1));
-    assert_eq!(shortest_win_actions(&g, 2, |s| s == 0), None);
+    assert_eq!(
+        shortest_walk_length(&g, 0, |s| s, |s| s == 3).map(|w| w.actions),
+        Some(1)
+    );
+    assert_eq!(shortest_walk_length(&g, 2, |s| s, |s| s == 0), None);
 }
 
 #[test]

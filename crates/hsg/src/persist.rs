@@ -17,21 +17,22 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::xxh3_64;
 
-/// Name of the analysis folder inside a run directory.
-pub const FOLDER: &str = "hsg";
+/// Name of the analysis folder inside a run directory (the run directory's names are
+/// listed in `store::layout`).
+pub const FOLDER: &str = store::layout::ANALYSIS;
 
-const COMPONENT: (&str, &[u8; 8]) = ("component.bin", b"COMPONEN");
-const MEMBERS_IDX: (&str, &[u8; 8]) = ("members.idx", b"MEMB-IDX");
-const MEMBERS: (&str, &[u8; 8]) = ("members.bin", b"MEMBERS ");
-const EDGES_IDX: (&str, &[u8; 8]) = ("edges.idx", b"EDGE-IDX");
-const EDGES: (&str, &[u8; 8]) = ("edges.bin", b"HSGEDGES");
-const HYPERSTATES: (&str, &[u8; 8]) = ("hyperstates.bin", b"HYPERST ");
-const IDEAL_PATH: (&str, &[u8; 8]) = ("ideal_path.bin", b"IDEALPTH");
-const SUMMARY: &str = "summary.json";
+pub(crate) const COMPONENT: (&str, &[u8; 8]) = ("component.bin", b"COMPONEN");
+pub(crate) const MEMBERS_IDX: (&str, &[u8; 8]) = ("members.idx", b"MEMB-IDX");
+pub(crate) const MEMBERS: (&str, &[u8; 8]) = ("members.bin", b"MEMBERS ");
+pub(crate) const EDGES_IDX: (&str, &[u8; 8]) = ("edges.idx", b"EDGE-IDX");
+pub(crate) const EDGES: (&str, &[u8; 8]) = ("edges.bin", b"HSGEDGES");
+pub(crate) const HYPERSTATES: (&str, &[u8; 8]) = ("hyperstates.bin", b"HYPERST ");
+pub(crate) const IDEAL_PATH: (&str, &[u8; 8]) = ("ideal_path.bin", b"IDEALPTH");
+const SUMMARY: &str = store::layout::ANALYSIS_SUMMARY;
 const SUMMARY_SUM: &str = "summary.json.xxh3";
 
 /// Width of a hyperstate record in `hyperstates.bin`.
-const HYPERSTATE_WIDTH: u32 = 32;
+pub(crate) const HYPERSTATE_WIDTH: u32 = 32;
 
 /// The per-hyperstate values stored in `hyperstates.bin`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -127,7 +128,7 @@ fn write_ids(path: &Path, kind: &[u8; 8], ids: &IdVec) -> Result<(), HsgError> {
     )
 }
 
-fn write_u64s(path: &Path, kind: &[u8; 8], values: &[u64]) -> Result<(), HsgError> {
+pub(crate) fn write_u64s(path: &Path, kind: &[u8; 8], values: &[u64]) -> Result<(), HsgError> {
     write_records(path, kind, 8, values.len() as u64, |i, out| {
         put_u64(out, values[i as usize])
     })
@@ -135,7 +136,7 @@ fn write_u64s(path: &Path, kind: &[u8; 8], values: &[u64]) -> Result<(), HsgErro
 
 /// Saves `a` into `run_dir/hsg/`, replacing any earlier analysis.
 pub fn save(a: &Analysis, run_dir: &Path) -> Result<PathBuf, HsgError> {
-    let tmp = run_dir.join(format!("{FOLDER}.tmp"));
+    let tmp = run_dir.join(store::layout::ANALYSIS_TMP);
     let _ = fs::remove_dir_all(&tmp);
     fs::create_dir_all(&tmp).map_err(|e| HsgError::io(&tmp, e))?;
     write_files(a, &tmp)?;
@@ -143,7 +144,7 @@ pub fn save(a: &Analysis, run_dir: &Path) -> Result<PathBuf, HsgError> {
     // its files were synced, their names in it were not.
     crate::binfile::sync_dir(&tmp).map_err(|e| HsgError::io(&tmp, e))?;
     let dest = run_dir.join(FOLDER);
-    let old = run_dir.join(format!("{FOLDER}.old"));
+    let old = run_dir.join(store::layout::ANALYSIS_OLD);
     let _ = fs::remove_dir_all(&old);
     let renamed = |from: &Path, to: &Path| {
         fs::rename(from, to).map_err(|e| HsgError::io(from, e))?;
@@ -281,13 +282,13 @@ fn read_ids(dir: &Path, (name, kind): (&str, &[u8; 8])) -> Result<IdVec, HsgErro
     })
 }
 
-fn u32_le(b: &[u8]) -> u32 {
+pub(crate) fn u32_le(b: &[u8]) -> u32 {
     let mut x = [0u8; 4];
     x.copy_from_slice(&b[..4]);
     u32::from_le_bytes(x)
 }
 
-fn read_u64s(dir: &Path, (name, kind): (&str, &[u8; 8])) -> Result<Vec<u64>, HsgError> {
+pub(crate) fn read_u64s(dir: &Path, (name, kind): (&str, &[u8; 8])) -> Result<Vec<u64>, HsgError> {
     let stream = RecordStream::open(&dir.join(name), kind, &[8])?;
     let mut values = Vec::with_capacity(stream.count as usize);
     stream.for_each_chunk(|c| values.extend(c.chunks_exact(8).map(|b| u64_at(b, 0))))?;
@@ -350,24 +351,29 @@ fn read_hyperstates(dir: &Path) -> Result<Vec<HyperstateInfo>, HsgError> {
     (0..r.count())
         .map(|i| {
             let b = r.record(i);
-            let tag = Tag::from_code(b[0]).ok_or_else(|| {
+            decode_hyperstate(b).ok_or_else(|| {
                 HsgError::corrupt(
                     &path,
                     format!("unknown tag {} at byte {}", b[0], 64 + i * 32),
                 )
-            })?;
-            Ok(HyperstateInfo {
-                tag,
-                flags: b[1],
-                depth: optional(u32_le(&b[4..])),
-                win_distance: optional(u32_le(&b[8..])),
-                loss_distance: optional(u32_le(&b[12..])),
-                headroom_hyperstates: optional_f32(&b[16..]),
-                headroom_states: optional_f32(&b[20..]),
-                one_step_headroom: optional_f32(&b[24..]),
             })
         })
         .collect()
+}
+
+/// Decodes a record of `hyperstates.bin` (see `encode_hyperstate`); `None` when its
+/// tag is unknown. `b` holds at least [`HYPERSTATE_WIDTH`] bytes.
+pub(crate) fn decode_hyperstate(b: &[u8]) -> Option<HyperstateInfo> {
+    Some(HyperstateInfo {
+        tag: Tag::from_code(b[0])?,
+        flags: b[1],
+        depth: optional(u32_le(&b[4..])),
+        win_distance: optional(u32_le(&b[8..])),
+        loss_distance: optional(u32_le(&b[12..])),
+        headroom_hyperstates: optional_f32(&b[16..]),
+        headroom_states: optional_f32(&b[20..]),
+        one_step_headroom: optional_f32(&b[24..]),
+    })
 }
 
 /// Cross-checks file lengths against each other so later indexing cannot fail.

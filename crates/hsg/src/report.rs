@@ -7,24 +7,9 @@ fn opt<T: std::fmt::Display>(x: Option<T>) -> String {
     x.map_or_else(|| "none".to_string(), |v| v.to_string())
 }
 
-/// A share as a percentage with one decimal, or more when one would round a share
-/// that is not exactly 0 or 1 to `0.0 %` or `100.0 %` (0.99979 is `99.98 %`).
-fn percent(x: f64) -> String {
-    let p = 100.0 * x;
-    for decimals in 1..=6 {
-        let text = format!("{p:.decimals$}");
-        let rounded_to_end = (x < 1.0 && text.starts_with("100"))
-            || (x > 0.0 && text.chars().all(|c| c == '0' || c == '.'));
-        if !rounded_to_end {
-            return format!("{text} %");
-        }
-    }
-    if x < 0.5 {
-        "< 0.000001 %".to_string()
-    } else {
-        "> 99.999999 %".to_string()
-    }
-}
+// Shares read as everywhere else (`94.69%`, never rounded to 0% or 100%), counts with
+// thousands separators.
+use model::numbers::{grouped, percent};
 
 /// Renders the summary as a Markdown section titled "Hyperstate analysis".
 pub fn summary_markdown(s: &HsgSummary) -> String {
@@ -40,41 +25,45 @@ fn write_all(md: &mut String, s: &HsgSummary) -> std::fmt::Result {
         writeln!(
             md,
             "*Provisional: {} states were never expanded.*\n",
-            s.open_states
+            grouped(s.open_states)
         )?;
     }
     writeln!(md, "| metric | value |\n| --- | --- |")?;
     let rows: Vec<(&str, String)> = vec![
-        ("states", s.states.to_string()),
-        ("transitions", s.transitions.to_string()),
-        ("hyperstates", s.hyperstates.to_string()),
+        ("states", grouped(s.states)),
+        ("transitions", grouped(s.transitions)),
+        ("hyperstates", grouped(s.hyperstates)),
         ("compression", percent(s.compression)),
-        ("critical actions", s.critical_actions.to_string()),
+        ("critical actions", grouped(s.critical_actions)),
         (
             "HSG edges (labelled)",
-            format!("{} ({})", s.hsg_edges, s.hsg_labelled_edges),
+            format!(
+                "{} ({})",
+                grouped(s.hsg_edges),
+                grouped(s.hsg_labelled_edges)
+            ),
         ),
         (
             "immediately reversible actions",
-            s.immediately_reversible_actions.to_string(),
+            grouped(s.immediately_reversible_actions),
         ),
         (
             "eventually reversible actions",
-            s.eventually_reversible_actions.to_string(),
+            grouped(s.eventually_reversible_actions),
         ),
         ("root tag", s.root_tag.name().to_string()),
         (
             "tags (win / fail / eventually winnable / implicitly failed / unknown)",
             format!(
                 "{} / {} / {} / {} / {}",
-                s.tags.win,
-                s.tags.fail,
-                s.tags.eventually_winnable,
-                s.tags.implicitly_failed,
-                s.tags.unknown
+                grouped(s.tags.win),
+                grouped(s.tags.fail),
+                grouped(s.tags.eventually_winnable),
+                grouped(s.tags.implicitly_failed),
+                grouped(s.tags.unknown)
             ),
         ),
-        ("largest hyperstate", s.hyperstate_sizes.max.to_string()),
+        ("largest hyperstate", grouped(s.hyperstate_sizes.max)),
         (
             "branching SSG / HSG",
             format!("{:.2} / {:.2}", s.branching.ssg_mean, s.branching.hsg_mean),
@@ -129,7 +118,7 @@ fn method(m: &crate::headroom::HeadroomMethod) -> String {
 fn path_count(s: &HsgSummary) -> String {
     let c = &s.winning_paths.count;
     match (c.exact, c.log2) {
-        (Some(x), _) => x.to_string(),
+        (Some(x), _) => grouped(x),
         (None, Some(l)) => format!("about 2^{l:.1}"),
         (None, None) => "0".to_string(),
     }
@@ -160,10 +149,11 @@ mod tests {
     #[test]
     fn shares_near_the_ends_never_round_to_them() {
         use super::percent;
-        assert_eq!(percent(0.99979), "99.98 %");
-        assert_eq!(percent(0.5), "50.0 %");
-        assert_eq!(percent(1.0), "100.0 %");
-        assert_eq!(percent(0.0), "0.0 %");
-        assert_eq!(percent(0.0004), "0.04 %");
+        assert_eq!(percent(0.99979), "99.98%");
+        assert_eq!(percent(0.5), "50.00%");
+        assert_eq!(percent(1.0), "100.00%");
+        assert_eq!(percent(0.0), "0.00%");
+        assert_eq!(percent(0.0004), "0.04%");
+        assert_eq!(percent(0.999_999), "99.9999%");
     }
 }

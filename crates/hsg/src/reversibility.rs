@@ -12,8 +12,9 @@
 //! is looked up by scanning the target's row, which is short in games (a handful of
 //! moves); no extra memory beyond the per-label counters.
 
-use crate::condense::Condensation;
+use crate::condense::{Condensation, HsgEdges};
 use crate::graph::{ActionId, StateGraph, StateId};
+use crate::two_cycles::PairCounts;
 use serde::{Deserialize, Serialize};
 
 /// The reversibility class of one transition.
@@ -99,6 +100,28 @@ pub fn classify<G: StateGraph + ?Sized>(
 #[inline]
 fn leads_back<G: StateGraph + ?Sized>(g: &G, from: StateId, to: StateId) -> bool {
     g.edge_range(from).any(|i| g.edge(i).1 == to)
+}
+
+/// The counts of [`count_reversibility`] from what the analysis has already counted:
+/// the two-cycle pass's immediately reversible transitions, transitions per action and
+/// self-loops, and the critical actions per action, which are the multiplicities of
+/// the HSG's labelled edges. Every other transition is eventually reversible. Reads no
+/// row (see [`crate::two_cycles`] for why the immediate ones are counted there).
+pub(crate) fn from_counts(pass: &PairCounts, edges: &HsgEdges) -> ReversibilityCounts {
+    let mut counts = ReversibilityCounts {
+        self_loops: pass.self_loops,
+        per_action: vec![ClassCounts::default(); pass.total.len()],
+        ..ReversibilityCounts::default()
+    };
+    for (&action, &m) in edges.actions.iter().zip(&edges.multiplicity) {
+        per_action(&mut counts.per_action, action).critical += m;
+    }
+    for (a, k) in counts.per_action.iter_mut().enumerate() {
+        k.immediate = pass.immediate.get(a).copied().unwrap_or(0);
+        k.eventual = pass.total[a] - k.immediate - k.critical;
+        counts.total.merge(*k);
+    }
+    counts
 }
 
 /// Classifies every transition and counts the classes, in total and per action, on

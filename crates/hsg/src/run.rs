@@ -2,6 +2,7 @@
 //! and [`analyze`], which analyses a run and saves the result into its directory.
 
 use crate::analysis::{analyze_graph, Analysis, AnalyzeOptions};
+use crate::currency::{currency, Currency};
 use crate::error::HsgError;
 use crate::graph::{ActionId, Labels, OutcomeId, StateGraph, StateId};
 use crate::persist::save;
@@ -94,17 +95,35 @@ pub fn labels_of(run: &store::Run) -> Labels {
 
 /// What a summary must record to match `run`.
 pub fn source_of(run: &store::Run) -> Source {
+    source_of_manifest(run.manifest())
+}
+
+/// What a summary must record to match the run the manifest `m` describes (read
+/// without opening the run: the workbench's preview, a live run's latest checkpoint).
+pub fn source_of_manifest(m: &store::Manifest) -> Source {
     Source {
-        level_hash: run.identity().level_hash.clone(),
-        states: run.state_count(),
-        expanded: run.expanded_count(),
-        transitions: run.transition_count(),
+        level_hash: m.identity.level_hash.clone(),
+        states: m.states,
+        expanded: m.expanded,
+        transitions: m.transitions,
     }
+}
+
+/// How `summary` relates to `run` as it is now (see [`crate::currency`]).
+pub fn currency_of(summary: &HsgSummary, run: &store::Run) -> Currency {
+    currency(&summary.source, &source_of(run))
 }
 
 /// True when `summary` was computed from `run` as it is now.
 pub fn is_current(summary: &HsgSummary, run: &store::Run) -> bool {
-    summary.source == source_of(run)
+    currency_of(summary, run).is_current()
+}
+
+/// True when an analysis of `run` may be saved into its directory: not while another
+/// process is still writing it, whose next checkpoint would make the saved analysis
+/// one of an earlier checkpoint at once (the CLI and the workbench both ask this).
+pub fn may_save(run: &store::Run) -> bool {
+    run.status() != store::RunStatus::Running
 }
 
 /// Analyses `run` without saving anything (for a store another process is still
@@ -128,7 +147,7 @@ pub fn analyze_unsaved(run: &store::Run, opts: &AnalyzeOptions) -> Result<Analys
 
 /// The folder of a run where an analysis short of memory keeps its scratch files (they
 /// are unlinked as soon as they are made, so it stays empty).
-pub const SCRATCH_FOLDER: &str = "hsg-scratch";
+pub const SCRATCH_FOLDER: &str = store::layout::ANALYSIS_SCRATCH;
 
 /// Analyses `run` and saves the result into `run.dir()/hsg/` (replacing any earlier
 /// analysis; re-running gives the same files).

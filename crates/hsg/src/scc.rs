@@ -34,6 +34,7 @@ use crate::scc_rows::{Dense, InPlace};
 use crate::scc_search::components_over;
 pub use crate::scc_search::Components;
 use crate::state_arrays::Backing;
+use crate::two_cycles::PairCounts;
 
 /// Bytes of RAM per state that [`strongly_connected_components`] needs at its peak.
 pub fn bytes_per_state(state_count: u64) -> f64 {
@@ -63,12 +64,23 @@ pub fn strongly_connected_components_in<G: StateGraph + ?Sized>(
     backing: &Backing,
     spare: u64,
 ) -> Result<Components, HsgError> {
+    Ok(components_with_counts(g, backing, spare)?.0)
+}
+
+/// [`strongly_connected_components_in`], with what the two-cycle pass counted on the way
+/// (see [`crate::two_cycles`]).
+pub(crate) fn components_with_counts<G: StateGraph + ?Sized>(
+    g: &G,
+    backing: &Backing,
+    spare: u64,
+) -> Result<(Components, PairCounts), HsgError> {
     // Most games' moves come in reversible pairs: merging those first leaves a graph
     // of classes small enough to search in RAM (see `crate::scc_contract`).
-    if let Some(components) = crate::scc_contract::components_by_contraction(g, backing, true)? {
-        return Ok(components);
+    let (components, counts) = crate::scc_contract::components_and_counts(g, backing, true)?;
+    match components {
+        Some(components) => Ok((components, counts)),
+        None => Ok((direct_components_in(g, backing, spare)?, counts)),
     }
-    direct_components_in(g, backing, spare)
 }
 
 /// The search over the graph's own rows, without merging two-cycles first (what

@@ -36,92 +36,17 @@
 
 use crate::error::HsgError;
 use crate::graph::StateGraph;
-use crate::ids::{IdVec, Word};
+use crate::ids::{AtomicWord, IdVec, Word};
+use crate::parallel::{map_ranges, threads_for};
 use crate::scc_rows::Rows;
 use crate::scc_search::{components_over, Components};
 use crate::state_arrays::{Backing, Words};
+pub(crate) use crate::two_cycles::{two_cycle_classes, Classes, PairCounts};
 use std::ops::Range;
 
 /// States per class below which the contraction is not worth its passes: a graph whose
 /// classes are more than half its states is searched directly.
 pub(crate) const WORTHWHILE_RATIO: u64 = 2;
-
-/// The two-cycle classes of a graph: every state's class, numbered in the order of
-/// their smallest member.
-pub(crate) struct Classes<W: Word> {
-    pub(crate) of_state: Words<W>,
-    pub(crate) count: u64,
-}
-
-/// True when `t` has an edge back to `s`.
-fn has_edge_to<G: StateGraph + ?Sized>(g: &G, t: u64, s: u64) -> bool {
-    g.edge_range(t).any(|position| g.edge(position).1 == s)
-}
-
-/// The root of `x`, halving the path on the way (each parent is stored as its distance
-/// below its child, 0 at a root).
-#[inline]
-fn find<W: Word>(up: &mut [W], mut x: u64) -> u64 {
-    loop {
-        let d = up[x as usize].to_u64();
-        if d == 0 {
-            return x;
-        }
-        let parent = x - d;
-        let d2 = up[parent as usize].to_u64();
-        if d2 == 0 {
-            return parent;
-        }
-        let grandparent = parent - d2;
-        up[x as usize] = W::from_u64(x - grandparent);
-        x = grandparent;
-    }
-}
-
-/// Merges two distinct roots' classes; the smaller root stays the root.
-#[inline]
-fn link<W: Word>(up: &mut [W], ra: u64, rb: u64) {
-    let (low, high) = (ra.min(rb), ra.max(rb));
-    up[high as usize] = W::from_u64(high - low);
-}
-
-/// The two-cycle classes of a validated graph, their array allocated as `backing` says.
-pub(crate) fn two_cycle_classes<G: StateGraph + ?Sized, W: Word>(
-    g: &G,
-    backing: &Backing,
-) -> Result<Classes<W>, HsgError> {
-    let n = g.state_count();
-    let mut up: Words<W> = backing.zeroed(n as usize)?;
-    for s in 0..g.expanded_count() {
-        for position in g.edge_range(s) {
-            let t = g.edge(position).1;
-            // Each pair is checked once, from its smaller end; a self-loop joins nothing.
-            if t <= s {
-                continue;
-            }
-            let (rs, rt) = (find(&mut up, s), find(&mut up, t));
-            if rs != rt && has_edge_to(g, t, s) {
-                link(&mut up, rs, rt);
-            }
-        }
-    }
-    // Parents point to smaller ids, so when `s` is reached its parent already holds its
-    // class number: the renumbering is one pass in place.
-    let mut count = 0u64;
-    for s in 0..n as usize {
-        let d = up[s].to_u64();
-        up[s] = if d == 0 {
-            count += 1;
-            W::from_u64(count - 1)
-        } else {
-            up[s - d as usize]
-        };
-    }
-    Ok(Classes {
-        of_state: up,
-        count,
-    })
-}
 
 /// The graph of the classes: compressed rows, each sorted and without duplicates.
 pub(crate) struct ClassRows<W: Word> {
@@ -133,25 +58,41 @@ pub(crate) struct ClassRows<W: Word> {
 impl<W: Word> ClassRows<W> {
     /// The rows of the classes of `g`: one pass counts each class's edges to other
     /// classes, a second places them, then each row is sorted and deduplicated in place.
+    /// Both passes run on `threads` threads over ranges of sources, counting and placing
+    /// through atomic cursors; the places within a row then depend on the threads'
+    /// timing, but the sorted, deduplicated rows do not.
     pub(crate) fn build<G: StateGraph + ?Sized, C: Word>(
         g: &G,
         classes: &Classes<C>,
         backing: &Backing,
+        threads: usize,
     ) -> Result<ClassRows<W>, HsgError> {
         let class = |s: u64| classes.of_state[s as usize].to_u64();
+        let rows = g.expanded_count();
         let mut offsets: Words<u64> = backing.zeroed(classes.count as usize + 1)?;
-        for_each_crossing(g, &class, |from, _| offsets[from as usize + 1] += 1);
+        {
+            let counters = u64::atomic(&mut offsets);
+            map_ranges(rows, threads, |r| {
+                for_each_crossing(g, r, &class, |from, _| {
+                    counters[from as usize + 1].add(1);
+                })
+            });
+        }
         for c in 0..classes.count as usize {
             offsets[c + 1] += offsets[c];
         }
         let total = offsets[classes.count as usize];
         let mut targets: Words<W> = backing.zeroed(total as usize)?;
-        // `offsets[c]` serves as class c's cursor and ends at the start of class c + 1.
-        for_each_crossing(g, &class, |from, to| {
-            let slot = &mut offsets[from as usize];
-            targets[*slot as usize] = W::from_u64(to);
-            *slot += 1;
-        });
+        {
+            // `offsets[c]` serves as class c's cursor and ends at the start of class c + 1.
+            let cursors = u64::atomic(&mut offsets);
+            let places = W::atomic(&mut targets);
+            map_ranges(rows, threads, |r| {
+                for_each_crossing(g, r, &class, |from, to| {
+                    places[cursors[from as usize].add(1) as usize].put(to);
+                })
+            });
+        }
         let mut rows = ClassRows { offsets, targets };
         rows.sort_and_deduplicate(classes.count as usize);
         Ok(rows)
@@ -182,14 +123,15 @@ impl<W: Word> ClassRows<W> {
     }
 }
 
-/// Calls `f(class of s, class of t)` for every edge `s -> t` between two classes, in
-/// state order.
+/// Calls `f(class of s, class of t)` for every edge `s -> t` between two classes whose
+/// source is in `sources`, in state order.
 fn for_each_crossing<G: StateGraph + ?Sized>(
     g: &G,
+    sources: Range<u64>,
     class: &impl Fn(u64) -> u64,
     mut f: impl FnMut(u64, u64),
 ) {
-    for s in 0..g.expanded_count() {
+    for s in sources {
         let from = class(s);
         for position in g.edge_range(s) {
             let to = class(g.edge(position).1);
@@ -215,44 +157,60 @@ impl<W: Word> Rows for ClassRows<W> {
     }
 }
 
-/// The components of `g` through its two-cycle classes, or None when `only_if_worthwhile`
-/// and the classes are too many for the contraction to pay (see [`WORTHWHILE_RATIO`]).
+/// The components of `g` through its two-cycle classes, or None when
+/// `only_if_worthwhile` and the classes are too many for the contraction to pay (see
+/// [`WORTHWHILE_RATIO`]); with the counts of the two-cycle pass either way.
+pub(crate) fn components_and_counts<G: StateGraph + ?Sized>(
+    g: &G,
+    backing: &Backing,
+    only_if_worthwhile: bool,
+) -> Result<(Option<Components>, PairCounts), HsgError> {
+    let threads = threads_for(g.edge_count());
+    if g.state_count() < u64::from(u32::MAX) {
+        contract_with::<G, u32>(g, backing, only_if_worthwhile, threads)
+    } else {
+        contract_with::<G, u64>(g, backing, only_if_worthwhile, threads)
+    }
+}
+
+/// [`components_and_counts`] without the counts.
+#[cfg(test)]
 pub(crate) fn components_by_contraction<G: StateGraph + ?Sized>(
     g: &G,
     backing: &Backing,
     only_if_worthwhile: bool,
 ) -> Result<Option<Components>, HsgError> {
-    if g.state_count() < u64::from(u32::MAX) {
-        contract_with::<G, u32>(g, backing, only_if_worthwhile)
-    } else {
-        contract_with::<G, u64>(g, backing, only_if_worthwhile)
-    }
+    Ok(components_and_counts(g, backing, only_if_worthwhile)?.0)
 }
 
 fn contract_with<G: StateGraph + ?Sized, W: Word>(
     g: &G,
     backing: &Backing,
     only_if_worthwhile: bool,
-) -> Result<Option<Components>, HsgError>
+    threads: usize,
+) -> Result<(Option<Components>, PairCounts), HsgError>
 where
     IdVec: From<Words<W>>,
 {
     let n = g.state_count();
-    let mut classes = two_cycle_classes::<G, W>(g, backing)?;
+    let (mut classes, counts) = two_cycle_classes::<G, W>(g, backing, threads)?;
     if only_if_worthwhile && classes.count.saturating_mul(WORTHWHILE_RATIO) > n {
-        return Ok(None);
+        return Ok((None, counts));
     }
     let of_class = {
-        let rows = ClassRows::<W>::build(g, &classes, backing)?;
+        let rows = ClassRows::<W>::build(g, &classes, backing, threads)?;
         components_over(&rows, classes.count, backing)?
     };
-    for c in classes.of_state.iter_mut() {
-        *c = W::from_u64(of_class.of_state.at(c.to_u64()));
-    }
-    Ok(Some(Components {
+    crate::parallel::for_each_slice(&mut classes.of_state, threads, |slice| {
+        for c in slice {
+            *c = W::from_u64(of_class.of_state.at(c.to_u64()));
+        }
+    });
+    let components = Components {
         of_state: IdVec::from(classes.of_state),
         count: of_class.count,
-    }))
+    };
+    Ok((Some(components), counts))
 }
 
 #[cfg(test)]

@@ -67,7 +67,7 @@ proptest! {
     #[test]
     fn classes_are_exactly_the_two_cycles_closure((n, edges) in graph_with_two_cycles()) {
         let g = graph(n, &edges);
-        let classes = two_cycle_classes::<_, u32>(&g, &Backing::Heap).unwrap();
+        let classes = two_cycle_classes::<_, u32>(&g, &Backing::Heap, 3).unwrap().0;
         // The oracle: a naive closure over pairs with edges both ways.
         let mut label: Vec<u64> = (0..n).collect();
         loop {
@@ -108,7 +108,9 @@ fn a_ring_of_reversible_moves_is_one_class_and_one_component() {
         edges.push(((s + 1) % 100, s));
     }
     let g = graph(100, &edges);
-    let classes = two_cycle_classes::<_, u32>(&g, &Backing::Heap).unwrap();
+    let classes = two_cycle_classes::<_, u32>(&g, &Backing::Heap, 3)
+        .unwrap()
+        .0;
     assert_eq!(classes.count, 1);
     let c = contracted(&g);
     assert_eq!(c.count, 1);

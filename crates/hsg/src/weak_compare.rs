@@ -29,14 +29,14 @@ pub struct WeakComparison {
     /// Vertices of the quotient (classes of states equal after projection).
     pub quotient_states: u64,
     /// `1 - quotient_states / states`.
-    pub state_compression: f64,
+    pub state_reduction: f64,
     /// Hyperstates of the exact HSG.
     pub exact_hyperstates: u64,
     /// Hyperstates of the weak HSG (not counting the unexplored vertex of a partial run).
     pub hyperstates: u64,
     /// `1 - hyperstates / exact_hyperstates`: how much ignoring the features shrinks
     /// the HSG (never negative: every exact hyperstate maps into one weak hyperstate).
-    pub hsg_compression: f64,
+    pub hsg_reduction: f64,
     /// Classes whose members disagree on their outcome.
     pub conflicting_classes: u64,
     /// Classes mixing expanded and open members (partial runs only).
@@ -59,7 +59,7 @@ pub struct WeakComparison {
     /// changed share, 1 when the root's winnability changed, and the share of outcomes
     /// reached by one HSG but not the other.
     pub impact: f64,
-    /// `hsg_compression * (1 - impact)`: the share of the HSG removed, discounted by the
+    /// `hsg_reduction * (1 - impact)`: the share of the HSG removed, discounted by the
     /// share of the game changed; features are ranked by it.
     pub score: f64,
 }
@@ -115,7 +115,7 @@ pub fn compare<G: StateGraph + ?Sized>(
             part as f64 / whole as f64
         }
     };
-    let hsg_compression = 1.0 - share(weak_h, exact_h);
+    let hsg_reduction = 1.0 - share(weak_h, exact_h);
     let tag_changed_share = share(tag_changed_states, states);
     let union = exact_reached.union(&weak_reached).count() as u64;
     let differ = exact_reached.symmetric_difference(&weak_reached).count() as u64;
@@ -126,10 +126,10 @@ pub fn compare<G: StateGraph + ?Sized>(
     WeakComparison {
         states,
         quotient_states: q.classes,
-        state_compression: 1.0 - share(q.classes, states),
+        state_reduction: 1.0 - share(q.classes, states),
         exact_hyperstates: exact_h,
         hyperstates: weak_h,
-        hsg_compression,
+        hsg_reduction,
         conflicting_classes: q.conflicting_classes,
         mixed_open_classes: q.mixed_open_classes,
         tag_changed_states,
@@ -140,7 +140,7 @@ pub fn compare<G: StateGraph + ?Sized>(
         exact_outcomes_reached: names(&exact_reached),
         outcomes_reached: names(&weak_reached),
         impact,
-        score: hsg_compression * (1.0 - impact),
+        score: hsg_reduction * (1.0 - impact),
     }
 }
 

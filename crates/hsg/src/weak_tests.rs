@@ -58,8 +58,8 @@ fn merging_two_states_of_a_chain_closes_a_cycle() {
         (c.quotient_states, c.exact_hyperstates, c.hyperstates),
         (3, 4, 2)
     );
-    assert!((c.hsg_compression - 0.5).abs() < 1e-12);
-    assert!((c.state_compression - 0.25).abs() < 1e-12);
+    assert!((c.hsg_reduction - 0.5).abs() < 1e-12);
+    assert!((c.state_reduction - 0.25).abs() < 1e-12);
     assert_eq!((c.tag_changed_states, c.impact, c.score), (0, 0.0, 0.5));
     assert_eq!(w.analysis.summary.hyperstates, 2);
     assert_eq!(w.analysis.summary.root_tag, Tag::EventuallyWinnable);
@@ -293,7 +293,7 @@ proptest! {
         }
         // Merging never adds hyperstates, and forcing collisions changes nothing.
         prop_assert!(w.comparison.hyperstates <= w.comparison.exact_hyperstates);
-        prop_assert!(w.comparison.hsg_compression >= 0.0);
+        prop_assert!(w.comparison.hsg_reduction >= 0.0);
         let colliding = quotient_with_hash(&g, 0, UNEXPLORED_ACTION, by_label(&label), |b| u64::from(b[0] % 2)).unwrap();
         prop_assert_eq!(&colliding, &w.quotient);
     }

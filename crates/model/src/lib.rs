@@ -10,6 +10,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod numbers;
 pub mod ratio;
 mod successors;
 

@@ -9,17 +9,17 @@ use crate::StateId;
 
 /// The files of the packed row ends.
 pub(crate) const ROWS: Names = Names {
-    index: "rows.idx",
+    index: crate::layout::ROWS_IDX,
     index_kind: "rowsidx",
-    bits: "rows.bits",
+    bits: crate::layout::ROWS_BITS,
     bits_kind: "rowsbits",
 };
 
 /// The files of the packed edges.
 pub(crate) const EDGES: Names = Names {
-    index: "edges.idx",
+    index: crate::layout::EDGES_IDX,
     index_kind: "edgesidx",
-    bits: "edges.bits",
+    bits: crate::layout::EDGES_BITS,
     bits_kind: "edgebits",
 };
 

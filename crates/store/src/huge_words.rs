@@ -12,7 +12,7 @@
 
 use crate::error::StoreError;
 use memmap2::{Advice, MmapMut, MmapOptions};
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicU32, AtomicU64};
 
 /// A zero-initialised `[u64]` of fixed length.
 pub struct Words {
@@ -127,6 +127,28 @@ impl AtomicWords {
     }
 }
 
+// The views below rely on the atomics having their integers' alignment (size and bit
+// validity are the same by definition); a target where they differ fails to build.
+const _: () = assert!(std::mem::align_of::<AtomicU32>() == std::mem::align_of::<u32>());
+const _: () = assert!(std::mem::align_of::<AtomicU64>() == std::mem::align_of::<u64>());
+
+/// `words` seen as atomics for as long as they are borrowed, so that several threads
+/// may update one array in place (the analysis's concurrent union-find and row fills).
+#[inline]
+pub fn atomic_u32(words: &mut [u32]) -> &[AtomicU32] {
+    // SAFETY: `AtomicU32` has the size, bit validity and (checked above) alignment of
+    // `u32`; the exclusive borrow means no plain access overlaps the atomic view while
+    // it lives.
+    unsafe { std::slice::from_raw_parts(words.as_mut_ptr().cast::<AtomicU32>(), words.len()) }
+}
+
+/// As [`atomic_u32`], for 64-bit words.
+#[inline]
+pub fn atomic_u64(words: &mut [u64]) -> &[AtomicU64] {
+    // SAFETY: as in `atomic_u32`, with `AtomicU64` and `u64`.
+    unsafe { std::slice::from_raw_parts(words.as_mut_ptr().cast::<AtomicU64>(), words.len()) }
+}
+
 /// Asks the processor to start loading the cache line of `items[index]` (nothing
 /// happens when `index` is out of bounds). Unlike a load, a prefetch retires at once,
 /// so the misses of many prefetches overlap; the analysis uses it on the arrays and
@@ -172,5 +194,19 @@ mod tests {
         });
         assert_eq!(a[5].load(Ordering::Acquire), 9);
         assert!(AtomicWords::reserve(0).unwrap().is_empty());
+    }
+
+    #[test]
+    fn plain_words_seen_as_atomics_keep_their_values_and_take_shared_writes() {
+        use std::sync::atomic::Ordering;
+        let mut small = vec![1u32, 2, 3];
+        let mut wide = vec![4u64, 5];
+        std::thread::scope(|s| {
+            let (a, b) = (atomic_u32(&mut small), atomic_u64(&mut wide));
+            assert_eq!(a[2].load(Ordering::Relaxed), 3);
+            s.spawn(|| a[0].fetch_add(10, Ordering::Relaxed));
+            s.spawn(|| b[1].store(50, Ordering::Relaxed));
+        });
+        assert_eq!((small, wide), (vec![11, 2, 3], vec![4, 50]));
     }
 }

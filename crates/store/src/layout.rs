@@ -14,40 +14,81 @@ pub fn segment(dir: &Path, n: usize) -> PathBuf {
     dir.join(format!("states-{n:05}.seg"))
 }
 
+/// The run's manifest: what is committed (see `docs/store-format.md`).
+pub const MANIFEST: &str = "MANIFEST";
+/// The manifest being written, renamed over [`MANIFEST`] once synced.
+pub const MANIFEST_TMP: &str = "MANIFEST.tmp";
+/// The writer's lock: held (`flock`) by the one process writing the run, its pid inside.
+pub const LOCK: &str = "LOCK";
+/// The explorer's scratch folder (disk-based duplicate detection).
+pub const SCRATCH: &str = "scratch";
+/// The saved analysis (the `hsg` crate's `persist`).
+pub const ANALYSIS: &str = "hsg";
+/// A saved analysis being written, renamed to [`ANALYSIS`] once whole.
+pub const ANALYSIS_TMP: &str = "hsg.tmp";
+/// The previous saved analysis while a new one replaces it.
+pub const ANALYSIS_OLD: &str = "hsg.old";
+/// The analysis's scratch folder, when its per-state arrays exceed its memory budget.
+pub const ANALYSIS_SCRATCH: &str = "hsg-scratch";
+/// The summary of a saved analysis, inside [`ANALYSIS`].
+pub const ANALYSIS_SUMMARY: &str = "summary.json";
+/// The workbench's database of bookmarks and notes (sled), tied to a run identity.
+pub const USER_DB: &str = "hsg-user.sled";
+/// The parts of a distributed exploration of this run (`explore --local-processes`).
+pub const CLUSTER: &str = "cluster";
+/// The metadata database of earlier versions.
+pub const OLD_META: &str = "meta.sled";
+/// The bookmarks file of earlier versions.
+pub const OLD_BOOKMARKS: &str = "hsg-bookmarks.json";
+
+/// The end of each expanded state's row of edges (packed, with its index).
+pub const ROWS_IDX: &str = "rows.idx";
+/// The packed row ends.
+pub const ROWS_BITS: &str = "rows.bits";
+/// The index of the packed edges.
+pub const EDGES_IDX: &str = "edges.idx";
+/// The packed edges, `target << action_bits | action`.
+pub const EDGES_BITS: &str = "edges.bits";
+/// The transition probabilities of a game with chance.
+pub const TRANS_PROB: &str = "trans.prob";
+/// The terminal states and their outcomes.
+pub const TERMINALS: &str = "terminals";
+
 /// Exact names of everything a run directory may hold: the store's files,
 /// the explorer's `scratch/`, and the analysis (`hsg/`, its temporary and
-/// previous versions) and the workbench's database that other crates keep
-/// beside it (`meta.sled` and `hsg-bookmarks.json` are left by earlier versions),
-/// and `cluster/`, the parts of a distributed exploration of this run.
-const OWN: [&str; 11] = [
-    "MANIFEST",
-    "MANIFEST.tmp",
-    "LOCK",
-    "meta.sled",
-    "scratch",
-    "hsg",
-    "hsg.tmp",
-    "hsg.old",
-    "hsg-bookmarks.json",
-    "hsg-user.sled",
-    "cluster",
+/// previous versions, its scratch folder) and the workbench's database that other
+/// crates keep beside it ([`OLD_META`] and [`OLD_BOOKMARKS`] are left by earlier
+/// versions), and [`CLUSTER`], the parts of a distributed exploration of this run.
+const OWN: [&str; 12] = [
+    MANIFEST,
+    MANIFEST_TMP,
+    LOCK,
+    OLD_META,
+    SCRATCH,
+    ANALYSIS,
+    ANALYSIS_TMP,
+    ANALYSIS_OLD,
+    ANALYSIS_SCRATCH,
+    OLD_BOOKMARKS,
+    USER_DB,
+    CLUSTER,
 ];
 
 /// Own entries that a fresh run keeps: the writer's lock, the user's bookmarks,
 /// which are tied to a run identity and never lost (see the workbench), and the
 /// parts of a distributed exploration, which `hsg gather` turns into this run.
-const KEPT: [&str; 3] = ["LOCK", "hsg-user.sled", "cluster"];
+const KEPT: [&str; 3] = [LOCK, USER_DB, CLUSTER];
 
 /// Data files with a fixed name; each may have a `.sum` sidecar. The last
 /// five are format 1's, still recognised so that `--force-new` can replace
 /// an old store.
 const DATA: [&str; 11] = [
-    "rows.idx",
-    "rows.bits",
-    "edges.idx",
-    "edges.bits",
-    "trans.prob",
-    "terminals",
+    ROWS_IDX,
+    ROWS_BITS,
+    EDGES_IDX,
+    EDGES_BITS,
+    TRANS_PROB,
+    TERMINALS,
     "trans.idx",
     "trans.log",
     "in.idx",
@@ -101,7 +142,7 @@ pub fn run_data_entries(dir: &Path) -> Result<Vec<String>, StoreError> {
             .into_owned();
         let bare = name.strip_suffix(".sum").unwrap_or(&name);
         let is_data = DATA.contains(&bare)
-            || name == "meta.sled"
+            || name == OLD_META
             || numbered(bare, "states-", ".seg")
             || numbered(&name, "finish.fp.", "");
         if is_data {
@@ -133,7 +174,7 @@ pub fn wipe(dir: &Path) -> Result<(), StoreError> {
 
 /// Takes the writer's lock on `dir`, held until the returned file is dropped.
 pub fn lock(dir: &Path) -> Result<File, StoreError> {
-    let path = dir.join("LOCK");
+    let path = dir.join(LOCK);
     let mut file = OpenOptions::new()
         .read(true)
         .write(true)
@@ -141,7 +182,7 @@ pub fn lock(dir: &Path) -> Result<File, StoreError> {
         .truncate(false)
         .open(&path)
         .map_err(io(&path))?;
-    if file.try_lock().is_err() {
+    if !try_lock_patiently(&file) {
         let pid = std::fs::read_to_string(&path).unwrap_or_default();
         let pid = if pid.trim().is_empty() {
             "?".to_string()
@@ -154,6 +195,45 @@ pub fn lock(dir: &Path) -> Result<File, StoreError> {
     file.write_all(std::process::id().to_string().as_bytes())
         .map_err(io(&path))?;
     Ok(file)
+}
+
+/// Takes the exclusive lock of `file`, trying again for a moment when it is held: a
+/// reader asking [`lock_holder`] holds a shared lock for an instant, which must not
+/// refuse a writer starting just then.
+fn try_lock_patiently(file: &File) -> bool {
+    const TRIES: u32 = 20;
+    for _ in 1..TRIES {
+        if file.try_lock().is_ok() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    file.try_lock().is_ok()
+}
+
+/// The pid written in the lock file of `dir` when a process holds the writer's lock,
+/// `None` when none does (it ended, was killed or crashed) or there is no lock file.
+///
+/// It asks for a shared lock and lets it go at once; a writer starting in that instant
+/// tries again a moment later (see [`lock`]).
+pub fn lock_holder(dir: &Path) -> Result<Option<String>, StoreError> {
+    let path = dir.join(LOCK);
+    let file = match File::open(&path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io(&path)(e)),
+    };
+    match file.try_lock_shared() {
+        Ok(()) => Ok(None),
+        Err(std::fs::TryLockError::WouldBlock) => {
+            let pid = std::fs::read_to_string(&path).unwrap_or_default();
+            Ok(Some(match pid.trim() {
+                "" => "?".to_string(),
+                pid => pid.to_string(),
+            }))
+        }
+        Err(std::fs::TryLockError::Error(e)) => Err(io(&path)(e)),
+    }
 }
 
 #[cfg(test)]
@@ -175,6 +255,18 @@ mod tests {
         for gone in ["MANIFEST", "hsg-bookmarks.json", "meta.sled"] {
             assert!(!dir.path().join(gone).exists(), "{gone}");
         }
+    }
+
+    #[test]
+    fn the_lock_holder_is_seen_while_the_lock_is_held() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(lock_holder(dir.path()).unwrap(), None, "no lock file");
+        let held = lock(dir.path()).unwrap();
+        let pid = std::process::id().to_string();
+        assert_eq!(lock_holder(dir.path()).unwrap(), Some(pid));
+        drop(held);
+        assert_eq!(lock_holder(dir.path()).unwrap(), None, "let go");
+        drop(lock(dir.path()).unwrap());
     }
 
     #[test]

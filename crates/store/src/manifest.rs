@@ -24,8 +24,7 @@ const PREFIX: usize = 32;
 /// layer table a word per layer, its explorer data a few names per layer; a file beyond
 /// this is not a manifest, and reading it whole could exhaust memory.
 pub const MAX_MANIFEST_BYTES: u64 = 256 << 20;
-/// The manifest's file name in a run directory.
-pub const MANIFEST: &str = "MANIFEST";
+pub use crate::layout::MANIFEST;
 
 /// Where a run stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -215,7 +214,7 @@ impl Manifest {
     /// name, and the store would name a segment that is not there (the power-loss
     /// harness found it).
     pub fn write(&self, dir: &Path) -> Result<(), StoreError> {
-        let tmp = dir.join("MANIFEST.tmp");
+        let tmp = dir.join(crate::layout::MANIFEST_TMP);
         let path = dir.join(MANIFEST);
         let mut file = File::create(&tmp).map_err(io(&tmp))?;
         file.write_all(&self.encode()?).map_err(io(&tmp))?;

@@ -97,6 +97,17 @@ impl Mapped {
 
     /// Checks every block checksum of the committed data.
     pub fn verify(&self, commit: Commit) -> Result<(), StoreError> {
+        self.verify_watched(commit, &mut |_| true).map(|_| ())
+    }
+
+    /// As [`Mapped::verify`], calling `tick` with the bytes of each block checked;
+    /// `tick` returning false stops before the next block (`Ok(false)`: not all of
+    /// the file was checked).
+    pub fn verify_watched(
+        &self,
+        commit: Commit,
+        tick: &mut dyn FnMut(u64) -> bool,
+    ) -> Result<bool, StoreError> {
         let data = self.data();
         let sums_path = sum_path(&self.path);
         let sums_map = map_file(&sums_path)?;
@@ -136,10 +147,22 @@ impl Mapped {
                     ),
                 ));
             }
+            if !tick(block.len() as u64) {
+                return Ok(false);
+            }
         }
         if data.len().is_multiple_of(BLOCK as usize) && commit.tail != xxh3_64(&[]) {
-            return Err(corrupt(&self.path, "checksum mismatch in the last block"));
+            return Err(corrupt(
+                &self.path,
+                format!(
+                    "checksum mismatch in the last block (the empty block after data byte {}, \
+                     file offset {}): the manifest's checkpoint records a checksum for data \
+                     the file does not hold",
+                    data.len(),
+                    HEADER_LEN + data.len()
+                ),
+            ));
         }
-        Ok(())
+        Ok(true)
     }
 }

@@ -37,6 +37,17 @@ pub struct Run {
     fingerprints: OnceLock<Fingerprints>,
 }
 
+/// What opening a run checks before handing it out.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Checks {
+    /// Headers, lengths and frame tables.
+    Shape,
+    /// Those and every row, edge and terminal.
+    Structure,
+    /// Those and every block checksum.
+    All,
+}
+
 /// Maps both files of a packed sequence.
 fn packed(
     dir: &Path,
@@ -76,16 +87,27 @@ impl Run {
     /// Opens `dir`, verifying headers, lengths, every block checksum and the
     /// structure of the indexes.
     pub fn open(dir: &Path) -> Result<Run, StoreError> {
-        Run::open_with(dir, true)
+        Run::open_with(dir, Checks::All)
     }
 
     /// Opens `dir` checking headers, lengths and structure but not the block
     /// checksums (for very large stores; see [`Run::verify`]).
     pub fn open_unverified(dir: &Path) -> Result<Run, StoreError> {
-        Run::open_with(dir, false)
+        Run::open_with(dir, Checks::Structure)
     }
 
-    fn open_with(dir: &Path, verify: bool) -> Result<Run, StoreError> {
+    /// Opens `dir` checking headers, lengths and the frame tables only: milliseconds
+    /// whatever the size of the run, for a reader that shows the run at once and
+    /// verifies it in the background with [`Run::verify_watched`]. Until that has
+    /// passed, values read may be wrong (never out of bounds: every accessor of the
+    /// packed files reads zero past their end), so such a reader must say that the
+    /// run is not verified yet.
+    pub fn open_lazy(dir: &Path) -> Result<Run, StoreError> {
+        Run::open_with(dir, Checks::Shape)
+    }
+
+    fn open_with(dir: &Path, checks: Checks) -> Result<Run, StoreError> {
+        let verify = checks == Checks::All;
         if !dir.join(crate::manifest::MANIFEST).exists() {
             return Err(StoreError::NotAStore {
                 path: dir.to_path_buf(),
@@ -113,9 +135,16 @@ impl Run {
         let run = Run {
             rows: packed(dir, ROWS, f.rows, verify)?,
             edges: packed(dir, EDGES, f.edges, verify)?,
-            trans_prob: optional(dir, "trans.prob", "transprb", 8, f.trans_prob, verify)?,
+            trans_prob: optional(
+                dir,
+                crate::layout::TRANS_PROB,
+                "transprb",
+                8,
+                f.trans_prob,
+                verify,
+            )?,
             terminals: Mapped::open(
-                &dir.join("terminals"),
+                &dir.join(crate::layout::TERMINALS),
                 header("terminal", 8),
                 f.terminals,
                 verify,
@@ -128,27 +157,33 @@ impl Run {
             dir: dir.to_path_buf(),
             manifest: m,
         };
-        crate::structure::check(&run)?;
+        match checks {
+            Checks::Shape => crate::structure::check_shape(&run)?,
+            Checks::Structure | Checks::All => crate::structure::check(&run)?,
+        }
         Ok(run)
     }
 
     /// Verifies every block checksum.
     pub fn verify(&self) -> Result<(), StoreError> {
-        let f = &self.manifest.files;
-        for (s, c) in self.segments.iter().zip(&f.states) {
-            s.verify(*c)?;
-        }
-        for (m, c) in self.rows.iter().zip(f.rows) {
-            m.verify(c)?;
-        }
-        for (m, c) in self.edges.iter().zip(f.edges) {
-            m.verify(c)?;
-        }
-        self.terminals.verify(f.terminals)?;
-        if let (Some(m), Some(c)) = (&self.trans_prob, f.trans_prob) {
+        for (m, c) in self.data_files() {
             m.verify(c)?;
         }
         Ok(())
+    }
+
+    /// Every mapped data file with its committed length and tail checksum.
+    pub(crate) fn data_files(&self) -> Vec<(&Mapped, Commit)> {
+        let f = &self.manifest.files;
+        let mut files: Vec<(&Mapped, Commit)> =
+            self.segments.iter().zip(f.states.clone()).collect();
+        files.extend(self.rows.iter().zip(f.rows));
+        files.extend(self.edges.iter().zip(f.edges));
+        files.push((&self.terminals, f.terminals));
+        if let (Some(m), Some(c)) = (&self.trans_prob, f.trans_prob) {
+            files.push((m, c));
+        }
+        files
     }
 
     /// The run directory.

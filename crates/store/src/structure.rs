@@ -27,21 +27,73 @@ pub struct Parts<'a> {
 
 /// Runs every check.
 pub fn check(run: &crate::Run) -> Result<(), StoreError> {
+    check_shape(run)?;
+    check_contents(run, &mut |_| true).map(|_| ())
+}
+
+/// The checks that read the manifest and the frame tables only (a few milliseconds
+/// even for billions of states): counts against file lengths, frames that follow one
+/// another and fill their bit files.
+pub fn check_shape(run: &crate::Run) -> Result<(), StoreError> {
     let p = run.parts();
     check_states(&p)?;
     let m = p.manifest;
-    let manifest = p.dir.join("MANIFEST");
+    let manifest = p.dir.join(crate::layout::MANIFEST);
     check_frames(p.rows, m.expanded, m.files.tails.rows.len(), &manifest)?;
-    check_frames(p.edges, m.transitions, m.files.tails.edges.len(), &manifest)?;
-    check_rows(&p)?;
-    check_edges(&p)?;
-    check_terminals(&p)?;
-    check_probs(&p)
+    check_frames(p.edges, m.transitions, m.files.tails.edges.len(), &manifest)
+}
+
+/// Values the content checks read: one per row, edge, terminal and probability (what
+/// [`check_contents`] reports to its `tick`).
+pub fn content_values(run: &crate::Run) -> u64 {
+    let m = run.manifest();
+    let probs = if m.files.trans_prob.is_some() {
+        m.transitions
+    } else {
+        0
+    };
+    m.expanded + m.transitions + m.terminals + probs
+}
+
+/// Values checked between two calls of a content check's `tick`.
+const CHUNK: u64 = 1 << 20;
+
+/// The checks that read every row, edge, terminal and probability (a pass over the
+/// packed files), calling `tick` with the values checked as they go; `tick` returning
+/// false stops them (`Ok(false)`).
+pub fn check_contents(
+    run: &crate::Run,
+    tick: &mut dyn FnMut(u64) -> bool,
+) -> Result<bool, StoreError> {
+    let p = run.parts();
+    Ok(check_rows(&p, tick)?
+        && check_edges(&p, tick)?
+        && check_terminals(&p, tick)?
+        && check_probs(&p, tick)?)
+}
+
+/// Calls `f` with consecutive ranges of at most [`CHUNK`] values of `0..len`, telling
+/// `tick` after each; false when `tick` asked to stop.
+fn in_chunks(
+    len: u64,
+    tick: &mut dyn FnMut(u64) -> bool,
+    mut f: impl FnMut(std::ops::Range<u64>),
+) -> bool {
+    let mut start = 0;
+    while start < len {
+        let end = len.min(start + CHUNK);
+        f(start..end);
+        if !tick(end - start) {
+            return false;
+        }
+        start = end;
+    }
+    true
 }
 
 fn check_states(p: &Parts) -> Result<(), StoreError> {
     let m = p.manifest;
-    let manifest = p.dir.join("MANIFEST");
+    let manifest = p.dir.join(crate::layout::MANIFEST);
     if p.slot == 0 || (m.identity.variable_width && p.slot < 2) {
         return Err(corrupt(
             &manifest,
@@ -130,18 +182,23 @@ fn check_frames(
 
 /// Row ends never decrease, a frame starts where the row before it ended,
 /// and the last row ends at the last edge.
-fn check_rows(p: &Parts) -> Result<(), StoreError> {
+fn check_rows(p: &Parts, tick: &mut dyn FnMut(u64) -> bool) -> Result<bool, StoreError> {
     let rows = p.out.rows;
     let mut prev = 0u64;
     let mut bad = None;
-    rows.for_each(0..rows.len(), |i, end| {
-        let frame = (i / FRAME as u64) as usize;
-        let starts_frame = i % FRAME as u64 == 0 && frame < rows.frames();
-        if bad.is_none() && (end < prev || (starts_frame && rows.entry(frame)[0] != prev)) {
-            bad = Some(i);
-        }
-        prev = end;
+    let whole = in_chunks(rows.len(), tick, |range| {
+        rows.for_each(range, |i, end| {
+            let frame = (i / FRAME as u64) as usize;
+            let starts_frame = i % FRAME as u64 == 0 && frame < rows.frames();
+            if bad.is_none() && (end < prev || (starts_frame && rows.entry(frame)[0] != prev)) {
+                bad = Some(i);
+            }
+            prev = end;
+        })
     });
+    if !whole && bad.is_none() {
+        return Ok(false);
+    }
     if let Some(row) = bad {
         return Err(corrupt(
             p.rows[0].path(),
@@ -157,18 +214,20 @@ fn check_rows(p: &Parts) -> Result<(), StoreError> {
             ),
         ));
     }
-    Ok(())
+    Ok(true)
 }
 
 /// Every edge names a stored state and a declared action.
-fn check_edges(p: &Parts) -> Result<(), StoreError> {
+fn check_edges(p: &Parts, tick: &mut dyn FnMut(u64) -> bool) -> Result<bool, StoreError> {
     let labels = p.manifest.identity.action_labels.len() as u64;
     let states = p.manifest.states;
     let mut bad = None;
-    p.out.for_each(0..p.out.len(), |i, e| {
-        if bad.is_none() && (e.target >= states || u64::from(e.action) >= labels) {
-            bad = Some((i, e));
-        }
+    let whole = in_chunks(p.out.len(), tick, |range| {
+        p.out.for_each(range, |i, e| {
+            if bad.is_none() && (e.target >= states || u64::from(e.action) >= labels) {
+                bad = Some((i, e));
+            }
+        })
     });
     match bad {
         Some((i, e)) => Err(corrupt(
@@ -178,11 +237,11 @@ fn check_edges(p: &Parts) -> Result<(), StoreError> {
                 e.target, e.action
             ),
         )),
-        None => Ok(()),
+        None => Ok(whole),
     }
 }
 
-fn check_terminals(p: &Parts) -> Result<(), StoreError> {
+fn check_terminals(p: &Parts, tick: &mut dyn FnMut(u64) -> bool) -> Result<bool, StoreError> {
     let words = p.terminals.words();
     let outcomes = p.manifest.identity.outcome_names.len() as u16;
     if words.len() as u64 != p.manifest.terminals {
@@ -205,11 +264,11 @@ fn check_terminals(p: &Parts) -> Result<(), StoreError> {
         }
         prev = Some(id);
     }
-    Ok(())
+    Ok(tick(words.len() as u64))
 }
 
-fn check_probs(p: &Parts) -> Result<(), StoreError> {
-    let Some(prob) = p.prob else { return Ok(()) };
+fn check_probs(p: &Parts, tick: &mut dyn FnMut(u64) -> bool) -> Result<bool, StoreError> {
+    let Some(prob) = p.prob else { return Ok(true) };
     let words = prob.words();
     if words.len() as u64 != p.manifest.transitions {
         return Err(corrupt(
@@ -226,5 +285,5 @@ fn check_probs(p: &Parts) -> Result<(), StoreError> {
             format!("entry {i} is not a probability"),
         ));
     }
-    Ok(())
+    Ok(tick(words.len() as u64))
 }

@@ -114,7 +114,7 @@ fn an_oversized_manifest_is_refused_before_it_is_read() {
 
 /// Replaces `len` bytes at data offset `at` of `name` and recomputes the checksum the
 /// manifest keeps for the file's last block, so that only the structure check can tell.
-fn damage_behind_checksums(dir: &Path, name: &str, at: usize, bytes: &[u8]) {
+pub(crate) fn damage_behind_checksums(dir: &Path, name: &str, at: usize, bytes: &[u8]) {
     let path = dir.join(name);
     let mut data = std::fs::read(&path).unwrap();
     data[64 + at..64 + at + bytes.len()].copy_from_slice(bytes);

@@ -187,12 +187,15 @@ impl RunWriter {
             )?,
             trans_prob: match manifest.identity.has_chance {
                 true => Some(AppendFile::create(
-                    &dir.join("trans.prob"),
+                    &dir.join(crate::layout::TRANS_PROB),
                     header("transprb", 8),
                 )?),
                 false => None,
             },
-            terminals: AppendFile::create(&dir.join("terminals"), header("terminal", 8))?,
+            terminals: AppendFile::create(
+                &dir.join(crate::layout::TERMINALS),
+                header("terminal", 8),
+            )?,
         };
         RunWriter::assemble(dir, held, manifest, files, slot as usize)
     }
@@ -250,12 +253,12 @@ impl RunWriter {
         }
         let prob = match (m.identity.has_chance, m.files.trans_prob) {
             (true, Some(c)) => Some(AppendFile::resume(
-                &dir.join("trans.prob"),
+                &dir.join(crate::layout::TRANS_PROB),
                 header("transprb", 8),
                 c,
             )?),
             (true, None) => Some(AppendFile::create(
-                &dir.join("trans.prob"),
+                &dir.join(crate::layout::TRANS_PROB),
                 header("transprb", 8),
             )?),
             _ => None,
@@ -278,7 +281,7 @@ impl RunWriter {
             )?,
             trans_prob: prob,
             terminals: AppendFile::resume(
-                &dir.join("terminals"),
+                &dir.join(crate::layout::TERMINALS),
                 header("terminal", 8),
                 m.files.terminals,
             )?,

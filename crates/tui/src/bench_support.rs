@@ -98,6 +98,24 @@ impl Harness {
         Ok((h, startup))
     }
 
+    /// Applies events (drawing after each, as the event loop does) until the
+    /// background verification of the data has ended or `limit` passes; the time it
+    /// took, `None` if it is still running.
+    pub fn await_verification(&mut self, limit: Duration) -> std::io::Result<Option<Duration>> {
+        let start = Instant::now();
+        while start.elapsed() < limit {
+            if !matches!(self.app.integrity, crate::app::Integrity::Verifying { .. }) {
+                return Ok(Some(start.elapsed()));
+            }
+            if let Next::Event(e) = self.runtime.next(&self.app, TICK) {
+                self.app.on_event(e);
+                self.runtime.dispatch(&mut self.app);
+                self.draw()?;
+            }
+        }
+        Ok(None)
+    }
+
     /// Draws one frame.
     pub fn draw(&mut self) -> std::io::Result<()> {
         let app = &self.app;

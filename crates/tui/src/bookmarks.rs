@@ -16,6 +16,9 @@
 //! bincode 2. A `hsg-bookmarks.json` left by an earlier version is imported once into
 //! the tree of the run it lies beside, then removed.
 
+use crate::bookmarks_check::{
+    digest, move_aside, read_recorded, write_recorded, Copy, Digest, Recorded,
+};
 use crate::error::TuiError;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -23,9 +26,9 @@ use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::xxh3_64;
 
 /// File name of the bookmarks an earlier version kept inside a run directory.
-pub const FILE: &str = "hsg-bookmarks.json";
+pub const FILE: &str = store::layout::OLD_BOOKMARKS;
 /// Directory name of the workbench's database inside a run directory.
-pub const DATABASE: &str = "hsg-user.sled";
+pub const DATABASE: &str = store::layout::USER_DB;
 
 /// Prefix of the trees that hold bookmarks, one per run identity.
 const TREE_PREFIX: &str = "bookmarks/";
@@ -107,6 +110,13 @@ pub struct Bookmarks {
     items: Vec<Bookmark>,
     hidden: usize,
     next: u64,
+    /// Why changes are refused, if they are (a read-only run directory, a database
+    /// that could not be opened): they are never kept in memory only as if saved.
+    refusal: Option<String>,
+    /// What the user must be told about the database (moved aside, read-only).
+    notice: Option<String>,
+    /// What the checksum file records as the database's contents now.
+    digest: Option<Digest>,
 }
 
 impl std::fmt::Debug for Bookmarks {
@@ -122,31 +132,90 @@ impl std::fmt::Debug for Bookmarks {
 impl Bookmarks {
     /// Opens the bookmarks of the run `key` in the run directory `dir` (creating the
     /// database, and importing an earlier version's JSON file, as needed); without a
-    /// place they live in memory only.
+    /// place they live in memory only. The database is checked first through a copy
+    /// (see [`crate::bookmarks_check`]): a damaged one is moved aside, never written,
+    /// and a new one started with the bookmarks that could still be read, which
+    /// [`Bookmarks::notice`] tells. In a read-only run directory the bookmarks are read
+    /// from the copy and every change is refused ([`Bookmarks::refusal`]).
     pub fn open(place: Option<(&Path, &RunKey)>) -> Result<Bookmarks, TuiError> {
         let Some((dir, key)) = place else {
             return Ok(Bookmarks::default());
         };
-        let legacy = read_legacy(&dir.join(FILE))?;
         let path = dir.join(DATABASE);
-        let db = sled::Config::new()
+        let own = key.tree_name();
+        let inspection = match path.exists() {
+            true => Some(inspect(&path, &own)?),
+            false => None,
+        };
+        if is_read_only(dir) {
+            return Ok(read_only(dir, &path, inspection));
+        }
+        let legacy = read_legacy(&dir.join(FILE))?;
+        let mut notice = None;
+        let mut salvaged = Vec::new();
+        if let Some(Inspection {
+            damage: Some(why),
+            items,
+            ..
+        }) = inspection
+        {
+            let aside = move_aside(&path)?;
+            notice = Some(format!(
+                "The bookmarks database {} is damaged ({why}). It was moved to {} unchanged, \
+                 and a new database holds the {} bookmarks of this run that could still be \
+                 read.",
+                path.display(),
+                aside.display(),
+                items.len()
+            ));
+            salvaged = items;
+        }
+        let db = match sled::Config::new()
             .path(&path)
             // Every change is flushed at once; no background flusher is needed.
             .flush_every_ms(None)
             .open()
-            .map_err(database(&path))?;
-        let tree = db.open_tree(key.tree_name()).map_err(database(&path))?;
+        {
+            Ok(db) => db,
+            Err(e) if denied(&e) => return Ok(read_only(dir, &path, None)),
+            Err(e) => return Err(database(&path)(e)),
+        };
+        let tree = db.open_tree(&own).map_err(database(&path))?;
         let mut bookmarks = Bookmarks {
             saved: Some(Saved { path, db, tree }),
+            notice,
             ..Bookmarks::default()
         };
-        bookmarks.load(&key.tree_name())?;
+        bookmarks.load(&own)?;
+        bookmarks.record()?;
+        for b in salvaged {
+            bookmarks.add(b.state, b.note)?;
+        }
         if let Some(legacy) = legacy {
             bookmarks.import(legacy)?;
             let file = dir.join(FILE);
             std::fs::remove_file(&file).map_err(|e| TuiError::io(&file, e))?;
         }
         Ok(bookmarks)
+    }
+
+    /// Bookmarks that refuse every change, with `reason` (the database could not be
+    /// opened): nothing is ever reported saved that was not.
+    pub fn unavailable(reason: String) -> Bookmarks {
+        Bookmarks {
+            refusal: Some(reason),
+            ..Bookmarks::default()
+        }
+    }
+
+    /// Why changes are refused, if they are.
+    pub fn refusal(&self) -> Option<&str> {
+        self.refusal.as_deref()
+    }
+
+    /// What the user must be told about the database, if anything.
+    pub fn notice(&self) -> Option<&str> {
+        self.notice.as_deref()
     }
 
     /// The bookmarks, oldest first.
@@ -167,6 +236,7 @@ impl Bookmarks {
 
     /// Adds (or, for a state already bookmarked, renames) a bookmark and saves.
     pub fn add(&mut self, state: u64, note: String) -> Result<(), TuiError> {
+        self.refuse()?;
         let index = match self.items.iter().position(|b| b.state == state) {
             Some(i) => {
                 self.items[i].note = note;
@@ -182,11 +252,13 @@ impl Bookmarks {
                 self.items.len() - 1
             }
         };
-        self.save(&self.items[index])
+        let b = self.items[index].clone();
+        self.save(&b)
     }
 
     /// Removes bookmark number `index` and saves.
     pub fn remove(&mut self, index: usize) -> Result<(), TuiError> {
+        self.refuse()?;
         if index >= self.items.len() {
             return Ok(());
         }
@@ -197,7 +269,36 @@ impl Bookmarks {
         s.tree
             .remove(gone.state.to_be_bytes())
             .map_err(database(&s.path))?;
-        s.db.flush().map(|_| ()).map_err(database(&s.path))
+        self.record()
+    }
+
+    fn refuse(&self) -> Result<(), TuiError> {
+        match &self.refusal {
+            Some(why) => Err(TuiError::Database {
+                path: self.path().map(Path::to_path_buf).unwrap_or_default(),
+                what: why.clone(),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// Records the database's contents in its checksum file, then flushes it: the
+    /// file always names the contents before or after a change.
+    fn record(&mut self) -> Result<(), TuiError> {
+        let Some(s) = &self.saved else {
+            return Ok(());
+        };
+        let now = digest(&s.db).map_err(database(&s.path))?;
+        let recorded = Recorded {
+            previous: self.digest.unwrap_or(now),
+            current: now,
+        };
+        if self.digest != Some(now) {
+            write_recorded(&s.path, recorded)?;
+        }
+        s.db.flush().map_err(database(&s.path))?;
+        self.digest = Some(now);
+        Ok(())
     }
 
     /// Reads this run's tree and counts the bookmarks of the others.
@@ -205,19 +306,20 @@ impl Bookmarks {
         let Some(s) = &self.saved else {
             return Ok(());
         };
-        for entry in s.tree.iter() {
-            let (key, value) = entry.map_err(database(&s.path))?;
-            self.items.push(decode(&s.path, &key, &value)?);
-        }
-        self.items.sort_by_key(|b| b.added);
-        self.next = self.items.last().map_or(0, |b| b.added + 1);
-        for name in s.db.tree_names() {
-            if name.starts_with(TREE_PREFIX.as_bytes()) && name != own.as_bytes() {
-                let other = s.db.open_tree(&name).map_err(database(&s.path))?;
-                self.hidden += other.len();
-            }
+        let (items, hidden) = read_all(&s.db, &s.path, own)?;
+        let recorded = read_recorded(&s.path)?;
+        self.set_items(items, hidden);
+        if let Some(Recorded { current, .. }) = recorded {
+            self.digest = Some(current);
         }
         Ok(())
+    }
+
+    fn set_items(&mut self, mut items: Vec<Bookmark>, hidden: usize) {
+        items.sort_by_key(|b| b.added);
+        self.next = items.last().map_or(0, |b| b.added + 1);
+        self.items = items;
+        self.hidden = hidden;
     }
 
     /// Adds the bookmarks of an earlier version's file, keeping any note already saved
@@ -232,7 +334,7 @@ impl Bookmarks {
     }
 
     /// Writes one bookmark and flushes the database.
-    fn save(&self, b: &Bookmark) -> Result<(), TuiError> {
+    fn save(&mut self, b: &Bookmark) -> Result<(), TuiError> {
         let Some(s) = &self.saved else {
             return Ok(());
         };
@@ -250,8 +352,156 @@ impl Bookmarks {
         s.tree
             .insert(b.state.to_be_bytes(), bytes)
             .map_err(database(&s.path))?;
-        s.db.flush().map(|_| ()).map_err(database(&s.path))
+        self.record()
     }
+}
+
+/// The bookmarks of the tree `own` in `db` (at `path`, for errors), and how many the
+/// other trees hold.
+fn read_all(db: &sled::Db, path: &Path, own: &str) -> Result<(Vec<Bookmark>, usize), TuiError> {
+    let tree = db.open_tree(own).map_err(database(path))?;
+    let mut items = Vec::new();
+    for entry in tree.iter() {
+        let (key, value) = entry.map_err(database(path))?;
+        items.push(decode(path, &key, &value)?);
+    }
+    let mut hidden = 0;
+    for name in db.tree_names() {
+        if name.starts_with(TREE_PREFIX.as_bytes()) && name != own.as_bytes() {
+            hidden += db.open_tree(&name).map_err(database(path))?.len();
+        }
+    }
+    Ok((items, hidden))
+}
+
+/// What a database holds, read from a copy of it.
+struct Inspection {
+    /// This run's bookmarks that could be read.
+    items: Vec<Bookmark>,
+    /// Bookmarks of other runs.
+    hidden: usize,
+    /// Why the database is damaged, if it is.
+    damage: Option<String>,
+}
+
+/// Reads the database folder `path` through a copy, checking it against its
+/// checksum file; the original is not touched.
+fn inspect(path: &Path, own: &str) -> Result<Inspection, TuiError> {
+    let copy = Copy::of(path)?;
+    let damaged = |why: String| Inspection {
+        items: Vec::new(),
+        hidden: 0,
+        damage: Some(why),
+    };
+    let recorded = match read_recorded(copy.path()) {
+        Ok(r) => r,
+        Err(e) => return Ok(damaged(format!("its checksum file is unreadable: {e}"))),
+    };
+    let db = match sled::Config::new().path(copy.path()).open() {
+        Ok(db) => db,
+        Err(e) => return Ok(damaged(format!("sled cannot open it: {e}"))),
+    };
+    let now = digest(&db).map_err(database(path))?;
+    let mut damage = match recorded {
+        Some(r) if !r.accepts(now) && now.records != r.current.records => Some(format!(
+            "it holds {} bookmarks where its checksum file records {}",
+            now.records, r.current.records
+        )),
+        Some(r) if !r.accepts(now) => {
+            Some("its contents do not match the checksum recorded with them".to_string())
+        }
+        _ => None,
+    };
+    let (items, hidden) = match read_all(&db, path, own) {
+        Ok(read) => read,
+        Err(e) => {
+            damage.get_or_insert_with(|| e.to_string());
+            (readable(&db, path, own), 0)
+        }
+    };
+    Ok(Inspection {
+        items,
+        hidden,
+        damage,
+    })
+}
+
+/// The bookmarks of the tree `own` that decode, skipping those that do not.
+fn readable(db: &sled::Db, path: &Path, own: &str) -> Vec<Bookmark> {
+    let Ok(tree) = db.open_tree(own) else {
+        return Vec::new();
+    };
+    tree.iter()
+        .flatten()
+        .filter_map(|(k, v)| decode(path, &k, &v).ok())
+        .collect()
+}
+
+/// The bookmarks of a read-only run directory `dir`: what the database holds (read
+/// from a copy), every change refused.
+fn read_only(dir: &Path, path: &Path, inspection: Option<Inspection>) -> Bookmarks {
+    let refusal = format!(
+        "the run directory {} is read-only: bookmarks cannot be saved there",
+        dir.display()
+    );
+    let mut b = Bookmarks::unavailable(refusal);
+    let Some(found) = inspection else {
+        return b;
+    };
+    b.notice = Some(match &found.damage {
+        Some(why) => format!(
+            "The bookmarks database {} is damaged ({why}); the run directory is read-only, so \
+             it stays where it is. The {} bookmarks that could be read are shown read-only.",
+            path.display(),
+            found.items.len()
+        ),
+        None => "The run directory is read-only: bookmarks are shown read-only.".to_string(),
+    });
+    b.set_items(found.items, found.hidden);
+    b
+}
+
+/// True when the run directory's permissions allow no writing (whoever the user is:
+/// the owner's intent counts, even for root).
+fn is_read_only(dir: &Path) -> bool {
+    std::fs::metadata(dir).is_ok_and(|m| m.permissions().readonly())
+}
+
+/// True when sled failed for want of permission or on a read-only file system.
+fn denied(e: &sled::Error) -> bool {
+    matches!(e, sled::Error::Io(io) if matches!(
+        io.kind(),
+        std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem
+    ))
+}
+
+/// What `hsg verify` says of the bookmarks database of the run directory `dir`: `None`
+/// when there is none, else a line on what it holds. A damaged database is an error
+/// naming it; nothing is written (the check reads a copy).
+pub fn verify(dir: &Path) -> Result<Option<String>, TuiError> {
+    let path = dir.join(DATABASE);
+    if !path.exists() {
+        return Ok(None);
+    }
+    let inspection = inspect(&path, "")?;
+    if let Some(why) = inspection.damage {
+        return Err(TuiError::Database {
+            path,
+            what: format!(
+                "damaged ({why}); the workbench moves it aside (unchanged) when it next opens \
+                 the run"
+            ),
+        });
+    }
+    let checked = match read_recorded(&path)? {
+        Some(_) => "its checksum verified",
+        None => "written before checksums were kept: nothing to verify it against",
+    };
+    Ok(Some(format!(
+        "{}: ok ({} bookmarks, {checked})",
+        path.display(),
+        inspection.hidden
+    )))
 }
 
 /// Decodes one stored bookmark; a damaged key or record is an error naming the state.

@@ -14,13 +14,13 @@ pub enum TuiError {
     #[error("analysis: {0}")]
     Analysis(#[from] hsg::HsgError),
 
-    /// The saved analysis does not describe this run.
-    #[error("{path}: the saved analysis does not match the run ({why}); run `hsg analyze` again")]
-    Mismatch {
+    /// The analysis saved in a run directory is damaged.
+    #[error("{source}; `hsg analyze {}` computes the analysis again", path.display())]
+    SavedAnalysis {
         /// The run directory.
         path: PathBuf,
-        /// What differs.
-        why: String,
+        /// What is damaged, naming the file.
+        source: hsg::HsgError,
     },
 
     /// A fixture level could not be explored.

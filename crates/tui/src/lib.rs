@@ -12,6 +12,7 @@
 pub mod app;
 pub mod bench_support;
 pub mod bookmarks;
+pub mod bookmarks_check;
 pub mod data;
 pub mod error;
 pub mod keys;
@@ -42,15 +43,22 @@ pub struct TuiOptions {
     pub ascii: bool,
     /// Draw without colour (`--no-color`); colour is also off when `NO_COLOR` is set.
     pub no_colour: bool,
+    /// Draw in colour even when `NO_COLOR` is set (`--color always`).
+    pub force_colour: bool,
 }
 
 impl TuiOptions {
-    /// The drawing options, with `NO_COLOR` (any non-empty value) turning colour off.
+    /// The drawing options, with `NO_COLOR` (any non-empty value) turning colour off
+    /// unless colour is forced; forcing it also tells crossterm, which honours
+    /// `NO_COLOR` on its own.
     pub fn view(self) -> ViewOptions {
+        if self.force_colour && !self.no_colour {
+            crossterm::style::force_color_output(true);
+        }
         let no_color_env = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         ViewOptions {
             ascii: self.ascii,
-            colour: !(self.no_colour || no_color_env),
+            colour: !self.no_colour && (self.force_colour || !no_color_env),
         }
     }
 }
@@ -111,6 +119,11 @@ pub fn write_svg_of(
     name: &Path,
 ) -> Result<SvgStats, TuiError> {
     let bench = data::run::open_store(dir, &|_| {})?;
+    // The workbench verifies in the background; an export has no time to show first.
+    bench.verify_analysis().map_err(|d| TuiError::Corrupt {
+        path: dir.to_path_buf(),
+        what: format!("{} {}", d.what, d.remedy),
+    })?;
     svg::write_svg(&bench, bench.root(), radius, max_nodes, writer)
         .and_then(|s| writer.flush().map(|_| s))
         .map_err(|e| TuiError::io(name, e))

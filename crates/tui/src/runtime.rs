@@ -3,7 +3,7 @@
 //! [`Event`]s on one channel. The terminal loop and the latency benchmark both drive an
 //! [`App`] through a [`Runtime`], so the benchmark measures the real machinery.
 
-use crate::app::{execute, App, Event, Job};
+use crate::app::{execute, verify_now, App, Event, Job, VerifyStatus};
 use crate::data::Overview;
 use crate::error::TuiError;
 use crate::Workbench;
@@ -50,6 +50,8 @@ pub struct Runtime {
     jobs: Sender<(Arc<dyn Workbench>, Job)>,
     stop: Arc<AtomicBool>,
     polling: bool,
+    /// Stops the verification running, when a newer one starts.
+    verifying: Option<Arc<AtomicBool>>,
 }
 
 impl Runtime {
@@ -64,6 +66,7 @@ impl Runtime {
             jobs,
             stop: Arc::new(AtomicBool::new(false)),
             polling: false,
+            verifying: None,
         }
     }
 
@@ -97,11 +100,45 @@ impl Runtime {
         while let Some(job) = app.take_job() {
             let _ = self.jobs.send((bench.clone(), job));
         }
+        if let Some(gen) = app.take_verification() {
+            if let Some(old) = self.verifying.take() {
+                old.store(true, Ordering::Relaxed);
+            }
+            let own = Arc::new(AtomicBool::new(false));
+            self.verifying = Some(own.clone());
+            spawn_verifier(
+                bench.clone(),
+                gen,
+                self.tx.clone(),
+                [self.stop.clone(), own],
+            );
+        }
         if !self.polling && bench.is_live() {
             self.polling = true;
             spawn_progress_poller(bench, self.tx.clone(), self.stop.clone());
         }
     }
+}
+
+/// Verifies `bench` on a thread of its own (see [`crate::app::integrity`]); it ends
+/// early when either stop flag is set.
+fn spawn_verifier(
+    bench: Arc<dyn Workbench>,
+    gen: u64,
+    tx: Sender<Event>,
+    stops: [Arc<AtomicBool>; 2],
+) {
+    thread::spawn(move || {
+        let stop = || stops.iter().any(|s| s.load(Ordering::Relaxed));
+        let mut send = |e: Event| drop(tx.send(e));
+        let ran = catch_unwind(AssertUnwindSafe(|| {
+            verify_now(bench.as_ref(), gen, &stop, &mut send)
+        }));
+        if let Err(panic) = ran {
+            let status = VerifyStatus::Failed(panic_message(&panic));
+            let _ = tx.send(Event::Verify { gen, status });
+        }
+    });
 }
 
 impl Drop for Runtime {

@@ -36,12 +36,21 @@ pub fn big_app(view: ViewOptions, size: (u16, u16), partial: bool) -> App {
     app
 }
 
-/// Runs every queued job inline, as the worker threads would.
+/// Runs every queued job inline, as the worker threads would, and the verification
+/// the application asked for, as the runtime's verifier would.
 pub fn run_jobs(app: &mut App) {
     while let Some(job) = app.take_job() {
         let bench = app.bench.clone().unwrap();
         let done = execute(bench.as_ref(), job);
         app.on_event(Event::Done(done));
+    }
+    if let Some(gen) = app.take_verification() {
+        let bench = app.bench.clone().unwrap();
+        let mut events = Vec::new();
+        crate::app::verify_now(bench.as_ref(), gen, &|| false, &mut |e| events.push(e));
+        for e in events {
+            app.on_event(e);
+        }
     }
 }
 

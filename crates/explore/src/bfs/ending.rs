@@ -28,6 +28,11 @@ impl<'g> Bfs<'g> {
             }
             self.mark_unexpanded_terminals()?;
         }
+        // The last progress (kept in the manifest) pairs the final counts with the
+        // live figures of the whole graph, not those of the last layer's start.
+        if let Some(w) = self.watching.as_mut() {
+            w.settle(&self.writer, self.next_parent)?;
+        }
         let (states, transitions) = self.writer_states();
         let summary = Summary {
             ending,
@@ -38,6 +43,7 @@ impl<'g> Bfs<'g> {
             elapsed: self.clock.started.elapsed(),
             resumed,
             used_disk: self.index.disk.is_some(),
+            index: self.largest_index(),
         };
         if ending == Ending::Interrupted {
             let blob = self.resume_blob();

@@ -6,7 +6,7 @@ use super::{disk_budget, Bfs};
 use crate::disk::DiskDedup;
 use crate::expand::UNRESOLVED;
 use crate::keys::Keys;
-use crate::options::ProgressSink;
+use crate::options::{IndexFigures, ProgressSink};
 use crate::table::{claimed_slot, Table};
 use crate::ExploreError;
 
@@ -37,6 +37,10 @@ impl<'g> Bfs<'g> {
             self.index.table.grow_to(wanted, self.threads)?;
             return Ok(());
         }
+        if self.switch_to_compact(needed, sink)? {
+            return Ok(());
+        }
+        self.index.largest = self.largest_index();
         sink.note(&format!(
             "the visited index reached the memory budget at {} states: continuing with disk-based duplicate detection in {}",
             self.writer.state_count(),
@@ -74,6 +78,48 @@ impl<'g> Bfs<'g> {
         )?;
         self.index.disk = Some(dedup);
         Ok(())
+    }
+
+    /// Rebuilds the index in the compact layout from the stored states when
+    /// the word layout cannot hold `needed` states within the budget but the
+    /// compact one can: the word layout is faster, the compact one holds
+    /// half as many states again (at most eight bytes a state when full).
+    /// The word table is dropped first, so the budget holds throughout.
+    fn switch_to_compact(
+        &mut self,
+        needed: usize,
+        sink: &mut dyn ProgressSink,
+    ) -> Result<bool, ExploreError> {
+        let keys = &self.index.keys;
+        if self.index.compact || !keys.takes_compact() {
+            return Ok(false);
+        }
+        if needed > self.most_in_memory_as(true).min(self.index_cap()) {
+            return Ok(false);
+        }
+        sink.note(&format!(
+            "the visited index reached the memory budget at {} states in its word layout: rebuilding it in the compact layout",
+            self.writer.state_count()
+        ));
+        self.index.largest = self.largest_index();
+        self.index.compact = true;
+        self.index.table = Table::with_capacity(0)?;
+        self.refill_table(0, needed, false)?;
+        Ok(true)
+    }
+
+    /// The in-memory index's largest size: the present table's unless the
+    /// search has moved to disk, where the table is only a cache.
+    pub(super) fn largest_index(&self) -> IndexFigures {
+        if self.index.disk.is_some() {
+            return self.index.largest;
+        }
+        let table = &self.index.table;
+        let full = table.capacity() as u64;
+        IndexFigures {
+            bytes: table.bytes() + self.index.keys.arena_bytes_per_state() * full,
+            full_states: full,
+        }
     }
 
     /// Successors of the pending chunk: at most the states its merge adds.

@@ -6,7 +6,7 @@ use super::{disk_budget, Bfs, Chunks, Clock, Index, Resume, Row, RESERVE_BYTES, 
 use crate::disk::DiskDedup;
 use crate::expand::Expander;
 use crate::keys::Keys;
-use crate::options::{ExploreOptions, ProgressSink};
+use crate::options::{ExploreOptions, IndexFigures, ProgressSink};
 use crate::slot::Slot;
 use crate::table::{Format, Table};
 use crate::ExploreError;
@@ -44,6 +44,8 @@ impl<'g> Bfs<'g> {
             table,
             table_limit,
             disk: None,
+            largest: IndexFigures::default(),
+            compact: false,
         };
         Ok(Bfs {
             expander: Expander {
@@ -127,6 +129,11 @@ impl<'g> Bfs<'g> {
             self.layers.len().saturating_sub(2)
         ));
         let count = self.writer.state_count();
+        // A run resumed with more states than the word layout holds with
+        // room to grow resumes in the compact layout, as it would have
+        // switched to it before.
+        self.index.compact = self.index.keys.takes_compact()
+            && count.saturating_mul(2) > self.most_in_memory_as(false) as u64;
         match resume.disk {
             // A disk checkpoint lies at a layer boundary (or the switch
             // point), with every state met so far stored: when a larger
@@ -170,16 +177,19 @@ impl<'g> Bfs<'g> {
         // what a packed slot numbers.
         let (most, format) = match on_disk {
             true => (capacity, Format::Wide),
-            false => (self.most_in_memory(), self.index.keys.memory_format()),
+            false => (self.most_in_memory(), self.memory_format()),
         };
         self.index.table = Table::new(format, capacity.max(1 << 16), most.max(capacity))?;
         self.index.keys.reset(from);
         let width = self.slot().width();
         let mut id = from;
+        // A buffer of its own: mid-run (the switch to the compact layout)
+        // the chunk's buffers are in use.
+        let mut records = Vec::new();
         while id < count {
             let n = (count - id).min(1 << 20) as usize;
-            self.writer.read_states(id, n, &mut self.chunks.parents)?;
-            for record in self.chunks.parents.chunks_exact(width) {
+            self.writer.read_states(id, n, &mut records)?;
+            for record in records.chunks_exact(width) {
                 if !self.index.keys.put(id, record) {
                     return Err(ExploreError::ArenaTooSmall(id));
                 }
@@ -198,31 +208,61 @@ impl<'g> Bfs<'g> {
     /// started the disk phase must not leave it only to enter it again at
     /// once, rewriting every stored state into scratch runs.
     fn memory_holds(&self, states: u64) -> bool {
+        let best = self.most_in_memory_as(self.index.keys.takes_compact());
         let cap = self
             .opts
             .index_limit
             .unwrap_or(usize::MAX)
             .min(self.index.keys.capacity())
-            .min(self.most_in_memory());
+            .min(best);
         states.saturating_mul(2) <= cap as u64
     }
 
+    /// The most states the in-memory index may hold in its present layout.
     pub(super) fn most_in_memory(&self) -> usize {
+        self.most_in_memory_as(self.index.compact)
+    }
+
+    /// The most states the in-memory index may hold in the word layout, or
+    /// with `compact` in the compact one.
+    pub(super) fn most_in_memory_as(&self, compact: bool) -> usize {
         let keys = &self.index.keys;
-        let (arena, format) = (keys.arena_bytes_per_state(), keys.memory_format());
+        let (arena, format) = (keys.arena_bytes_per_state(), keys.memory_format(compact));
         most_in_memory(self.index.table_limit, arena, format, self.opts.index_limit)
+    }
+
+    /// The in-memory index's layout now.
+    pub(super) fn memory_format(&self) -> Format {
+        self.index.keys.memory_format(self.index.compact)
     }
 }
 
 /// The most states an in-memory index (table and key arena) may hold within
 /// `limit` bytes: the capacity of the largest table that fits, since tables
-/// come in powers of two.
+/// come in powers of two (compact tables in finer steps, so the budget is
+/// searched for the most states whose table fits).
 fn most_in_memory(
     limit: u64,
     arena_per_state: u64,
     format: Format,
     index_limit: Option<usize>,
 ) -> usize {
+    if let Format::Compact { .. } = format {
+        let fits = |states: usize| {
+            Table::bytes_for(states, format)
+                .saturating_add(arena_per_state.saturating_mul(states as u64))
+                <= limit
+        };
+        let (mut low, mut high) = (1usize << 16, MOST_IN_MEMORY);
+        while low < high {
+            let mid = low + (high - low).div_ceil(2);
+            match fits(mid) {
+                true => low = mid,
+                false => high = mid - 1,
+            }
+        }
+        return index_limit.map_or(low, |cap| low.min(cap.max(1 << 16)));
+    }
     let mut states = 1usize << 16;
     while states < MOST_IN_MEMORY {
         let next = states * 2;

@@ -85,9 +85,15 @@ impl Table {
     /// matches. Safe beside other lookups and the merge's inserts.
     #[inline]
     pub fn lookup_or_claim_key(&self, key: u64, same: impl FnMut(u64) -> bool) -> Lookup {
-        let Format::Packed { key_bits } = self.format else {
+        let key_bits = match self.format {
+            Format::Packed { key_bits } => key_bits,
+            // Compact lines take no claims (see `compact`).
+            Format::Compact { key_bits } => {
+                let id = self.get_compact::<true>(key_bits, key);
+                return id.map_or(Lookup::Missing, Lookup::Id);
+            }
             // A wide key is the tag itself.
-            return self.get(key, same).map_or(Lookup::Missing, Lookup::Id);
+            Format::Wide => return self.get(key, same).map_or(Lookup::Missing, Lookup::Id),
         };
         loop {
             match self.probe_packed(key_bits, key) {

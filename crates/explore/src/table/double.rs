@@ -276,7 +276,9 @@ mod tests {
             for tag in tags {
                 // A packed table takes keys of its width only.
                 let tag = match format {
-                    Format::Packed { key_bits } => tag & super::super::format::low_mask(key_bits),
+                    Format::Packed { key_bits } | Format::Compact { key_bits } => {
+                        tag & super::super::format::low_mask(key_bits)
+                    }
                     Format::Wide => tag,
                 };
                 if t.len() >= t.capacity() {

@@ -55,6 +55,13 @@ pub enum Format {
         /// Width of the scrambled key.
         key_bits: u32,
     },
+    /// Entries narrower than a word in cache-line buckets, for exact keys
+    /// scrambled over `key_bits` bits (see [`super::compact`]). A slot is a
+    /// bucket.
+    Compact {
+        /// Width of the scrambled key.
+        key_bits: u32,
+    },
 }
 
 /// Scrambles a tag into a well-spread hash (the murmur3 finaliser): narrow
@@ -94,12 +101,22 @@ impl Format {
         })
     }
 
-    /// Words a slot takes.
+    /// The compact format for exact keys of `key_bytes` bytes, when they fit
+    /// (the widths of [`Format::packed_for`]).
+    pub fn compact_for(key_bytes: usize) -> Option<Format> {
+        match Format::packed_for(key_bytes)? {
+            Format::Packed { key_bits } => Some(Format::Compact { key_bits }),
+            other => Some(other),
+        }
+    }
+
+    /// Words a slot takes (a compact slot is a bucket of one cache line).
     #[inline]
     pub const fn words(self) -> usize {
         match self {
             Format::Wide => 2,
             Format::Packed { .. } => 1,
+            Format::Compact { .. } => super::compact::LINE_WORDS,
         }
     }
 
@@ -108,6 +125,8 @@ impl Format {
         match self {
             Format::Wide => usize::MAX / 4 + 1,
             Format::Packed { key_bits } => 1usize << key_bits.min(usize::BITS - 2),
+            // Every size keeps a remainder of two bits or more.
+            Format::Compact { key_bits } => 1usize << (key_bits - 2).min(usize::BITS - 8),
         }
     }
 
@@ -116,17 +135,20 @@ impl Format {
     pub fn key(self, tag: u64) -> u64 {
         match self {
             Format::Wide => tag,
-            Format::Packed { key_bits } => mix_bits(tag, key_bits),
+            Format::Packed { key_bits } | Format::Compact { key_bits } => mix_bits(tag, key_bits),
         }
     }
 
     /// The home of `key` in a table of `2^log2` slots (tables have at least
-    /// 32, so `log2` is never 0).
+    /// 32, so `log2` is never 0). Compact tables find homes by their bucket
+    /// count instead ([`super::compact::home_of`]).
     #[inline]
     pub fn home(self, key: u64, log2: u32) -> usize {
         match self {
             Format::Wide => (mix(key) >> (64 - log2)) as usize,
-            Format::Packed { key_bits } => (key >> (key_bits - log2)) as usize,
+            Format::Packed { key_bits } | Format::Compact { key_bits } => {
+                (key >> (key_bits - log2)) as usize
+            }
         }
     }
 
@@ -141,7 +163,7 @@ impl Format {
     pub fn is_empty(self, slot: &[u64]) -> bool {
         match self {
             Format::Wide => slot[1] == 0,
-            Format::Packed { .. } => slot[0] == 0,
+            Format::Packed { .. } | Format::Compact { .. } => slot[0] == 0,
         }
     }
 
@@ -151,6 +173,8 @@ impl Format {
     pub fn read(self, slot: &[u64], at: usize, log2: u32) -> Option<Entry> {
         match self {
             Format::Wide => (slot[1] != 0).then_some((slot[0], slot[1])),
+            // A compact bucket is read by its own code.
+            Format::Compact { .. } => None,
             Format::Packed { key_bits } => {
                 let word = slot[0];
                 if word == 0 {
@@ -174,6 +198,7 @@ impl Format {
                 slot[1] = id1;
                 true
             }
+            Format::Compact { .. } => false,
             Format::Packed { .. } => match self.packed_word(key, id1, at, log2) {
                 Some(word) => {
                     slot[0] = word;

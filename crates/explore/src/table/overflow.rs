@@ -12,8 +12,8 @@ impl Table {
     #[cold]
     pub(super) fn overflow_get(&self, key: u64) -> Option<u64> {
         let list = self.overflow.0.lock().unwrap_or_else(|p| p.into_inner());
-        let entry = list.iter().find(|e| e.0 == key)?;
-        (entry.1 != PROVISIONAL).then(|| entry.1 - 1)
+        let &id1 = list.get(&key)?;
+        (id1 != PROVISIONAL).then(|| id1 - 1)
     }
 
     /// For the one writer: the id of `key` in the overflow list, a claim
@@ -21,12 +21,12 @@ impl Table {
     #[cold]
     pub(super) fn overflow_settle(&self, key: u64, new_id: u64) -> Option<Result<u64, u64>> {
         let mut list = self.overflow.0.lock().unwrap_or_else(|p| p.into_inner());
-        let entry = list.iter_mut().find(|e| e.0 == key)?;
-        if entry.1 == PROVISIONAL {
-            entry.1 = new_id + 1;
+        let id1 = list.get_mut(&key)?;
+        if *id1 == PROVISIONAL {
+            *id1 = new_id + 1;
             return Some(Err(new_id));
         }
-        Some(Ok(entry.1 - 1))
+        Some(Ok(*id1 - 1))
     }
 
     /// Adds an entry to the overflow list (the one writer only, or a
@@ -34,7 +34,7 @@ impl Table {
     #[cold]
     pub(super) fn overflow_push(&self, entry: Entry) {
         let mut list = self.overflow.0.lock().unwrap_or_else(|p| p.into_inner());
-        list.push(entry);
+        list.insert(entry.0, entry.1);
         self.overflowed.store(list.len(), Ordering::Release);
     }
 
@@ -42,6 +42,10 @@ impl Table {
     pub(super) fn take_overflow(&mut self) -> Vec<Entry> {
         *self.overflowed.get_mut() = 0;
         let list = self.overflow.0.get_mut().unwrap_or_else(|p| p.into_inner());
-        std::mem::take(list)
+        let mut entries: Vec<Entry> = std::mem::take(list).into_iter().collect();
+        // In key order, so that where entries land never depends on the
+        // map's iteration order.
+        entries.sort_unstable();
+        entries
     }
 }

@@ -76,6 +76,13 @@ pub struct Session<'a> {
     restarting: bool,
     rng: Rng,
     scratch: Scratch,
+    /// True when a win leaves the level on show instead of loading the next
+    /// one (the explorer's view of a level: see [`Session::until_win`]).
+    freeze_on_win: bool,
+    /// True once a win happened under `freeze_on_win`.
+    won: bool,
+    /// True when the last `again` chain revisited a grid and was cut there.
+    endless_again: bool,
 }
 
 impl<'a> Session<'a> {
@@ -104,10 +111,57 @@ impl<'a> Session<'a> {
             text_mode: false,
             restarting: false,
             scratch: Scratch::default(),
+            freeze_on_win: false,
+            won: false,
+            endless_again: false,
         };
         s.load(level_index);
         s.settle();
         Ok(s)
+    }
+
+    /// Loads the entry `level_index` as [`Session::new`] does with the default
+    /// seed, but a win (by the start rules' `again` turns) stops the level
+    /// where it won instead of loading the next one, as the reference's
+    /// breadth-first driver does: see [`Session::won`].
+    pub fn until_win(game: &'a Compiled, level_index: usize) -> Result<Session<'a>, Error> {
+        let Some(Level::Grid(grid)) = game.levels.get(level_index) else {
+            return Err(Error::Level {
+                file: game.file.clone(),
+                message: format!("LEVELS entry {level_index} is not a playable level"),
+            });
+        };
+        let seed = DEFAULT_SEED.to_string();
+        let mut s = Session {
+            game,
+            rng: Rng::new(&seed),
+            seed,
+            level_index,
+            board: Board::new(game, grid),
+            backups: Vec::new(),
+            restart_target: grid.clone(),
+            againing: false,
+            text_mode: false,
+            restarting: false,
+            scratch: Scratch::default(),
+            freeze_on_win: true,
+            won: false,
+            endless_again: false,
+        };
+        s.load(level_index);
+        s.settle();
+        Ok(s)
+    }
+
+    /// True when the level was won under [`Session::until_win`].
+    pub fn won(&self) -> bool {
+        self.won
+    }
+
+    /// True when the last `again` chain revisited a grid, so that it would
+    /// never end: it was stopped at the revisit.
+    pub fn endless_again(&self) -> bool {
+        self.endless_again
     }
 
     /// The board as it stands.
@@ -155,12 +209,28 @@ impl<'a> Session<'a> {
         self.input(Input::Tick);
     }
 
+    /// Plays the `again` turns queued, until one asks for no more or the
+    /// chain revisits a grid (found by Brent's method: one marked grid,
+    /// moved on at powers of two, so memory stays two grids however long
+    /// the chain).
     fn settle(&mut self) {
-        let mut guard = 0;
-        while self.againing && guard < 10_000 {
+        self.endless_again = false;
+        let mut mark = self.board.objects.clone();
+        let (mut power, mut since) = (1u64, 0u64);
+        while self.againing && !self.won {
             self.againing = false;
             self.process_input(None, false, false);
-            guard += 1;
+            since += 1;
+            if self.againing && self.board.objects == mark {
+                self.endless_again = true;
+                self.againing = false;
+                return;
+            }
+            if since == power {
+                mark.clone_from(&self.board.objects);
+                power = power.saturating_mul(2);
+                since = 0;
+            }
         }
     }
 
@@ -279,6 +349,11 @@ impl<'a> Session<'a> {
         }
         if !self.text_mode {
             self.check_win(dont_do_win);
+            if self.won {
+                // A frozen win ends the turn, as the reference's `winning`.
+                self.board.queue.clear();
+                return modified;
+            }
         }
         if self.board.queued("checkpoint") {
             self.restart_target = self.board.grid();
@@ -294,7 +369,11 @@ impl<'a> Session<'a> {
         let won = self.board.queued("win") || win::satisfied(self.game, &self.board.objects);
         if won && !dont_do_win {
             self.againing = false;
-            self.next_level();
+            if self.freeze_on_win {
+                self.won = true;
+            } else {
+                self.next_level();
+            }
         }
     }
 

@@ -97,15 +97,15 @@ impl PuzzleScriptGame {
         let chance = has_chance(&game);
         let idle_turns_inert = idle_turns_inert(&game);
         let board = Board::new(&game, grid);
-        let initial_objects = step::start_objects(&game, number, &board);
+        let (initial_objects, start_won) = step::start_objects(&game, number, &board)?;
         let layout = choose_layout(&game, grid, &initial_objects);
         let win_plan = crate::engine::win::WinPlan::new(&game, &grid.cells, &layout.mutable);
         let mut template_board = board.clone();
         template_board.objects.clone_from(&layout.template);
         template_board.summarize_objects(game.obj_words, game.mov_words);
         let mut initial = Vec::new();
-        layout.encode(&initial_objects, false, &mut initial);
-        let initial_wins = win_plan.satisfied(&game, &initial_objects);
+        layout.encode(&initial_objects, start_won, &mut initial);
+        let initial_wins = !start_won && win_plan.satisfied(&game, &initial_objects);
         static NEXT_ID: AtomicU64 = AtomicU64::new(1);
         Ok(PuzzleScriptGame {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),

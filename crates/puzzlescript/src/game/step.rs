@@ -13,9 +13,6 @@ use crate::engine::movement::is_player;
 use crate::engine::turn::{input_bits, run};
 use crate::engine::{Board, Chooser, Scratch};
 
-/// The longest `again` chain followed before it is taken for an endless one.
-const MAX_AGAIN: usize = 10_000;
-
 /// How one turn ended.
 enum Turn {
     /// Cancelled, blocked, or nothing changed.
@@ -50,7 +47,9 @@ pub struct Worker {
     chooser: Enumerator,
     start: Vec<u64>,
     before: Vec<u64>,
-    chain: Vec<Vec<u64>>,
+    /// The grid an `again` chain is compared with to find a revisit
+    /// ([`Worker::chain`]).
+    mark: Vec<u64>,
     encoded: Vec<u8>,
     /// The cells of the prepared state that hold a changing object.
     cells: Vec<usize>,
@@ -77,7 +76,7 @@ pub fn with_worker(game: &PuzzleScriptGame, f: impl FnOnce(&mut Worker)) {
                 chooser: Enumerator::default(),
                 start: Vec::new(),
                 before: Vec::new(),
-                chain: Vec::new(),
+                mark: Vec::new(),
                 encoded: Vec::new(),
                 cells: Vec::new(),
                 outcomes: Vec::new(),
@@ -191,6 +190,9 @@ impl Worker {
                         self.encoded.extend_from_slice(&game.initial);
                     }
                 }
+                // A chain that comes back to the grid it started from is no
+                // transition (the reference compares grids after the chain).
+                End::Board(false) if self.same_as_start() => {}
                 End::Board(won) => {
                     // Only the cells written since `prepare` differ from `state`.
                     self.encoded.extend_from_slice(state);
@@ -249,24 +251,39 @@ impl Worker {
             Turn::Changed(false) => return End::Board(false),
             Turn::Changed(true) => {}
         }
-        self.chain.clear();
-        for _ in 0..MAX_AGAIN {
+        // Brent's cycle detection: the grid is compared with one marked grid,
+        // moved to the current one whenever the steps since it reach a power
+        // of two. A chain that revisits a grid (turns are functions of the
+        // grid) comes back to the mark within twice its length plus its loop,
+        // so every endless chain is found, exactly, in memory for two grids,
+        // and a chain that ends is followed to its end however long it is.
+        self.mark.clone_from(&self.board.objects);
+        let (mut power, mut since) = (1u64, 0u64);
+        loop {
             if game.stopped() {
                 return End::Nothing;
             }
-            if self.chain.contains(&self.board.objects) {
-                return End::Endless;
-            }
-            self.chain.push(self.board.objects.clone());
             match self.turn(game, None, false) {
-                Turn::Unchanged => return End::Board(false),
+                Turn::Unchanged | Turn::Changed(false) => return End::Board(false),
                 Turn::Restart => return End::Initial,
                 Turn::Won => return End::Board(true),
-                Turn::Changed(false) => return End::Board(false),
                 Turn::Changed(true) => {}
             }
+            since += 1;
+            // `touched` may name a cell once a turn: keep it within the board.
+            if self.board.touched.len() > 2 * self.board.cells() {
+                self.board.touched.sort_unstable();
+                self.board.touched.dedup();
+            }
+            if self.board.objects == self.mark {
+                return End::Endless;
+            }
+            if since == power {
+                self.mark.clone_from(&self.board.objects);
+                power = power.saturating_mul(2);
+                since = 0;
+            }
         }
-        End::Endless
     }
 
     /// One turn on the board; an unchanged turn leaves the board as it was.
@@ -359,21 +376,29 @@ impl Worker {
 }
 
 /// The objects of level `number` of `g` (whose board is `board`) after its
-/// start rules (and their `again` turns).
+/// start rules (and their `again` turns), and whether those won the level
+/// (a cut-scene): the level is then one won state, as in the reference.
+/// Fails when the start's `again` chain never ends.
 pub(super) fn start_objects(
     g: &crate::compile::Compiled,
     number: usize,
     board: &Board,
-) -> Vec<u64> {
+) -> Result<(Vec<u64>, bool), crate::Error> {
     if !g.flags.run_rules_on_level_start {
-        return board.objects.clone();
+        return Ok((board.objects.clone(), false));
     }
     let index = crate::list_levels(g)
         .into_iter()
         .find(|l| l.number == number)
         .map_or(0, |l| l.index);
-    match crate::Session::new(g, index, None) {
-        Ok(s) if s.level_index() == index => s.board().objects.clone(),
-        _ => board.objects.clone(),
+    let s = crate::Session::until_win(g, index)?;
+    if s.endless_again() {
+        return Err(crate::Error::Level {
+            file: g.file.clone(),
+            message: format!(
+                "level {number}: the again chain of its start rules never ends (it revisits a grid)"
+            ),
+        });
     }
+    Ok((s.board().objects.clone(), s.won()))
 }

@@ -44,7 +44,10 @@ impl App {
             Action::IdealStep => self.ideal_step(),
             Action::PrevAction => self.move_out_cursor(-1),
             Action::NextAction => self.move_out_cursor(1),
-            Action::Bookmark => self.overlay = Overlay::Prompt(PromptKind::Note, String::new()),
+            Action::Bookmark => match self.bookmarks.refusal() {
+                Some(why) => self.status = format!("not bookmarked: {why}"),
+                None => self.overlay = Overlay::Prompt(PromptKind::Note, String::new()),
+            },
             Action::BookmarkList => self.overlay = Overlay::Bookmarks(0),
             Action::Play => self.open_play(),
             _ => match self.screen {
@@ -56,6 +59,13 @@ impl App {
                 }
             },
         }
+    }
+
+    /// The terminal's size less the rows of the banner over the screens.
+    fn body_size(&self) -> (u16, u16) {
+        let banner = ui::banner_lines(self, self.size.0).len();
+        let banner = u16::try_from(banner).unwrap_or(u16::MAX);
+        (self.size.0, self.size.1.saturating_sub(banner))
     }
 
     /// Esc: closes what is open, else steps back (the browser's focus to the table,
@@ -243,8 +253,9 @@ impl App {
     }
 
     fn apply_browser(&mut self, action: Action) {
-        let page =
-            i64::from(ui::browser::table_rows(self.size, ui::browser::board_rows(self)).max(1));
+        let page = i64::from(
+            ui::browser::table_rows(self.body_size(), ui::browser::board_rows(self)).max(1),
+        );
         match (action, self.pane) {
             (Action::Left, p) => self.pane = p.step(false),
             (Action::Right, p) => self.pane = p.step(true),

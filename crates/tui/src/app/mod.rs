@@ -4,11 +4,13 @@
 //! whose results come back as [`Event::Done`].
 
 mod actions;
+pub mod integrity;
 mod goto;
 pub mod jobs;
 mod mouse;
 mod nav;
 
+pub use integrity::{verify_now, Integrity, VerifyStatus};
 pub use jobs::{execute, Done, GraphData, Job};
 
 use crate::bookmarks::Bookmarks;
@@ -43,6 +45,13 @@ pub enum Event {
     Progress(LiveProgress),
     /// A job failed (a bug: the message of its panic).
     Failed(String),
+    /// The background verification of the data of generation `gen` reports.
+    Verify {
+        /// Which loaded data it verifies (a refresh starts a new generation).
+        gen: u64,
+        /// What it found.
+        status: VerifyStatus,
+    },
 }
 
 /// The screens, in tab order.
@@ -280,6 +289,10 @@ pub struct App {
     pub tick: u64,
     /// Set when the user quits.
     pub quit: bool,
+    /// Where the verification of the data on show stands.
+    pub integrity: Integrity,
+    verify_gen: u64,
+    verify_wanted: Option<u64>,
     /// Play mode, while it is open.
     pub play: Option<crate::play::Play>,
     jobs: VecDeque<Job>,
@@ -336,6 +349,9 @@ impl App {
             pending: 0,
             tick: 0,
             quit: false,
+            integrity: Integrity::NothingToVerify,
+            verify_gen: 0,
+            verify_wanted: None,
             play: None,
             jobs: VecDeque::new(),
             gens: Generations::default(),
@@ -357,8 +373,11 @@ impl App {
             Event::Preview(_) => {}
             Event::Loaded(Ok(bench)) => self.on_loaded(bench),
             Event::Loaded(Err(message)) => self.fatal = Some(message),
+            // Nothing computed from a run found damaged is shown.
+            Event::Done(_) | Event::Progress(_) if self.damage().is_some() => {}
             Event::Done(done) => self.on_done(done),
             Event::Progress(p) => self.live = Some(p),
+            Event::Verify { gen, status } => self.on_verify(gen, status),
             Event::Failed(why) => {
                 self.pending = self.pending.saturating_sub(1);
                 self.status = format!("background work failed: {why}");
@@ -383,7 +402,8 @@ impl App {
 
     /// True while work runs (the spinner turns).
     pub fn busy(&self) -> bool {
-        self.pending > 0 || (self.bench.is_none() && self.fatal.is_none())
+        self.pending > 0
+            || (self.bench.is_none() && self.fatal.is_none() && self.damage().is_none())
     }
 
     /// The key context of what has the keyboard.
@@ -468,7 +488,9 @@ impl App {
         let key = bench.run_key();
         match Bookmarks::open(bench.run_dir().zip(key.as_ref())) {
             Ok(b) => {
-                if b.hidden() > 0 {
+                if b.notice().is_some() {
+                    self.status = "about the bookmarks: ' (the bookmark list) says more".into();
+                } else if b.hidden() > 0 {
                     self.status = format!(
                         "{} bookmarks of another exploration of this directory (other level or options) are hidden",
                         b.hidden()
@@ -476,11 +498,16 @@ impl App {
                 }
                 self.bookmarks = b;
             }
-            Err(e) => self.status = format!("bookmarks unavailable: {e}"),
+            Err(e) => {
+                // Changes are refused rather than kept in memory as if saved.
+                self.status = format!("bookmarks unavailable: {e}");
+                self.bookmarks = Bookmarks::unavailable(format!("bookmarks unavailable: {e}"));
+            }
         }
         if bench.is_live() {
             self.status = "another process is exploring this run: progress refreshes live".into();
         }
+        self.want_verification(bench.as_ref());
         self.bench = Some(bench);
         self.phase = "ready".into();
         self.select(self.selected);
@@ -515,5 +542,7 @@ impl App {
     }
 }
 
+#[cfg(test)]
+mod refusal_tests;
 #[cfg(test)]
 mod tests;

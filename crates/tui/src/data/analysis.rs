@@ -3,12 +3,12 @@
 //! The fixture and the store backends differ only in their state source.
 
 use super::{
-    win_search, CriticalAction, Details, Listing, LiveProgress, Member, Move, Overview, Row,
-    RunState, Tag, WinSearch, Workbench,
+    win_search, CriticalAction, Damage, Details, Listing, LiveProgress, Member, Move, Overview,
+    Row, RunState, StaleNote, Tag, WinSearch, Workbench,
 };
 use crate::bookmarks::RunKey;
 use hsg::summary::HsgSummary;
-use hsg::{HyperstateInfo, IdVec, SavedAnalysis};
+use hsg::{HyperstateInfo, IdVec, MappedAnalysis, SavedAnalysis, SavedView};
 use std::path::Path;
 
 /// The states of the analysed graph, as one backend stores them.
@@ -40,6 +40,15 @@ pub trait StateSource: Send + Sync {
     fn run_key(&self) -> Option<RunKey> {
         None
     }
+    /// The work [`StateSource::verify`] reports in all (nothing for states in memory).
+    fn verify_work(&self) -> u64 {
+        0
+    }
+    /// Verifies every checksum of the files the states are read from, as
+    /// [`Workbench::verify`] says; states in memory have none.
+    fn verify(&self, _tick: &mut dyn FnMut(&Path, u64) -> bool) -> Result<bool, Damage> {
+        Ok(true)
+    }
 }
 
 /// What the overview says about the run besides the analysis summary.
@@ -53,8 +62,8 @@ pub struct RunFacts {
     pub options: Vec<(String, String)>,
     /// Where the exploration stood at open.
     pub run_state: RunState,
-    /// Why the analysis may not match the run, if it may not.
-    pub stale_note: Option<String>,
+    /// Why the analysis may not describe the run as shown, if it may not.
+    pub stale_note: Option<StaleNote>,
     /// Action labels, by id.
     pub action_labels: Vec<String>,
     /// Outcome names, by id.
@@ -69,9 +78,56 @@ struct Reverse {
     sources: IdVec,
 }
 
+/// The analysis a workbench shows: computed or loaded into memory, or read in place
+/// from its mapped files (verified in the background).
+pub enum SavedData {
+    /// In memory (a fresh analysis, or a fixture's).
+    Loaded(SavedAnalysis),
+    /// Mapped from `DIR/hsg/`.
+    Mapped(MappedAnalysis),
+}
+
+impl From<SavedAnalysis> for SavedData {
+    fn from(saved: SavedAnalysis) -> SavedData {
+        SavedData::Loaded(saved)
+    }
+}
+
+impl SavedData {
+    /// The analysis, item by item.
+    pub fn view(&self) -> &dyn SavedView {
+        match self {
+            SavedData::Loaded(s) => s,
+            SavedData::Mapped(m) => m,
+        }
+    }
+
+    fn verify_work(&self) -> u64 {
+        match self {
+            SavedData::Loaded(_) => 0,
+            SavedData::Mapped(m) => m.verify_work(),
+        }
+    }
+
+    fn verify(&self, tick: &mut dyn FnMut(&Path, u64) -> bool) -> Result<bool, Damage> {
+        let SavedData::Mapped(m) = self else {
+            return Ok(true);
+        };
+        let run_dir = m.folder().parent().unwrap_or(m.folder());
+        m.verify_watched(tick).map_err(|e| Damage {
+            what: e.to_string(),
+            remedy: format!(
+                "The analysis is derived data: `hsg analyze {}` computes it again from the \
+                 store.",
+                run_dir.display()
+            ),
+        })
+    }
+}
+
 /// A workbench over a saved analysis and a state source.
 pub struct AnalysisBench<S> {
-    saved: SavedAnalysis,
+    saved: SavedData,
     reverse: Reverse,
     facts: RunFacts,
     states: S,
@@ -82,10 +138,15 @@ pub struct AnalysisBench<S> {
 
 impl<S: StateSource> AnalysisBench<S> {
     /// Builds the workbench; `O(HSG edges)` to index predecessors.
-    pub fn new(saved: SavedAnalysis, facts: RunFacts, states: S) -> AnalysisBench<S> {
-        let reverse = reverse_edges(&saved);
-        let target =
-            hsg::target::resolve(&facts.outcome_names, Some(&saved.summary.target), None).ok();
+    pub fn new(saved: impl Into<SavedData>, facts: RunFacts, states: S) -> AnalysisBench<S> {
+        let saved = saved.into();
+        let reverse = reverse_edges(saved.view());
+        let target = hsg::target::resolve(
+            &facts.outcome_names,
+            Some(&saved.view().summary().target),
+            None,
+        )
+        .ok();
         AnalysisBench {
             saved,
             reverse,
@@ -95,13 +156,18 @@ impl<S: StateSource> AnalysisBench<S> {
         }
     }
 
-    /// The saved analysis.
-    pub fn saved(&self) -> &SavedAnalysis {
-        &self.saved
+    /// Verifies the analysis alone (what a picture of the HSG reads), at once.
+    pub fn verify_analysis(&self) -> Result<(), Damage> {
+        self.saved.verify(&mut |_, _| true).map(|_| ())
     }
 
-    fn info(&self, h: u64) -> Option<&HyperstateInfo> {
-        self.saved.hyperstates.get(usize::try_from(h).ok()?)
+    /// The saved analysis.
+    pub fn saved(&self) -> &dyn SavedView {
+        self.saved.view()
+    }
+
+    fn info(&self, h: u64) -> Option<HyperstateInfo> {
+        self.saved().hyperstate(h)
     }
 
     fn tag(&self, h: u64) -> Tag {
@@ -109,15 +175,11 @@ impl<S: StateSource> AnalysisBench<S> {
     }
 
     fn member_range(&self, h: u64) -> std::ops::Range<u64> {
-        let o = &self.saved.member_offsets;
-        match (o.get(h as usize), o.get(h as usize + 1)) {
-            (Some(&a), Some(&b)) => a..b,
-            _ => 0..0,
-        }
+        self.saved().member_range(h)
     }
 
     fn edge_range(&self, h: u64) -> std::ops::Range<u64> {
-        self.saved.edges.row(h)
+        self.saved().edge_range(h)
     }
 
     fn in_range(&self, h: u64) -> std::ops::Range<u64> {
@@ -137,12 +199,7 @@ impl<S: StateSource> AnalysisBench<S> {
     }
 
     fn multiplicity(&self, edge: u64) -> u64 {
-        self.saved
-            .edges
-            .multiplicity
-            .get(edge as usize)
-            .copied()
-            .unwrap_or(0)
+        self.saved().edge(edge).map_or(0, |e| e.multiplicity)
     }
 
     /// True when state `s` is a target state: its outcome is in the target.
@@ -166,23 +223,22 @@ impl<S: StateSource> AnalysisBench<S> {
         let (mut lo, mut hi) = (r.start, r.end);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            if self.saved.members.get(mid)? < s {
+            if self.saved().member(mid)? < s {
                 lo = mid + 1;
             } else {
                 hi = mid;
             }
         }
-        (lo < r.end && self.saved.members.get(lo)? == s).then(|| lo - r.start)
+        (lo < r.end && self.saved().member(lo)? == s).then(|| lo - r.start)
     }
 
     fn critical(&self, edge: u64, other: u64) -> CriticalAction {
-        let e = &self.saved.edges;
-        let action = e.actions.get(edge as usize).copied().unwrap_or(0);
+        let e = self.saved().edge(edge);
         CriticalAction {
-            action: self.label(action),
+            action: self.label(e.map_or(0, |e| e.action)),
             other,
             other_tag: self.tag(other),
-            multiplicity: e.multiplicity.get(edge as usize).copied().unwrap_or(0),
+            multiplicity: e.map_or(0, |e| e.multiplicity),
         }
     }
 }
@@ -239,12 +295,13 @@ fn count_distinct(walk: impl FnOnce(&mut dyn FnMut(u64))) -> u64 {
     n
 }
 
-fn reverse_edges(saved: &SavedAnalysis) -> Reverse {
-    let h = saved.hyperstates.len();
-    let e = &saved.edges;
+fn reverse_edges(saved: &dyn SavedView) -> Reverse {
+    let h = saved.hyperstate_count() as usize;
+    let edges = saved.edge_count();
     let mut offsets = vec![0u64; h + 1];
-    for t in e.targets.iter() {
-        if let Some(o) = offsets.get_mut(t as usize + 1) {
+    for i in 0..edges {
+        let t = saved.edge(i).map_or(u64::MAX, |e| e.target);
+        if let Some(o) = usize::try_from(t).ok().and_then(|t| offsets.get_mut(t + 1)) {
             *o += 1;
         }
     }
@@ -252,15 +309,22 @@ fn reverse_edges(saved: &SavedAnalysis) -> Reverse {
         offsets[i + 1] += offsets[i];
     }
     let mut cursor = offsets.clone();
-    let mut edge = vec![0u64; e.len() as usize];
-    let mut sources = vec![0u64; e.len() as usize];
+    let total = offsets[h] as usize;
+    let mut edge = vec![0u64; total];
+    let mut sources = vec![0u64; total];
     for source in 0..h as u64 {
-        for i in e.row(source) {
-            let t = e.targets.get(i).unwrap_or(0) as usize;
-            let slot = cursor[t] as usize;
-            cursor[t] += 1;
-            edge[slot] = i;
-            sources[slot] = source;
+        for i in saved.edge_range(source) {
+            // An unverified view may hold any target: one past the count is skipped.
+            let Some(t) = saved.edge(i).and_then(|e| usize::try_from(e.target).ok()) else {
+                continue;
+            };
+            let Some(slot) = cursor.get_mut(t).filter(|c| (**c as usize) < total) else {
+                continue;
+            };
+            let at = *slot as usize;
+            *slot += 1;
+            edge[at] = i;
+            sources[at] = source;
         }
     }
     let sources = if (h as u64) <= u64::from(u32::MAX) {
@@ -278,26 +342,26 @@ fn reverse_edges(saved: &SavedAnalysis) -> Reverse {
 impl<S: StateSource> Workbench for AnalysisBench<S> {
     fn overview(&self) -> Overview {
         overview_of(
-            &self.saved.summary,
+            self.saved().summary(),
             &self.facts,
             self.states.bfs_histogram(),
         )
     }
 
     fn hyperstate_count(&self) -> u64 {
-        self.saved.hyperstates.len() as u64
+        self.saved().hyperstate_count()
     }
 
     fn state_count(&self) -> u64 {
-        self.saved.component.len() as u64
+        self.saved().state_count()
     }
 
     fn root(&self) -> u64 {
-        self.saved.summary.root_hyperstate
+        self.saved().summary().root_hyperstate
     }
 
     fn ideal_path(&self) -> Vec<u64> {
-        self.saved.ideal_path.clone()
+        self.saved().ideal_path().to_vec()
     }
 
     fn row(&self, h: u64) -> Option<Row> {
@@ -317,7 +381,7 @@ impl<S: StateSource> Workbench for AnalysisBench<S> {
     fn details(&self, h: u64) -> Option<Details> {
         let row = self.row(h)?;
         let i = self.info(h)?;
-        let first_state = self.saved.members.get(self.member_range(h).start)?;
+        let first_state = self.saved().member(self.member_range(h).start)?;
         let (out, inc) = (self.edge_range(h), self.in_range(h));
         Some(Details {
             row,
@@ -341,7 +405,17 @@ impl<S: StateSource> Workbench for AnalysisBench<S> {
     }
 
     fn for_each_successor(&self, h: u64, f: &mut dyn FnMut(u64)) {
-        self.saved.edges.for_each_successor(h, f);
+        // A row's edges are sorted by target: each successor once.
+        let mut previous = None;
+        for i in self.edge_range(h) {
+            let Some(t) = self.saved().edge(i).map(|e| e.target) else {
+                continue;
+            };
+            if previous != Some(t) {
+                f(t);
+                previous = Some(t);
+            }
+        }
     }
 
     fn for_each_predecessor(&self, h: u64, f: &mut dyn FnMut(u64)) {
@@ -362,7 +436,7 @@ impl<S: StateSource> Workbench for AnalysisBench<S> {
         let items = range
             .clone()
             .take(limit)
-            .map(|i| self.critical(i, self.saved.edges.targets.get(i).unwrap_or(0)))
+            .map(|i| self.critical(i, self.saved().edge(i).map_or(0, |e| e.target)))
             .collect();
         Listing {
             items,
@@ -391,7 +465,7 @@ impl<S: StateSource> Workbench for AnalysisBench<S> {
         if index >= r.end - r.start {
             return None;
         }
-        let state = self.saved.members.get(r.start + index)?;
+        let state = self.saved().member(r.start + index)?;
         let moves = self
             .states
             .moves(state)
@@ -425,7 +499,7 @@ impl<S: StateSource> Workbench for AnalysisBench<S> {
     }
 
     fn hyperstate_of_state(&self, s: u64) -> Option<u64> {
-        self.saved.component.get(s)
+        self.saved().component(s)
     }
 
     fn state_text(&self, s: u64) -> Option<String> {
@@ -472,5 +546,14 @@ impl<S: StateSource> Workbench for AnalysisBench<S> {
 
     fn run_key(&self) -> Option<RunKey> {
         self.states.run_key()
+    }
+
+    fn verify_work(&self) -> u64 {
+        self.saved.verify_work() + self.states.verify_work()
+    }
+
+    fn verify(&self, tick: &mut dyn FnMut(&Path, u64) -> bool) -> Result<bool, Damage> {
+        // The analysis first: every screen shows it, and it is the smaller part.
+        Ok(self.saved.verify(tick)? && self.states.verify(tick)?)
     }
 }

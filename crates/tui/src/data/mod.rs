@@ -100,8 +100,8 @@ pub struct Overview {
     pub compression: f64,
     /// States never expanded and not terminal.
     pub open_states: u64,
-    /// Why the analysis may not describe the run as it is now, if it may not.
-    pub stale_note: Option<String>,
+    /// Why the analysis may not describe the run as it is shown, if it may not.
+    pub stale_note: Option<StaleNote>,
     /// Name of the target outcome.
     pub target: String,
     /// Hyperstates per tag, indexed by tag code.
@@ -126,6 +126,25 @@ pub struct Overview {
     pub ideal_profile: Vec<Option<u32>>,
     /// Largest finite loss distance on the ideal path.
     pub breadth: Option<u32>,
+}
+
+/// Why an analysis may not describe the run it is shown with: said in full on the
+/// overview, and in a line on every other screen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StaleNote {
+    /// The whole explanation, with what to do.
+    pub full: String,
+    /// One short sentence for the banner of the other screens.
+    pub short: String,
+}
+
+/// Damage found by [`Workbench::verify`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Damage {
+    /// What is damaged and where: the file, and the block and byte offsets when known.
+    pub what: String,
+    /// What brings back a sound run, as a command where there is one.
+    pub remedy: String,
 }
 
 /// One row of the hyperstate table.
@@ -297,6 +316,18 @@ pub trait Workbench: Send + Sync {
     /// What the run's state ids depend on, which its bookmarks are tied to.
     fn run_key(&self) -> Option<RunKey> {
         None
+    }
+    /// The work [`Workbench::verify`] reports in all (bytes and values read).
+    fn verify_work(&self) -> u64 {
+        0
+    }
+    /// Verifies every checksum (and every value a lazy open left unchecked) of the
+    /// files this workbench reads from, calling `tick(file, units)` as it goes; `tick`
+    /// returning false stops it (`Ok(false)`). Slow (a pass over every file): the
+    /// runtime calls it on a thread of its own while the user browses. The error is
+    /// the first damage found, naming the file and where in it.
+    fn verify(&self, _tick: &mut dyn FnMut(&Path, u64) -> bool) -> Result<bool, Damage> {
+        Ok(true)
     }
 
     /// Hyperstate ids in table order (slow: whole graph).

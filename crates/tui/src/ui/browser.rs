@@ -7,6 +7,7 @@ use super::theme::{tag_long, tag_short, Theme};
 use super::{opt, opt_f, page_start, pane};
 use crate::app::{App, Pane};
 use crate::data::{CriticalAction, Details, Listing, Member, Row};
+use model::numbers::grouped;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
@@ -125,7 +126,10 @@ fn draw_table(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
     frame.render_widget(block, area);
     let visible = inner.height.saturating_sub(1) as usize;
     let cursor = tv.cursor as usize;
-    let first = page_start(cursor, visible);
+    // The last page is filled from the end: the root, often the last hyperstate, once
+    // opened the table showing itself alone.
+    let len = usize::try_from(order.len()).unwrap_or(usize::MAX);
+    let first = page_start(cursor, visible).min(len.saturating_sub(visible));
     let rows: Vec<Row> = (first..first + visible)
         .filter_map(|i| bench.row(order.at(i as u64)?))
         .collect();
@@ -307,15 +311,16 @@ pub fn detail_lines<'a>(d: &Details, width: u16, t: &Theme) -> Vec<Line<'a>> {
             format!("one-step {}", opt_f(d.one_step_headroom)),
         ],
         vec![
-            format!("critical actions out {}", d.out_critical),
-            format!("in {}", d.in_critical),
+            format!("critical actions out {}", grouped(d.out_critical)),
+            format!("in {}", grouped(d.in_critical)),
         ],
         vec![
             format!(
                 "HSG edges out {} ({} labelled)",
-                d.out_edges, d.out_labelled
+                grouped(d.out_edges),
+                grouped(d.out_labelled)
             ),
-            format!("in {} ({})", d.in_edges, d.in_labelled),
+            format!("in {} ({})", grouped(d.in_edges), grouped(d.in_labelled)),
         ],
     ];
     for group in groups {
@@ -343,7 +348,7 @@ pub fn detail_lines<'a>(d: &Details, width: u16, t: &Theme) -> Vec<Line<'a>> {
 
 /// `n` followed by the singular or plural noun.
 pub fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
+    format!("{} {}", grouped(n), if n == 1 { one } else { many })
 }
 
 fn draw_actions(
@@ -356,9 +361,13 @@ fn draw_actions(
     focused: bool,
 ) {
     let shown = if (list.items.len() as u64) < list.total {
-        format!("{name} {} of {}", list.items.len(), list.total)
+        format!(
+            "{name} {} of {}",
+            grouped(list.items.len() as u64),
+            grouped(list.total)
+        )
     } else {
-        format!("{name} {}", list.total)
+        format!("{name} {}", grouped(list.total))
     };
     let block = pane(t, &shown, focused, area.width);
     let inner = block.inner(area);

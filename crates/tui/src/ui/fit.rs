@@ -4,9 +4,14 @@
 
 use ratatui::text::{Line, Span};
 
-/// `n` in at most `width` columns: in full when it fits, else abbreviated with a
-/// metric suffix and as many decimals as fit (`1.40M`, `1.4M`, `1M`), else `#`s.
+/// `n` in at most `width` columns: in full with thousands separators when it fits
+/// (`1,400,000`), else in full without them, else abbreviated with a metric suffix and
+/// as many decimals as fit (`1.40M`, `1.4M`, `1M`), else `#`s.
 pub fn count(n: u64, width: usize) -> String {
+    let grouped = model::numbers::grouped(n);
+    if grouped.len() <= width {
+        return grouped;
+    }
     let full = n.to_string();
     if full.len() <= width {
         return full;
@@ -43,24 +48,9 @@ pub fn fraction(x: f32, width: usize) -> String {
     "#".repeat(width)
 }
 
-/// A share in `[0, 1]` as a percentage with two decimals, or more when two would
-/// round a share that is not exactly 0 or 1 to `0.00%` or `100.00%`.
-pub fn percent(x: f64) -> String {
-    let p = x * 100.0;
-    for decimals in 2..=6 {
-        let text = format!("{p:.decimals$}");
-        let rounded_to_end = (x < 1.0 && text.starts_with("100"))
-            || (x > 0.0 && text.chars().all(|c| c == '0' || c == '.'));
-        if !rounded_to_end {
-            return format!("{text}%");
-        }
-    }
-    if x < 0.5 {
-        "<0.000001%".to_string()
-    } else {
-        ">99.999999%".to_string()
-    }
-}
+/// A share in `[0, 1]` as a percentage (`94.69%`), as everywhere else
+/// ([`model::numbers::percent`]).
+pub use model::numbers::percent;
 
 /// Columns `s` takes on screen.
 pub fn width(s: &str) -> usize {
@@ -105,6 +95,33 @@ pub fn flow(items: &[String], sep: &str, max: usize, ellipsis: &str) -> Vec<Stri
             lines.push(std::mem::take(&mut current));
         }
         current = ellipsize(item, max, ellipsis);
+    }
+    if !current.is_empty() {
+        lines.push(current);
+    }
+    lines
+}
+
+/// `text` wrapped into lines of at most `max` columns, at spaces where it can be and
+/// inside a word only when the word alone is longer than a line: nothing is cut.
+pub fn wrap(text: &str, max: usize) -> Vec<String> {
+    let max = max.max(1);
+    let mut lines = Vec::new();
+    let mut current = String::new();
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let needed = width(&current) + usize::from(!current.is_empty()) + width(word);
+        if !current.is_empty() && needed > max {
+            lines.push(std::mem::take(&mut current));
+        }
+        if !current.is_empty() {
+            current.push(' ');
+        }
+        for c in word.chars() {
+            if width(&current) + width(c.encode_utf8(&mut [0; 4])) > max {
+                lines.push(std::mem::take(&mut current));
+            }
+            current.push(c);
+        }
     }
     if !current.is_empty() {
         lines.push(current);
@@ -158,6 +175,7 @@ mod tests {
 
     #[test]
     fn numbers_are_abbreviated_never_cut() {
+        assert_eq!(count(1_396_152, 9), "1,396,152");
         assert_eq!(count(1_396_152, 7), "1396152");
         assert_eq!(count(1_396_152, 6), "1.40M");
         assert_eq!(count(1_396_152, 4), "1.4M");
@@ -165,6 +183,7 @@ mod tests {
         assert_eq!(count(1_396_152, 1), "#");
         assert_eq!(count(58_053, 4), "58k");
         assert_eq!(count(58_053, 5), "58053");
+        assert_eq!(count(58_053, 6), "58,053");
         assert_eq!(count(999_999, 4), "1.0M");
         assert_eq!(count(999_999, 5), "1.00M");
         assert_eq!(count(u64::MAX, 5), "#####");
@@ -177,6 +196,16 @@ mod tests {
         assert_eq!(percent(1.0), "100.00%");
         assert_eq!(percent(0.0), "0.00%");
         assert_eq!(percent(0.000001), "0.0001%");
+    }
+
+    #[test]
+    fn wrapping_keeps_every_character() {
+        assert_eq!(wrap("a bb ccc dddd", 6), ["a bb", "ccc", "dddd"]);
+        assert_eq!(wrap("abcdefgh ij", 3), ["abc", "def", "gh", "ij"]);
+        let text = "The run is still being explored: this analysis is of 3,400,000 states.";
+        let lines = wrap(text, 20);
+        assert!(lines.iter().all(|l| width(l) <= 20));
+        assert_eq!(lines.join(" "), text);
     }
 
     #[test]

@@ -19,13 +19,16 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
     let title = match data {
         None => "Graph".to_string(),
         Some(d) if d.hood.radius == u32::MAX => {
-            format!("Graph: whole HSG, {} nodes", d.hood.nodes.len())
+            format!(
+                "Graph: whole HSG, {} nodes",
+                model::numbers::grouped(d.hood.nodes.len() as u64)
+            )
         }
         Some(d) => format!(
             "Graph: h{} radius {}, {} nodes{}",
             d.hood.center,
             d.hood.radius,
-            d.hood.nodes.len(),
+            model::numbers::grouped(d.hood.nodes.len() as u64),
             if d.hood.truncated { " (capped)" } else { "" }
         ),
     };

@@ -14,7 +14,8 @@ mod play_board;
 pub mod plot;
 pub mod theme;
 
-use crate::app::{App, Screen};
+use crate::app::{App, Integrity, Screen};
+use crate::data::Damage;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
@@ -33,6 +34,11 @@ pub fn draw(frame: &mut Frame, app: &App) {
     .areas(frame.area());
     draw_header(frame, header, app, &t);
     draw_footer(frame, footer, app, &t);
+    if let Some(damage) = app.damage() {
+        draw_damage(frame, body, &t, damage);
+        return overlays::draw(frame, body, app, &t);
+    }
+    let body = draw_banner(frame, body, app, &t);
     if let Some(message) = &app.fatal {
         draw_message(frame, body, &t, "Cannot open the run", message, t.error());
     } else if app.bench.is_none() && app.overview.is_some() {
@@ -66,6 +72,19 @@ fn draw_header(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
     let mut right = Vec::new();
     if app.busy() {
         right.push(Span::raw(format!("{} ", t.spinner(app.tick))));
+    }
+    match &app.integrity {
+        Integrity::NothingToVerify => {}
+        Integrity::Verifying { .. } => right.push(Span::styled(
+            format!("verifying {}% ", app.integrity.percent().unwrap_or(0)),
+            t.dim(),
+        )),
+        Integrity::Verified => right.push(Span::styled(
+            format!("{}verified ", if t.ascii { "" } else { "✓ " }),
+            t.dim(),
+        )),
+        Integrity::Damaged(_) => right.push(Span::styled("DAMAGED ", t.error())),
+        Integrity::Failed(_) => right.push(Span::styled("not verified ", t.error())),
     }
     // In play mode the hyperstate play is in, else the selection.
     let shown = match &app.play {
@@ -148,6 +167,49 @@ fn draw_footer(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
     }
 }
 
+/// The lines of the banner over the body when the analysis on show may not describe
+/// the run as shown: the whole explanation on the overview, one sentence elsewhere,
+/// wrapped to `width` columns and never cut.
+pub fn banner_lines(app: &App, width: u16) -> Vec<String> {
+    let Some(note) = app.overview.as_ref().and_then(|o| o.stale_note.as_ref()) else {
+        return Vec::new();
+    };
+    let text = if app.screen == Screen::Overview || app.bench.is_none() {
+        &note.full
+    } else {
+        &note.short
+    };
+    fit::wrap(text, usize::from(width))
+}
+
+/// Draws the banner (if any) at the top of `area` and returns the rest of it.
+fn draw_banner(frame: &mut Frame, area: Rect, app: &App, t: &Theme) -> Rect {
+    let lines = banner_lines(app, area.width);
+    let rows = (lines.len() as u16).min(area.height);
+    if rows == 0 {
+        return area;
+    }
+    let [banner, rest] =
+        Layout::vertical([Constraint::Length(rows), Constraint::Min(0)]).areas(area);
+    let text: Vec<Line> = lines
+        .into_iter()
+        .map(|l| Line::styled(l, t.error()))
+        .collect();
+    frame.render_widget(Paragraph::new(text), banner);
+    rest
+}
+
+/// The screen of a run found damaged: what and where, that nothing more of the run is
+/// shown, and what brings back a sound one.
+fn draw_damage(frame: &mut Frame, area: Rect, t: &Theme, damage: &Damage) {
+    let text = format!(
+        "Verifying the run found damage:\n{}\n\nNothing from this run is shown any more: its \
+         figures cannot be trusted. `hsg verify` names the same damage.\n{}",
+        damage.what, damage.remedy
+    );
+    draw_message(frame, area, t, "The run is damaged", &text, t.error());
+}
+
 fn draw_message(frame: &mut Frame, area: Rect, t: &Theme, title: &str, text: &str, style: Style) {
     let block = pane(t, title, false, area.width);
     let inner = block.inner(area);
@@ -197,6 +259,8 @@ pub fn page_start(cursor: usize, rows: usize) -> usize {
 
 #[cfg(test)]
 mod color_tests;
+#[cfg(test)]
+mod integrity_tests;
 #[cfg(test)]
 mod number_tests;
 #[cfg(test)]

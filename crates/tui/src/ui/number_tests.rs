@@ -73,7 +73,7 @@ fn details_count_critical_actions_with_multiplicity_and_hsg_edges_apart() {
     let mut app = app;
     press(&mut app, "2");
     let screen = render(&app);
-    assert!(screen.contains("critical actions out 59570"), "{screen}");
+    assert!(screen.contains("critical actions out 59,570"), "{screen}");
     assert!(screen.contains("HSG edges out 2 (2 labelled)"), "{screen}");
 }
 
@@ -92,7 +92,7 @@ fn the_bfs_depth_range_ends_at_the_deepest_layer_with_states() {
         outcome_names: Vec::new(),
     };
     // A store's layer table ends with the start of a layer that holds no state.
-    let o = overview_of(&bench.saved().summary, &facts, vec![1, 4, 9, 0]);
+    let o = overview_of(bench.saved().summary(), &facts, vec![1, 4, 9, 0]);
     assert_eq!(o.bfs_depths, [1, 4, 9]);
 }
 

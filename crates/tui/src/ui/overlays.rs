@@ -120,12 +120,36 @@ fn draw_bookmarks(frame: &mut Frame, area: Rect, app: &App, t: &Theme, cursor: u
         true,
         box_area.width,
     );
-    let inner = block.inner(box_area);
+    let mut inner = block.inner(box_area);
     frame.render_widget(Clear, box_area);
     frame.render_widget(block, box_area);
+    // What the user must know about the database comes first, whole.
+    if let Some(notice) = app.bookmarks.notice() {
+        let lines: Vec<Line> = super::fit::wrap(notice, usize::from(inner.width))
+            .into_iter()
+            .map(|l| Line::styled(l, t.error()))
+            .collect();
+        let rows = (lines.len() as u16).min(inner.height);
+        frame.render_widget(
+            Paragraph::new(lines),
+            Rect {
+                height: rows,
+                ..inner
+            },
+        );
+        inner.y += rows;
+        inner.height -= rows;
+    }
     if items.is_empty() {
-        let text = "no bookmarks yet: press b on a hyperstate to add one";
-        frame.render_widget(Paragraph::new(Line::styled(text, t.dim())), inner);
+        let text = match app.bookmarks.refusal() {
+            Some(why) => format!("no bookmarks: {why}"),
+            None => "no bookmarks yet: press b on a hyperstate to add one".to_string(),
+        };
+        let lines: Vec<Line> = super::fit::wrap(&text, usize::from(inner.width))
+            .into_iter()
+            .map(|l| Line::styled(l, t.dim()))
+            .collect();
+        frame.render_widget(Paragraph::new(lines), inner);
         return;
     }
     let rows = inner.height as usize;

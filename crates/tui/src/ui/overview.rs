@@ -7,6 +7,7 @@ use super::theme::{tag_long, Theme};
 use super::{fit, opt, pane};
 use crate::app::App;
 use crate::data::{Overview, RunState, Tag};
+use model::numbers::grouped;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
@@ -66,16 +67,16 @@ fn facts<'a>(o: &'a Overview, app: &App, width: usize, t: &Theme) -> Vec<Line<'a
     lines.push(Line::raw(""));
     let groups = [
         vec![
-            format!("states {}", o.states),
-            format!("transitions {}", o.transitions),
+            format!("states {}", grouped(o.states)),
+            format!("transitions {}", grouped(o.transitions)),
         ],
         vec![
-            format!("hyperstates {}", o.hyperstates),
-            format!("critical actions {}", o.critical_actions),
+            format!("hyperstates {}", grouped(o.hyperstates)),
+            format!("critical actions {}", grouped(o.critical_actions)),
         ],
         vec![
             format!("compression {}", fit::percent(o.compression)),
-            format!("open states {}", o.open_states),
+            format!("open states {}", grouped(o.open_states)),
         ],
     ];
     for group in groups {
@@ -118,9 +119,7 @@ fn facts<'a>(o: &'a Overview, app: &App, width: usize, t: &Theme) -> Vec<Line<'a
         width,
         t.ellipsis(),
     )));
-    if let Some(note) = &o.stale_note {
-        lines.push(Line::styled(note.clone(), t.error()));
-    }
+    // A stale analysis is announced in full above the panes (`super::banner_lines`).
     lines
 }
 
@@ -140,8 +139,10 @@ fn status_lines<'a>(o: &Overview, app: &App, t: &Theme) -> Vec<Line<'a>> {
     ])];
     if state == RunState::Running || p.states != o.states {
         lines.push(Line::raw(format!(
-            "now {} states, depth {}, {:.0} states/s",
-            p.states, p.depth, p.states_per_sec
+            "now {} states, depth {}, {} states/s",
+            grouped(p.states),
+            p.depth,
+            grouped(p.states_per_sec.round() as u64)
         )));
     }
     match &p.live_hsg {
@@ -153,11 +154,14 @@ fn status_lines<'a>(o: &Overview, app: &App, t: &Theme) -> Vec<Line<'a>> {
             let h = &live.hsg;
             lines.push(Line::raw(format!(
                 "so far {} hyperstates, HSG depth {}{limit}, {} winning",
-                h.hyperstates, h.depth, h.winning
+                grouped(h.hyperstates),
+                h.depth,
+                grouped(h.winning)
             )));
             lines.push(Line::raw(format!(
                 "{} states in {} hyperstates can no longer win",
-                h.dead_states, h.dead_hyperstates
+                grouped(h.dead_states),
+                grouped(h.dead_hyperstates)
             )));
         }
         Some(Err(e)) => lines.push(Line::raw(format!("live hyperstates not available: {e}"))),
@@ -176,7 +180,7 @@ fn charts<'a>(o: &Overview, width: usize, t: &Theme) -> Vec<Line<'a>> {
         lines.push(Line::from(vec![
             Span::styled(format!("{:<12}", short_label(tag)), t.tag(tag)),
             Span::styled(t.bar().to_string().repeat(len), t.tag(tag)),
-            Span::raw(format!(" {n}")),
+            Span::raw(format!(" {}", grouped(n))),
         ]));
     }
     let spark_width = width.saturating_sub(1);

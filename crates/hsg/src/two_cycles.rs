@@ -1,0 +1,192 @@
+//! The two-cycle pass: one pass over the rows in state order, on every core, that
+//! merges the states joined by edges both ways (see [`crate::scc_contract`]) and counts,
+//! on the way, the transitions that are immediately reversible, the transitions of each
+//! action and the self-loops: all that [`crate::reversibility`] needs beyond the
+//! critical actions, which the HSG's edges count.
+//!
+//! # Why one pass does both
+//! A transition `s -> t` is immediately reversible when `t == s` or `t` has an edge back
+//! to `s`, and then `s` and `t` are one two-cycle class, hence one hyperstate. Finding
+//! the classes already reads `t`'s row for every pair; reading it for every pair, not
+//! only those not yet merged, gives both classifications at once, and the later pass
+//! that read every target's row again (the largest part of the analysis's time on room4)
+//! is gone.
+//!
+//! # Algorithm
+//! Each thread takes a range of sources. For a source `s`, its edges to larger states
+//! are grouped by target; for each such `t`, `t`'s row is read once: its edges back to
+//! `s` are immediately reversible, and when there is one, so are `s`'s edges to `t`, and
+//! `s` and `t` are merged. A pair is thus seen once, from its smaller end. The merges go
+//! to one union-find shared by the threads, in atomic words: a root is linked below the
+//! smaller root by a compare-and-swap from "root" (so parents point to smaller ids and
+//! no cycle can form), and a find halves its path by storing a grandparent, which is
+//! always an ancestor whatever other threads do. The classes are the connected
+//! components of the pairs, whatever order the merges came in, so they (and their
+//! numbering by smallest member) are the same whatever the thread count.
+
+use crate::error::HsgError;
+use crate::graph::{ActionId, StateGraph};
+use crate::ids::{AtomicWord, Word};
+use crate::parallel::map_ranges;
+use crate::state_arrays::{Backing, Words};
+use std::ops::Range;
+
+/// Counts by action of the transitions the two-cycle pass sees.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct PairCounts {
+    /// Immediately reversible transitions (self-loops included) of each action.
+    pub(crate) immediate: Vec<u64>,
+    /// Transitions of each action; as long as the largest action seen, plus one.
+    pub(crate) total: Vec<u64>,
+    /// Self-loop transitions.
+    pub(crate) self_loops: u64,
+}
+
+impl PairCounts {
+    fn merge(&mut self, other: PairCounts) {
+        for (a, &k) in other.immediate.iter().enumerate() {
+            *slot(&mut self.immediate, a) += k;
+        }
+        for (a, &k) in other.total.iter().enumerate() {
+            *slot(&mut self.total, a) += k;
+        }
+        self.self_loops += other.self_loops;
+    }
+}
+
+/// The counter of action `a`, the table grown to hold it.
+#[inline]
+fn slot(table: &mut Vec<u64>, a: usize) -> &mut u64 {
+    if table.len() <= a {
+        table.resize(a + 1, 0);
+    }
+    &mut table[a]
+}
+
+/// The root of `x`, halving the path on the way (each parent is stored as its distance
+/// below its child, 0 at a root).
+#[inline]
+pub(crate) fn find<A: AtomicWord>(up: &[A], mut x: u64) -> u64 {
+    loop {
+        let d = up[x as usize].get();
+        if d == 0 {
+            return x;
+        }
+        let parent = x - d;
+        let d2 = up[parent as usize].get();
+        if d2 == 0 {
+            return parent;
+        }
+        let grandparent = parent - d2;
+        up[x as usize].put(x - grandparent);
+        x = grandparent;
+    }
+}
+
+/// Merges the classes of `a` and `b`; the smaller root stays the root.
+#[inline]
+pub(crate) fn union<A: AtomicWord>(up: &[A], a: u64, b: u64) {
+    loop {
+        let (ra, rb) = (find(up, a), find(up, b));
+        if ra == rb {
+            return;
+        }
+        let (low, high) = (ra.min(rb), ra.max(rb));
+        // Another thread may have linked `high` since it was found a root: then find again.
+        if up[high as usize].replace(0, high - low) {
+            return;
+        }
+    }
+}
+
+/// The pass over the sources `sources`: merges their two-cycles into `up` and counts.
+fn scan<G: StateGraph + ?Sized, A: AtomicWord>(g: &G, up: &[A], sources: Range<u64>) -> PairCounts {
+    let mut counts = PairCounts::default();
+    let mut ahead: Vec<(u64, ActionId)> = Vec::new();
+    for s in sources {
+        ahead.clear();
+        for position in g.edge_range(s) {
+            let (a, t) = g.edge(position);
+            *slot(&mut counts.total, usize::from(a)) += 1;
+            if t == s {
+                counts.self_loops += 1;
+                *slot(&mut counts.immediate, usize::from(a)) += 1;
+            } else if t > s {
+                ahead.push((t, a));
+            }
+        }
+        if ahead.len() > 1 {
+            ahead.sort_unstable();
+        }
+        let mut i = 0;
+        while i < ahead.len() {
+            let t = ahead[i].0;
+            let group = ahead[i..].iter().take_while(|e| e.0 == t).count();
+            let mut back = false;
+            for position in g.edge_range(t) {
+                let (b, x) = g.edge(position);
+                if x == s {
+                    back = true;
+                    *slot(&mut counts.immediate, usize::from(b)) += 1;
+                }
+            }
+            if back {
+                for &(_, a) in &ahead[i..i + group] {
+                    *slot(&mut counts.immediate, usize::from(a)) += 1;
+                }
+                union(up, s, t);
+            }
+            i += group;
+        }
+    }
+    counts
+}
+
+/// The two-cycle classes of a validated graph: every state's class, numbered in the
+/// order of their smallest member.
+pub(crate) struct Classes<W: Word> {
+    pub(crate) of_state: Words<W>,
+    pub(crate) count: u64,
+}
+
+/// The two-cycle classes of a validated graph (their array allocated as `backing`
+/// says) and the counts of [`PairCounts`], on `threads` threads.
+pub(crate) fn two_cycle_classes<G: StateGraph + ?Sized, W: Word>(
+    g: &G,
+    backing: &Backing,
+    threads: usize,
+) -> Result<(Classes<W>, PairCounts), HsgError> {
+    let n = g.state_count();
+    let mut up: Words<W> = backing.zeroed(n as usize)?;
+    let parts = {
+        let shared = W::atomic(&mut up);
+        map_ranges(g.expanded_count(), threads, |r| scan(g, shared, r))
+    };
+    let mut counts = PairCounts::default();
+    for part in parts {
+        counts.merge(part);
+    }
+    let width = counts.total.len();
+    counts
+        .immediate
+        .resize(width.max(counts.immediate.len()), 0);
+    // Parents point to smaller ids, so when `s` is reached its parent already holds its
+    // class number: the renumbering is one pass in place.
+    let mut count = 0u64;
+    for s in 0..n as usize {
+        let d = up[s].to_u64();
+        up[s] = if d == 0 {
+            count += 1;
+            W::from_u64(count - 1)
+        } else {
+            up[s - d as usize]
+        };
+    }
+    Ok((
+        Classes {
+            of_state: up,
+            count,
+        },
+        counts,
+    ))
+}
