@@ -11,14 +11,16 @@ use std::path::{Path, PathBuf};
 /// Parses the command line. `explore`'s level file may be left out (it is then empty):
 /// the store named by `--store` says which level it explores.
 pub fn parse<C: CommandFactory + FromArgMatches>(colour: clap::ColorChoice) -> C {
-    let command = C::command().color(colour).mut_subcommand("explore", |explore| {
-        explore.mut_arg("level_file", |arg| {
-            arg.required(false)
-                .value_parser(|text: &str| Ok::<PathBuf, String>(PathBuf::from(text)))
-                .default_value("")
-                .hide_default_value(true)
-        })
-    });
+    let command = C::command()
+        .color(colour)
+        .mut_subcommand("explore", |explore| {
+            explore.mut_arg("level_file", |arg| {
+                arg.required(false)
+                    .value_parser(|text: &str| Ok::<PathBuf, String>(PathBuf::from(text)))
+                    .default_value("")
+                    .hide_default_value(true)
+            })
+        });
     let matches = command.get_matches();
     C::from_arg_matches(&matches).unwrap_or_else(|err| err.exit())
 }

@@ -4,8 +4,8 @@
 //! whose results come back as [`Event::Done`].
 
 mod actions;
-pub mod integrity;
 mod goto;
+pub mod integrity;
 pub mod jobs;
 mod mouse;
 mod nav;

@@ -274,7 +274,11 @@ pub fn open_store(dir: &Path, phase: &dyn Fn(&str)) -> Result<StoreBench, TuiErr
 /// a header) is an error naming the file.
 fn saved_analysis(run: &Run, phase: &dyn Fn(&str)) -> Result<Option<MappedAnalysis>, TuiError> {
     let dir = run.dir();
-    if !dir.join(hsg::persist::FOLDER).join(store::layout::ANALYSIS_SUMMARY).exists() {
+    if !dir
+        .join(hsg::persist::FOLDER)
+        .join(store::layout::ANALYSIS_SUMMARY)
+        .exists()
+    {
         return Ok(None);
     }
     phase("reading the analysis");

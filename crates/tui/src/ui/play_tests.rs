@@ -188,7 +188,7 @@ fn play_mode_with_seven_digit_figures() {
         let mut app = crate::test_support::big_app(UNICODE, SMALL, partial);
         press(&mut app, "p");
         let screen = render(&app);
-        assert!(screen.contains("1396152 states"), "{screen}");
+        assert!(screen.contains("1,396,152"), "{screen}");
         insta::assert_snapshot!(name, screen);
     }
 }
