@@ -23,9 +23,14 @@ impl App {
         }
     }
 
-    /// The body: everything between the header and the footer lines.
+    /// The screens' area: between the header and the footer lines, below the banner
+    /// of a stale analysis (as `ui::draw` lays them out).
     fn body(&self) -> Rect {
-        Rect::new(0, 1, self.size.0, self.size.1.saturating_sub(2))
+        let banner = ui::banner_lines(self, self.size.0).len();
+        let banner = u16::try_from(banner).unwrap_or(u16::MAX);
+        let height = self.size.1.saturating_sub(2);
+        let banner = banner.min(height);
+        Rect::new(0, 1 + banner, self.size.0, height - banner)
     }
 
     fn scroll(&mut self, at: Position, down: bool) {
@@ -189,6 +194,20 @@ mod tests {
         assert_eq!(app.out_cursor, 1.min(app.out_len().saturating_sub(1)));
         app.on_event(click(out.x + 2, out.y + 1));
         assert_eq!(app.out_cursor, 0);
+    }
+
+    #[test]
+    fn clicks_allow_for_the_banner_of_a_stale_analysis() {
+        let mut app = fixture_app(UNICODE, (80, 24), None);
+        press(&mut app, "2g");
+        let note = crate::data::StaleNote {
+            full: "the analysis is older than the run".into(),
+            short: "stale analysis: a one-line banner".into(),
+        };
+        app.overview.as_mut().unwrap().stale_note = Some(note);
+        // One banner line pushes the table's third row down a line.
+        app.on_event(click(5, 1 + 1 + 2 + 2));
+        assert_eq!(app.table.cursor, 2);
     }
 
     #[test]

@@ -38,7 +38,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
     super::play_board::draw(frame, board, &title, &play.here.member, t);
     let facts = analysis_lines(play, t);
     let wrapped = wrapped_height(&facts, side.width.saturating_sub(2));
-    let facts_height = (wrapped + 2).min(side.height / 2 + 2);
+    // The facts take what they need; the moves keep at least two rows and the legend.
+    let facts_height = (wrapped + 2).min(side.height.saturating_sub(5));
     let [top, bottom] =
         Layout::vertical([Constraint::Length(facts_height), Constraint::Fill(1)]).areas(side);
     let block = pane(t, &format!("Move {}", play.steps.len()), false, top.width);

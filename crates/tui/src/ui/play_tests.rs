@@ -180,3 +180,15 @@ fn play_mode_on_fling_numbers_the_actions() {
     press(&mut app, "<Enter>");
     assert_ne!(app.play.as_ref().unwrap().state(), before);
 }
+
+/// Seven-digit hyperstate sizes and state ids fit the side panel whole.
+#[test]
+fn play_mode_with_seven_digit_figures() {
+    for (name, partial) in [("play_big_80x24", false), ("play_big_partial_80x24", true)] {
+        let mut app = crate::test_support::big_app(UNICODE, SMALL, partial);
+        press(&mut app, "p");
+        let screen = render(&app);
+        assert!(screen.contains("1,396,152"), "{screen}");
+        insta::assert_snapshot!(name, screen);
+    }
+}
