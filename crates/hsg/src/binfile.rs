@@ -26,19 +26,39 @@ pub fn write_records(
     count: u64,
     mut fill: impl FnMut(u64, &mut Vec<u8>),
 ) -> Result<(), HsgError> {
+    write_record_chunks(path, kind, width, count, |records, out| {
+        for i in records {
+            fill(i, out);
+        }
+    })
+}
+
+/// Records a chunk of a file holds while it is encoded: 64 Ki of them.
+const CHUNK_RECORDS: u64 = 1 << 16;
+
+/// As [`write_records`], with `fill` appending a range of records at a time (so that
+/// the files of one id a state are encoded slice by slice, not record by record).
+pub fn write_record_chunks(
+    path: &Path,
+    kind: &[u8; 8],
+    width: u32,
+    count: u64,
+    mut fill: impl FnMut(std::ops::Range<u64>, &mut Vec<u8>),
+) -> Result<(), HsgError> {
     let io = |e| HsgError::io(path, e);
     let file = File::create(path).map_err(io)?;
     let mut out = BufWriter::with_capacity(1 << 20, file);
     out.write_all(&[0u8; HEADER_LEN]).map_err(io)?;
     let mut hasher = Xxh3::new();
-    let mut chunk = Vec::with_capacity(1 << 16);
-    for i in 0..count {
-        fill(i, &mut chunk);
-        if chunk.len() >= 1 << 16 || i + 1 == count {
-            hasher.update(&chunk);
-            out.write_all(&chunk).map_err(io)?;
-            chunk.clear();
-        }
+    let mut chunk = Vec::with_capacity((CHUNK_RECORDS * u64::from(width)) as usize);
+    let mut at = 0u64;
+    while at < count {
+        let end = count.min(at + CHUNK_RECORDS);
+        fill(at..end, &mut chunk);
+        hasher.update(&chunk);
+        out.write_all(&chunk).map_err(io)?;
+        chunk.clear();
+        at = end;
     }
     let header = header(kind, width, count, hasher.digest());
     let mut file = out

@@ -6,7 +6,9 @@
 //! old or the new analysis, and re-running gives the same bytes.
 
 use crate::analysis::Analysis;
-use crate::binfile::{read_records, u64_at, write_records, RecordStream, Records};
+use crate::binfile::{
+    read_records, u64_at, write_record_chunks, write_records, RecordStream, Records,
+};
 use crate::condense::HsgEdges;
 use crate::error::HsgError;
 use crate::ids::IdVec;
@@ -116,14 +118,17 @@ fn put_u64(out: &mut Vec<u8>, x: u64) {
 }
 
 fn write_ids(path: &Path, kind: &[u8; 8], ids: &IdVec) -> Result<(), HsgError> {
-    write_records(
+    write_record_chunks(
         path,
         kind,
         ids.width() as u32,
         ids.len() as u64,
-        |i, out| match ids {
-            IdVec::U32(v) => put_u32(out, v[i as usize]),
-            IdVec::U64(v) => put_u64(out, v[i as usize]),
+        |r, out| {
+            let r = r.start as usize..r.end as usize;
+            match ids {
+                IdVec::U32(v) => out.extend(v[r].iter().flat_map(|x| x.to_le_bytes())),
+                IdVec::U64(v) => out.extend(v[r].iter().flat_map(|x| x.to_le_bytes())),
+            }
         },
     )
 }
@@ -161,11 +166,27 @@ pub fn save(a: &Analysis, run_dir: &Path) -> Result<PathBuf, HsgError> {
     Ok(dest)
 }
 
+/// Writes every file of `a` into `dir`: the two files of one id a state (most of the
+/// bytes) each on a thread of its own, the rest on this one.
 fn write_files(a: &Analysis, dir: &Path) -> Result<(), HsgError> {
     let c = &a.condensation;
-    write_ids(&dir.join(COMPONENT.0), COMPONENT.1, &c.components.of_state)?;
+    let (components, members, rest) = std::thread::scope(|scope| {
+        let components =
+            scope.spawn(|| write_ids(&dir.join(COMPONENT.0), COMPONENT.1, &c.components.of_state));
+        let members = scope.spawn(|| write_ids(&dir.join(MEMBERS.0), MEMBERS.1, &c.members));
+        let rest = write_small_files(a, dir);
+        let join = |h: std::thread::ScopedJoinHandle<'_, Result<(), HsgError>>| {
+            h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
+        };
+        (join(components), join(members), rest)
+    });
+    components.and(members).and(rest)
+}
+
+/// Every file but the two of one id a state.
+fn write_small_files(a: &Analysis, dir: &Path) -> Result<(), HsgError> {
+    let c = &a.condensation;
     write_u64s(&dir.join(MEMBERS_IDX.0), MEMBERS_IDX.1, &c.member_offsets)?;
-    write_ids(&dir.join(MEMBERS.0), MEMBERS.1, &c.members)?;
     write_u64s(&dir.join(EDGES_IDX.0), EDGES_IDX.1, &c.edges.offsets)?;
     let e = &c.edges;
     write_records(&dir.join(EDGES.0), EDGES.1, 16, e.len(), |i, out| {
