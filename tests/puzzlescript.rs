@@ -164,6 +164,7 @@ fn play_prints_the_reference_text_form() {
         "6",
         "--inputs",
         inputs,
+        "--text-form",
     ]);
     assert_eq!(
         stdout(&out),
@@ -175,7 +176,13 @@ fn play_prints_the_reference_text_form() {
     let args = ["puzzlescript", "play", path_arg(&game), "--level", "3"];
     let out = ok(&[
         &args[..],
-        &["--inputs", inputs, "--seed", "1627892538124.7505"],
+        &[
+            "--inputs",
+            inputs,
+            "--seed",
+            "1627892538124.7505",
+            "--text-form",
+        ],
     ]
     .concat());
     assert_eq!(
@@ -195,6 +202,21 @@ fn play_prints_the_reference_text_form() {
         "{}",
         stderr(&bad)
     );
+}
+
+#[test]
+fn play_prints_the_board_by_default() {
+    let game = level("puzzlescript/wave-and-push.txt");
+    let out = ok(&[
+        "puzzlescript",
+        "play",
+        path_arg(&game),
+        "--level",
+        "2",
+        "--inputs",
+        "right",
+    ]);
+    assert_eq!(stdout(&out), "#####\n#.p@#\n#####\n");
 }
 
 #[test]
@@ -341,4 +363,166 @@ fn room3_as_puzzlescript_has_the_native_sokoban_counts() {
     assert_eq!(e["states"], 2_231_030);
     assert_eq!(e["transitions"], 7_479_678);
     assert_eq!(e["max_depth"], 56);
+}
+
+/// Decoration (random glints, a dust trail) is inert: left out of the state and
+/// listed; kept with `--keep-inert` (recorded in the run's options). Drawn at
+/// random on every cell and kept, the random outcomes of one turn pass
+/// `--max-outcomes` and the run stops with an error naming the rule's line and
+/// the flag.
+#[test]
+fn inert_objects_are_listed_left_out_and_kept_on_demand() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let source = std::fs::read_to_string(level("puzzlescript/dusty-crates.txt")).expect("read");
+    let sparkle = source.replace(
+        "[ Target no Glint ] -> [ Target random Glint ]",
+        "[ Background no Glint ] -> [ Background random Glint ]",
+    );
+    let game = dir.path().join("sparkle.txt");
+    std::fs::write(&game, &sparkle).expect("write");
+    let store = dir.path().join("lean");
+    let dusty = level("puzzlescript/dusty-crates.txt");
+    let args = ["explore", path_arg(&dusty), "--level", "3"];
+    let out = ok(&[&args[..], &["--store", path_arg(&store)]].concat());
+    assert!(
+        stderr(&out).contains("inert objects (no rule, win condition or movement depends on them; left out of the state, --keep-inert keeps them): dust, glinta, glintb"),
+        "{}",
+        stderr(&out)
+    );
+    let lean = exploration(&store);
+    assert_eq!(lean["complete"], true);
+    let kept = dir.path().join("kept");
+    let out = ok(&[&args[..], &["--store", path_arg(&kept), "--keep-inert"]].concat());
+    assert!(stderr(&out).contains("kept in the state by --keep-inert"));
+    let full = exploration(&kept);
+    assert!(
+        full["states"].as_u64() > lean["states"].as_u64(),
+        "{full} {lean}"
+    );
+    let info = stdout(&ok(&["info", path_arg(&kept)]));
+    assert!(info.contains("keep_inert=true"), "{info}");
+    // Every one of level 2's 35 cells glints at random: 2^35 outcomes for the first turn.
+    let capped = dir.path().join("capped");
+    let out = run(&[
+        "explore",
+        path_arg(&game),
+        "--level",
+        "2",
+        "--store",
+        path_arg(&capped),
+        "--keep-inert",
+        "--max-outcomes",
+        "500",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let line = sparkle
+        .lines()
+        .position(|l| l.starts_with("[ Background no Glint ]"))
+        .expect("the rule")
+        + 1;
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!("rule on line {line} make more than 500 outcomes")),
+        "{err}"
+    );
+    assert!(err.contains("--max-outcomes N"), "{err}");
+    let out = run(&[
+        "explore",
+        path_arg(&level("sokoban/twoboxes.xsb")),
+        "--keep-inert",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
+
+#[test]
+fn a_misspelled_header_is_a_puzzlescript_error() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let game = dir.path().join("typo.txt");
+    std::fs::write(&game, BLINK.replace("OBJECTS", "OBJECT")).expect("write");
+    let out = run(&["explore", path_arg(&game), "--list"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains(":3:1: unknown section header \"OBJECT\""),
+        "{err}"
+    );
+}
+
+/// `hsg features` and `hsg weak` on PuzzleScript: each object and each
+/// collision layer is a feature, and ignoring the player gives the same
+/// quotient as the native Sokoban explorer's on the same room.
+#[test]
+fn features_and_weak_equivalence_work_on_puzzlescript() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let room3 = std::fs::read_to_string(level("puzzlescript/room3.ps.txt")).expect("read");
+    let head = &room3[..room3.find("LEVELS").expect("LEVELS")];
+    let tiny = "#######\n#.....#\n#.*...#\n#P...O#\n#######\n";
+    let game = dir.path().join("tiny.ps.txt");
+    std::fs::write(&game, format!("{head}LEVELS\n\n{tiny}")).expect("write");
+    let ps = dir.path().join("ps");
+    let native = dir.path().join("native");
+    explore(&game, &ps, &[]);
+    explore(&level("sokoban/tiny.xsb"), &native, &[]);
+    let features = stdout(&ok(&["features", path_arg(&ps), "--json"]));
+    let f: serde_json::Value = serde_json::from_str(&features).expect("JSON");
+    let names: Vec<&str> = f["features"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter_map(|x| x["feature"].as_str())
+        .collect();
+    assert!(names.contains(&"player"), "{features}");
+    assert!(names.iter().any(|n| n.starts_with("layer ")), "{features}");
+    let weak = |store: &Path| -> serde_json::Value {
+        let out = ok(&["weak", path_arg(store), "--json", "--ignore", "player"]);
+        serde_json::from_slice(&out.stdout).expect("JSON")
+    };
+    let (a, b) = (weak(&ps), weak(&native));
+    assert_eq!(
+        a["comparison"]["quotient_states"], b["comparison"]["quotient_states"],
+        "{a} {b}"
+    );
+    assert_eq!(
+        a["comparison"]["hyperstates"],
+        b["comparison"]["hyperstates"]
+    );
+}
+
+/// `hsg path --to win --format puzzlescript` prints the inputs and a
+/// conformance case that `hsg puzzlescript conformance` replays.
+#[test]
+fn a_solution_becomes_a_conformance_case() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("run");
+    let game = level("puzzlescript/wave-and-push.txt");
+    let args = [
+        "explore",
+        path_arg(&game),
+        "--level",
+        "2",
+        "--store",
+        path_arg(&store),
+    ];
+    ok(&args);
+    let out = ok(&[
+        "path",
+        path_arg(&store),
+        "--to",
+        "win",
+        "--format",
+        "puzzlescript",
+    ]);
+    let text = stdout(&out);
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("3"), "{text}");
+    let case = lines.next().expect("a case line");
+    let json: serde_json::Value = serde_json::from_str(case).expect("JSON");
+    assert_eq!(json["inputs"], serde_json::json!([3]));
+    assert_eq!(json["level"], 1, "the LEVELS entry, from 0");
+    let cases = dir.path().join("cases.jsonl");
+    std::fs::write(&cases, format!("{case}\n")).expect("write");
+    let out = ok(&["puzzlescript", "conformance", path_arg(&cases)]);
+    assert_eq!(stdout(&out), "1 passed, 0 failed\n");
+    let out = run(&["path", path_arg(&store), "--to", "win", "--format", "lurd"]);
+    assert_eq!(out.status.code(), Some(2));
 }

@@ -82,6 +82,14 @@ pub struct ExploreArgs {
     /// answer to Lantz et al.: the SSG doubles per token, the HSG stays the same).
     #[arg(long, value_name = "K")]
     pub flip_tokens: Option<u32>,
+    /// PuzzleScript: keep the inert objects (which no rule, win condition or movement
+    /// depends on) in the states instead of leaving them out (docs/puzzlescript.md).
+    #[arg(long)]
+    pub keep_inert: bool,
+    /// PuzzleScript: the most random outcomes one (state, input) may have before the
+    /// run stops with an error naming the rule [default: 20000].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_outcomes: Option<u64>,
     /// Maintain the hyperstates while exploring (incremental SCC after every BFS
     /// layer): the progress shows hyperstates, HSG depth and states that can no
     /// longer win, as they become certain.
@@ -145,6 +153,8 @@ impl ExploreArgs {
             analyze: false,
             live_hsg: false,
             flip_tokens: None,
+            keep_inert: false,
+            max_outcomes: None,
             hsg_depth: None,
             analysis: AnalysisFlags::default(),
             cluster: None,
@@ -280,11 +290,18 @@ pub(crate) fn store_dir(args: &ExploreArgs) -> Result<&Path> {
 pub fn explore(args: &ExploreArgs) -> Result<Explored> {
     let store_dir = store_dir(args)?;
     let w = &args.which;
-    let mut level = if is_stored(args) {
+    let stored = is_stored(args);
+    let mut level = if stored {
         crate::stored_run::stored_level(store_dir)?
     } else {
         load_level(&w.level_file, w.level, w.title.as_deref())?
     };
+    if !stored {
+        level = puzzlescript_options(level, args)?;
+    }
+    for note in level.game.notes() {
+        eprintln!("{note}");
+    }
     if let Some(k) = args.flip_tokens.filter(|&k| k > 0) {
         level = games::flip::wrap(level, k as usize)?;
     }
@@ -358,6 +375,10 @@ pub fn explore(args: &ExploreArgs) -> Result<Explored> {
     EXPLORING.store(false, Ordering::SeqCst);
     sink.done();
     let summary = summary?;
+    if let Some(why) = game.failure() {
+        // The game stopped the run itself: an error, not an interruption.
+        anyhow::bail!("{why}\n(the run is saved as interrupted at its last checkpoint)");
+    }
     if let Some(live) = live.as_mut() {
         let l = live.finish();
         eprintln!(
@@ -442,6 +463,33 @@ pub(crate) fn stop_flag() -> Result<Arc<AtomicBool>> {
     Ok(FLAG.get_or_init(|| flag).clone())
 }
 
+/// The PuzzleScript options of `args` applied to `level`: `--keep-inert` rebuilds
+/// it from its canonical text with the inert objects kept (as `games::reload` does
+/// for a stored run), `--max-outcomes` sets its bound; both are usage errors on other
+/// games.
+fn puzzlescript_options(mut level: games::Level, args: &ExploreArgs) -> Result<games::Level> {
+    let puzzlescript = level.game.kind() == "puzzlescript";
+    if !puzzlescript && (args.keep_inert || args.max_outcomes.is_some()) {
+        return Err(crate::usage::usage(
+            "--keep-inert and --max-outcomes apply to PuzzleScript games only".to_string(),
+        ));
+    }
+    if args.keep_inert || args.max_outcomes.is_some() {
+        // Built again from the file as given, so that errors keep its line numbers.
+        let w = &args.which;
+        let text = crate::text_file::read_text(&w.level_file, "level file")?;
+        let again = games::puzzlescript::load_with(
+            &w.level_file.display().to_string(),
+            &text,
+            &games::LevelSelector::Index(level.index),
+            args.keep_inert,
+            args.max_outcomes,
+        )?;
+        level.game = again.game;
+    }
+    Ok(level)
+}
+
 /// Reads and parses the selected level of a level file.
 pub fn load_level(path: &Path, index: Option<usize>, title: Option<&str>) -> Result<games::Level> {
     if path.as_os_str().is_empty() {
@@ -475,6 +523,12 @@ pub(crate) fn identity(level: &games::Level, args: &ExploreArgs) -> RunIdentity 
     }
     if let Some(k) = args.flip_tokens.filter(|&k| k > 0) {
         options.insert(games::flip::OPTION.to_string(), k.to_string());
+    }
+    if args.keep_inert {
+        options.insert(
+            games::puzzlescript::KEEP_INERT.to_string(),
+            "true".to_string(),
+        );
     }
     RunIdentity::new(
         game.kind().to_string(),

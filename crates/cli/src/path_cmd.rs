@@ -21,6 +21,11 @@ pub enum PathFormat {
     Lurd,
     /// State ids, actions and which steps are critical, as JSON.
     Json,
+    /// PuzzleScript: the inputs as the reference numbers them (0 up, 1 left, 2 down,
+    /// 3 right, 4 action), then a conformance case (one JSON line) that replays them
+    /// and expects the level the game then shows; `hsg puzzlescript conformance`
+    /// replays it.
+    Puzzlescript,
 }
 
 /// Arguments of `hsg path`.
@@ -177,6 +182,11 @@ pub fn path(args: PathArgs) -> Result<ExitCode> {
             "{}",
             serde_json::to_string_pretty(&walk_json(&loaded, &walk, args.to))?
         ),
+        PathFormat::Puzzlescript => {
+            let (inputs, case) = puzzlescript_case(&loaded, &walk)?;
+            outln!("{inputs}");
+            outln!("{case}");
+        }
     }
     eprintln!(
         "{} actions ({} critical) from state {} to state {} ({})",
@@ -187,6 +197,47 @@ pub fn path(args: PathArgs) -> Result<ExitCode> {
         loaded.tag(walk.end()).map_or("?", Tag::name)
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The walk's inputs in the reference's numbers, and a conformance case that
+/// replays them on the run's level.
+fn puzzlescript_case(loaded: &Loaded, walk: &Walk) -> Result<(String, String)> {
+    let id = loaded.run.identity();
+    if id.game != "puzzlescript" {
+        return Err(crate::usage::usage(format!(
+            "--format puzzlescript needs a PuzzleScript run; this run is {}",
+            id.game
+        )));
+    }
+    let mut inputs = Vec::new();
+    for label in action_words(loaded, walk) {
+        let input = puzzlescript::Input::parse(&label)
+            .with_context(|| format!("the action {label:?} is no PuzzleScript input"))?;
+        inputs.push(input);
+    }
+    let number = games::puzzlescript::level_number(&id.level_text)
+        .context("the stored level text names no level")?;
+    let name = format!(
+        "{}: path from state {} to state {}",
+        id.level_title,
+        walk.start,
+        walk.end()
+    );
+    let case = puzzlescript::conformance::case_line(
+        &name,
+        "stored puzzlescript level",
+        &id.level_text,
+        number,
+        &inputs,
+    )?;
+    let words: Vec<String> = inputs
+        .iter()
+        .map(|i| {
+            i.code()
+                .map_or_else(|| "tick".to_string(), |c| c.to_string())
+        })
+        .collect();
+    Ok((words.join(","), case))
 }
 
 fn state_of(d: Destination) -> Option<u64> {

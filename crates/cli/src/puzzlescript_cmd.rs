@@ -23,7 +23,8 @@ enum PuzzleScriptCommand {
     /// Replay every case of a JSON-lines file (the shared `testdata.jsonl` format): print
     /// one line per failing case and `N passed, M failed`; exit 1 if any failed.
     Conformance(ConformanceArgs),
-    /// Replay inputs on a level and print the final level in the reference's text form.
+    /// Replay inputs on a level and print the final board (with `--text-form`, the
+    /// reference's text form that conformance cases expect).
     Play(PlayArgs),
 }
 
@@ -52,6 +53,10 @@ struct PlayArgs {
     /// The random seed given to the level's generator, as the reference takes it.
     #[arg(long)]
     seed: Option<String>,
+    /// Print the level in the reference's text form (the `expected` of a conformance
+    /// case) instead of the board.
+    #[arg(long)]
+    text_form: bool,
 }
 
 /// Runs `hsg puzzlescript`.
@@ -111,8 +116,15 @@ fn play(args: &PlayArgs) -> Result<ExitCode> {
     let mut session = Session::new(&game, index, args.seed.as_deref())?;
     for input in inputs {
         session.input(input);
+        if let Some(overrun) = session.fault() {
+            anyhow::bail!("{}:{overrun}", path.display());
+        }
     }
-    out!("{}", session.text_form());
+    if args.text_form {
+        out!("{}", session.text_form());
+    } else {
+        out!("{}", session.board_text());
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -152,6 +152,14 @@ impl Game for FlipTokens {
         self.inner.exploration_counts()
     }
 
+    fn failure(&self) -> Option<String> {
+        self.inner.failure()
+    }
+
+    fn notes(&self) -> Vec<String> {
+        self.inner.notes()
+    }
+
     fn players(&self) -> u8 {
         self.inner.players()
     }

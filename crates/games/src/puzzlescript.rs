@@ -18,19 +18,51 @@ use counted::Counted;
 /// The first line of a canonical level text, before the level's number.
 const HEADER: &str = "(hyperstate: level ";
 
-/// True when `text` looks like a PuzzleScript game: it has an `OBJECTS`
-/// section header and a `LEGEND` or `COLLISIONLAYERS` one (headers stand
-/// alone on their line, in any case).
+/// The section headers of a PuzzleScript game.
+const SECTIONS: [&str; 7] = [
+    "objects",
+    "legend",
+    "sounds",
+    "collisionlayers",
+    "rules",
+    "winconditions",
+    "levels",
+];
+
+/// True when `text` looks like a PuzzleScript game: at least two of its
+/// section headers (`OBJECTS`, `LEGEND`, `SOUNDS`, `COLLISIONLAYERS`,
+/// `RULES`, `WINCONDITIONS`, `LEVELS`) stand alone on their lines, in any
+/// case. A game with one header misspelled or missing is still recognised,
+/// so that the PuzzleScript parser, not another format's, says what is wrong.
 pub fn looks_like(text: &str) -> bool {
-    let has = |name: &str| {
-        text.lines()
-            .any(|line| line.trim().eq_ignore_ascii_case(name))
-    };
-    has("objects") && (has("collisionlayers") || has("legend"))
+    let mut seen = [false; SECTIONS.len()];
+    for line in text.lines() {
+        let word = line.trim();
+        if let Some(i) = SECTIONS.iter().position(|s| word.eq_ignore_ascii_case(s)) {
+            seen[i] = true;
+        }
+    }
+    seen.iter().filter(|&&s| s).count() >= 2
 }
 
-/// Loads the selected playable level of a PuzzleScript game.
+/// The run option that keeps a PuzzleScript game's inert objects in its
+/// states (`hsg explore --keep-inert`); [`crate::reload`] reads it.
+pub const KEEP_INERT: &str = "keep_inert";
+
+/// Loads the selected playable level of a PuzzleScript game, its inert
+/// objects left out (see `puzzlescript::compile::inert`).
 pub fn load(file_name: &str, text: &str, selector: &LevelSelector) -> Result<Level, GamesError> {
+    load_with(file_name, text, selector, false, None)
+}
+
+/// [`load`], keeping the inert objects when `keep_inert` is true.
+pub fn load_with(
+    file_name: &str,
+    text: &str,
+    selector: &LevelSelector,
+    keep_inert: bool,
+    max_outcomes: Option<u64>,
+) -> Result<Level, GamesError> {
     // The header of a canonical text is a comment: compiling the text with it
     // keeps the line numbers of errors those of the text as given.
     let source = normalise(text);
@@ -38,10 +70,31 @@ pub fn load(file_name: &str, text: &str, selector: &LevelSelector) -> Result<Lev
     let titles = titles(&compiled);
     let borrowed: Vec<&str> = titles.iter().map(String::as_str).collect();
     let number = crate::select(file_name, &borrowed, selector)?;
-    let game =
+    let (compiled, inert) = if keep_inert {
+        let inert = compiled.inert_names();
+        (compiled, inert)
+    } else {
+        compiled.without_inert()
+    };
+    let notes = match (inert.is_empty(), keep_inert) {
+        (true, _) => Vec::new(),
+        (false, false) => vec![format!(
+            "inert objects (no rule, win condition or movement depends on them; left out of the \
+             state, --keep-inert keeps them): {}",
+            inert.join(", ")
+        )],
+        (false, true) => vec![format!(
+            "inert objects (kept in the state by --keep-inert): {}",
+            inert.join(", ")
+        )],
+    };
+    let mut game =
         puzzlescript::PuzzleScriptGame::new(compiled, number).map_err(|e| convert(e, &source))?;
+    if let Some(n) = max_outcomes {
+        game.set_max_outcomes(n);
+    }
     Ok(Level {
-        game: Box::new(Counted::new(game)),
+        game: Box::new(Counted::new(game, notes)),
         title: borrowed
             .get(number - 1)
             .map_or_else(String::new, |t| t.to_string()),
@@ -76,8 +129,20 @@ pub fn level_messages(file_name: &str, text: &str) -> Result<Vec<Option<String>>
     Ok(messages)
 }
 
-/// Rebuilds a level from its canonical text (see the module documentation).
-pub fn reload(file_name: &str, text: &str) -> Result<Level, GamesError> {
+/// Rebuilds a level from its canonical text (see the module documentation),
+/// keeping its inert objects when the run did.
+pub fn reload(file_name: &str, text: &str, keep_inert: bool) -> Result<Level, GamesError> {
+    reload_with(file_name, text, keep_inert, None)
+}
+
+/// [`reload`] with a bound on the random outcomes of one (state, input)
+/// (`hsg explore --max-outcomes`; the engine's default without it).
+pub fn reload_with(
+    file_name: &str,
+    text: &str,
+    keep_inert: bool,
+    max_outcomes: Option<u64>,
+) -> Result<Level, GamesError> {
     let number = text
         .lines()
         .next()
@@ -91,7 +156,22 @@ pub fn reload(file_name: &str, text: &str) -> Result<Level, GamesError> {
             message: format!("a stored PuzzleScript level starts with `{HEADER}N)`"),
             excerpt: String::new(),
         })?;
-    load(file_name, text, &LevelSelector::Index(number))
+    load_with(
+        file_name,
+        text,
+        &LevelSelector::Index(number),
+        keep_inert,
+        max_outcomes,
+    )
+}
+
+/// The playable level number a canonical level text names in its header.
+pub fn level_number(text: &str) -> Option<usize> {
+    text.lines()
+        .next()
+        .and_then(|line| line.strip_prefix(HEADER))
+        .and_then(|rest| rest.strip_suffix(')'))
+        .and_then(|n| n.trim().parse::<usize>().ok())
 }
 
 /// The titles of the playable levels: `level N: WxH`, then the game's title.
@@ -135,8 +215,9 @@ fn compile(file_name: &str, source: &str) -> Result<puzzlescript::Compiled, Game
 }
 
 /// The engine's error as this crate's: every error about the game's text
-/// names a line and a column (the compiler's `line N: ...` messages get the
-/// column of the name they quote, else column 1) and quotes the line.
+/// names a line and a column (a compiler error that gives its line but no
+/// column gets the column of the name it quotes, else column 1) and quotes
+/// the line.
 fn convert(error: puzzlescript::Error, source: &str) -> GamesError {
     use puzzlescript::Error as E;
     let (file, line, column, message) = match error {
@@ -146,8 +227,14 @@ fn convert(error: puzzlescript::Error, source: &str) -> GamesError {
             column,
             message,
         } => (file, line, column, message),
-        E::Compile { file, message } => {
-            let (line, column, message) = locate(&message, source);
+        E::Compile {
+            file,
+            line,
+            column,
+            message,
+        } => {
+            let line = line.unwrap_or(1);
+            let column = column.unwrap_or_else(|| quoted_column(&message, source, line));
             (file, line, column, message)
         }
         E::Level { file, message } => (file, 1, 1, message),
@@ -165,25 +252,6 @@ fn convert(error: puzzlescript::Error, source: &str) -> GamesError {
         message,
         excerpt,
     }
-}
-
-/// Splits a compiler message `line N[, column C]: text` into its position
-/// and text; without a column, the first quoted name's place on that line.
-fn locate(message: &str, source: &str) -> (usize, usize, String) {
-    let Some(rest) = message.strip_prefix("line ") else {
-        return (1, 1, message.to_string());
-    };
-    let Some((position, text)) = rest.split_once(": ") else {
-        return (1, 1, message.to_string());
-    };
-    let mut parts = position.split(", column ");
-    let line = parts.next().and_then(|n| n.trim().parse::<usize>().ok());
-    let column = parts.next().and_then(|n| n.trim().parse::<usize>().ok());
-    let Some(line) = line else {
-        return (1, 1, message.to_string());
-    };
-    let column = column.unwrap_or_else(|| quoted_column(text, source, line));
-    (line, column, text.to_string())
 }
 
 /// The 1-based column on `line` of the first name quoted in `text`, else 1.

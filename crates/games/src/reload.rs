@@ -22,7 +22,8 @@ pub const KINDS: [&str; 6] = [
 /// Rebuilds the game of a stored run from its identity: the game's `kind`,
 /// the level's canonical text (`Level::text` when it was explored) and the
 /// run's options, of which only the token-flip count ([`flip::OPTION`])
-/// changes the game. Errors name the stored level (`stored KIND level`)
+/// and PuzzleScript's `keep_inert` ([`puzzlescript::KEEP_INERT`]) change the
+/// game. Errors name the stored level (`stored KIND level`)
 /// and the position in its text.
 pub fn reload(
     kind: &str,
@@ -37,7 +38,10 @@ pub fn reload(
         "fling" => fling::load(&file, level_text, first)?,
         "sandbox" => sandbox::load(&file, level_text, first)?,
         "grammar" => grammar::load(&file, level_text, first)?,
-        "puzzlescript" => puzzlescript::reload(&file, level_text)?,
+        "puzzlescript" => {
+            let keep_inert = options.contains_key(puzzlescript::KEEP_INERT);
+            puzzlescript::reload(&file, level_text, keep_inert)?
+        }
         _ => {
             return Err(GamesError::UnknownKind {
                 kind: kind.to_string(),

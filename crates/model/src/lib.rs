@@ -192,6 +192,23 @@ pub trait Game: Send + Sync {
     fn exploration_counts(&self) -> Vec<(String, u64)> {
         Vec::new()
     }
+
+    /// Why the game stopped the exploration itself, if it did: an expansion
+    /// went past a bound of the game (a PuzzleScript turn with more random
+    /// outcomes than `--max-outcomes`, a rule matching in too many ways).
+    /// The game then raised the flag given to [`Game::interrupt_on`], so the
+    /// run ends as an interrupted one, and the caller reports this message
+    /// as an error. `None`, the default, for games that never stop a run.
+    fn failure(&self) -> Option<String> {
+        None
+    }
+
+    /// What the game found about the level when it was built that a user
+    /// should be told, one line each (a PuzzleScript level: the inert objects
+    /// it leaves out of the state). Empty by default.
+    fn notes(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 #[cfg(test)]

@@ -130,6 +130,9 @@ fn run_case(case: &Case) -> CaseResult {
     for input in inputs {
         session.input(input);
     }
+    if let Some(overrun) = session.fault() {
+        return failed(overrun.to_string());
+    }
     let actual = session.text_form();
     let diff = first_difference(&case.expected, &actual);
     CaseResult {
@@ -138,4 +141,45 @@ fn run_case(case: &Case) -> CaseResult {
         first_difference: diff,
         error: None,
     }
+}
+
+/// A conformance case (one JSON line of the shared `testdata.jsonl` format)
+/// that replays `inputs` on playable level `number` (from 1) of the game
+/// `source` and expects the level the reference's harness then shows (after
+/// a win, the next level), with the default seed. A designer keeps it as a
+/// regression test that [`run_text`] replays.
+pub fn case_line(
+    name: &str,
+    file: &str,
+    source: &str,
+    number: usize,
+    inputs: &[crate::Input],
+) -> Result<String, Error> {
+    let game = crate::compile(file, source)?;
+    let Some(info) = crate::list_levels(&game)
+        .into_iter()
+        .find(|l| l.number == number)
+    else {
+        return Err(Error::Level {
+            file: file.to_string(),
+            message: format!("no playable level {number}"),
+        });
+    };
+    let mut session = Session::new(&game, info.index, None)?;
+    let mut codes = Vec::new();
+    for &input in inputs {
+        session.input(input);
+        codes.push(match input.code() {
+            Some(c) => serde_json::Value::from(c),
+            None => serde_json::Value::from(format!("{input:?}").to_lowercase()),
+        });
+    }
+    let case = serde_json::json!({
+        "name": name,
+        "source": source,
+        "level": info.index,
+        "inputs": codes,
+        "expected": session.text_form(),
+    });
+    Ok(case.to_string())
 }

@@ -19,11 +19,15 @@ pub enum Error {
         message: String,
     },
     /// The game text parses but cannot be compiled (undefined names, bad layers...).
-    #[error("{file}: {message}")]
+    #[error("{file}{}: {message}", position(*line, *column))]
     Compile {
         /// The source name given to [`crate::compile`].
         file: String,
-        /// What is wrong, with the line when one is known.
+        /// One-based line, when the fault is on one.
+        line: Option<usize>,
+        /// One-based column (in characters), when known.
+        column: Option<usize>,
+        /// What is wrong, without the position.
         message: String,
     },
     /// A level number or index that the game does not have.
@@ -53,4 +57,13 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+}
+
+/// `:LINE` or `:LINE:COLUMN`, or nothing.
+fn position(line: Option<usize>, column: Option<usize>) -> String {
+    match (line, column) {
+        (Some(l), Some(c)) => format!(":{l}:{c}"),
+        (Some(l), None) => format!(":{l}"),
+        _ => String::new(),
+    }
 }

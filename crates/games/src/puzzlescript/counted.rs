@@ -11,12 +11,13 @@ use puzzlescript::PuzzleScriptGame;
 /// The engine's game, every call passed through.
 pub struct Counted {
     inner: PuzzleScriptGame,
+    notes: Vec<String>,
 }
 
 impl Counted {
     /// Wraps one level.
-    pub fn new(inner: PuzzleScriptGame) -> Counted {
-        Counted { inner }
+    pub fn new(inner: PuzzleScriptGame, notes: Vec<String>) -> Counted {
+        Counted { inner, notes }
     }
 }
 
@@ -83,6 +84,14 @@ impl Game for Counted {
 
     fn interrupt_on(&self, stop: Arc<AtomicBool>) {
         self.inner.interrupt_on(stop);
+    }
+
+    fn failure(&self) -> Option<String> {
+        self.inner.failure()
+    }
+
+    fn notes(&self) -> Vec<String> {
+        self.notes.clone()
     }
 
     fn exploration_counts(&self) -> Vec<(String, u64)> {

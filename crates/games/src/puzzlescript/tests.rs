@@ -77,7 +77,7 @@ fn the_canonical_text_rebuilds_the_level_and_is_a_fixpoint() {
     let again = crate::reload("puzzlescript", &level.text, &BTreeMap::new()).unwrap();
     assert_eq!(again.initial_states(), level.game.initial_states());
     assert_eq!(again.action_labels(), level.game.action_labels());
-    let reloaded = super::reload("x", &level.text).unwrap();
+    let reloaded = super::reload("x", &level.text, false).unwrap();
     assert_eq!(reloaded.text, level.text);
     assert_eq!(reloaded.title, level.title);
     let no_header = crate::reload("puzzlescript", TWO_LEVELS, &BTreeMap::new())
@@ -128,4 +128,44 @@ fn errors_name_the_file_line_and_column_and_quote_the_line() {
     let glyph = TWO_LEVELS.replace("#P*O#", "#P*Z#");
     let err = load("bad.txt", &glyph, &LevelSelector::First).unwrap_err();
     assert!(err.to_string().starts_with("bad.txt:39:"), "{err}");
+}
+
+#[test]
+fn a_misspelled_or_missing_header_is_reported_as_puzzlescript() {
+    let typo = TWO_LEVELS.replacen("OBJECTS", "OBJECT", 1);
+    let err = crate::load("typo.txt", &typo, &LevelSelector::First).unwrap_err();
+    let message = err.to_string();
+    assert!(
+        message.starts_with("typo.txt:3:1: unknown section header \"OBJECT\""),
+        "{message}"
+    );
+    let cut = &TWO_LEVELS[..TWO_LEVELS.find("LEVELS").unwrap()];
+    let err = crate::load("cut.txt", cut, &LevelSelector::First).unwrap_err();
+    assert!(err.to_string().contains("no LEVELS section"), "{err}");
+}
+
+/// A store's recorded level text is compiled again by `path`, `why`, `html` and
+/// the workbench through `reload`: a forged one meets the compiler's bounds.
+#[test]
+fn a_forged_stored_text_meets_the_same_bounds() {
+    let rule = "[ moving Prop | moving Prop | moving Prop | moving Prop ] -> \
+                [ moving Prop | moving Prop | moving Prop | moving Prop ]";
+    let forged = format!(
+        "(hyperstate: level 1)\n{}",
+        TWO_LEVELS
+            .replace(
+                "O = Target\n",
+                "O = Target\nProp = Crate or Wall or Target\n"
+            )
+            .replace("[ > Player | Crate ] -> [ > Player | > Crate ]", rule)
+    );
+    let err = crate::reload("puzzlescript", &forged, &BTreeMap::new())
+        .err()
+        .expect("refused");
+    let message = err.to_string();
+    assert!(
+        message.starts_with("stored puzzlescript level:32:"),
+        "{message}"
+    );
+    assert!(message.contains("expands into more than"), "{message}");
 }

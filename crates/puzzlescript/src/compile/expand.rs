@@ -5,6 +5,9 @@
 //! property that must be told apart expanded into concrete rules, in the
 //! reference's order (which decides the order rules run in).
 
+use super::fault::Fault;
+use std::collections::VecDeque;
+
 use super::names::Names;
 use super::rule_text::{Cell, Draft};
 
@@ -61,35 +64,73 @@ fn relative(forward: &str, word: &str) -> Option<&'static str> {
     Some(row[index])
 }
 
+/// The most rules one rule line may expand into, the intermediate ones of
+/// the expansion counted: one four-cell rule of `moving` objects of a
+/// four-object property expands into millions (6 GB before this bound).
+pub const MAX_EXPANSION: usize = 100_000;
+
+/// The most rules a whole game may expand into.
+pub const MAX_RULES: usize = 400_000;
+
+/// What a rule line may still expand into.
+struct Budget {
+    line: usize,
+    left: usize,
+}
+
+impl Budget {
+    /// Counts one more rule made by the expansion.
+    fn spend(&mut self) -> Result<(), Fault> {
+        match self.left.checked_sub(1) {
+            Some(left) => {
+                self.left = left;
+                Ok(())
+            }
+            None => Err(Fault::at(
+                self.line,
+                format!(
+                    "the rule expands into more than {MAX_EXPANSION} rules (each ambiguous \
+                     movement and property multiplies them): split it into several rules"
+                ),
+            )),
+        }
+    }
+}
+
 /// Expands drafts into rules with one absolute direction each and no
 /// ambiguous movement; properties stay only where one layer holds them all.
-pub fn expand(drafts: &[Draft], names: &Names) -> Result<Vec<Draft>, String> {
-    let mut rules2 = Vec::new();
+/// Each draft goes through every step before the next (the order of the
+/// result is the reference's, which runs each step over all rules), so that
+/// a rule that expands past its budget is stopped before it fills memory.
+pub fn expand(drafts: &[Draft], names: &Names) -> Result<Vec<Draft>, Fault> {
+    let mut out = Vec::new();
     for d in drafts {
+        let mut budget = Budget {
+            line: d.line,
+            left: MAX_EXPANSION,
+        };
         for dir in &d.directions {
             let mut r = d.clone();
             r.directions = vec![dir.clone()];
-            rules2.push(r);
+            absolutify(&mut r);
+            rewrite_up_left(&mut r);
+            atomize(&mut r, names)?;
+            rephrase_synonyms(&mut r, names);
+            for concrete in concretize_moving(r, &mut budget)? {
+                for mut rule in concretize_properties(concrete, names, &mut budget)? {
+                    spawned_objects_stationary(&mut rule, names);
+                    out.push(rule);
+                }
+            }
+            if out.len() > MAX_RULES {
+                return Err(Fault::at(
+                    d.line,
+                    format!("the game's rules expand into more than {MAX_RULES} rules"),
+                ));
+            }
         }
     }
-    for r in &mut rules2 {
-        absolutify(r);
-        rewrite_up_left(r);
-        atomize(r, names)?;
-        rephrase_synonyms(r, names);
-    }
-    let mut rules3 = Vec::new();
-    for r in rules2 {
-        rules3.extend(concretize_moving(r)?);
-    }
-    let mut rules4 = Vec::new();
-    for r in rules3 {
-        rules4.extend(concretize_properties(r, names));
-    }
-    for r in &mut rules4 {
-        spawned_objects_stationary(r, names);
-    }
-    Ok(rules4)
+    Ok(out)
 }
 
 fn cells_mut(r: &mut Draft) -> impl Iterator<Item = &mut Cell> {
@@ -129,7 +170,7 @@ fn rewrite_up_left(r: &mut Draft) {
     }
 }
 
-fn atomize(r: &mut Draft, names: &Names) -> Result<(), String> {
+fn atomize(r: &mut Draft, names: &Names) -> Result<(), Fault> {
     let line = r.line;
     let all_names = names.aggregates.len() + names.objects.len() + names.properties.len() + 1;
     for cell in cells_mut(r) {
@@ -138,9 +179,12 @@ fn atomize(r: &mut Draft, names: &Names) -> Result<(), String> {
         while i < cell.len() {
             if let Some(members) = names.aggregate(&cell[i].1) {
                 if cell[i].0 == "no" {
-                    return Err(format!(
-                        "line {line}: 'no' cannot exclude the aggregate {}",
-                        cell[i].1.to_uppercase()
+                    return Err(Fault::at(
+                        line,
+                        format!(
+                            "'no' cannot exclude the aggregate {}",
+                            cell[i].1.to_uppercase()
+                        ),
                     ));
                 }
                 let dir = cell[i].0.clone();
@@ -153,9 +197,12 @@ fn atomize(r: &mut Draft, names: &Names) -> Result<(), String> {
                 // past 20 GB before this bound. A cell of real aggregates
                 // never holds more entries than there are names.
                 if cell.len() > limit {
-                    return Err(format!(
-                        "line {line}: the aggregates of a cell name each other ({} among them)",
-                        cell[i].1.to_uppercase()
+                    return Err(Fault::at(
+                        line,
+                        format!(
+                            "the aggregates of a cell name each other ({} among them)",
+                            cell[i].1.to_uppercase()
+                        ),
                     ));
                 }
             }
@@ -206,52 +253,46 @@ fn replace_moving(cell: &mut Cell, ambiguous: &str, name: &str, concrete: &str) 
     }
 }
 
-fn concretize_moving(rule: Draft) -> Result<Vec<Draft>, String> {
-    let mut result: Vec<(Draft, Option<Moves>)> = vec![(rule, None)];
-    let mut modified = true;
-    while modified {
-        modified = false;
-        let mut i = 0;
-        while i < result.len() {
-            let (cur, cur_moves) = result[i].clone();
-            let mut remove = false;
-            for j in 0..cur.lhs.len() {
-                for k in 0..cur.lhs[j].len() {
-                    let Some((name, ambiguous)) = movings(&cur.lhs[j][k]) else {
-                        continue;
-                    };
-                    remove = true;
-                    modified = true;
-                    for concrete in direction_aggregate(&ambiguous).unwrap_or(&[]) {
-                        let mut new = cur.clone();
-                        let mut moves = cur_moves.clone().unwrap_or_default();
-                        replace_moving(&mut new.lhs[j][k], &ambiguous, &name, concrete);
-                        if let Some(cell) = new.rhs.get_mut(j).and_then(|row| row.get_mut(k)) {
-                            replace_moving(cell, &ambiguous, &name, concrete);
-                        }
-                        let key = (name.clone(), ambiguous.clone());
-                        match moves.by_object.iter_mut().find(|m| m.0 == key) {
-                            None => moves.by_object.push((key, concrete.to_string(), 1, j, k)),
-                            Some(m) if m.3 != j || m.4 != k => m.2 += 1,
-                            Some(_) => {}
-                        }
-                        match moves.by_word.iter_mut().find(|m| m.0 == ambiguous) {
-                            None => {
-                                moves
-                                    .by_word
-                                    .push((ambiguous.clone(), concrete.to_string(), 1))
-                            }
-                            Some(m) => m.2 += 1,
-                        }
-                        result.push((new, Some(moves)));
+fn concretize_moving(rule: Draft, budget: &mut Budget) -> Result<Vec<Draft>, Fault> {
+    // The reference keeps one array, appends a rule's expansions at its end
+    // and removes the rule: the rules left are the final ones in the order
+    // they were added, which a queue gives in linear time.
+    let mut queue: VecDeque<(Draft, Option<Moves>)> = VecDeque::from([(rule, None)]);
+    let mut result: Vec<(Draft, Option<Moves>)> = Vec::new();
+    while let Some((cur, cur_moves)) = queue.pop_front() {
+        let mut expanded = false;
+        for j in 0..cur.lhs.len() {
+            for k in 0..cur.lhs[j].len() {
+                let Some((name, ambiguous)) = movings(&cur.lhs[j][k]) else {
+                    continue;
+                };
+                expanded = true;
+                for concrete in direction_aggregate(&ambiguous).unwrap_or(&[]) {
+                    budget.spend()?;
+                    let mut new = cur.clone();
+                    let mut moves = cur_moves.clone().unwrap_or_default();
+                    replace_moving(&mut new.lhs[j][k], &ambiguous, &name, concrete);
+                    if let Some(cell) = new.rhs.get_mut(j).and_then(|row| row.get_mut(k)) {
+                        replace_moving(cell, &ambiguous, &name, concrete);
                     }
+                    let key = (name.clone(), ambiguous.clone());
+                    match moves.by_object.iter_mut().find(|m| m.0 == key) {
+                        None => moves.by_object.push((key, concrete.to_string(), 1, j, k)),
+                        Some(m) if m.3 != j || m.4 != k => m.2 += 1,
+                        Some(_) => {}
+                    }
+                    match moves.by_word.iter_mut().find(|m| m.0 == ambiguous) {
+                        None => moves
+                            .by_word
+                            .push((ambiguous.clone(), concrete.to_string(), 1)),
+                        Some(m) => m.2 += 1,
+                    }
+                    queue.push_back((new, Some(moves)));
                 }
             }
-            if remove {
-                result.remove(i);
-            } else {
-                i += 1;
-            }
+        }
+        if !expanded {
+            result.push((cur, cur_moves));
         }
     }
     let mut out = Vec::new();
@@ -277,9 +318,9 @@ fn concretize_moving(rule: Draft) -> Result<Vec<Draft>, String> {
             }
         }
         if let Some((_, dir)) = r.rhs.iter().flatten().find_map(movings) {
-            return Err(format!(
-                "line {}: the movement \"{dir}\" on the right cannot be inferred from the left",
-                r.line
+            return Err(Fault::at(
+                r.line,
+                format!("the movement \"{dir}\" on the right cannot be inferred from the left"),
             ));
         }
         out.push(r);
@@ -315,7 +356,11 @@ fn expand_no_properties(cell: &Cell, names: &Names) -> Cell {
     out
 }
 
-fn concretize_properties(mut rule: Draft, names: &Names) -> Vec<Draft> {
+fn concretize_properties(
+    mut rule: Draft,
+    names: &Names,
+    budget: &mut Budget,
+) -> Result<Vec<Draft>, Fault> {
     for row in rule.lhs.iter_mut().chain(rule.rhs.iter_mut()) {
         for cell in row.iter_mut() {
             *cell = expand_no_properties(cell, names);
@@ -332,47 +377,40 @@ fn concretize_properties(mut rule: Draft, names: &Names) -> Vec<Draft> {
             }
         }
     }
-    // (rule, replacements: (property, concrete, count))
-    let mut result: Vec<PropertyDraft> = vec![(rule, Vec::new())];
-    let mut modified = true;
-    while modified {
-        modified = false;
-        let mut i = 0;
-        while i < result.len() {
-            let (cur, reps) = result[i].clone();
-            let mut remove = false;
-            'cells: for j in 0..cur.lhs.len() {
-                for k in 0..cur.lhs[j].len() {
-                    for property in properties_in(&cur.lhs[j][k], names) {
-                        if names.single_layer.contains_key(&property)
-                            && !ambiguous.contains(&property)
-                        {
-                            continue;
-                        }
-                        remove = true;
-                        modified = true;
-                        for concrete in names.property(&property).cloned().unwrap_or_default() {
-                            let mut new = cur.clone();
-                            let mut new_reps = reps.clone();
-                            replace_property(&mut new.lhs[j][k], &property, &concrete);
-                            if let Some(cell) = new.rhs.get_mut(j).and_then(|row| row.get_mut(k)) {
-                                replace_property(cell, &property, &concrete);
-                            }
-                            match new_reps.iter_mut().find(|r| r.0 == property) {
-                                None => new_reps.push((property.clone(), concrete.clone(), 1)),
-                                Some(r) => r.2 += 1,
-                            }
-                            result.push((new, new_reps));
-                        }
-                        break 'cells;
+    // (rule, replacements: (property, concrete, count)), expanded through a
+    // queue as in `concretize_moving`.
+    let mut queue: VecDeque<PropertyDraft> = VecDeque::from([(rule, Vec::new())]);
+    let mut result: Vec<PropertyDraft> = Vec::new();
+    while let Some((cur, reps)) = queue.pop_front() {
+        let mut expanded = false;
+        'cells: for j in 0..cur.lhs.len() {
+            for k in 0..cur.lhs[j].len() {
+                for property in properties_in(&cur.lhs[j][k], names) {
+                    if names.single_layer.contains_key(&property) && !ambiguous.contains(&property)
+                    {
+                        continue;
                     }
+                    expanded = true;
+                    for concrete in names.property(&property).cloned().unwrap_or_default() {
+                        budget.spend()?;
+                        let mut new = cur.clone();
+                        let mut new_reps = reps.clone();
+                        replace_property(&mut new.lhs[j][k], &property, &concrete);
+                        if let Some(cell) = new.rhs.get_mut(j).and_then(|row| row.get_mut(k)) {
+                            replace_property(cell, &property, &concrete);
+                        }
+                        match new_reps.iter_mut().find(|r| r.0 == property) {
+                            None => new_reps.push((property.clone(), concrete.clone(), 1)),
+                            Some(r) => r.2 += 1,
+                        }
+                        queue.push_back((new, new_reps));
+                    }
+                    break 'cells;
                 }
             }
-            if remove {
-                result.remove(i);
-            } else {
-                i += 1;
-            }
+        }
+        if !expanded {
+            result.push((cur, reps));
         }
     }
     let mut out = Vec::new();
@@ -391,11 +429,11 @@ fn concretize_properties(mut rule: Draft, names: &Names) -> Vec<Draft> {
         });
         if unresolved {
             // The reference drops such a rule (with an error) and goes on.
-            return Vec::new();
+            return Ok(Vec::new());
         }
         out.push(r);
     }
-    out
+    Ok(out)
 }
 
 fn spawned_objects_stationary(r: &mut Draft, names: &Names) {
@@ -457,9 +495,11 @@ mod tests {
             random: false,
         };
         let err = atomize(&mut draft, &names).unwrap_err();
+        assert_eq!(err.line, Some(7));
         assert!(
-            err.starts_with("line 7: the aggregates of a cell name each other"),
-            "{err}"
+            err.message
+                .starts_with("the aggregates of a cell name each other"),
+            "{err:?}"
         );
     }
 }

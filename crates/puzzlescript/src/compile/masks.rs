@@ -2,6 +2,7 @@
 //! duplicate removal that precedes it and the grouping, loop points and
 //! rigid bookkeeping that follow.
 
+use super::fault::Fault;
 use super::names::Names;
 use super::program::{CellPattern, PatternCell, Replacement, Rule, RuleSet};
 use super::rule_text::{Cell, Command, Draft};
@@ -101,7 +102,7 @@ impl Words {
 }
 
 /// Compiles one expanded rule; `None` when it can never match.
-pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, String> {
+pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, Fault> {
     let w = Words {
         obj: names.obj_words,
         mov: bits::mov_words(names.layer_count),
@@ -112,9 +113,9 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, String> {
         for (k, cell_l) in row_l.iter().enumerate() {
             if cell_l.first().is_some_and(|(d, _)| d == "...") {
                 if cell_l.len() != 1 {
-                    return Err(format!(
-                        "line {}: nothing may share a cell with an ellipsis",
-                        r.line
+                    return Err(Fault::at(
+                        r.line,
+                        "nothing may share a cell with an ellipsis".into(),
                     ));
                 }
                 row.push(PatternCell::Ellipsis);
@@ -137,9 +138,9 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, String> {
         })
         .collect();
     if ellipses.iter().any(|&e| e > 2) {
-        return Err(format!(
-            "line {}: at most two ellipses in a pattern",
-            r.line
+        return Err(Fault::at(
+            r.line,
+            "at most two ellipses in a pattern".into(),
         ));
     }
     let mut row_masks = Vec::new();
@@ -198,27 +199,30 @@ fn compile_cell(
     names: &Names,
     w: &Words,
     line: usize,
-) -> Result<Option<CellPattern>, String> {
+) -> Result<Option<CellPattern>, Fault> {
     let (mut present, mut missing) = (w.obj(), w.obj());
     let (mut moves_present, mut moves_missing, mut layers_l) = (w.mov(), w.mov(), w.mov());
     let mut any_present = Vec::new();
     let mut used_l: Vec<bool> = vec![false; names.layer_count];
     for (dir, name) in cell_l {
         if dir == "random" {
-            return Err(format!("line {line}: RANDOM can only appear on the right"));
+            return Err(Fault::at(
+                line,
+                "RANDOM can only appear on the right".into(),
+            ));
         }
         let mask = names
             .object_masks
             .get(name)
-            .ok_or_else(|| format!("line {line}: unknown name \"{name}\""))?;
+            .ok_or_else(|| Fault::at(line, format!("unknown name \"{name}\"")))?;
         if dir == "no" {
             bits::or_into(&mut missing, mask);
             continue;
         }
         let Some(layer) = layer_of(names, name) else {
-            return Err(format!(
-                "line {line}: \"{}\" spans several layers",
-                name.to_uppercase()
+            return Err(Fault::at(
+                line,
+                format!("\"{}\" spans several layers", name.to_uppercase()),
             ));
         };
         if used_l[layer] {
@@ -284,7 +288,7 @@ fn replacement(
     names: &Names,
     w: &Words,
     line: usize,
-) -> Result<Option<Replacement>, String> {
+) -> Result<Option<Replacement>, Fault> {
     let (mut clear, mut set, mut random_objects) = (w.obj(), w.obj(), w.obj());
     let (mut moves_clear, mut moves_set, mut layers_r) = (w.mov(), w.mov(), w.mov());
     let (mut moves_layers, mut random_dirs) = (w.mov(), w.mov());
@@ -296,7 +300,7 @@ fn replacement(
         let mask = names
             .object_masks
             .get(name)
-            .ok_or_else(|| format!("line {line}: unknown name \"{name}\""))?;
+            .ok_or_else(|| Fault::at(line, format!("unknown name \"{name}\"")))?;
         if dir == "random" {
             bits::or_into(&mut random_objects, mask);
             continue;
@@ -306,9 +310,9 @@ fn replacement(
             continue;
         }
         let Some(layer) = layer_of(names, name) else {
-            return Err(format!(
-                "line {line}: \"{}\" spans several layers",
-                name.to_uppercase()
+            return Err(Fault::at(
+                line,
+                format!("\"{}\" spans several layers", name.to_uppercase()),
             ));
         };
         used_r[layer] = true;

@@ -2,6 +2,8 @@
 //! win conditions into a [`Compiled`] game ready for the engine.
 
 mod expand;
+mod fault;
+pub mod inert;
 mod masks;
 pub mod names;
 pub mod program;
@@ -10,6 +12,7 @@ pub mod rule_text;
 use crate::bits;
 use crate::parser::{self, Parsed, RawLevel};
 use crate::Error;
+pub use fault::Fault;
 pub use names::Names;
 pub use program::{CellPattern, PatternCell, Replacement, Rule, RuleSet};
 pub use rule_text::Command;
@@ -101,12 +104,44 @@ pub struct Compiled {
     pub colors: Vec<String>,
 }
 
+impl Compiled {
+    /// The names of the inert objects (see [`inert`]), in id order.
+    pub fn inert_names(&self) -> Vec<String> {
+        inert::find(self)
+            .iter()
+            .zip(&self.names.id_dict)
+            .filter(|(&inert, _)| inert)
+            .map(|(_, name)| name.clone())
+            .collect()
+    }
+
+    /// The game without its inert objects, and their names (none: the game
+    /// itself).
+    pub fn without_inert(self) -> (Compiled, Vec<String>) {
+        let inert = inert::find(&self);
+        if !inert.contains(&true) {
+            return (self, Vec::new());
+        }
+        let names = self
+            .names
+            .id_dict
+            .iter()
+            .zip(&inert)
+            .filter(|(_, &i)| i)
+            .map(|(n, _)| n.clone())
+            .collect();
+        (inert::strip(&self, &inert), names)
+    }
+}
+
 /// Parses and compiles a game.
 pub fn compile(file: &str, text: &str) -> Result<Compiled, Error> {
     let parsed = parser::parse(file, text)?;
-    let cerr = |message: String| Error::Compile {
+    let cerr = |fault: Fault| Error::Compile {
         file: file.to_string(),
-        message,
+        line: fault.line,
+        column: fault.column,
+        message: fault.message,
     };
     if parsed.layers.is_empty() {
         return Err(cerr("no collision layers defined".into()));
@@ -193,22 +228,25 @@ fn flags(parsed: &Parsed) -> Flags {
     }
 }
 
-fn check_loops(loops: &[(usize, bool)]) -> Result<(), String> {
+fn check_loops(loops: &[(usize, bool)]) -> Result<(), Fault> {
     for (i, (line, start)) in loops.iter().enumerate() {
         if *start != (i % 2 == 0) {
-            return Err(format!("line {line}: STARTLOOP and ENDLOOP must alternate"));
+            return Err(Fault::at(
+                *line,
+                "STARTLOOP and ENDLOOP must alternate".into(),
+            ));
         }
     }
     if loops.len() % 2 == 1 {
-        return Err(format!(
-            "line {}: STARTLOOP without ENDLOOP",
-            loops[loops.len() - 1].0
+        return Err(Fault::at(
+            loops[loops.len() - 1].0,
+            "STARTLOOP without ENDLOOP".into(),
         ));
     }
     Ok(())
 }
 
-fn win_conditions(parsed: &Parsed, names: &Names) -> Result<Vec<WinCondition>, String> {
+fn win_conditions(parsed: &Parsed, names: &Names) -> Result<Vec<WinCondition>, Fault> {
     let mut out = Vec::new();
     for (words, line) in &parsed.winconditions {
         let quantifier = match words[0].as_str() {
@@ -216,14 +254,15 @@ fn win_conditions(parsed: &Parsed, names: &Names) -> Result<Vec<WinCondition>, S
             "all" => 1,
             _ => 0,
         };
-        let set = |n: &str| -> Result<(Vec<u64>, bool), String> {
+        let set = |n: &str| -> Result<(Vec<u64>, bool), Fault> {
             if let Some(m) = names.object_masks.get(n) {
                 Ok((m.clone(), false))
             } else if let Some(m) = names.aggregate_masks.get(n) {
                 Ok((m.clone(), true))
             } else {
-                Err(format!(
-                    "line {line}: unknown name \"{n}\" in a win condition"
+                Err(Fault::at(
+                    *line,
+                    format!("unknown name \"{n}\" in a win condition"),
                 ))
             }
         };
@@ -243,7 +282,7 @@ fn win_conditions(parsed: &Parsed, names: &Names) -> Result<Vec<WinCondition>, S
     Ok(out)
 }
 
-fn levels(parsed: &Parsed, names: &Names) -> Result<Vec<Level>, String> {
+fn levels(parsed: &Parsed, names: &Names) -> Result<Vec<Level>, Fault> {
     let mut out = Vec::new();
     for raw in &parsed.levels {
         match raw {
@@ -254,7 +293,7 @@ fn levels(parsed: &Parsed, names: &Names) -> Result<Vec<Level>, String> {
     Ok(out)
 }
 
-fn grid(line: usize, rows: &[Vec<char>], names: &Names) -> Result<Grid, String> {
+fn grid(line: usize, rows: &[Vec<char>], names: &Names) -> Result<Grid, Fault> {
     let so = names.obj_words;
     let width = rows.first().map_or(0, Vec::len);
     let height = rows.len();
@@ -270,11 +309,11 @@ fn grid(line: usize, rows: &[Vec<char>], names: &Names) -> Result<Grid, String> 
                 } else {
                     "is not in the legend"
                 };
-                return Err(format!(
-                    "line {}, column {}: the character '{ch}' {why}",
-                    line + y,
-                    x + 1
-                ));
+                return Err(Fault {
+                    line: Some(line + y),
+                    column: Some(x + 1),
+                    message: format!("the character '{ch}' {why}"),
+                });
             };
             let at = (x * height + y) * so;
             cells[at..at + so].copy_from_slice(mask);

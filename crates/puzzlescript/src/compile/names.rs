@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use super::fault::Fault;
 use crate::bits;
 use crate::parser::Parsed;
 
@@ -76,7 +77,7 @@ impl Names {
 }
 
 /// Resolves the names of `parsed`; errors are messages with line numbers.
-pub fn resolve(parsed: &Parsed) -> Result<Names, String> {
+pub fn resolve(parsed: &Parsed) -> Result<Names, Fault> {
     let mut names = Names {
         layer_count: parsed.layers.len(),
         ..Names::default()
@@ -109,7 +110,7 @@ pub fn resolve(parsed: &Parsed) -> Result<Names, String> {
     Ok(names)
 }
 
-fn assign_ids(parsed: &Parsed, names: &mut Names) -> Result<(), String> {
+fn assign_ids(parsed: &Parsed, names: &mut Names) -> Result<(), Fault> {
     for (layer, members) in parsed.layers.iter().enumerate() {
         for n in members {
             names
@@ -120,10 +121,12 @@ fn assign_ids(parsed: &Parsed, names: &mut Names) -> Result<(), String> {
     }
     for o in &parsed.objects {
         if !names.objects.contains_key(&o.name) {
-            return Err(format!(
-                "line {}: object \"{}\" is not in any collision layer",
+            return Err(Fault::at(
                 o.line,
-                o.name.to_uppercase()
+                format!(
+                    "object \"{}\" is not in any collision layer",
+                    o.name.to_uppercase()
+                ),
             ));
         }
     }
@@ -133,26 +136,45 @@ fn assign_ids(parsed: &Parsed, names: &mut Names) -> Result<(), String> {
     Ok(())
 }
 
+/// A legend dictionary (aggregates or properties) in declaration order, with
+/// the position of each name's first entry.
+#[derive(Default)]
+struct Dict {
+    entries: Vec<(String, Vec<String>)>,
+    first: HashMap<String, usize>,
+}
+
+impl Dict {
+    fn push(&mut self, name: String, values: Vec<String>) {
+        self.first.entry(name.clone()).or_insert(self.entries.len());
+        self.entries.push((name, values));
+    }
+
+    fn get(&self, name: &str) -> Option<&Vec<String>> {
+        self.first.get(name).map(|&i| &self.entries[i].1)
+    }
+}
+
 /// Resolves synonyms, aggregates and properties to objects, keeping the
 /// reference's order of members (nested properties' members go last).
+/// Every name is looked up in constant time, so a pass is linear in the
+/// legend's size (names are defined before use, so passes are few).
 fn resolve_dicts(parsed: &Parsed, names: &mut Names) {
-    let mut aggregates: Vec<(String, Vec<String>)> = parsed
-        .aggregates
-        .iter()
-        .map(|d| (d.name.clone(), d.values.clone()))
-        .collect();
-    let mut properties: Vec<(String, Vec<String>)> = parsed
-        .properties
-        .iter()
-        .map(|d| (d.name.clone(), d.values.clone()))
-        .collect();
+    let mut aggregates = Dict::default();
+    for d in &parsed.aggregates {
+        aggregates.push(d.name.clone(), d.values.clone());
+    }
+    let mut properties = Dict::default();
+    for d in &parsed.properties {
+        properties.push(d.name.clone(), d.values.clone());
+    }
     let mut synonyms: Vec<(String, String)> = Vec::new();
     for d in &parsed.synonyms {
         let (key, value) = (&d.name, &d.values[0]);
-        if let Some(v) = find(&aggregates, value).cloned() {
-            aggregates.push((key.clone(), v));
-        } else if let Some(v) = find(&properties, value).cloned() {
-            properties.push((key.clone(), v));
+        if let Some(v) = aggregates.get(value).cloned() {
+            aggregates.push(key.clone(), v);
+        } else if let Some(v) = properties.get(value).cloned() {
+            properties.push(key.clone(), v);
         } else if key != value {
             synonyms.push((key.clone(), value.clone()));
         }
@@ -162,39 +184,46 @@ fn resolve_dicts(parsed: &Parsed, names: &mut Names) {
     while modified && rounds < 1000 {
         modified = false;
         rounds += 1;
-        let mut i = 0;
-        while i < synonyms.len() {
-            let value = synonyms[i].1.clone();
-            if let Some(v) = find(&properties, &value).cloned() {
-                let (key, _) = synonyms.remove(i);
-                properties.push((key, v));
+        let mut targets: HashMap<String, String> = HashMap::new();
+        for (k, v) in &synonyms {
+            targets.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+        let mut kept = Vec::with_capacity(synonyms.len());
+        for (key, value) in std::mem::take(&mut synonyms) {
+            if let Some(v) = properties.get(&value).cloned() {
+                properties.push(key, v);
                 modified = true;
-                continue;
-            }
-            if let Some(v) = find(&aggregates, &value).cloned() {
-                let (key, _) = synonyms.remove(i);
-                aggregates.push((key, v));
+            } else if let Some(v) = aggregates.get(&value).cloned() {
+                aggregates.push(key, v);
                 modified = true;
-                continue;
-            }
-            if let Some(next) = synonyms
-                .iter()
-                .find(|(k, _)| *k == value)
-                .map(|(_, v)| v.clone())
-            {
-                if next != synonyms[i].1 {
-                    synonyms[i].1 = next;
-                    modified = true;
+            } else {
+                let next = targets.get(&value).cloned();
+                match next {
+                    Some(next) if next != value => {
+                        modified = true;
+                        // Later synonyms see this one's new value, as in
+                        // the reference's loop, which updates in place.
+                        if targets.get(&key) == Some(&value) {
+                            targets.insert(key.clone(), next.clone());
+                        }
+                        kept.push((key, next));
+                    }
+                    _ => kept.push((key, value)),
                 }
             }
-            i += 1;
         }
-        modified |= flatten(&mut properties, &synonyms);
-        modified |= flatten(&mut aggregates, &synonyms);
+        synonyms = kept;
+        let targets: HashMap<&str, &str> = synonyms
+            .iter()
+            .rev()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        modified |= flatten(&mut properties, &targets);
+        modified |= flatten(&mut aggregates, &targets);
     }
     names.synonyms = synonyms.into_iter().collect();
-    names.aggregates = aggregates;
-    names.properties = properties;
+    names.aggregates = aggregates.entries;
+    names.properties = properties.entries;
     for (key, values) in &names.properties {
         let layers: Vec<Option<usize>> = values.iter().map(|v| names.layer_of(v)).collect();
         if let Some(Some(first)) = layers.first() {
@@ -205,28 +234,35 @@ fn resolve_dicts(parsed: &Parsed, names: &mut Names) {
     }
 }
 
-fn find<'a>(dict: &'a [(String, Vec<String>)], key: &str) -> Option<&'a Vec<String>> {
-    dict.iter().find(|(k, _)| k == key).map(|(_, v)| v)
-}
-
 /// One pass replacing synonyms by objects and nested entries by their
 /// members, as the reference's loop does (it skips the member after a splice).
-fn flatten(dict: &mut [(String, Vec<String>)], synonyms: &[(String, String)]) -> bool {
+fn flatten(dict: &mut Dict, synonyms: &HashMap<&str, &str>) -> bool {
     let mut modified = false;
-    for k in 0..dict.len() {
+    for k in 0..dict.entries.len() {
         let mut i = 0;
-        while i < dict[k].1.len() {
-            let value = dict[k].1[i].clone();
-            if let Some((_, s)) = synonyms.iter().find(|(n, _)| *n == value) {
-                dict[k].1[i] = s.clone();
+        // How often each name is among the members of entry `k`, for a
+        // constant-time `contains`.
+        let mut members: HashMap<String, usize> = HashMap::new();
+        for v in &dict.entries[k].1 {
+            *members.entry(v.clone()).or_default() += 1;
+        }
+        while i < dict.entries[k].1.len() {
+            let value = dict.entries[k].1[i].clone();
+            if let Some(s) = synonyms.get(value.as_str()) {
+                dict.entries[k].1[i] = s.to_string();
+                take_one(&mut members, &value);
+                *members.entry(s.to_string()).or_default() += 1;
                 modified = true;
-            } else if let Some(pos) = dict.iter().position(|(n, _)| *n == value) {
+            } else if let Some(&pos) = dict.first.get(&value) {
                 if pos != k {
-                    let nested = dict[pos].1.clone();
-                    let values = &mut dict[k].1;
+                    let nested = dict.entries[pos].1.clone();
+                    let values = &mut dict.entries[k].1;
                     values.remove(i);
+                    take_one(&mut members, &value);
                     for nv in nested {
-                        if !values.contains(&nv) {
+                        let count = members.entry(nv.clone()).or_default();
+                        if *count == 0 {
+                            *count = 1;
                             values.push(nv);
                         }
                     }
@@ -239,7 +275,14 @@ fn flatten(dict: &mut [(String, Vec<String>)], synonyms: &[(String, String)]) ->
     modified
 }
 
-fn build_masks(parsed: &Parsed, names: &mut Names) -> Result<(), String> {
+/// One occurrence of `name` fewer in a count of members.
+fn take_one(members: &mut HashMap<String, usize>, name: &str) {
+    if let Some(c) = members.get_mut(name) {
+        *c = c.saturating_sub(1);
+    }
+}
+
+fn build_masks(parsed: &Parsed, names: &mut Names) -> Result<(), Fault> {
     let mut masks: HashMap<String, Vec<u64>> = HashMap::new();
     for (n, &(id, _)) in &names.objects {
         masks.insert(n.clone(), names.single(id));
@@ -291,7 +334,7 @@ fn build_masks(parsed: &Parsed, names: &mut Names) -> Result<(), String> {
     Ok(())
 }
 
-fn build_glyphs(parsed: &Parsed, names: &mut Names) -> Result<(), String> {
+fn build_glyphs(parsed: &Parsed, names: &mut Names) -> Result<(), Fault> {
     let mut glyphs: HashMap<String, Vec<u64>> = HashMap::new();
     for (n, &(id, _)) in &names.objects {
         glyphs.insert(n.clone(), names.single(id));
@@ -318,10 +361,12 @@ fn build_glyphs(parsed: &Parsed, names: &mut Names) -> Result<(), String> {
                     continue;
                 };
                 if used[layer] {
-                    return Err(format!(
-                        "line {}: aggregate \"{}\" holds two objects of one layer",
+                    return Err(Fault::at(
                         d.line,
-                        d.name.to_uppercase()
+                        format!(
+                            "aggregate \"{}\" holds two objects of one layer",
+                            d.name.to_uppercase()
+                        ),
                     ));
                 }
                 used[layer] = true;
@@ -340,7 +385,7 @@ fn build_glyphs(parsed: &Parsed, names: &mut Names) -> Result<(), String> {
     Ok(())
 }
 
-fn find_background(names: &mut Names) -> Result<(), String> {
+fn find_background(names: &mut Names) -> Result<(), Fault> {
     let object = if names.objects.contains_key("background") {
         Some("background".to_string())
     } else if let Some(s) = names.synonyms.get("background") {

@@ -2,6 +2,7 @@
 //! each side as `(direction, name)` pairs, and its commands. Directions and
 //! names stay words here; expansion and masks come later.
 
+use super::fault::Fault;
 use crate::parser::RuleLine;
 
 /// A cell of a rule: `(direction or "", name)` pairs; an ellipsis is the
@@ -113,7 +114,7 @@ pub fn read_rule(
     rule: &RuleLine,
     names: &[String],
     previous: Option<&Draft>,
-) -> Result<RuleItem, String> {
+) -> Result<RuleItem, Fault> {
     let spaced = rule
         .text
         .replace('[', " [ ")
@@ -128,7 +129,7 @@ pub fn read_rule(
     if tokens.len() == 1 && (tokens[0] == "startloop" || tokens[0] == "endloop") {
         return Ok(RuleItem::Loop(tokens[0] == "startloop", rule.line));
     }
-    let err = |m: String| Err(format!("line {}: {m}", rule.line));
+    let err = |m: String| Err(Fault::at(rule.line, m));
     if !tokens.contains(&"->") {
         return err("a rule needs an arrow \"->\"".into());
     }
@@ -169,7 +170,7 @@ pub fn read_rule(
     if d.directions.is_empty() {
         d.directions = ["up", "down", "left", "right"].map(String::from).to_vec();
     }
-    let at_line = |m: String| format!("line {}: {m}", rule.line);
+    let at_line = |m: String| Fault::at(rule.line, m);
     read_cells(&tokens[i..], names, &mut d, &rule.original).map_err(at_line)?;
     check_shape(&d).map_err(at_line)?;
     if !is_directional(&d) {

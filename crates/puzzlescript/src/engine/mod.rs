@@ -20,6 +20,13 @@ pub use summary::Summary;
 pub trait Chooser {
     /// Picks one of `n` equally likely options.
     fn choose(&mut self, n: usize) -> usize;
+
+    /// [`Chooser::choose`] for the rule on `line` (an enumeration names the
+    /// rule whose choices it cannot enumerate).
+    fn choose_for(&mut self, n: usize, line: usize) -> usize {
+        let _ = line;
+        self.choose(n)
+    }
 }
 
 impl Chooser for crate::rng::Rng {
@@ -207,4 +214,37 @@ pub struct Scratch {
     pub use_prepared: bool,
     /// A copy of the board taken at the start of a turn (for rigid rollback).
     pub start: Option<Board>,
+    /// Set when a rule went past a bound of the engine in this turn (the
+    /// turn's result is then meaningless: the caller reports it).
+    pub fault: Option<Overrun>,
+}
+
+/// The most combinations of row matches one rule may apply in one pass (a
+/// rule of many bracketed parts matches in the product of its parts' counts:
+/// twenty parts of ten matches each would never finish).
+pub const MAX_COMBINATIONS: usize = 1_000_000;
+
+/// A rule that went past [`MAX_COMBINATIONS`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Overrun {
+    /// The rule's line in the game text.
+    pub line: usize,
+    /// The number of combinations (saturated), for the message.
+    pub combinations: usize,
+}
+
+impl std::fmt::Display for Overrun {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let count = if self.combinations == usize::MAX {
+            "an uncountable number of".to_string()
+        } else {
+            self.combinations.to_string()
+        };
+        write!(
+            f,
+            "the rule on line {} matches in {count} combinations of its parts in one turn, \
+             more than the engine's bound of {MAX_COMBINATIONS}",
+            self.line
+        )
+    }
 }

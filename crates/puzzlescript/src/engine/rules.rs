@@ -424,7 +424,7 @@ fn replace(
     bits::or_into(mclear, &rep.moves_layers);
     if !bits::is_zero(&rep.random_objects) {
         let count = bits::ones(&rep.random_objects).count();
-        let pick = chooser.choose(count);
+        let pick = chooser.choose_for(count, rule.line);
         if let Some(id) = bits::ones(&rep.random_objects).nth(pick) {
             bits::set(set, id);
             let layer = g.names.id_layer.get(id).copied().unwrap_or(0);
@@ -435,7 +435,7 @@ fn replace(
     if !bits::is_zero(&rep.random_dirs) {
         for layer in 0..g.names.layer_count {
             if bits::mov_get(&rep.random_dirs, layer) & 1 != 0 {
-                let dir = chooser.choose(4);
+                let dir = chooser.choose_for(4, rule.line);
                 bits::mov_or(mset, layer, 1 << dir);
             }
         }
@@ -508,6 +508,28 @@ pub fn queue_commands(board: &mut Board, commands: &[Command]) {
     }
 }
 
+/// The number of combinations of the row matches `rows` of `rule`, or
+/// `None` (with the fault recorded) past [`super::MAX_COMBINATIONS`].
+fn combinations(
+    rule: &Rule,
+    rows: &[Vec<RowMatch>],
+    fault: &mut Option<super::Overrun>,
+) -> Option<usize> {
+    let total = rows
+        .iter()
+        .try_fold(1usize, |acc, row| acc.checked_mul(row.len()));
+    match total {
+        Some(t) if t <= super::MAX_COMBINATIONS => Some(t),
+        _ => {
+            fault.get_or_insert(super::Overrun {
+                line: rule.line,
+                combinations: total.unwrap_or(usize::MAX),
+            });
+            None
+        }
+    }
+}
+
 /// Tries a rule everywhere; true when the board changed.
 fn try_apply(
     g: &Compiled,
@@ -524,9 +546,11 @@ fn try_apply(
     }
     let mut changed = false;
     if rule.has_replacements {
-        let rows = std::mem::take(&mut scratch.rows);
         let n = rule.rows.len();
-        let total: usize = rows[..n].iter().map(Vec::len).product();
+        let Some(total) = combinations(rule, &scratch.rows[..n], &mut scratch.fault) else {
+            return false;
+        };
+        let rows = std::mem::take(&mut scratch.rows);
         let mut tuple = std::mem::take(&mut scratch.tuple);
         tuple.resize(n, [0; 3]);
         for t in 0..total {
@@ -568,7 +592,16 @@ fn apply_random_group(
             continue;
         }
         let rows = &scratch.rows[..rule.rows.len()];
-        let total: usize = rows.iter().map(Vec::len).product();
+        let Some(total) = combinations(rule, rows, &mut scratch.fault) else {
+            return false;
+        };
+        if options.len() + total > super::MAX_COMBINATIONS {
+            scratch.fault.get_or_insert(super::Overrun {
+                line: rule.line,
+                combinations: options.len().saturating_add(total),
+            });
+            return false;
+        }
         for t in 0..total {
             let mut rest = t;
             let mut tuple = Vec::with_capacity(rows.len());
@@ -582,7 +615,10 @@ fn apply_random_group(
     if options.is_empty() {
         return false;
     }
-    let pick = chooser.choose(options.len()).min(options.len() - 1);
+    let line = rules.first().map_or(0, |r| r.line);
+    let pick = chooser
+        .choose_for(options.len(), line)
+        .min(options.len() - 1);
     let (ri, tuple) = &options[pick];
     let rule = &rules[*ri];
     let changed = apply_at(
@@ -621,6 +657,9 @@ fn apply_group(
             break;
         }
         propagated = false;
+        if scratch.fault.is_some() {
+            break;
+        }
         for rule in rules {
             if try_apply(g, board, rule, group, scratch, chooser) {
                 propagated = true;
@@ -649,7 +688,7 @@ pub fn apply_rules(
     let mut propagated = false;
     let mut loops = 0;
     let mut gi = 0;
-    while gi < set.groups.len() {
+    while gi < set.groups.len() && scratch.fault.is_none() {
         let is_banned = banned.is_some_and(|b| b.get(gi).copied().unwrap_or(false));
         if !is_banned {
             // Only the main rules have rigid groups, so late groups pass an index

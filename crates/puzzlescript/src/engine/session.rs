@@ -83,6 +83,8 @@ pub struct Session<'a> {
     won: bool,
     /// True when the last `again` chain revisited a grid and was cut there.
     endless_again: bool,
+    /// The first rule that went past a bound of the engine, if one did.
+    fault: Option<super::Overrun>,
 }
 
 impl<'a> Session<'a> {
@@ -114,6 +116,7 @@ impl<'a> Session<'a> {
             freeze_on_win: false,
             won: false,
             endless_again: false,
+            fault: None,
         };
         s.load(level_index);
         s.settle();
@@ -147,6 +150,7 @@ impl<'a> Session<'a> {
             freeze_on_win: true,
             won: false,
             endless_again: false,
+            fault: None,
         };
         s.load(level_index);
         s.settle();
@@ -156,6 +160,12 @@ impl<'a> Session<'a> {
     /// True when the level was won under [`Session::until_win`].
     pub fn won(&self) -> bool {
         self.won
+    }
+
+    /// The first rule that matched in more combinations than the engine
+    /// allows ([`super::MAX_COMBINATIONS`]); the board is meaningless after it.
+    pub fn fault(&self) -> Option<&super::Overrun> {
+        self.fault.as_ref()
     }
 
     /// True when the last `again` chain revisited a grid, so that it would
@@ -172,6 +182,14 @@ impl<'a> Session<'a> {
     /// The index of the current LEVELS entry.
     pub fn level_index(&self) -> usize {
         self.level_index
+    }
+
+    /// The level drawn with legend characters, as the explorer renders a
+    /// state (the character standing for exactly a cell's objects, else its
+    /// topmost object's).
+    pub fn board_text(&self) -> String {
+        let b = &self.board;
+        crate::game::board_text(self.game, b.width, b.height, &b.objects)
     }
 
     /// The level in the reference's text form.
@@ -217,7 +235,7 @@ impl<'a> Session<'a> {
         self.endless_again = false;
         let mut mark = self.board.objects.clone();
         let (mut power, mut since) = (1u64, 0u64);
-        while self.againing && !self.won {
+        while self.againing && !self.won && self.fault.is_none() {
             self.againing = false;
             self.process_input(None, false, false);
             since += 1;
@@ -307,6 +325,10 @@ impl<'a> Session<'a> {
             &mut self.scratch,
             &mut self.rng,
         );
+        if let Some(overrun) = self.scratch.fault.take() {
+            self.fault.get_or_insert(overrun);
+            self.againing = false;
+        }
         if !kept {
             self.restore(&bak);
             return false;

@@ -14,9 +14,19 @@ pub struct Enumerator {
     arities: Vec<usize>,
     /// The next choice point to read.
     cursor: usize,
+    /// The rule line of each choice point of the current path (0 unknown).
+    lines: Vec<usize>,
 }
 
 impl Chooser for Enumerator {
+    fn choose_for(&mut self, n: usize, line: usize) -> usize {
+        if self.lines.len() <= self.cursor {
+            self.lines.resize(self.cursor + 1, 0);
+        }
+        self.lines[self.cursor] = line;
+        self.choose(n)
+    }
+
     fn choose(&mut self, n: usize) -> usize {
         let n = n.max(1);
         let pick = if self.cursor < self.picks.len() {
@@ -33,6 +43,21 @@ impl Chooser for Enumerator {
 }
 
 impl Enumerator {
+    /// The rule line that made the most choices with more than one option
+    /// on the current path (0 when none is known).
+    pub fn busiest_line(&self) -> usize {
+        let mut counts: std::collections::BTreeMap<usize, usize> = Default::default();
+        for (i, &line) in self.lines.iter().enumerate().take(self.cursor) {
+            if self.arities.get(i).is_some_and(|&n| n > 1) {
+                *counts.entry(line).or_default() += 1;
+            }
+        }
+        counts
+            .into_iter()
+            .max_by_key(|&(line, n)| (n, std::cmp::Reverse(line)))
+            .map_or(0, |(line, _)| line)
+    }
+
     /// Starts the first path.
     pub fn reset(&mut self) {
         self.picks.clear();

@@ -32,6 +32,11 @@ use crate::engine::{Board, Summary};
 use crate::Error;
 use layout::Layout;
 
+/// A grid drawn with legend characters (see [`Game::render`]).
+pub(crate) fn board_text(g: &Compiled, width: usize, height: usize, objects: &[u64]) -> String {
+    render::grid(g, width, height, objects)
+}
+
 /// The outcome id of a won state.
 const WIN_OUTCOME: OutcomeId = 0;
 
@@ -58,7 +63,15 @@ pub struct PuzzleScriptGame {
     overfull: AtomicU64,
     /// Raised to end evaluations in progress (see [`Game::interrupt_on`]).
     stop: OnceLock<Arc<AtomicBool>>,
+    /// Why an expansion went past a bound, once one did ([`Game::failure`]).
+    failure: OnceLock<String>,
+    /// The most random outcomes one (state, input) may have.
+    max_outcomes: u64,
 }
+
+/// The default of [`PuzzleScriptGame::set_max_outcomes`]: a turn replayed this
+/// many times stays around a second on small levels.
+pub const DEFAULT_MAX_OUTCOMES: u64 = 20_000;
 
 impl PuzzleScriptGame {
     /// Level `number` (from 1, message levels skipped) of `game`.
@@ -123,12 +136,29 @@ impl PuzzleScriptGame {
             again_loops: AtomicU64::new(0),
             overfull: AtomicU64::new(0),
             stop: OnceLock::new(),
+            failure: OnceLock::new(),
+            max_outcomes: DEFAULT_MAX_OUTCOMES,
         })
+    }
+
+    /// Bounds the random outcomes of one (state, input): past `n`, the
+    /// expansion stops and the game fails ([`Game::failure`]) naming the rule
+    /// that made the most choices.
+    pub fn set_max_outcomes(&mut self, n: u64) {
+        self.max_outcomes = n.max(1);
     }
 
     /// The compiled game.
     pub fn compiled(&self) -> &Compiled {
         &self.game
+    }
+
+    /// The objects of every cell of `state` (the words of a cell's object
+    /// set, cell after cell, column by column) and whether it is won.
+    pub fn objects(&self, state: &[u8]) -> (Vec<u64>, bool) {
+        let mut objects = Vec::new();
+        let won = self.layout.decode(state, &mut objects);
+        (objects, won)
     }
 
     /// The level's number (from 1).
@@ -141,9 +171,20 @@ impl PuzzleScriptGame {
         self.again_loops.load(Ordering::Relaxed)
     }
 
-    /// True once the flag given to [`Game::interrupt_on`] is raised.
+    /// True once the flag given to [`Game::interrupt_on`] is raised, or an
+    /// expansion failed.
     fn stopped(&self) -> bool {
-        self.stop.get().is_some_and(|f| f.load(Ordering::Relaxed))
+        self.failure.get().is_some() || self.stop.get().is_some_and(|f| f.load(Ordering::Relaxed))
+    }
+
+    /// Records why an expansion went past a bound (the first reason wins)
+    /// and raises the stop flag, so that the explorer ends the run; the
+    /// caller reports the reason ([`Game::failure`]).
+    fn fail(&self, why: String) {
+        let _ = self.failure.set(format!("{}: {why}", self.game.file));
+        if let Some(stop) = self.stop.get() {
+            stop.store(true, Ordering::SeqCst);
+        }
     }
 
     /// How many states had two changing objects on one layer of a cell
@@ -271,6 +312,48 @@ impl Game for PuzzleScriptGame {
     /// the enumeration looks at the flag before each outcome.
     fn interrupt_on(&self, stop: Arc<AtomicBool>) {
         let _ = self.stop.set(stop);
+    }
+
+    fn failure(&self) -> Option<String> {
+        self.failure.get().cloned()
+    }
+
+    /// Each object, by name, then each collision layer (`layer N: a, b`).
+    fn features(&self) -> Vec<String> {
+        let names = &self.game.names;
+        let mut out = names.id_dict.clone();
+        for (i, layer) in names.layer_masks.iter().enumerate() {
+            let members: Vec<&str> = crate::bits::ones(layer)
+                .filter_map(|id| names.id_dict.get(id).map(String::as_str))
+                .collect();
+            out.push(format!("layer {}: {}", i + 1, members.join(", ")));
+        }
+        out
+    }
+
+    /// The outcome byte, then every cell's objects with the ignored objects
+    /// (and the objects of the ignored layers) removed, word by word. The
+    /// state's own encoding cannot be reused: position lists need the
+    /// level's counts, which a projection changes.
+    fn project(&self, state: &[u8], ignored: &[usize], out: &mut Vec<u8>) {
+        let names = &self.game.names;
+        let so = self.game.obj_words.max(1);
+        let mut mask = vec![0u64; so];
+        for &f in ignored {
+            match f.checked_sub(names.id_dict.len()) {
+                None => crate::bits::set(&mut mask, f),
+                Some(layer) => {
+                    if let Some(m) = names.layer_masks.get(layer) {
+                        crate::bits::or_into(&mut mask, m);
+                    }
+                }
+            }
+        }
+        let (objects, won) = self.objects(state);
+        out.push(u8::from(won));
+        for (i, w) in objects.iter().enumerate() {
+            out.extend_from_slice(&(w & !mask[i % so]).to_le_bytes());
+        }
     }
 }
 

@@ -54,6 +54,8 @@ pub struct Worker {
     /// The cells of the prepared state that hold a changing object.
     cells: Vec<usize>,
     outcomes: Vec<(Vec<u8>, (u64, u64))>,
+    /// The position of each outcome in `outcomes` (merging is a lookup).
+    outcome_at: std::collections::HashMap<Vec<u8>, usize>,
     /// True when the prepared state satisfies the win conditions.
     start_won: bool,
 }
@@ -80,6 +82,7 @@ pub fn with_worker(game: &PuzzleScriptGame, f: impl FnOnce(&mut Worker)) {
                 encoded: Vec::new(),
                 cells: Vec::new(),
                 outcomes: Vec::new(),
+                outcome_at: std::collections::HashMap::new(),
                 start_won: false,
             });
         }
@@ -174,6 +177,8 @@ impl Worker {
     ) {
         self.chooser.reset();
         self.outcomes.clear();
+        self.outcome_at.clear();
+        let mut paths: u64 = 0;
         loop {
             self.chooser.rewind();
             let end = self.chain(game, input);
@@ -222,9 +227,28 @@ impl Worker {
                 self.encoded.extend_from_slice(state);
             }
             let p = prob.unwrap_or((0, 1));
-            match self.outcomes.iter_mut().find(|(s, _)| *s == self.encoded) {
-                Some((_, q)) => *q = add(*q, p),
-                None => self.outcomes.push((self.encoded.clone(), p)),
+            match self.outcome_at.get(&self.encoded) {
+                Some(&at) => self.outcomes[at].1 = add(self.outcomes[at].1, p),
+                None => {
+                    self.outcome_at
+                        .insert(self.encoded.clone(), self.outcomes.len());
+                    self.outcomes.push((self.encoded.clone(), p));
+                }
+            }
+            paths += 1;
+            if paths >= game.max_outcomes {
+                // Named before `advance` rewinds the path.
+                let line = self.chooser.busiest_line();
+                if self.chooser.advance() {
+                    game.fail(format!(
+                        "the random choices of the rule on line {line} make more than {} \
+                         outcomes for one (state, input): raise the bound with --max-outcomes N, \
+                         or make the random objects inert (docs/puzzlescript.md)",
+                        game.max_outcomes
+                    ));
+                    return;
+                }
+                break;
             }
             if !self.chooser.advance() || game.stopped() {
                 break;
@@ -302,6 +326,9 @@ impl Worker {
             &mut self.scratch,
             chooser,
         );
+        if let Some(overrun) = self.scratch.fault.take() {
+            game.fail(overrun.to_string());
+        }
         if !kept || self.board.queued("cancel") {
             if first {
                 self.put_back();
@@ -392,6 +419,12 @@ pub(super) fn start_objects(
         .find(|l| l.number == number)
         .map_or(0, |l| l.index);
     let s = crate::Session::until_win(g, index)?;
+    if let Some(overrun) = s.fault() {
+        return Err(crate::Error::Level {
+            file: g.file.clone(),
+            message: format!("level {number}, start rules: {overrun}"),
+        });
+    }
     if s.endless_again() {
         return Err(crate::Error::Level {
             file: g.file.clone(),

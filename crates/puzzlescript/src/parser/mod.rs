@@ -9,6 +9,8 @@ mod sections;
 
 pub use lines::Line;
 
+use std::collections::HashMap;
+
 use crate::Error;
 
 /// One object as declared in OBJECTS.
@@ -81,20 +83,91 @@ pub struct Parsed {
     pub winconditions: Vec<(Vec<String>, usize)>,
     /// LEVELS entries, messages included.
     pub levels: Vec<RawLevel>,
+    /// Where the first definition of each name of each kind is: the legend
+    /// is looked up by name in constant time (a legend of 20,000 chained
+    /// entries was minutes of linear searches).
+    index: NameIndex,
+}
+
+/// The position of the first definition of a name, per kind.
+#[derive(Clone, Debug, Default)]
+struct NameIndex {
+    objects: HashMap<String, usize>,
+    synonyms: HashMap<String, usize>,
+    aggregates: HashMap<String, usize>,
+    properties: HashMap<String, usize>,
 }
 
 impl Parsed {
     /// True when `name` is an object or a legend name.
     pub fn is_declared(&self, name: &str) -> bool {
-        self.object(name).is_some()
-            || self.synonyms.iter().any(|d| d.name == name)
-            || self.aggregates.iter().any(|d| d.name == name)
-            || self.properties.iter().any(|d| d.name == name)
+        let i = &self.index;
+        i.objects.contains_key(name)
+            || i.synonyms.contains_key(name)
+            || i.aggregates.contains_key(name)
+            || i.properties.contains_key(name)
     }
 
     /// The object called `name`.
     pub fn object(&self, name: &str) -> Option<&ObjectDef> {
-        self.objects.iter().find(|o| o.name == name)
+        self.index.objects.get(name).map(|&i| &self.objects[i])
+    }
+
+    /// The first synonym called `name`.
+    pub fn synonym(&self, name: &str) -> Option<&LegendDef> {
+        self.index.synonyms.get(name).map(|&i| &self.synonyms[i])
+    }
+
+    /// The first aggregate called `name`.
+    pub fn aggregate(&self, name: &str) -> Option<&LegendDef> {
+        self.index
+            .aggregates
+            .get(name)
+            .map(|&i| &self.aggregates[i])
+    }
+
+    /// The first property called `name`.
+    pub fn property(&self, name: &str) -> Option<&LegendDef> {
+        self.index
+            .properties
+            .get(name)
+            .map(|&i| &self.properties[i])
+    }
+
+    /// Adds an object.
+    pub fn push_object(&mut self, o: ObjectDef) {
+        self.index
+            .objects
+            .entry(o.name.clone())
+            .or_insert(self.objects.len());
+        self.objects.push(o);
+    }
+
+    /// Adds a synonym.
+    pub fn push_synonym(&mut self, d: LegendDef) {
+        self.index
+            .synonyms
+            .entry(d.name.clone())
+            .or_insert(self.synonyms.len());
+        self.synonyms.push(d);
+    }
+
+    /// Adds an aggregate.
+    pub fn push_aggregate(&mut self, d: LegendDef) {
+        self.index
+            .aggregates
+            .entry(d.name.clone())
+            .or_insert(self.aggregates.len());
+        self.aggregates.push(d);
+    }
+
+    /// Adds a property.
+    pub fn push_property(&mut self, d: LegendDef) {
+        self.index
+            .properties
+            .entry(d.name.clone())
+            .or_insert(self.properties.len());
+        self.properties.push(d);
     }
 }
 

@@ -89,14 +89,14 @@ impl ObjectReader {
                 format!("object \"{}\" defined twice", name.to_uppercase()),
             ));
         }
-        parsed.objects.push(ObjectDef {
+        parsed.push_object(ObjectDef {
             name: name.to_string(),
             line: line.number,
             colors: Vec::new(),
             sprite: Vec::new(),
         });
         for &(_, alias) in &tokens[1..] {
-            parsed.synonyms.push(LegendDef {
+            parsed.push_synonym(LegendDef {
                 name: alias.to_string(),
                 values: vec![name.to_string()],
                 line: line.number,
@@ -148,7 +148,7 @@ impl ObjectReader {
             line: line.number,
         };
         match joiner {
-            None => parsed.synonyms.push(def(names)),
+            None => parsed.push_synonym(def(names)),
             Some("and") => {
                 let mut values = Vec::new();
                 for n in &names {
@@ -157,7 +157,7 @@ impl ObjectReader {
                             .map_err(|m| syntax(file, line.number, column_of(line, n), m))?,
                     );
                 }
-                parsed.aggregates.push(def(values));
+                parsed.push_aggregate(def(values));
             }
             Some("or") => {
                 let mut values = Vec::new();
@@ -172,7 +172,13 @@ impl ObjectReader {
                         values.push(n.clone());
                     }
                 }
-                parsed.properties.push(def(values));
+                // A chain `PrI = Pr(I-1) or Target` would list Target I times
+                // (20,000 entries: 4 GB): each member is kept once, at its
+                // first place, as the reference's compiler keeps it when it
+                // splices one property into another.
+                let mut seen = std::collections::HashSet::new();
+                values.retain(|v| seen.insert(v.clone()));
+                parsed.push_property(def(values));
             }
             Some(other) => {
                 return err(
@@ -197,9 +203,9 @@ impl ObjectReader {
             }
             if parsed.object(&n).is_some() {
                 out.push(n);
-            } else if let Some(s) = parsed.synonyms.iter().find(|d| d.name == n) {
+            } else if let Some(s) = parsed.synonym(&n) {
                 stack.extend(s.values.iter().rev().cloned());
-            } else if let Some(p) = parsed.properties.iter().find(|d| d.name == n) {
+            } else if let Some(p) = parsed.property(&n) {
                 stack.extend(p.values.iter().rev().filter(|v| **v != n).cloned());
             }
         }
@@ -212,14 +218,14 @@ fn substitute_and(parsed: &Parsed, name: &str) -> Result<Vec<String>, String> {
     if parsed.object(name).is_some() {
         return Ok(vec![name.to_string()]);
     }
-    if let Some(s) = parsed.synonyms.iter().find(|d| d.name == name) {
+    if let Some(s) = parsed.synonym(name) {
         let mut out = Vec::new();
         for v in &s.values {
             out.extend(substitute_and(parsed, v)?);
         }
         return Ok(out);
     }
-    if let Some(a) = parsed.aggregates.iter().find(|d| d.name == name) {
+    if let Some(a) = parsed.aggregate(name) {
         return Ok(a.values.clone());
     }
     Err(format!(
@@ -233,20 +239,20 @@ fn substitute_or(parsed: &Parsed, name: &str) -> Result<Vec<String>, String> {
     if parsed.object(name).is_some() {
         return Ok(vec![name.to_string()]);
     }
-    if let Some(s) = parsed.synonyms.iter().find(|d| d.name == name) {
+    if let Some(s) = parsed.synonym(name) {
         let mut out = Vec::new();
         for v in &s.values {
             out.extend(substitute_or(parsed, v)?);
         }
         return Ok(out);
     }
-    if parsed.aggregates.iter().any(|d| d.name == name) {
+    if parsed.aggregate(name).is_some() {
         return Err(format!(
             "cannot define a property ('or') in terms of the aggregate \"{}\" ('and')",
             name.to_uppercase()
         ));
     }
-    if let Some(p) = parsed.properties.iter().find(|d| d.name == name) {
+    if let Some(p) = parsed.property(name) {
         // Members were defined before this entry, so the recursion ends.
         let mut out = Vec::new();
         for v in p.values.iter().filter(|v| *v != name) {

@@ -83,6 +83,19 @@ impl SectionParser {
             if let Some(index) = section_header(code) {
                 return self.enter(index, line);
             }
+            if let Some(meant) = misspelled_header(line) {
+                return Err(syntax(
+                    &self.file,
+                    line.number,
+                    column_of(line, code),
+                    format!(
+                        "unknown section header \"{}\" (did you mean {}? the sections are {})",
+                        line.original.trim(),
+                        meant.to_uppercase(),
+                        SECTIONS.map(str::to_uppercase).join(", ")
+                    ),
+                ));
+            }
         }
         match self.section {
             None => self.prelude(line),
@@ -255,6 +268,14 @@ impl SectionParser {
         if self.visited.is_empty() {
             return Err(syntax(&self.file, 1, 1, "no OBJECTS section found"));
         }
+        if !self.visited.contains(&6) {
+            return Err(syntax(
+                &self.file,
+                1,
+                1,
+                "no LEVELS section found: a game needs one, after WINCONDITIONS",
+            ));
+        }
         Ok(self.parsed)
     }
 }
@@ -268,6 +289,38 @@ fn section_header(code: &str) -> Option<usize> {
     let index = SECTIONS.iter().position(|s| *s == word)?;
     let rest = code[word.len()..].trim();
     rest.is_empty().then_some(index)
+}
+
+/// The section a line written as a header, in capitals and alone on its
+/// line, most likely meant when it names none (`OBJECT`, `COLLISIONLAYER`):
+/// a section name at most two edits away. Lower-case words are left alone
+/// (an object may well be called `rule` in a layer).
+fn misspelled_header(line: &Line) -> Option<&'static str> {
+    let word = line.original.trim();
+    let capitals = word.chars().all(|c| c.is_ascii_uppercase());
+    if word.len() < 4 || !capitals {
+        return None;
+    }
+    let lower = word.to_ascii_lowercase();
+    SECTIONS
+        .into_iter()
+        .find(|s| *s != lower && edit_distance(s, &lower) <= 2)
+}
+
+/// Levenshtein distance over bytes (both words are short ASCII).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, &ca) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let replaced = diagonal + usize::from(ca != cb);
+            diagonal = row[j + 1];
+            row[j + 1] = replaced.min(row[j] + 1).min(diagonal + 1);
+        }
+    }
+    row[b.len()]
 }
 
 /// The text of a `message` level line, as written.
