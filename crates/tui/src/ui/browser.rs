@@ -118,7 +118,7 @@ fn draw_table(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
         .map_or(String::new(), |f| format!(" [{}]", tag_short(f)));
     let title = format!(
         "Hyperstates {} by {}{direction}{filter}",
-        grouped(order.len() as u64),
+        grouped(order.len()),
         tv.sort.name()
     );
     let block = pane(t, &title, app.pane == Pane::Table, area.width);
@@ -435,7 +435,7 @@ pub fn member_title(app: &App, member: Option<&Member>) -> String {
         .map_or(String::new(), |o| format!(" {o}"));
     format!(
         "Member {}/{} s{} d{}{outcome}",
-        grouped(m.index as u64 + 1),
+        grouped(m.index + 1),
         grouped(size),
         m.state,
         m.bfs_depth
