@@ -214,7 +214,8 @@ fn the_last_progress_line_pairs_the_final_counts_with_the_final_hsg() {
         assert_eq!(progress, [live[0], live[1], live[3]], "{name}: {last}");
         let states = report(&store)["hsg"]["states"].as_u64().unwrap();
         assert!(
-            last.replace(',', "").contains(&format!("] {states} states")),
+            last.replace(',', "")
+                .contains(&format!("] {states} states")),
             "{name}: {last}"
         );
         // The manifest: a 32-byte header, then JSON.
