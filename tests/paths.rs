@@ -200,7 +200,10 @@ fn the_shortest_win_figures_describe_the_walk_that_path_prints() {
     let hsg = &crate::util::report(&store)["hsg"];
     let shortest = &hsg["shortest_win"];
     assert_eq!(shortest["actions"], walk["length"], "{shortest} {walk}");
-    assert_eq!(shortest["critical_actions"], walk["critical_actions"], "{shortest}");
+    assert_eq!(
+        shortest["critical_actions"], walk["critical_actions"],
+        "{shortest}"
+    );
     // The level tells the two figures apart: the fewest critical actions of a win.
     let fewest = &hsg["winning_paths"]["lengths"]["min"];
     assert!(
