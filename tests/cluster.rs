@@ -382,7 +382,9 @@ fn the_local_cluster_holds_the_store_and_sigint_ends_it_resumably() {
         assert!(started.elapsed() < Duration::from_secs(60), "no host file");
         std::thread::sleep(Duration::from_millis(10));
     }
-    let second = run(&["explore", path_arg(&level), "--store", path_arg(&store)]);
+    let mut second = vec!["explore", path_arg(&level), "--store", path_arg(&store)];
+    second.extend_from_slice(&extra);
+    let second = run(&second);
     let said = String::from_utf8_lossy(&second.stderr);
     assert_eq!(second.status.code(), Some(1), "{said}");
     assert!(
