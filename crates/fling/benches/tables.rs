@@ -13,6 +13,9 @@
 //! finished K-1 tables in `FLING_BENCH_DIR`, and projects the full count;
 //! `FLING_BENCH_STAND_IN=1` uses stand-in K-1 tables of the right size
 //! instead (for K whose K-1 tables are not built: a lower bound on the rate).
+//! `FLING_BENCH_SAMPLE=3-10` samples every K of the range in one run, and
+//! each sample is timed twice, with the plain reference step and with the
+//! fast step of the build, on the same ranges (before and after, one run).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -27,11 +30,17 @@ fn main() {
         .map(PathBuf::from)
         .unwrap_or_else(|_| scratch.clone());
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if let Some(sample) = std::env::var("FLING_BENCH_SAMPLE")
-        .ok()
-        .and_then(|v| v.parse().ok())
-    {
-        return sample_rate(&dir, sample, threads);
+    if let Ok(range) = std::env::var("FLING_BENCH_SAMPLE") {
+        let (low, high) = range.split_once('-').unwrap_or((&range, &range));
+        let (Ok(low), Ok(high)) = (low.parse::<usize>(), high.parse::<usize>()) else {
+            return eprintln!("FLING_BENCH_SAMPLE: expected K or K-K, got {range:?}");
+        };
+        for pieces in low..=high {
+            for step in [fling::Step::Reference, fling::Step::Fast] {
+                sample_rate(&dir, pieces, threads, step);
+            }
+        }
+        return;
     }
     let started = Instant::now();
     match fling::build(&dir, pieces, threads, &|_| {}) {
@@ -65,7 +74,7 @@ fn main() {
 }
 
 /// Times a sample of one piece count and projects the whole count.
-fn sample_rate(dir: &std::path::Path, pieces: usize, threads: usize) {
+fn sample_rate(dir: &std::path::Path, pieces: usize, threads: usize, step: fling::Step) {
     let chunks: u64 = std::env::var("FLING_BENCH_CHUNKS")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -73,7 +82,7 @@ fn sample_rate(dir: &std::path::Path, pieces: usize, threads: usize) {
     let scratch = dir.join(format!("sample-scratch-{}", std::process::id()));
     let stand_in = std::env::var("FLING_BENCH_STAND_IN").is_ok_and(|v| v == "1");
     let source = (!stand_in).then_some(dir);
-    match fling::sample_rate(source, &scratch, pieces, chunks, threads) {
+    match fling::sample_rate(source, &scratch, pieces, chunks, threads, step) {
         Ok(s) => {
             let rate = s.boards as f64 / s.seconds.max(1e-9);
             let cpu_rate = s.boards as f64 / s.cpu_seconds.max(1e-9);
@@ -85,7 +94,7 @@ fn sample_rate(dir: &std::path::Path, pieces: usize, threads: usize) {
                 "real tables"
             };
             println!(
-                "{pieces} pieces from {what}: sampled {} boards in {:.1} s wall, {:.1} s CPU on {threads} threads: {rate:.0} boards/s wall, {cpu_rate:.0} boards per CPU second",
+                "{pieces} pieces, {step:?} step, from {what}: sampled {} boards in {:.1} s wall, {:.1} s CPU on {threads} threads: {rate:.0} boards/s wall, {cpu_rate:.0} boards per CPU second",
                 s.boards, s.seconds, s.cpu_seconds
             );
             println!(

@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 mod analysis;
+mod children;
 mod error;
 mod lookup;
 mod manifest;
@@ -27,5 +28,6 @@ pub use rank::{binomial, boards, next_combination, rank, unrank, MAX_PIECES};
 pub use sample::{sample_rate, Sample};
 pub use search::{classify_with, pruned_size, solvable, Space};
 pub use select::{select, Candidate, Selection};
+pub use step::Step;
 pub use table_layout::{table_path, MAX_TABLE_PIECES};
 pub use tables::{build, build_with_budget, Built, Progress, COPY_BUDGET};

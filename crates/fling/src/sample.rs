@@ -3,7 +3,7 @@
 use crate::error::FlingError;
 use crate::lookup::Level;
 use crate::rank::boards;
-use crate::step::{copy_to_memory, previous_words};
+use crate::step::{copy_to_memory, previous_words, Step};
 use crate::table_layout::table_path;
 use crate::tables::{compute_range, join_workers, run_workers, Counts, CHUNK, COPY_BUDGET};
 use std::path::Path;
@@ -71,6 +71,7 @@ pub fn sample_rate(
     pieces: usize,
     chunks: u64,
     threads: usize,
+    step: Step,
 ) -> Result<Sample, FlingError> {
     let level = match dir {
         Some(dir) if pieces > 2 => Some(Level::open(dir, pieces - 1, false)?),
@@ -107,7 +108,7 @@ pub fn sample_rate(
                     return Ok::<_, FlingError>((sum, thread_cpu_seconds() - cpu));
                 }
                 let end = (start + CHUNK).min(total);
-                let c = compute_range(pieces, start, end, &previous, (&solvable, &unique))?;
+                let c = compute_range(pieces, start, end, &previous, step, (&solvable, &unique))?;
                 sum.with_move += end - start;
                 sum.solvable += c.solvable;
                 sum.unique += c.unique;

@@ -4,9 +4,7 @@
 
 use crate::error::FlingError;
 use crate::lookup::Level;
-use crate::rank::rank;
 use crate::table_layout::MAX_TABLE_PIECES;
-use games::fling::Board;
 use store::{BitTable, Words};
 
 /// The tables one piece count below the one being computed, as words.
@@ -28,23 +26,105 @@ fn bit(words: &[u64], index: u64) -> bool {
 }
 
 /// Most moves a board can have: four per piece.
-const MAX_MOVES: usize = 4 * MAX_TABLE_PIECES;
+pub(crate) const MAX_MOVES: usize = 4 * MAX_TABLE_PIECES;
+
+/// Boards classified together: their children's table words are all
+/// prefetched before the first is read, so that the cache misses of a large
+/// table overlap (about 15 per board) instead of following one another.
+pub(crate) const GROUP: usize = 16;
 
 /// A board's classification: (has a legal move, solvable, uniquely solvable).
-///
-/// The ranks of every child are computed first and their table words
-/// prefetched, so that the cache misses of a large table overlap instead of
-/// following one another.
+pub(crate) type Class = (bool, bool, bool);
+
+/// Classifies the boards `masks` (at most [`GROUP`], all of `pieces` pieces)
+/// into `out`, in order.
 #[inline]
-pub(crate) fn classify(board: Board, previous: &Previous) -> (bool, bool, bool) {
+pub(crate) fn classify_group(masks: &[u64], pieces: usize, previous: &Previous, out: &mut [Class]) {
+    let children = crate::children::tables();
+    let mut ranks = [0u64; GROUP * MAX_MOVES];
+    let mut counts = [0usize; GROUP];
+    for (i, &mask) in masks.iter().enumerate().take(GROUP) {
+        let slice = &mut ranks[i * MAX_MOVES..(i + 1) * MAX_MOVES];
+        counts[i] = children.child_ranks(mask, slice);
+        if let Previous::Tables { solvable, .. } = previous {
+            for &r in &slice[..counts[i]] {
+                store::prefetch(solvable, (r / 64) as usize);
+            }
+        }
+    }
+    // How many moves solve, and the rank of the first that does.
+    let mut solving = [(0u32, 0u64); GROUP];
+    for i in 0..masks.len().min(GROUP) {
+        let slice = &ranks[i * MAX_MOVES..i * MAX_MOVES + counts[i]];
+        solving[i] = match previous {
+            Previous::Solved => (counts[i] as u32, slice.first().copied().unwrap_or(0)),
+            Previous::Tables { solvable, unique } => {
+                let found = first_two_solving(slice, solvable);
+                if found.0 == 1 && pieces > 2 {
+                    store::prefetch(unique, (found.1 / 64) as usize);
+                }
+                found
+            }
+        };
+    }
+    for (i, slot) in out.iter_mut().enumerate().take(masks.len().min(GROUP)) {
+        let (count, (solving, first)) = (counts[i], solving[i]);
+        let unique = if pieces == 2 {
+            count > 0
+        } else {
+            solving == 1
+                && match previous {
+                    Previous::Solved => true,
+                    Previous::Tables { unique, .. } => bit(unique, first),
+                }
+        };
+        *slot = (count > 0, solving > 0, unique);
+    }
+}
+
+/// Which step computes a board: [`classify_group`], or the plain one-board
+/// step it replaced (every move applied by the rules, every child ranked from
+/// scratch), kept as the oracle of the tests and the baseline of the benchmark.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Row and column move tables, incremental ranks, grouped prefetches.
+    Fast,
+    /// One board at a time by the rules.
+    Reference,
+}
+
+/// Classifies `masks` with `step` into `out` (as [`classify_group`]).
+#[inline]
+pub(crate) fn classify_with(
+    step: Step,
+    masks: &[u64],
+    pieces: usize,
+    previous: &Previous,
+    out: &mut [Class],
+) {
+    match step {
+        Step::Fast => classify_group(masks, pieces, previous, out),
+        Step::Reference => {
+            for (&mask, slot) in masks.iter().zip(out.iter_mut()) {
+                *slot = classify_reference(mask, pieces, previous);
+            }
+        }
+    }
+}
+
+/// The plain step: every legal move applied by [`Board::for_each_move`],
+/// its child ranked from scratch.
+pub(crate) fn classify_reference(mask: u64, pieces: usize, previous: &Previous) -> Class {
     let mut ranks = [0u64; MAX_MOVES];
     let mut count = 0;
-    board.for_each_move(|_, child| {
-        if let Some(slot) = ranks.get_mut(count) {
-            *slot = rank(child.mask());
-            count += 1;
-        }
-    });
+    games::fling::Board::from_mask(mask)
+        .unwrap_or_default()
+        .for_each_move(|_, child| {
+            if let Some(slot) = ranks.get_mut(count) {
+                *slot = crate::rank::rank(child.mask());
+                count += 1;
+            }
+        });
     let ranks = &ranks[..count];
     let (solving, first) = match previous {
         Previous::Solved => (count as u32, ranks.first().copied().unwrap_or(0)),
@@ -52,21 +132,10 @@ pub(crate) fn classify(board: Board, previous: &Previous) -> (bool, bool, bool) 
             for &r in ranks {
                 store::prefetch(solvable, (r / 64) as usize);
             }
-            // A second solving move settles the board: solvable, not unique.
-            let (mut solving, mut first) = (0u32, 0u64);
-            for &r in ranks {
-                if bit(solvable, r) {
-                    solving += 1;
-                    if solving > 1 {
-                        break;
-                    }
-                    first = r;
-                }
-            }
-            (solving, first)
+            first_two_solving(ranks, solvable)
         }
     };
-    let unique = if board.pieces() == 2 {
+    let unique = if pieces == 2 {
         count > 0
     } else {
         solving == 1
@@ -76,6 +145,23 @@ pub(crate) fn classify(board: Board, previous: &Previous) -> (bool, bool, bool) 
             }
     };
     (count > 0, solving > 0, unique)
+}
+
+/// How many of `ranks` are solvable, counting to two at most (a second
+/// solving move settles the board: solvable, not unique), and the first.
+#[inline]
+fn first_two_solving(ranks: &[u64], solvable: &[u64]) -> (u32, u64) {
+    let (mut solving, mut first) = (0u32, 0u64);
+    for &r in ranks {
+        if bit(solvable, r) {
+            solving += 1;
+            if solving > 1 {
+                break;
+            }
+            first = r;
+        }
+    }
+    (solving, first)
 }
 
 /// The previous level's words in anonymous memory with huge pages when they

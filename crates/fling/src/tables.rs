@@ -14,10 +14,9 @@ use crate::error::FlingError;
 use crate::lookup::Level;
 use crate::manifest::{self, LevelStats};
 use crate::rank::{boards, next_combination, unrank};
-use crate::step::{classify, copy_to_memory, previous_words, Previous};
+use crate::step::{classify_with, copy_to_memory, previous_words, Previous, Step, GROUP};
 use crate::table_layout::{kind, table_path, MAX_TABLE_PIECES};
-use games::fling::Board;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 use store::BitTableWriter;
@@ -59,22 +58,30 @@ pub(crate) fn compute_range(
     start: u64,
     end: u64,
     previous: &Previous,
+    step: Step,
     out: (&BitTableWriter, &BitTableWriter),
 ) -> Result<Counts, FlingError> {
     let mut counts = Counts::default();
     let mut mask = unrank(start, pieces).unwrap_or(0);
     let mut word_start = start;
+    let mut masks = [0u64; 64];
+    let mut classes = [(false, false, false); 64];
     while word_start < end {
+        let n = (end - word_start).min(64) as usize;
+        for slot in &mut masks[..n] {
+            *slot = mask;
+            mask = next_combination(mask);
+        }
+        for (group, class) in masks[..n].chunks(GROUP).zip(classes.chunks_mut(GROUP)) {
+            classify_with(step, group, pieces, previous, class);
+        }
         let (mut solvable, mut unique) = (0u64, 0u64);
-        for bit in 0..(end - word_start).min(64) {
-            let board = Board::from_mask(mask).unwrap_or_default();
-            let (has_move, s, u) = classify(board, previous);
+        for (bit, &(has_move, s, u)) in classes[..n].iter().enumerate() {
             counts.with_move += u64::from(has_move);
             counts.solvable += u64::from(s);
             counts.unique += u64::from(u);
             solvable |= u64::from(s) << bit;
             unique |= u64::from(u) << bit;
-            mask = next_combination(mask);
         }
         let word = (word_start / 64) as usize;
         out.0.store_word(word, solvable)?;
@@ -84,7 +91,97 @@ pub(crate) fn compute_range(
     Ok(counts)
 }
 
-/// Computes every board of `pieces` pieces with `threads` threads and finishes both tables.
+/// One piece count's tables being written, with a record per chunk of ranks
+/// (`chunks-k.bits`, one word per chunk: a done flag and the chunk's counts)
+/// stored after the chunk's words, so that a build killed at any point
+/// resumes with the chunks it finished and recomputes only the others.
+struct Pass {
+    solvable: BitTableWriter,
+    unique: BitTableWriter,
+    chunks: BitTableWriter,
+    records: PathBuf,
+}
+
+/// A chunk record: bit 63 set when the chunk is done, then its counts of
+/// boards with a move, solvable and uniquely solvable in 17 bits each.
+const DONE: u64 = 1 << 63;
+const FIELD: u64 = (1 << 17) - 1;
+
+fn encode(counts: Counts) -> u64 {
+    DONE | counts.with_move | counts.solvable << 17 | counts.unique << 34
+}
+
+fn decode(record: u64) -> Option<Counts> {
+    (record & DONE != 0).then_some(Counts {
+        with_move: record & FIELD,
+        solvable: record >> 17 & FIELD,
+        unique: record >> 34 & FIELD,
+    })
+}
+
+impl Pass {
+    /// Resumes the unfinished tables of `pieces` in `dir`, or starts them
+    /// afresh when any of the three files is missing or cannot be resumed
+    /// (then all three are recreated, so no chunk is believed done whose
+    /// words were lost).
+    fn open(dir: &Path, pieces: usize, chunks: u64) -> Result<Pass, FlingError> {
+        let total = boards(pieces);
+        let records = table_path(dir, "chunks", pieces);
+        let paths = [
+            (
+                table_path(dir, "solvable", pieces),
+                kind("solvable", pieces),
+                total,
+            ),
+            (
+                table_path(dir, "unique", pieces),
+                kind("unique", pieces),
+                total,
+            ),
+            (records.clone(), kind("chunks", pieces), 64 * chunks),
+        ];
+        let resumed: Vec<_> = if paths.iter().all(|(p, _, _)| p.exists()) {
+            paths
+                .iter()
+                .map(|(p, k, bits)| BitTableWriter::resume(p, k, *bits))
+                .filter_map(Result::ok)
+                .filter(|(_, resumed)| *resumed)
+                .map(|(writer, _)| writer)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let mut writers = if resumed.len() == 3 {
+            resumed
+        } else {
+            drop(resumed);
+            // The chunk records go first, so that a kill between the three
+            // leaves no old record beside a fresh table.
+            let mut fresh = Vec::new();
+            for (p, k, bits) in paths.iter().rev() {
+                fresh.push(BitTableWriter::create(p, k, *bits)?);
+            }
+            fresh.reverse();
+            fresh
+        }
+        .into_iter();
+        let mut next = || {
+            writers.next().ok_or_else(|| FlingError::Pieces {
+                pieces,
+                why: "a table writer is missing".into(),
+            })
+        };
+        Ok(Pass {
+            solvable: next()?,
+            unique: next()?,
+            chunks: next()?,
+            records,
+        })
+    }
+}
+
+/// Computes every board of `pieces` pieces with `threads` threads (resuming the
+/// chunks an interrupted build finished) and finishes both tables.
 fn compute_level(
     dir: &Path,
     pieces: usize,
@@ -94,35 +191,38 @@ fn compute_level(
 ) -> Result<LevelStats, FlingError> {
     let started = Instant::now();
     let total = boards(pieces);
-    let solvable = BitTableWriter::create(
-        &table_path(dir, "solvable", pieces),
-        &kind("solvable", pieces),
-        total,
-    )?;
-    let unique = BitTableWriter::create(
-        &table_path(dir, "unique", pieces),
-        &kind("unique", pieces),
-        total,
-    )?;
+    let chunks = total.div_ceil(CHUNK);
+    let pass = Pass::open(dir, pieces, chunks)?;
     let next_chunk = AtomicU64::new(0);
     let done = AtomicU64::new(0);
     let failed = AtomicUsize::new(0);
-    let results: Vec<Result<Counts, FlingError>> = std::thread::scope(|scope| {
+    let results: Vec<Result<(), FlingError>> = std::thread::scope(|scope| {
         let workers = run_workers(scope, threads, || {
-            let mut sum = Counts::default();
             while failed.load(Ordering::Relaxed) == 0 {
-                let start = next_chunk.fetch_add(1, Ordering::Relaxed) * CHUNK;
+                let chunk = next_chunk.fetch_add(1, Ordering::Relaxed);
+                let start = chunk * CHUNK;
                 if start >= total {
                     break;
                 }
                 let end = (start + CHUNK).min(total);
-                let counts = compute_range(pieces, start, end, previous, (&solvable, &unique))
+                if decode(pass.chunks.load_word(chunk as usize)).is_none() {
+                    let counts = compute_range(
+                        pieces,
+                        start,
+                        end,
+                        previous,
+                        Step::Fast,
+                        (&pass.solvable, &pass.unique),
+                    )
+                    .and_then(|counts| {
+                        pass.chunks.store_word(chunk as usize, encode(counts))?;
+                        Ok(counts)
+                    })
                     .inspect_err(|_| {
                         failed.fetch_add(1, Ordering::Relaxed);
                     })?;
-                sum.with_move += counts.with_move;
-                sum.solvable += counts.solvable;
-                sum.unique += counts.unique;
+                    let _ = counts;
+                }
                 let done = done.fetch_add(end - start, Ordering::Relaxed) + end - start;
                 progress(Progress {
                     pieces,
@@ -130,10 +230,13 @@ fn compute_level(
                     total,
                 });
             }
-            Ok(sum)
+            Ok(())
         });
         join_workers(workers, pieces)
     });
+    for result in results {
+        result?;
+    }
     let mut stats = LevelStats {
         pieces,
         boards: total,
@@ -142,15 +245,30 @@ fn compute_level(
         unique: 0,
         millis: 0,
     };
-    for counts in results {
-        let counts = counts?;
+    for chunk in 0..chunks as usize {
+        let counts = decode(pass.chunks.load_word(chunk)).ok_or_else(|| FlingError::Pieces {
+            pieces,
+            why: format!(
+                "chunk {chunk} of {} was not computed",
+                pass.records.display()
+            ),
+        })?;
         stats.with_move += counts.with_move;
         stats.solvable += counts.solvable;
         stats.unique += counts.unique;
     }
+    let Pass {
+        solvable,
+        unique,
+        chunks,
+        records,
+    } = pass;
     solvable.finish()?;
     unique.finish()?;
+    drop(chunks);
     stats.millis = started.elapsed().as_millis() as u64;
+    manifest::record(dir, &stats)?;
+    std::fs::remove_file(&records).map_err(crate::error::io(&records))?;
     Ok(stats)
 }
 
@@ -209,7 +327,6 @@ pub fn build_with_budget(
         let prev = previous_words(previous.as_ref(), copies.as_ref());
         let stats = compute_level(dir, pieces, &prev, threads, progress)?;
         drop(copies);
-        manifest::record(dir, &stats)?;
         built.push(Built { stats, kept: false });
         previous = Some(Level::open(dir, pieces, false)?);
     }

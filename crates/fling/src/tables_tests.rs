@@ -2,7 +2,9 @@
 
 use super::*;
 use crate::search::Space;
+use crate::step::{classify_with, previous_words, Step, GROUP};
 use crate::{sample_rate, Tables};
+use games::fling::Board;
 use proptest::prelude::*;
 use std::sync::OnceLock;
 
@@ -113,14 +115,22 @@ fn every_three_piece_board_and_a_sample_of_four_agree_with_a_direct_search() {
 #[test]
 fn a_sample_of_every_chunk_counts_like_the_full_build() {
     let scratch = tempfile::tempdir().unwrap();
-    let sample = sample_rate(Some(shared().0.path()), scratch.path(), 4, 1000, 2).unwrap();
+    let sample = sample_rate(
+        Some(shared().0.path()),
+        scratch.path(),
+        4,
+        1000,
+        2,
+        Step::Fast,
+    )
+    .unwrap();
     let stats = &shared().1[2].stats;
     assert_eq!(
         (sample.boards, sample.solvable, sample.unique),
         (stats.boards, stats.solvable, stats.unique)
     );
     assert_eq!(std::fs::read_dir(scratch.path()).unwrap().count(), 0);
-    let stand_in = sample_rate(None, scratch.path(), 4, 2, 1).unwrap();
+    let stand_in = sample_rate(None, scratch.path(), 4, 2, 1, Step::Reference).unwrap();
     assert_eq!(stand_in.boards, 2 * 65_536);
 }
 
@@ -134,4 +144,109 @@ fn the_depth_first_check_agrees_with_the_tables() {
             tables.status(board).map(|s| s.0)
         );
     }
+}
+
+/// The words of one table file after its header.
+fn table_bytes(dir: &Path, what: &str, pieces: usize) -> Vec<u8> {
+    std::fs::read(table_path(dir, what, pieces)).unwrap()
+}
+
+#[test]
+fn the_fast_step_classifies_every_board_as_the_reference_step() {
+    let tables = Tables::open(shared().0.path()).unwrap();
+    for pieces in 2..=5usize {
+        let level = (pieces > 2).then(|| tables.level(pieces - 1).unwrap());
+        let previous = previous_words(level, None);
+        let total = crate::rank::boards(pieces);
+        let mut mask = crate::rank::unrank(0, pieces).unwrap();
+        let (mut fast, mut reference) = (
+            [(false, false, false); GROUP],
+            [(false, false, false); GROUP],
+        );
+        let mut masks = Vec::with_capacity(GROUP);
+        for r in 0..total {
+            masks.push(mask);
+            mask = next_combination(mask);
+            if masks.len() == GROUP || r + 1 == total {
+                classify_with(Step::Fast, &masks, pieces, &previous, &mut fast);
+                classify_with(Step::Reference, &masks, pieces, &previous, &mut reference);
+                assert_eq!(
+                    fast[..masks.len()],
+                    reference[..masks.len()],
+                    "{pieces} pieces near rank {r}"
+                );
+                masks.clear();
+            }
+        }
+    }
+}
+
+#[test]
+fn an_interrupted_pass_resumes_to_the_same_bytes() {
+    let whole = tempfile::tempdir().unwrap();
+    build(whole.path(), 5, 2, &no_progress).unwrap();
+    let cut = tempfile::tempdir().unwrap();
+    build(cut.path(), 4, 1, &no_progress).unwrap();
+    // A killed pass of 5 pieces: some chunks done and recorded, one half
+    // written with garbage and not recorded.
+    let pieces = 5;
+    let total = crate::rank::boards(pieces);
+    let chunks = total.div_ceil(CHUNK);
+    let pass = Pass::open(cut.path(), pieces, chunks).unwrap();
+    let level = Level::open(cut.path(), 4, false).unwrap();
+    let previous = previous_words(Some(&level), None);
+    for chunk in [0u64, 3, chunks - 1] {
+        let (start, end) = (chunk * CHUNK, ((chunk + 1) * CHUNK).min(total));
+        let counts = compute_range(
+            pieces,
+            start,
+            end,
+            &previous,
+            Step::Fast,
+            (&pass.solvable, &pass.unique),
+        )
+        .unwrap();
+        pass.chunks
+            .store_word(chunk as usize, encode(counts))
+            .unwrap();
+    }
+    for word in (5 * CHUNK / 64) as usize..(5 * CHUNK / 64) as usize + 100 {
+        pass.solvable.store_word(word, 0x5555_5555).unwrap();
+    }
+    drop(pass);
+    let resumed = build(cut.path(), 5, 2, &no_progress).unwrap();
+    assert!(resumed[..3].iter().all(|b| b.kept) && !resumed[3].kept);
+    for what in ["solvable", "unique"] {
+        assert!(
+            table_bytes(whole.path(), what, pieces) == table_bytes(cut.path(), what, pieces),
+            "{what}"
+        );
+    }
+    let counts = |dir: &Path| {
+        let stats = crate::manifest::read(dir).unwrap();
+        stats
+            .iter()
+            .map(|s| (s.pieces, s.with_move, s.solvable, s.unique))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(counts(whole.path()), counts(cut.path()));
+    assert!(!table_path(cut.path(), "chunks", pieces).exists());
+}
+
+#[test]
+fn a_pass_whose_records_are_missing_starts_afresh() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), 3, 1, &no_progress).unwrap();
+    let chunks = crate::rank::boards(4).div_ceil(CHUNK);
+    let pass = Pass::open(dir.path(), 4, chunks).unwrap();
+    pass.solvable.store_word(0, u64::MAX).unwrap();
+    pass.chunks.store_word(0, DONE).unwrap();
+    drop(pass);
+    // Without its chunk records, a half-written table is not trusted.
+    std::fs::remove_file(table_path(dir.path(), "chunks", 4)).unwrap();
+    build(dir.path(), 4, 1, &no_progress).unwrap();
+    assert_eq!(
+        table_bytes(dir.path(), "solvable", 4),
+        table_bytes(shared().0.path(), "solvable", 4)
+    );
 }

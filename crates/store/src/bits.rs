@@ -137,6 +137,75 @@ impl BitTableWriter {
         })
     }
 
+    /// Reopens the unfinished table `path` of this `kind` and length, keeping
+    /// the words already stored (a build interrupted even by kill -9 leaves
+    /// them in the file: a shared mapping's pages outlive the process), or
+    /// creates it as [`create`](Self::create) does when the file is missing.
+    /// Returns the writer and whether an earlier table was resumed. A file of
+    /// another kind or length, a finished one or one that is no bit table is
+    /// refused rather than overwritten.
+    pub fn resume(
+        path: &Path,
+        kind: &str,
+        bits: u64,
+    ) -> Result<(BitTableWriter, bool), StoreError> {
+        let file = match OpenOptions::new().read(true).write(true).open(path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok((BitTableWriter::create(path, kind, bits)?, false));
+            }
+            Err(e) => return Err(io(path)(e)),
+        };
+        let len = word_count(bits);
+        let size = file.metadata().map_err(io(path))?.len();
+        let mut head = [0u8; HEADER];
+        if size >= HEADER as u64 {
+            use std::io::Read as _;
+            (&file).read_exact(&mut head).map_err(io(path))?;
+        }
+        let header = Header::decode(path, &head)?;
+        if header.finished || header.kind != kind || header.bits != bits {
+            return Err(corrupt(
+                path,
+                format!(
+                    "cannot resume: a {} bit table of kind {:?} and {} bits, expected an unfinished {kind:?} of {bits}",
+                    if header.finished { "finished" } else { "unfinished" },
+                    header.kind,
+                    header.bits
+                ),
+            ));
+        }
+        if size != (HEADER + len * 8) as u64 {
+            return Err(corrupt(
+                path,
+                format!(
+                    "cannot resume: {size} bytes, a table of {bits} bits takes {}",
+                    HEADER + len * 8
+                ),
+            ));
+        }
+        // SAFETY: the file is an unfinished table of this kind and size; its
+        // owner keeps one writer per file and maps it nowhere else meanwhile.
+        let mut map = unsafe { MmapMut::map_mut(&file) }.map_err(io(path))?;
+        let words = map[HEADER..].as_mut_ptr() as *const AtomicU64;
+        Ok((
+            BitTableWriter {
+                path: path.to_path_buf(),
+                kind: kind.to_string(),
+                bits,
+                map,
+                words,
+                len,
+            },
+            true,
+        ))
+    }
+
+    /// Reads word `word` (zero beyond the table).
+    pub fn load_word(&self, word: usize) -> u64 {
+        self.atomic(word).map_or(0, |w| w.load(Ordering::Relaxed))
+    }
+
     /// The table's length in bits.
     pub fn len_bits(&self) -> u64 {
         self.bits

@@ -77,6 +77,32 @@ fn unfinished_mismatched_and_damaged_tables_are_refused() {
     assert!(BitTableWriter::create(&path, &"k".repeat(33), 1).is_err());
 }
 
+#[test]
+fn an_unfinished_table_resumes_with_its_words_and_others_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("r.bits");
+    let (table, resumed) = BitTableWriter::resume(&path, "r", 200).unwrap();
+    assert!(!resumed);
+    table.store_word(1, 0xdead_beef).unwrap();
+    // Dropped unfinished, as a killed build leaves it.
+    drop(table);
+    let (table, resumed) = BitTableWriter::resume(&path, "r", 200).unwrap();
+    assert!(resumed);
+    assert_eq!(table.load_word(1), 0xdead_beef);
+    assert_eq!(table.load_word(0), 0);
+    assert!(BitTableWriter::resume(&path, "other", 200).is_err());
+    assert!(BitTableWriter::resume(&path, "r", 201).is_err());
+    let finished = table.finish().unwrap();
+    assert_eq!(finished.words()[1], 0xdead_beef);
+    let err = BitTableWriter::resume(&path, "r", 200)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("finished") && err.contains("r.bits"), "{err}");
+    std::fs::write(&path, b"nonsense").unwrap();
+    assert!(BitTableWriter::resume(&path, "r", 200).is_err());
+}
+
 proptest! {
     #[test]
     fn any_set_of_bits_round_trips(bits in 1u64..2000, picks in proptest::collection::vec(0u64..2000, 0..50)) {

@@ -1,0 +1,274 @@
+//! The ranks of every child of a board, fast: the step of the retrograde
+//! analysis needs them for billions of boards. A horizontal move changes one
+//! row and a vertical move one column, and what it does there depends only on
+//! that row's (7 bits) or column's (8 bits) pieces, so the moves are read from
+//! tables built once from [`Board::apply`] (the rules stay in one place). The
+//! rank is summed row by row from a table of each row's terms given how many
+//! pieces lie in earlier rows; a horizontal child then differs from its parent
+//! in one row's term and the index shift of the rows after it, so its rank
+//! takes one table read beside two sums prepared once per board.
+
+use crate::rank::binomial;
+use games::fling::{Board, Direction, HEIGHT, WIDTH};
+use std::sync::OnceLock;
+
+/// Row masks (7 bits).
+const ROW_MASKS: usize = 1 << WIDTH;
+/// Column masks (8 bits).
+const COL_MASKS: usize = 1 << HEIGHT;
+/// Most pieces before a row the rank table covers (the tables stop at 14).
+const MAX_BEFORE: usize = 15;
+/// Most moves along one line: two per piece.
+const LINE_MOVES: usize = 2 * HEIGHT;
+
+/// The results of the moves along one line: child line masks, in order.
+#[derive(Clone, Copy)]
+struct LineMoves {
+    count: u8,
+    children: [u8; LINE_MOVES],
+}
+
+/// The tables, built once (for boards of at most 14 pieces).
+pub(crate) struct ChildTables {
+    /// `row_terms[(y * MAX_BEFORE + before) * 128 + m]`: the rank terms of
+    /// row y holding `m` after `before` pieces in rows 0..y.
+    row_terms: Vec<u64>,
+    /// Moves left and right of a row mask.
+    row_moves: Vec<LineMoves>,
+    /// Moves up and down of a column mask (bit y = row y).
+    col_moves: Vec<LineMoves>,
+    /// Row mask spread to one bit per byte (byte x = bit x), for transposing.
+    spread: Vec<u64>,
+}
+
+static TABLES: OnceLock<ChildTables> = OnceLock::new();
+
+/// The shared tables.
+pub(crate) fn tables() -> &'static ChildTables {
+    TABLES.get_or_init(ChildTables::build)
+}
+
+fn line_moves(
+    mask: usize,
+    cells: usize,
+    board_of: impl Fn(usize) -> u64,
+    back: impl Fn(u64) -> usize,
+    dirs: [Direction; 2],
+) -> LineMoves {
+    let mut moves = LineMoves {
+        count: 0,
+        children: [0; LINE_MOVES],
+    };
+    let board = Board::from_mask(board_of(mask)).unwrap_or_default();
+    for cell in 0..cells {
+        if mask >> cell & 1 == 0 {
+            continue;
+        }
+        for dir in dirs {
+            if let Some(child) = board.apply(board_of(1 << cell).trailing_zeros() as usize, dir) {
+                moves.children[moves.count as usize] = back(child.mask()) as u8;
+                moves.count += 1;
+            }
+        }
+    }
+    moves
+}
+
+/// Column 0 of the board holding column mask `c` (bit y at cell 7y).
+fn column_board(c: usize) -> u64 {
+    (0..HEIGHT)
+        .filter(|y| c >> y & 1 == 1)
+        .map(|y| 1u64 << (y * WIDTH))
+        .sum()
+}
+
+fn column_of(mask: u64) -> usize {
+    (0..HEIGHT)
+        .filter(|y| mask >> (y * WIDTH) & 1 == 1)
+        .map(|y| 1 << y)
+        .sum()
+}
+
+impl ChildTables {
+    fn build() -> ChildTables {
+        let mut row_terms = vec![0u64; HEIGHT * MAX_BEFORE * ROW_MASKS];
+        for y in 0..HEIGHT {
+            for before in 0..MAX_BEFORE {
+                for m in 0..ROW_MASKS {
+                    let mut term = 0;
+                    let mut index = before;
+                    for x in (0..WIDTH).filter(|x| m >> x & 1 == 1) {
+                        index += 1;
+                        term += binomial(y * WIDTH + x, index);
+                    }
+                    row_terms[(y * MAX_BEFORE + before) * ROW_MASKS + m] = term;
+                }
+            }
+        }
+        let row_moves = (0..ROW_MASKS)
+            .map(|m| {
+                line_moves(
+                    m,
+                    WIDTH,
+                    |m| m as u64,
+                    |b| b as usize,
+                    [Direction::Left, Direction::Right],
+                )
+            })
+            .collect();
+        let col_moves = (0..COL_MASKS)
+            .map(|c| {
+                line_moves(
+                    c,
+                    HEIGHT,
+                    column_board,
+                    column_of,
+                    [Direction::Up, Direction::Down],
+                )
+            })
+            .collect();
+        let spread = (0..ROW_MASKS)
+            .map(|m| {
+                (0..WIDTH)
+                    .filter(|x| m >> x & 1 == 1)
+                    .map(|x| 1u64 << (8 * x))
+                    .sum()
+            })
+            .collect();
+        ChildTables {
+            row_terms,
+            row_moves,
+            col_moves,
+            spread,
+        }
+    }
+
+    #[inline]
+    fn term(&self, y: usize, before: usize, m: usize) -> u64 {
+        debug_assert!(before < MAX_BEFORE && m < ROW_MASKS);
+        self.row_terms
+            .get((y * MAX_BEFORE + before.min(MAX_BEFORE - 1)) * ROW_MASKS + m)
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// The rank of a board given as its eight row masks.
+    #[inline]
+    fn rank_rows(&self, rows: &[usize; HEIGHT]) -> u64 {
+        let mut before = 0;
+        let mut rank = 0;
+        for (y, &m) in rows.iter().enumerate() {
+            rank += self.term(y, before, m);
+            before += m.count_ones() as usize;
+        }
+        rank
+    }
+
+    /// Writes the rank of every child of `mask` (one per legal move, in no
+    /// particular order) into `out` and returns how many there are.
+    #[inline]
+    pub(crate) fn child_ranks(&self, mask: u64, out: &mut [u64]) -> usize {
+        let mut rows = [0usize; HEIGHT];
+        for (y, row) in rows.iter_mut().enumerate() {
+            *row = (mask >> (y * WIDTH)) as usize & (ROW_MASKS - 1);
+        }
+        // before[y]: pieces in rows 0..y; prefix[y]: the rank terms of rows
+        // 0..y; suffix[y]: the terms of rows y+1.. with one piece fewer before them.
+        let mut before = [0usize; HEIGHT];
+        let mut prefix = [0u64; HEIGHT];
+        let (mut count, mut sum) = (0, 0);
+        for y in 0..HEIGHT {
+            before[y] = count;
+            prefix[y] = sum;
+            sum += self.term(y, count, rows[y]);
+            count += rows[y].count_ones() as usize;
+        }
+        let mut suffix = [0u64; HEIGHT];
+        let mut tail = 0;
+        for y in (0..HEIGHT).rev() {
+            suffix[y] = tail;
+            if rows[y] != 0 {
+                tail += self.term(y, before[y].saturating_sub(1), rows[y]);
+            }
+        }
+        let mut n = 0;
+        let mut push = |rank: u64| {
+            if let Some(slot) = out.get_mut(n) {
+                *slot = rank;
+                n += 1;
+            }
+        };
+        for y in 0..HEIGHT {
+            let moves = &self.row_moves[rows[y]];
+            for &child in &moves.children[..moves.count as usize] {
+                push(prefix[y] + self.term(y, before[y], child as usize) + suffix[y]);
+            }
+        }
+        let mut columns = 0u64;
+        for (y, &m) in rows.iter().enumerate() {
+            columns |= self.spread[m] << y;
+        }
+        for x in 0..WIDTH {
+            let column = (columns >> (8 * x)) as usize & (COL_MASKS - 1);
+            let moves = &self.col_moves[column];
+            for &child in &moves.children[..moves.count as usize] {
+                let mut child_rows = rows;
+                for (y, row) in child_rows.iter_mut().enumerate() {
+                    *row = (*row & !(1 << x)) | (((child as usize) >> y) & 1) << x;
+                }
+                push(self.rank_rows(&child_rows));
+            }
+        }
+        n
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rank::rank;
+    use proptest::prelude::*;
+
+    fn direct(mask: u64) -> Vec<u64> {
+        let mut ranks = Vec::new();
+        Board::from_mask(mask)
+            .unwrap()
+            .for_each_move(|_, child| ranks.push(rank(child.mask())));
+        ranks.sort_unstable();
+        ranks
+    }
+
+    fn fast(mask: u64) -> Vec<u64> {
+        let mut out = [0u64; 4 * 56];
+        let n = tables().child_ranks(mask, &mut out);
+        let mut ranks = out[..n].to_vec();
+        ranks.sort_unstable();
+        ranks
+    }
+
+    #[test]
+    fn full_rows_columns_and_corners_agree_with_the_rules() {
+        for mask in [
+            0b11u64,
+            0b101,
+            1 | 1 << 7,
+            1 | 1 << 55,
+            0x7f,
+            0x7f << 49 | 1,
+            1 << 3 | 1 << 52 | 1 << 24,
+        ] {
+            assert_eq!(fast(mask), direct(mask), "mask {mask:#x}");
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        #[test]
+        fn child_ranks_are_those_of_the_rules(mask in 0u64..(1 << 56), thin in 0u64..(1 << 56)) {
+            // Thin the board out to the piece counts the tables use.
+            let mask = mask & thin & (mask >> 3 | thin << 5);
+            prop_assume!(mask.count_ones() <= 14);
+            prop_assert_eq!(fast(mask), direct(mask));
+        }
+    }
+}
