@@ -251,6 +251,7 @@ pub fn run_process(args: &ExploreArgs) -> Result<ExitCode> {
     let dir = store_dir(args)?.to_path_buf();
     let w = &args.which;
     let mut level = load_level(&w.level_file, w.level, w.title.as_deref())?;
+    level = crate::explore_cmd::puzzlescript_options(level, args)?;
     if let Some(k) = args.flip_tokens.filter(|&k| k > 0) {
         level = games::flip::wrap(level, k as usize)?;
     }

@@ -467,7 +467,10 @@ pub(crate) fn stop_flag() -> Result<Arc<AtomicBool>> {
 /// it from its canonical text with the inert objects kept (as `games::reload` does
 /// for a stored run), `--max-outcomes` sets its bound; both are usage errors on other
 /// games.
-fn puzzlescript_options(mut level: games::Level, args: &ExploreArgs) -> Result<games::Level> {
+pub(crate) fn puzzlescript_options(
+    mut level: games::Level,
+    args: &ExploreArgs,
+) -> Result<games::Level> {
     let puzzlescript = level.game.kind() == "puzzlescript";
     if !puzzlescript && (args.keep_inert || args.max_outcomes.is_some()) {
         return Err(crate::usage::usage(
