@@ -47,6 +47,7 @@ impl App {
                 None => self.overlay = Overlay::Prompt(PromptKind::Note, String::new()),
             },
             Action::BookmarkList => self.overlay = Overlay::Bookmarks(0),
+            Action::Reload => self.reload(),
             _ => match self.screen {
                 Screen::Browser => self.apply_browser(action),
                 Screen::Paths => self.apply_paths(action),

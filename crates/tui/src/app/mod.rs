@@ -286,6 +286,7 @@ pub struct App {
     pub integrity: Integrity,
     verify_gen: u64,
     verify_wanted: Option<u64>,
+    reload_wanted: bool,
     jobs: VecDeque<Job>,
     gens: Generations,
     /// The screen last asked for while the workbench was still loading, opened
@@ -341,6 +342,7 @@ impl App {
             integrity: Integrity::NothingToVerify,
             verify_gen: 0,
             verify_wanted: None,
+            reload_wanted: false,
             jobs: VecDeque::new(),
             gens: Generations::default(),
             screen_asked: None,
@@ -434,6 +436,8 @@ impl App {
                 Action::Quit => self.quit = true,
                 Action::Help => self.overlay = Overlay::Help(0),
                 Action::Screen(i) => self.screen_asked = Some(i),
+                // After damage or a failed open, the run may have been put right.
+                Action::Reload if self.damage().is_some() || self.fatal.is_some() => self.reload(),
                 _ => {}
             }
             return;
