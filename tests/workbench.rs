@@ -305,3 +305,104 @@ fn the_member_pane_draws_a_puzzlescript_grid() {
     }
     tmux.quit_cleanly();
 }
+
+/// Flips the bits of `mask` in byte `at` of `path`.
+fn flip(path: &Path, at: usize, mask: u8) {
+    let mut bytes = std::fs::read(path).expect("readable");
+    bytes[at] ^= mask;
+    std::fs::write(path, bytes).expect("write");
+}
+
+#[test]
+fn a_flipped_bit_in_the_store_is_named_on_screen_and_nothing_of_the_run_shown() {
+    // Regression: with one bit flipped in edges.bits the workbench showed `down -> s1`
+    // for `up -> s1`, while every other command refused the store.
+    let (dir, store) = analysed_twoboxes();
+    flip(&store.join("edges.bits"), 64, 1);
+    let command = format!("{} tui {}", hsg_cmd(), quoted(&store));
+    let tmux = Tmux::start(&command, dir.path());
+    let screen = tmux.wait_for_all(&["The run is damaged", "DAMAGED"]);
+    // The message wraps inside the pane: its borders and line ends taken out.
+    let text: String = screen
+        .replace(['│', '|'], " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        text.contains("edges.bits: checksum mismatch in block 0 (data bytes 0..")
+            && text.contains("file offset 64)"),
+        "{screen}"
+    );
+    tmux.keys(&["2"]);
+    let screen = tmux.wait_for_all(&["The run is damaged"]);
+    assert!(
+        !screen.contains("Details") && !screen.contains(" s1 "),
+        "{screen}"
+    );
+    tmux.quit_cleanly();
+    let out = crate::util::run(&["verify", store.to_str().expect("utf-8")]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("edges.bits: checksum mismatch in block 0"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_workbench_says_it_verifies_then_that_it_verified() {
+    let (dir, store) = analysed_twoboxes();
+    let command = format!("{} tui {}", hsg_cmd(), quoted(&store));
+    let tmux = Tmux::start(&command, dir.path());
+    tmux.wait_for_all(&["Overview", "hyperstates 59", "✓ verified"]);
+    tmux.quit_cleanly();
+}
+
+#[test]
+fn verify_checks_the_bookmarks_database_and_names_its_damage() {
+    let (dir, store) = analysed_twoboxes();
+    let command = format!("{} tui {}", hsg_cmd(), quoted(&store));
+    let tmux = Tmux::start(&command, dir.path());
+    tmux.wait_for_all(&["Overview", "hyperstates 59"]);
+    tmux.keys(&["b"]);
+    tmux.wait_for_all(&["Bookmark note"]);
+    tmux.type_text("keep me");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for_all(&["bookmarked hyperstate"]);
+    tmux.quit_cleanly();
+    let path = store.to_str().expect("utf-8");
+    let out = crate::util::ok(&["verify", path]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("hsg-user.sled: ok (1 bookmarks, its checksum verified)"),
+        "{text}"
+    );
+    // The log is preallocated: its first bytes hold the records.
+    let db = store.join("hsg-user.sled/db");
+    let mut bytes = std::fs::read(&db).expect("readable");
+    let used = bytes.len().min(4096);
+    bytes[..used].iter_mut().for_each(|b| *b ^= 0x55);
+    std::fs::write(&db, &bytes).expect("write");
+    let out = crate::util::run(&["verify", path]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("hsg-user.sled") && err.contains("damaged"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read(&db).expect("readable"),
+        bytes,
+        "verify wrote nothing"
+    );
+    // The workbench moves it aside and says so.
+    let tmux = Tmux::start(&command, dir.path());
+    tmux.wait_for_all(&["Overview", "about the bookmarks"]);
+    tmux.keys(&["'"]);
+    tmux.wait_for_all(&["is damaged", "moved to"]);
+    tmux.keys(&["Escape"]);
+    tmux.quit_cleanly();
+    assert_eq!(
+        std::fs::read(store.join("hsg-user.sled.damaged-1/db")).expect("moved aside"),
+        bytes
+    );
+}

@@ -10,7 +10,7 @@ use model::numbers::{grouped, percent};
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use store::{Run, RunStatus};
 
 /// Arguments of `hsg analyze`.
@@ -188,7 +188,7 @@ pub fn summary_for(run: &Run, flags: &AnalysisFlags) -> Result<HsgSummary> {
     if let Some(summary) = saved_is_usable(run.dir(), run, flags.target_spec().as_deref()) {
         return Ok(summary);
     }
-    if run.status() == RunStatus::Running {
+    if !hsg::may_save(run) {
         return Ok(hsg::analyze_unsaved(run, &flags.options())?.summary);
     }
     analyze_and_save(run, flags)
@@ -205,7 +205,7 @@ pub fn analysis_for(run: &Run, flags: &AnalysisFlags) -> Result<SavedAnalysis> {
             Err(err) => eprintln!("the saved analysis cannot be read ({err}); analysing again"),
         }
     }
-    let analysis = if run.status() == RunStatus::Running {
+    let analysis = if !hsg::may_save(run) {
         hsg::analyze_unsaved(run, &flags.options())?
     } else {
         analyze_and_save_whole(run, flags)?

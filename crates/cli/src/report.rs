@@ -277,6 +277,10 @@ pub fn verify(args: InfoArgs) -> Result<ExitCode> {
         run.transition_count()
     );
     verify_analysis(&run)?;
+    // The user's own notes: the workbench's database, read through a copy.
+    if let Some(line) = tui::bookmarks::verify(&args.dir)? {
+        outln!("{line}");
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -291,16 +295,24 @@ fn verify_analysis(run: &Run) -> Result<()> {
     let saved = hsg::load(run.dir()).map_err(|err| {
         anyhow::anyhow!("the saved analysis is damaged: {err}; `hsg analyze` computes it again")
     })?;
-    let currency = if hsg::is_current(&saved.summary, run) {
+    let advice = format!(
+        "`hsg analyze {}` analyses the run as it is now.",
+        run.dir().display()
+    );
+    let currency = hsg::currency_of(&saved.summary, run);
+    let state = if currency.is_current() {
         "matches the run"
     } else {
-        "stale: the run changed since; `hsg analyze` computes it again"
+        "not of the run as it is now"
     };
     outln!(
-        "{}: ok ({} hyperstates, every checksum verified, {currency})",
+        "{}: ok ({} hyperstates, every checksum verified, {state})",
         folder.display(),
         saved.summary.hyperstates
     );
+    if let Some(warning) = currency.warning(&advice) {
+        outln!("{warning}");
+    }
     Ok(())
 }
 

@@ -3,7 +3,9 @@
 //! key timed from handling to frame drawn (targets: first frame within 300 ms; keys
 //! within 30 ms median and 100 ms worst). It runs the real loader and worker threads and
 //! draws on a ratatui `TestBackend`. Each key's background work (sorting, paths, search,
-//! graph layout) is awaited before the next key and reported apart as "results".
+//! graph layout) is awaited before the next key and reported apart as "results". The
+//! verification of the store's checksums runs behind the keys, as it does for a user; its
+//! end is awaited after the script ("verified").
 //!
 //! Like the workbench itself, it writes graph layouts to the layout cache in `DIR/hsg/`,
 //! so sessions after the first find them there; delete `DIR/hsg/tui-layout-*` to time
@@ -140,6 +142,9 @@ fn parse_args() -> Result<Option<Options>, String> {
 /// One replay of the script: the start-up times and every key's timing with its kind.
 struct Session {
     startup: Startup,
+    /// From the start to the end of the background verification (awaited after the
+    /// script, so the keys were timed while it ran).
+    verified: Option<Duration>,
     keys: Vec<(&'static str, KeyTiming)>,
     /// Resident memory at the end of the script, while the workbench is still open.
     memory: Option<String>,
@@ -147,6 +152,7 @@ struct Session {
 
 fn session(o: &Options, dump: bool) -> Result<Session, String> {
     let view = ViewOptions::default();
+    let start = std::time::Instant::now();
     let (mut h, startup) = Harness::start(tui::store_loader(o.dir.clone()), view, o.size, LIMIT)
         .map_err(|e| e.to_string())?;
     if let Some(why) = &h.app.fatal {
@@ -166,8 +172,18 @@ fn session(o: &Options, dump: bool) -> Result<Session, String> {
         }
     }
     let memory = memory();
+    if h.await_verification(LIMIT)
+        .map_err(|e| e.to_string())?
+        .is_none()
+    {
+        return Err(format!("the verification did not end within {LIMIT:?}"));
+    }
+    if let Some(d) = h.app.damage() {
+        return Err(format!("the verification found damage: {}", d.what));
+    }
     Ok(Session {
         startup,
+        verified: Some(start.elapsed()),
         keys,
         memory,
     })
@@ -235,10 +251,12 @@ fn report(sessions: &[Session]) {
     };
     let overviews = times(|s| s.overview);
     let loaded = times(|s| s.loaded);
+    let verified: Vec<f64> = sessions.iter().filter_map(|s| s.verified.map(ms)).collect();
     for (what, xs) in [
         ("first frame", &firsts),
         ("overview with data", &overviews),
         ("all data loaded", &loaded),
+        ("verified (behind)", &verified),
     ] {
         println!(
             "{what:18}: median {:8.1} ms, worst {:8.1} ms   (sessions: {xs:.1?})",

@@ -116,6 +116,11 @@ impl Harness {
         Ok(None)
     }
 
+    /// Lets the reload key run the loader again, made by `reloader`.
+    pub fn set_reloader(&mut self, reloader: crate::runtime::Reloader) {
+        self.runtime.set_reloader(reloader);
+    }
+
     /// Draws one frame.
     pub fn draw(&mut self) -> std::io::Result<()> {
         let app = &self.app;

@@ -111,6 +111,8 @@ pub enum Action {
     Sort,
     /// Reverse the sort.
     ReverseSort,
+    /// Reload the run: its latest checkpoint and analysis.
+    Reload,
     /// Cycle the tag filter.
     Filter,
     /// Zoom in.
@@ -257,6 +259,7 @@ pub const KEYS: &[Binding] = &[
     b(G, &[c('y')], A::Why, "why: where it was lost"),
     b(G, &[c('b')], A::Bookmark, "bookmark with a note"),
     b(G, &[c('\'')], A::BookmarkList, "bookmark list"),
+    b(G, &[c('R')], A::Reload, "reload the run from disk"),
     b(G, &[k(K::Esc)], A::Cancel, "close, else back"),
     b(G, &[c(':')], A::Goto, "go to: h12, 12 or s34"),
     b(G, &[c('p')], A::Play, "play from the state shown"),

@@ -69,7 +69,12 @@ impl TuiOptions {
 /// background thread while a spinner turns. The terminal is restored on quit, on
 /// error and on panic.
 pub fn run(dir: &Path, opts: TuiOptions) -> Result<(), TuiError> {
-    terminal::run_with_loader(opts.view(), store_loader(dir.to_path_buf()))
+    let again = dir.to_path_buf();
+    terminal::run_with_loader(
+        opts.view(),
+        store_loader(dir.to_path_buf()),
+        Some(Box::new(move || store_loader(again.clone()))),
+    )
 }
 
 /// The loader of [`run`]: it reports the overview first (from `MANIFEST` and the
@@ -96,6 +101,7 @@ pub fn run_demo(dir: Option<&Path>, opts: TuiOptions) -> Result<(), TuiError> {
             let bench = data::fixture::two_boxes(dir.as_deref())?;
             Ok(Arc::new(bench) as Arc<dyn Workbench>)
         }),
+        None,
     )
 }
 

@@ -52,7 +52,12 @@ pub struct Runtime {
     polling: bool,
     /// Stops the verification running, when a newer one starts.
     verifying: Option<Arc<AtomicBool>>,
+    /// Makes the loader again when the user asks for a reload (none: nothing to reload).
+    reloader: Option<Reloader>,
 }
+
+/// Makes a fresh loader of the same data (for the reload key).
+pub type Reloader = Box<dyn Fn() -> Loader>;
 
 impl Runtime {
     /// Starts the workers and the loader, which begins opening the data at once.
@@ -67,7 +72,13 @@ impl Runtime {
             stop: Arc::new(AtomicBool::new(false)),
             polling: false,
             verifying: None,
+            reloader: None,
         }
+    }
+
+    /// Lets the reload key run the loader again, made by `reloader`.
+    pub fn set_reloader(&mut self, reloader: Reloader) {
+        self.reloader = Some(reloader);
     }
 
     /// A sender for events from elsewhere (the terminal's input thread).
@@ -94,6 +105,9 @@ impl Runtime {
     /// Hands the jobs `app` queued to the workers, and starts polling the progress of
     /// an exploring process once the data is known to be live. Called after each event.
     pub fn dispatch(&mut self, app: &mut App) {
+        if app.take_reload() {
+            self.reload(app);
+        }
         let Some(bench) = app.bench.clone() else {
             return;
         };
@@ -117,6 +131,23 @@ impl Runtime {
             self.polling = true;
             spawn_progress_poller(bench, self.tx.clone(), self.stop.clone());
         }
+    }
+}
+
+impl Runtime {
+    /// Runs the loader again (the verification of the old data stops), or tells `app`
+    /// that there is nothing to reload.
+    fn reload(&mut self, app: &mut App) {
+        let Some(make) = &self.reloader else {
+            app.on_event(Event::Loaded(Err(
+                "nothing to reload: this workbench was not opened on a run directory".into(),
+            )));
+            return;
+        };
+        if let Some(old) = self.verifying.take() {
+            old.store(true, Ordering::Relaxed);
+        }
+        spawn_loader(self.tx.clone(), make());
     }
 }
 

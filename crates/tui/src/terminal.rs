@@ -5,7 +5,7 @@
 
 use crate::app::{App, Event, ViewOptions};
 use crate::error::TuiError;
-use crate::runtime::{Loader, Next, Runtime, TICK};
+use crate::runtime::{Loader, Next, Reloader, Runtime, TICK};
 use crate::ui;
 use crossterm::event::{self as term_event, Event as TermEvent, KeyEventKind};
 use crossterm::{cursor, execute as term_execute, terminal};
@@ -90,12 +90,20 @@ impl Drop for Session {
     }
 }
 
-/// Runs the workbench on the terminal until the user quits.
-pub fn run_with_loader(view: ViewOptions, loader: Loader) -> Result<(), TuiError> {
+/// Runs the workbench on the terminal until the user quits; `reloader`, if given,
+/// makes the loader again for the reload key.
+pub fn run_with_loader(
+    view: ViewOptions,
+    loader: Loader,
+    reloader: Option<Reloader>,
+) -> Result<(), TuiError> {
     let mut session = Session::enter()?;
     let size = session.terminal.size().map_err(TuiError::Terminal)?;
     let mut app = App::new(view, (size.width, size.height));
     let mut runtime = Runtime::start(loader);
+    if let Some(r) = reloader {
+        runtime.set_reloader(r);
+    }
     spawn_input(runtime.sender(), runtime.stop_flag());
     event_loop(&mut session, &mut app, &mut runtime)
 }

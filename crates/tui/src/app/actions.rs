@@ -50,6 +50,7 @@ impl App {
             },
             Action::BookmarkList => self.overlay = Overlay::Bookmarks(0),
             Action::Play => self.open_play(),
+            Action::Reload => self.reload(),
             _ => match self.screen {
                 Screen::Browser => self.apply_browser(action),
                 Screen::Paths => self.apply_paths(action),

@@ -158,6 +158,32 @@ impl App {
         self.status.clear();
     }
 
+    /// Starts over on the run as it is now (a newer checkpoint, a new analysis): the
+    /// state of this load is dropped (results of work still running are ignored, as
+    /// are reports of its verification) and the runtime runs the loader again.
+    pub(super) fn reload(&mut self) {
+        let mut fresh = App::new(self.view, self.size);
+        fresh.verify_gen = self.verify_gen;
+        // Results of jobs still running carry the current generations: past them.
+        let g = self.gens;
+        fresh.gens = super::Generations {
+            order: g.order + 1,
+            paths: g.paths + 1,
+            search: g.search + 1,
+            graph: g.graph + 1,
+        };
+        fresh.screen_asked = Some(self.screen.index() as u8);
+        fresh.phase = "reloading the run".into();
+        fresh.reload_wanted = true;
+        fresh.pending = self.pending;
+        *self = fresh;
+    }
+
+    /// True once when the user asked for a reload (the runtime runs the loader).
+    pub fn take_reload(&mut self) -> bool {
+        std::mem::take(&mut self.reload_wanted)
+    }
+
     /// The damage found, if any.
     pub fn damage(&self) -> Option<&Damage> {
         match &self.integrity {

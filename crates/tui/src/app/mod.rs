@@ -295,6 +295,7 @@ pub struct App {
     verify_wanted: Option<u64>,
     /// Play mode, while it is open.
     pub play: Option<crate::play::Play>,
+    reload_wanted: bool,
     jobs: VecDeque<Job>,
     gens: Generations,
     /// The screen last asked for while the workbench was still loading, opened
@@ -353,6 +354,7 @@ impl App {
             verify_gen: 0,
             verify_wanted: None,
             play: None,
+            reload_wanted: false,
             jobs: VecDeque::new(),
             gens: Generations::default(),
             screen_asked: None,
@@ -474,6 +476,8 @@ impl App {
                 Action::Help => self.overlay = Overlay::Help(0),
                 Action::Screen(i) => self.screen_asked = Some(i),
                 Action::Play | Action::BookmarkList => self.mode_asked = Some(action),
+                // After damage or a failed open, the run may have been put right.
+                Action::Reload if self.damage().is_some() || self.fatal.is_some() => self.reload(),
                 _ => {}
             }
             return;

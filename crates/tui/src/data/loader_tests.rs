@@ -182,3 +182,31 @@ fn an_analysis_of_an_earlier_checkpoint_is_announced_in_full_at_80x24() {
     }
     assert_eq!(app.integrity, Integrity::Verified);
 }
+
+#[test]
+fn the_reload_key_shows_a_run_that_moved_on() {
+    use crate::bench_support::{parse_keys, Harness};
+    use std::time::Duration;
+    let limit = Duration::from_secs(60);
+    let dir = tempfile::tempdir().unwrap();
+    let writer = write_store(dir.path(), false, 200).unwrap();
+    let loader = crate::store_loader(dir.path().to_path_buf());
+    let (mut h, _) = Harness::start(loader, UNICODE, (80, 24), limit).unwrap();
+    let again = dir.path().to_path_buf();
+    h.set_reloader(Box::new(move || crate::store_loader(again.clone())));
+    let live = h.app.overview.clone().unwrap();
+    assert!(live.stale_note.is_some());
+    h.press(parse_keys("2").unwrap()[0], limit).unwrap();
+    complete_store(writer);
+    h.press(parse_keys("R").unwrap()[0], limit).unwrap();
+    let whole = h.app.overview.clone().expect("reloaded");
+    let fixture = super::super::fixture::two_boxes(None).unwrap().overview();
+    assert_eq!(whole.stale_note, None);
+    assert_eq!((whole.states, whole.tags), (fixture.states, fixture.tags));
+    assert!(whole.states > live.states);
+    assert_eq!(
+        h.app.screen,
+        crate::app::Screen::Browser,
+        "the screen is kept"
+    );
+}

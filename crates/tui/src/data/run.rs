@@ -184,16 +184,13 @@ fn facts_of(dir: &Path, m: &Manifest, analysed: &Source, saved: bool) -> RunFact
 pub fn stale_note(dir: &Path, m: &Manifest, analysed: &Source, saved: bool) -> Option<StaleNote> {
     let now = hsg::source_of_manifest(m);
     let states = |n: u64| hsg::currency::grouped(n);
-    if let Currency::Earlier { analysed, now } = hsg::currency(analysed, &now) {
+    let currency = hsg::currency(analysed, &now);
+    if let Currency::Earlier { analysed, now } = &currency {
         let advice = format!(
             "`hsg analyze {}` analyses the run as it is now.",
             dir.display()
         );
-        let full = Currency::Earlier {
-            analysed: analysed.clone(),
-            now: now.clone(),
-        }
-        .warning(&advice)?;
+        let full = currency.warning(&advice)?;
         let short = format!(
             "Stale analysis: of {} of the run's {} states; 1 Overview says more",
             states(analysed.states),
