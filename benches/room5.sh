@@ -36,9 +36,11 @@ echo "level: $level, store: $store, $(nproc) cores, $(free -g | awk '/Mem:/{prin
 cargo bench --quiet --no-run --manifest-path "$root/Cargo.toml" -p tui --bench workbench 2>/dev/null
 rm -rf "$store"
 phase explore "$hsg" explore "$level" --store "$store" --threads 2
-grep -E 'states|transitions|visited index|wall' "$work/explore.out" "$work/explore.err" | grep -v 'Elapsed\|Maximum\|time' | sed 's/^[^:]*:/  /' | head -n 12
+# (The summaries are filtered with sed, not cut with head: under pipefail a closed pipe
+# would end the script.)
+grep -hE 'states|transitions|visited index|wall' "$work/explore.out" | sed -n '1,12s/^/  /p' || true
 phase analyze "$hsg" analyze "$store" --analysis-mem 20G
-grep -E 'hyperstates|win|compression' "$work/analyze.out" | head -n 6 | sed 's/^/  /'
+grep -E 'hyperstates|win|compression' "$work/analyze.out" | sed -n '1,8s/^/  /p' || true
 phase workbench cargo bench --quiet --manifest-path "$root/Cargo.toml" -p tui --bench workbench -- "$store" --repeats 1
-grep -E 'first|overview|usable|verified' "$work/workbench.out" | head -n 12 | sed 's/^/  /'
+grep -E 'first|overview|usable|verified' "$work/workbench.out" | sed -n '1,12s/^/  /p' || true
 if [ -n "${KEEP:-}" ]; then trap - EXIT; echo "kept: $store (scratch files in $work)"; fi

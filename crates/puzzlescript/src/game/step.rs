@@ -226,7 +226,18 @@ impl Worker {
             if self.encoded.is_empty() {
                 self.encoded.extend_from_slice(state);
             }
-            let p = prob.unwrap_or((0, 1));
+            // A probability is stored exactly as two 32-bit numbers: one that does not
+            // fit is an error, never an outcome silently given probability zero.
+            let Some(p) = prob else {
+                let line = self.chooser.busiest_line();
+                game.fail(format!(
+                    "the random choices of the rule on line {line} give an outcome a \
+                     probability whose denominator exceeds 2^32 (stores keep probabilities \
+                     exactly, as 32-bit fractions): make fewer random choices a turn, or make \
+                     the random objects inert (docs/puzzlescript.md)"
+                ));
+                return;
+            };
             match self.outcome_at.get(&self.encoded) {
                 Some(&at) => self.outcomes[at].1 = add(self.outcomes[at].1, p),
                 None => {
@@ -256,6 +267,15 @@ impl Worker {
         }
         let all_loops = self.outcomes.iter().all(|(s, _)| s.as_slice() == state);
         if all_loops {
+            return;
+        }
+        if self.outcomes.iter().any(|(_, p)| p.1 > u64::from(u32::MAX)) {
+            let line = self.chooser.busiest_line();
+            game.fail(format!(
+                "the random outcomes of the rule on line {line} sum to a probability whose \
+                 denominator exceeds 2^32 (stores keep probabilities exactly, as 32-bit \
+                 fractions): make fewer random choices a turn"
+            ));
             return;
         }
         for (s, p) in &self.outcomes {
