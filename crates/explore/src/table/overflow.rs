@@ -118,6 +118,11 @@ impl Table {
         self.overflowed.store(list.len(), Ordering::Release);
     }
 
+    /// Entries in the overflow list.
+    pub fn overflow_len(&self) -> usize {
+        self.overflowed.load(Ordering::Acquire)
+    }
+
     /// Empties the overflow list, returning its entries.
     pub(super) fn take_overflow(&mut self) -> Vec<Entry> {
         *self.overflowed.get_mut() = 0;
