@@ -1,0 +1,6 @@
+//! The hsg crate's integration tests, one binary (each test binary links the whole
+//! dependency graph, so one binary instead of three saves `cargo test` links).
+
+mod fuzz_smoke;
+mod power_loss;
+mod store_fuzz_smoke;
