@@ -4,8 +4,8 @@
 
 #[path = "../../../../fuzz/exercise/analysis.rs"]
 mod analysis;
-#[path = "../../../../fuzz/exercise/mutate.rs"]
-mod mutate;
+
+use crate::mutate;
 
 /// Mutants in all: a few thousand loads, seconds in a release build.
 const MUTANTS: usize = 2000;
