@@ -114,26 +114,14 @@ fn label(labels: &[String], action: u16) -> String {
         .unwrap_or_else(|| format!("#{action}"))
 }
 
-/// The shortest input sequence from the start to `state`, then `action`: the stored
-/// run is breadth-first, so a state's parent chain through the in-edges of the
-/// layer above is a shortest path.
+/// The shortest input sequence from the start to `state`, then `action`.
 pub fn hang_inputs(run: &Run, state: u64, action: u16) -> Vec<String> {
     let labels = &run.identity().action_labels;
-    let mut inputs = vec![label(labels, action)];
-    let mut at = state;
-    while at != 0 {
-        let depth = run.depth(at);
-        let Some(step) = run
-            .in_edges(at)
-            .filter(|e| e.source < at && run.depth(e.source) + 1 == depth)
-            .min_by_key(|e| e.source)
-        else {
-            break;
-        };
-        inputs.push(label(labels, step.action));
-        at = step.source;
-    }
-    inputs.reverse();
+    let mut inputs: Vec<String> = hsg::explain::actions_from_root(run, state)
+        .into_iter()
+        .map(|a| label(labels, a))
+        .collect();
+    inputs.push(label(labels, action));
     inputs
 }
 
