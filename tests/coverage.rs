@@ -128,3 +128,26 @@ fn path_to_hang_without_a_hang_or_on_another_game_is_refused() {
     let r = report(&sokoban);
     assert!(r.get("rule_coverage").is_none() && r.get("hangs").is_none());
 }
+
+/// The HTML report has the same rows as the JSON report.
+#[test]
+fn the_html_report_has_a_rule_coverage_section() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = explored(dir.path(), "pitfall");
+    let page = dir.path().join("pitfall.html");
+    ok(&["html", path_arg(&store), "-o", path_arg(&page)]);
+    let html = std::fs::read_to_string(&page).expect("page written");
+    assert!(html.contains("<section id=\"rules\"><h2>Rule coverage</h2>"));
+    assert!(html.contains(
+        "<tr data-rule-line=\"64\"><td>64</td><td><code>[ &gt; player | gem ] -&gt; \
+         [ &gt; player | &gt; gem ]</code></td><td>0</td><td>0</td><td>never fires</td></tr>"
+    ), "{html}");
+    assert!(html.contains(
+        "<tr data-rule-line=\"62\"><td>62</td><td><code>[ ghost ] -&gt; message you fell into \
+         the pit.</code></td><td>1</td><td>0</td><td>fires only in lost states</td></tr>"
+    ));
+    let store = explored(dir.path(), "stuck-switch");
+    ok(&["html", path_arg(&store), "-o", path_arg(&page)]);
+    let html = std::fs::read_to_string(&page).expect("page written");
+    assert!(html.contains("<li>state 3: <code>right right action</code></li>"), "{html}");
+}
