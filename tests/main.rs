@@ -8,6 +8,7 @@ mod cluster;
 mod compact_index;
 mod compare;
 mod corruption;
+mod coverage;
 mod errors;
 mod explore_counts;
 mod flags;

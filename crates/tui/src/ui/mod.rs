@@ -6,7 +6,7 @@ pub mod browser;
 pub mod fit;
 mod footer;
 pub mod graph;
-mod overlays;
+pub(crate) mod overlays;
 mod overview;
 mod paths;
 mod play;
@@ -259,6 +259,8 @@ pub fn page_start(cursor: usize, rows: usize) -> usize {
 
 #[cfg(test)]
 mod color_tests;
+#[cfg(test)]
+mod rules_tests;
 #[cfg(test)]
 mod integrity_tests;
 #[cfg(test)]
