@@ -201,7 +201,7 @@ impl<'g> Bfs<'g> {
             let mut ahead = records.chunks_exact(width).skip(REFILL_AHEAD);
             for record in records.chunks_exact(width) {
                 if let Some(later) = ahead.next() {
-                    table.prefetch_key(keys.tag(later));
+                    table.prefetch_key(table.key(keys.tag(later)));
                 }
                 if !keys.put(id, record) {
                     return Err(ExploreError::ArenaTooSmall(id));
