@@ -63,7 +63,10 @@ fn report_lists_every_rule_with_its_states_and_the_dead_and_lost_only_ones() {
     }
     let md = ok(&["report", path_arg(&store), "--format", "md"]);
     let md = String::from_utf8_lossy(&md.stdout).into_owned();
-    let section = md.split("## Rule coverage").nth(1).expect("a coverage section");
+    let section = md
+        .split("## Rule coverage")
+        .nth(1)
+        .expect("a coverage section");
     assert_eq!(
         section,
         "\n\nEach rule with the reachable states in which it fired (changed the grid, or \
@@ -105,7 +108,10 @@ fn hangs_are_reported_and_path_to_hang_prints_the_shortest_inputs() {
     let out = ok(&["path", s, "--to", "hang", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(v["inputs"], serde_json::json!(["right", "right", "action"]));
-    assert_eq!((v["hang_state"].as_u64(), v["to"].as_str()), (Some(3), Some("hang")));
+    assert_eq!(
+        (v["hang_state"].as_u64(), v["to"].as_str()),
+        (Some(3), Some("hang"))
+    );
 }
 
 /// No hang: exit 1 with a reason; not PuzzleScript: exit 2 and no coverage keys.
@@ -138,10 +144,13 @@ fn the_html_report_has_a_rule_coverage_section() {
     ok(&["html", path_arg(&store), "-o", path_arg(&page)]);
     let html = std::fs::read_to_string(&page).expect("page written");
     assert!(html.contains("<section id=\"rules\"><h2>Rule coverage</h2>"));
-    assert!(html.contains(
-        "<tr data-rule-line=\"64\"><td>64</td><td><code>[ &gt; player | gem ] -&gt; \
+    assert!(
+        html.contains(
+            "<tr data-rule-line=\"64\"><td>64</td><td><code>[ &gt; player | gem ] -&gt; \
          [ &gt; player | &gt; gem ]</code></td><td>0</td><td>0</td><td>never fires</td></tr>"
-    ), "{html}");
+        ),
+        "{html}"
+    );
     assert!(html.contains(
         "<tr data-rule-line=\"62\"><td>62</td><td><code>[ ghost ] -&gt; message you fell into \
          the pit.</code></td><td>1</td><td>0</td><td>fires only in lost states</td></tr>"
@@ -149,5 +158,8 @@ fn the_html_report_has_a_rule_coverage_section() {
     let store = explored(dir.path(), "stuck-switch");
     ok(&["html", path_arg(&store), "-o", path_arg(&page)]);
     let html = std::fs::read_to_string(&page).expect("page written");
-    assert!(html.contains("<li>state 3: <code>right right action</code></li>"), "{html}");
+    assert!(
+        html.contains("<li>state 3: <code>right right action</code></li>"),
+        "{html}"
+    );
 }

@@ -162,7 +162,10 @@ pub fn markdown(run: &Run, c: &Coverage) -> String {
         ));
     }
     if c.hangs.len() > 20 {
-        md.push_str(&format!("- ... ({} listed in the JSON report)\n", c.hangs.len()));
+        md.push_str(&format!(
+            "- ... ({} listed in the JSON report)\n",
+            c.hangs.len()
+        ));
     }
     md
 }

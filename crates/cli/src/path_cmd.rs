@@ -78,9 +78,9 @@ fn parse_path_to(text: &str) -> Result<PathTo, String> {
     if text == "hang" {
         return Ok(PathTo::Hang);
     }
-    parse_destination(text)
-        .map(PathTo::Go)
-        .map_err(|_| format!("`{text}` is not `win`, `fail`, `dead`, `hang` or a state id (a number)"))
+    parse_destination(text).map(PathTo::Go).map_err(|_| {
+        format!("`{text}` is not `win`, `fail`, `dead`, `hang` or a state id (a number)")
+    })
 }
 
 fn parse_destination(text: &str) -> Result<Destination, String> {

@@ -213,10 +213,7 @@ pub(crate) fn json_report(
         );
         // PuzzleScript only: the rules that fired and the inputs that hang.
         if let Some(c) = crate::coverage_cmd::survey_run(run, analysis)? {
-            map.insert(
-                "rule_coverage".into(),
-                crate::coverage_cmd::json(run, &c),
-            );
+            map.insert("rule_coverage".into(), crate::coverage_cmd::json(run, &c));
             map.insert("hangs".into(), crate::coverage_cmd::hangs_json(run, &c));
         }
     }

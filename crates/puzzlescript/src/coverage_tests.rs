@@ -12,7 +12,10 @@ use crate::coverage::{survey, Control, Coverage, Hang, Probe, Stored};
 use crate::PuzzleScriptGame;
 
 fn bundled(file: &str) -> String {
-    let path = format!("{}/../../levels/puzzlescript/{file}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/../../levels/puzzlescript/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    );
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
@@ -116,7 +119,12 @@ fn pitfall_has_a_dead_rule_and_one_that_fires_only_when_lost() {
     // The message rule fires in the fallen state under each of the five
     // inputs; the fall, when the player left of centre steps left.
     assert_eq!(counts(&c), [(62, 1, 0), (63, 1, 1), (64, 0, 0)]);
-    let never: Vec<usize> = c.rules.iter().filter(|r| r.never_fires()).map(|r| r.rule.line).collect();
+    let never: Vec<usize> = c
+        .rules
+        .iter()
+        .filter(|r| r.never_fires())
+        .map(|r| r.rule.line)
+        .collect();
     assert_eq!(never, [64]);
     let lost_only: Vec<usize> = c
         .rules
@@ -125,7 +133,10 @@ fn pitfall_has_a_dead_rule_and_one_that_fires_only_when_lost() {
         .map(|r| r.rule.line)
         .collect();
     assert_eq!(lost_only, [62]);
-    assert_eq!(c.rules[2].rule.text, "[ > player | gem ] -> [ > player | > gem ]");
+    assert_eq!(
+        c.rules[2].rule.text,
+        "[ > player | gem ] -> [ > player | > gem ]"
+    );
     assert!(c.hangs.is_empty());
 }
 
@@ -137,7 +148,13 @@ fn stuck_switch_hangs_on_action_on_the_switch_only() {
     assert_eq!(states.len(), 4);
     let c = run_survey(&game, 3);
     assert_eq!(c.hang_count, 1);
-    assert_eq!(c.hangs, [Hang { state: 3, action: 4 }]);
+    assert_eq!(
+        c.hangs,
+        [Hang {
+            state: 3,
+            action: 4
+        }]
+    );
     // Every rule fires, only while the switch blinks.
     assert!(c.rules.iter().all(|r| (r.states, r.live_states) == (1, 1)));
     assert_eq!(c.rules.iter().filter(|r| r.rule.late).count(), 1);
@@ -149,7 +166,12 @@ fn stuck_switch_hangs_on_action_on_the_switch_only() {
 #[test]
 fn the_survey_is_the_sum_of_its_probes_for_any_thread_count() {
     const LIMIT: usize = 600;
-    for file in ["explodoban.txt", "slippery-crates.txt", "wave-and-push.txt", "scalesoban.txt"] {
+    for file in [
+        "explodoban.txt",
+        "slippery-crates.txt",
+        "wave-and-push.txt",
+        "scalesoban.txt",
+    ] {
         let game = game_of(&bundled(file));
         let (states, lost) = explore_some(&game, LIMIT);
         let rules = game.compiled().rule_sources.len();
@@ -170,10 +192,17 @@ fn the_survey_is_the_sum_of_its_probes_for_any_thread_count() {
         let one = run_survey_some(&game, 1, LIMIT);
         let three = run_survey_some(&game, 3, LIMIT);
         assert_eq!(one, three, "{file}");
-        let got: Vec<(u64, u64)> = one.rules.iter().map(|r| (r.states, r.live_states)).collect();
+        let got: Vec<(u64, u64)> = one
+            .rules
+            .iter()
+            .map(|r| (r.states, r.live_states))
+            .collect();
         let want: Vec<(u64, u64)> = all.into_iter().zip(live).collect();
         assert_eq!(got, want, "{file}");
-        assert!(one.rules.iter().any(|r| r.states > 0), "{file}: nothing fired");
+        assert!(
+            one.rules.iter().any(|r| r.states > 0),
+            "{file}: nothing fired"
+        );
     }
 }
 
@@ -188,7 +217,8 @@ fn a_probe_expands_as_successors_does() {
     for s in states.iter().take(200) {
         out.clear();
         game.successors(s, &mut out);
-        let before: Vec<(model::Move, Vec<u8>)> = out.iter().map(|(m, t)| (m, t.to_vec())).collect();
+        let before: Vec<(model::Move, Vec<u8>)> =
+            out.iter().map(|(m, t)| (m, t.to_vec())).collect();
         game.probe(s, &mut probe);
         out.clear();
         game.successors(s, &mut out);
@@ -217,7 +247,11 @@ fn start_rules_count_as_fired_at_the_start() {
     let game = game_of(&bundled("curtain-call.txt"));
     let c = run_survey(&game, 1);
     assert!(c.rules.iter().any(|r| r.at_start), "{:?}", c.rules);
-    assert!(c.rules.iter().filter(|r| r.at_start).all(|r| !r.never_fires()));
+    assert!(c
+        .rules
+        .iter()
+        .filter(|r| r.at_start)
+        .all(|r| !r.never_fires()));
 }
 
 /// A raised stop flag ends the survey with `Interrupted`.

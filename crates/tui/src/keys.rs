@@ -216,8 +216,8 @@ const fn b(context: Context, keys: &'static [Key], action: Action, help: &'stati
 
 use Action as A;
 use Context::{
-    Bookmarks as Bm, Browser as Br, Global as G, Graph as Gr, Paths as Pa, Play as Pl, Prompt as Pr,
-    Rules as Ru,
+    Bookmarks as Bm, Browser as Br, Global as G, Graph as Gr, Paths as Pa, Play as Pl,
+    Prompt as Pr, Rules as Ru,
 };
 use KeyCode as K;
 

@@ -223,7 +223,12 @@ fn sources(parsed: &Parsed, drafts: &[rule_text::Draft]) -> Vec<SourceRule> {
     let text_of: std::collections::HashMap<usize, String> = parsed
         .rules
         .iter()
-        .map(|r| (r.line, r.text.split_whitespace().collect::<Vec<_>>().join(" ")))
+        .map(|r| {
+            (
+                r.line,
+                r.text.split_whitespace().collect::<Vec<_>>().join(" "),
+            )
+        })
         .collect();
     drafts
         .iter()

@@ -247,6 +247,10 @@ impl App {
                 self.quit = true;
                 return;
             }
+            Action::Help => {
+                self.overlay = Overlay::Help(0);
+                return;
+            }
             _ => return,
         };
         self.overlay = Overlay::Rules(to);

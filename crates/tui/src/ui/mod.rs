@@ -260,12 +260,12 @@ pub fn page_start(cursor: usize, rows: usize) -> usize {
 #[cfg(test)]
 mod color_tests;
 #[cfg(test)]
-mod rules_tests;
-#[cfg(test)]
 mod integrity_tests;
 #[cfg(test)]
 mod number_tests;
 #[cfg(test)]
 mod play_tests;
+#[cfg(test)]
+mod rules_tests;
 #[cfg(test)]
 mod tests;

@@ -59,7 +59,10 @@ fn rules_lines(app: &App, t: &Theme, max: usize) -> Vec<Line<'static>> {
         "{:>5} {:>COUNT$} {:>COUNT$} {:<10} rule",
         "line", "states", "winnable", "note"
     );
-    lines.push(Line::styled(super::fit::ellipsize(&header, max, e), t.title()));
+    lines.push(Line::styled(
+        super::fit::ellipsize(&header, max, e),
+        t.title(),
+    ));
     for r in &report.rules {
         let style = match r.note {
             "never" | "lost only" => t.error(),

@@ -8,7 +8,10 @@ use crate::Workbench;
 use std::sync::Arc;
 
 fn bundled(file: &str) -> String {
-    let path = format!("{}/../../levels/puzzlescript/{file}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/../../levels/puzzlescript/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    );
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
@@ -57,7 +60,11 @@ fn stuck_switch_shows_its_hang_with_the_inputs_from_the_start() {
     insta::assert_snapshot!("rules_stuck_switch_80x24", render(&app));
     // Scrolling stops at the last page; `c` closes.
     press(&mut app, "<Down><Down><Down>");
-    assert_eq!(app.overlay, Overlay::Rules(0), "everything fits: no scrolling");
+    assert_eq!(
+        app.overlay,
+        Overlay::Rules(0),
+        "everything fits: no scrolling"
+    );
     press(&mut app, "c");
     assert_eq!(app.overlay, Overlay::None);
 }
