@@ -141,3 +141,103 @@ fn a_board_command_on_a_wrong_file_names_it() {
     assert_eq!(sokoban.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&sokoban.stderr).contains("not a Fling! board"));
 }
+
+/// Starts `hsg fling tables --max-pieces 6` into `tables` and kills it (SIGKILL) once
+/// `chunks-K.bits` of some K >= 5 has existed for `wait`; returns whether it was killed
+/// in a pass (false when the build finished first).
+fn kill_a_build_mid_pass(tables: &std::path::Path, wait: std::time::Duration) -> bool {
+    let mut child = crate::util::hsg()
+        .args([
+            "fling",
+            "tables",
+            "--max-pieces",
+            "6",
+            "--threads",
+            "2",
+            "--out",
+        ])
+        .arg(tables)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("hsg starts");
+    let in_pass = || (5..=6).any(|k| tables.join(format!("chunks-{k}.bits")).exists());
+    loop {
+        if child.try_wait().expect("wait").is_some() {
+            return false;
+        }
+        if in_pass() {
+            std::thread::sleep(wait);
+            let killed = in_pass();
+            child.kill().expect("SIGKILL");
+            child.wait().expect("reaped");
+            return killed;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn a_build_killed_with_sigkill_resumes_to_the_same_tables() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let whole = dir.path().join("whole");
+    let cut = dir.path().join("cut");
+    let args = |out: &std::path::Path| {
+        [
+            "fling",
+            "tables",
+            "--max-pieces",
+            "6",
+            "--threads",
+            "1",
+            "--out",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([path_arg(out).to_string()])
+        .collect::<Vec<_>>()
+    };
+    let whole_args = args(&whole);
+    ok(&whole_args.iter().map(String::as_str).collect::<Vec<_>>());
+    // Killed several times, at growing delays into a pass (some chunks of
+    // 5 or 6 pieces recorded, others half written), then run to the end.
+    let mut kills = 0;
+    for wait in [0u64, 30, 200, 600] {
+        kills += usize::from(kill_a_build_mid_pass(
+            &cut,
+            std::time::Duration::from_millis(wait),
+        ));
+    }
+    assert!(kills > 0, "no build was killed in a pass");
+    let cut_args = args(&cut);
+    ok(&cut_args.iter().map(String::as_str).collect::<Vec<_>>());
+    for k in 2..=6 {
+        for what in ["solvable", "unique"] {
+            let name = format!("{what}-{k}.bits");
+            let a = std::fs::read(whole.join(&name)).expect("whole table");
+            let b = std::fs::read(cut.join(&name)).expect("resumed table");
+            assert!(a == b, "{name} differs after {kills} kills");
+        }
+        assert!(!cut.join(format!("chunks-{k}.bits")).exists());
+    }
+    let counts = |dir: &std::path::Path| {
+        let manifest: Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join("manifest.json")).expect("manifest"),
+        )
+        .expect("manifest is JSON");
+        manifest["levels"]
+            .as_array()
+            .expect("levels")
+            .iter()
+            .map(|l| {
+                (
+                    l["pieces"].clone(),
+                    l["with_move"].clone(),
+                    l["solvable"].clone(),
+                    l["unique"].clone(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(counts(&whole), counts(&cut));
+}
