@@ -9,6 +9,7 @@
 
 mod analysis;
 mod children;
+mod chunk;
 mod error;
 mod lookup;
 mod manifest;

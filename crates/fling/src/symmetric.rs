@@ -13,10 +13,10 @@
 //! files, the chunk records and resuming are as without the lever.
 
 use crate::children::ChildTables;
+use crate::chunk::{decode, Counts, Out, CHUNK};
 use crate::error::FlingError;
 use crate::rank::{next_combination, unrank};
 use crate::step::{classify_group, Class, Previous, GROUP};
-use crate::tables::{decode, Counts, Out, CHUNK};
 use games::fling::{HEIGHT, WIDTH};
 
 /// A row of 7 bits reversed (x becomes 6 - x).
@@ -180,7 +180,7 @@ pub(crate) fn compute_range(
         for _ in 0..n {
             mask = next_combination(mask);
         }
-        let (solvable, unique) = crate::tables::tally(&classes[..n], &mut counts);
+        let (solvable, unique) = crate::chunk::tally(&classes[..n], &mut counts);
         let local = ((word_start - start) / 64) as usize;
         (chunk.solvable[local], chunk.unique[local]) = (solvable, unique);
         let word = (word_start / 64) as usize;
