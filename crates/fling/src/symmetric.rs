@@ -110,8 +110,11 @@ impl Range<'_> {
             let image = canonical(mask);
             if image != mask {
                 let rank = self.tables.rank(image);
+                // Both words, so that the reads below overlap rather than
+                // wait for one cache miss after another.
                 if rank < chunk.start && self.out.records.is_some() {
                     self.out.solvable.prefetch_word((rank / 64) as usize);
+                    self.out.unique.prefetch_word((rank / 64) as usize);
                 }
                 *source = Source::Image(rank);
             }
