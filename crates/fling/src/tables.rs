@@ -14,14 +14,14 @@ use crate::error::FlingError;
 use crate::lookup::Level;
 use crate::manifest::{self, LevelStats};
 use crate::rank::{boards, next_combination, unrank};
-use crate::step::{classify_with, copy_to_memory, previous_words, Class, Previous, Step, GROUP};
+use crate::step::{classify_with, copy_to_memory, previous_words, Previous, Step, GROUP};
 use crate::table_layout::{kind, table_path, MAX_TABLE_PIECES};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 use store::BitTableWriter;
 
-pub(crate) use crate::chunk::{decode, encode, tally, Counts, Out, CHUNK, DONE};
+pub(crate) use crate::chunk::{decode, encode, tally, Counts, Out, CHUNK};
 
 /// How far a build has come, for a progress display.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,6 +1,7 @@
 //! Tests of the retrograde tables against a direct search, and of resuming.
 
 use super::*;
+use crate::chunk::DONE;
 use crate::search::Space;
 use crate::step::{classify_with, previous_words, Step, GROUP};
 use crate::{sample_rate, Tables};
