@@ -210,6 +210,8 @@ impl Worker {
         self.outcomes.clear();
         self.outcome_at.clear();
         let mut paths: u64 = 0;
+        // The line of the first path whose probability 32 bits cannot hold.
+        let mut too_fine: Option<usize> = None;
         let mut endless = false;
         loop {
             self.chooser.rewind();
@@ -262,24 +264,21 @@ impl Worker {
                 self.encoded.extend_from_slice(state);
             }
             // A probability is stored exactly as two 32-bit numbers: one that does not
-            // fit is an error, never an outcome silently given probability zero.
-            let Some(p) = prob else {
-                let line = self.chooser.busiest_line();
-                game.fail(format!(
-                    "the random choices of the rule on line {line} give an outcome a \
-                     probability whose denominator exceeds 2^32 (stores keep probabilities \
-                     exactly, as 32-bit fractions): make fewer random choices a turn, or make \
-                     the random objects inert (docs/puzzlescript.md)"
-                ));
-                return endless;
-            };
-            match self.outcome_at.get(&self.encoded) {
-                Some(&at) => self.outcomes[at].1 = add(self.outcomes[at].1, p),
+            // fit is an error, never an outcome silently given probability zero. It is
+            // said once every path has run, so that a turn with too many outcomes (whose
+            // paths are that fine) is told about the bound it passes instead.
+            match prob {
                 None => {
-                    self.outcome_at
-                        .insert(self.encoded.clone(), self.outcomes.len());
-                    self.outcomes.push((self.encoded.clone(), p));
+                    too_fine.get_or_insert(self.chooser.busiest_line());
                 }
+                Some(p) => match self.outcome_at.get(&self.encoded) {
+                    Some(&at) => self.outcomes[at].1 = add(self.outcomes[at].1, p),
+                    None => {
+                        self.outcome_at
+                            .insert(self.encoded.clone(), self.outcomes.len());
+                        self.outcomes.push((self.encoded.clone(), p));
+                    }
+                },
             }
             paths += 1;
             if paths >= game.max_outcomes {
@@ -299,6 +298,15 @@ impl Worker {
             if !self.chooser.advance() || game.stopped() {
                 break;
             }
+        }
+        if let Some(line) = too_fine {
+            game.fail(format!(
+                "the random choices of the rule on line {line} give an outcome a probability \
+                 whose denominator exceeds 2^32 (stores keep probabilities exactly, as 32-bit \
+                 fractions): make fewer random choices a turn, or make the random objects inert \
+                 (docs/puzzlescript.md)"
+            ));
+            return endless;
         }
         let all_loops = self.outcomes.iter().all(|(s, _)| s.as_slice() == state);
         if !all_loops {
