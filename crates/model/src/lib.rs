@@ -146,6 +146,14 @@ pub trait Game: Send + Sync {
         None
     }
 
+    /// What the characters [`Game::render`] draws for `state` stand for, as
+    /// `(character, description)` in order of first appearance; empty when
+    /// the picture explains itself, the default. A PuzzleScript level names
+    /// the objects of each legend character on the board.
+    fn render_legend(&self, _state: &[u8]) -> Vec<(char, String)> {
+        Vec::new()
+    }
+
     /// True when some action has several outcomes with probabilities; the
     /// store then keeps a probability per transition.
     fn has_chance(&self) -> bool {

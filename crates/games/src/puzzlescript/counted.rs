@@ -62,6 +62,10 @@ impl Game for Counted {
         self.inner.render_colors(state)
     }
 
+    fn render_legend(&self, state: &[u8]) -> Vec<(char, String)> {
+        self.inner.render_legend(state)
+    }
+
     fn has_chance(&self) -> bool {
         self.inner.has_chance()
     }

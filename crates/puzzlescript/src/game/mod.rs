@@ -323,6 +323,12 @@ impl Game for PuzzleScriptGame {
         Some(colors)
     }
 
+    fn render_legend(&self, state: &[u8]) -> Vec<(char, String)> {
+        let mut objects = Vec::new();
+        self.layout.decode(state, &mut objects);
+        render::legend(&self.game, self.board.width, self.board.height, &objects)
+    }
+
     fn has_chance(&self) -> bool {
         self.chance
     }

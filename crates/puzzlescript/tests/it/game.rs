@@ -133,6 +133,33 @@ fn a_start_that_already_wins_wins_on_every_input() {
     assert_eq!(explore(&game), (4, 5, 3));
 }
 
+/// The legend names what each character on the board stands for, in order of first
+/// appearance, a combined legend entry by all its objects and the background alone by
+/// its own name.
+#[test]
+fn the_legend_names_each_character_on_the_board() {
+    let text = GAME
+        .replace("O = Target", "O = Target\n@ = Crate and Target")
+        .replace("#####\n#P*O#\n#####", "######\n#P*O@#\n#.####");
+    let game = PuzzleScriptGame::new(compile("legend.txt", &text).unwrap(), 1).unwrap();
+    let start = game.initial_states()[0].clone();
+    let legend = game.render_legend(&start);
+    let board: String = game.render(&start);
+    let expected = [
+        ('#', "wall"),
+        ('p', "player"),
+        ('*', "crate"),
+        ('o', "target"),
+        ('@', "target + crate"),
+        ('.', "background"),
+    ];
+    let got: Vec<(char, &str)> = legend.iter().map(|(c, w)| (*c, w.as_str())).collect();
+    assert_eq!(got, expected, "board:\n{board}");
+    for (c, _) in &legend {
+        assert!(board.contains(*c), "{c} is not on the board:\n{board}");
+    }
+}
+
 /// `color_palette` picks the reference's palette for named colours.
 #[test]
 fn colours_follow_the_color_palette_flag() {

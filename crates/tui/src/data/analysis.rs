@@ -20,6 +20,11 @@ pub trait StateSource: Send + Sync {
     fn render_colors(&self, _s: u64) -> Option<Vec<Vec<Option<model::Rgb>>>> {
         None
     }
+    /// What the characters of [`StateSource::render`] stand for
+    /// (`model::Game::render_legend`).
+    fn render_legend(&self, _s: u64) -> Vec<(char, String)> {
+        Vec::new()
+    }
     /// The `(action, target)` moves out of `s`.
     fn moves(&self, s: u64) -> Vec<(u16, u64)>;
     /// BFS depth of `s`.
@@ -501,6 +506,7 @@ impl<S: StateSource> Workbench for AnalysisBench<S> {
             bfs_depth: self.states.bfs_depth(state),
             text: self.states.render(state)?,
             colors: self.states.render_colors(state),
+            legend: self.states.render_legend(state),
             outcome,
             moves,
         })

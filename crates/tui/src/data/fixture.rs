@@ -49,6 +49,13 @@ impl StateSource for MemStates {
         self.game.render_colors(record)
     }
 
+    fn render_legend(&self, s: u64) -> Vec<(char, String)> {
+        let Some(record) = usize::try_from(s).ok().and_then(|i| self.records.get(i)) else {
+            return Vec::new();
+        };
+        self.game.render_legend(record)
+    }
+
     fn moves(&self, s: u64) -> Vec<(u16, u64)> {
         self.graph
             .edge_range(s)

@@ -255,6 +255,8 @@ pub struct Member {
     pub text: String,
     /// The colour of each character of `text`, line by line, when the game has colours.
     pub colors: Option<Vec<Vec<Option<model::Rgb>>>>,
+    /// What the characters of `text` stand for, when the game says.
+    pub legend: Vec<(char, String)>,
     /// Outcome name if the state is terminal.
     pub outcome: Option<String>,
     /// Its moves; those staying inside the hyperstate are the reversible ones.

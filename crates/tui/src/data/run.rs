@@ -110,6 +110,13 @@ impl StateSource for RunStates {
         self.game.as_ref().ok()?.render_colors(self.run.state(s))
     }
 
+    fn render_legend(&self, s: u64) -> Vec<(char, String)> {
+        match &self.game {
+            Ok(game) if s < self.run.state_count() => game.render_legend(self.run.state(s)),
+            _ => Vec::new(),
+        }
+    }
+
     fn moves(&self, s: u64) -> Vec<(u16, u64)> {
         if s >= self.analysed_states.min(self.run.state_count()) {
             return Vec::new();

@@ -470,11 +470,17 @@ pub fn draw_board(frame: &mut Frame, inner: Rect, app: &App, m: &Member, t: &The
             height: inner.height.saturating_sub(1),
             ..moves
         };
-        frame.render_widget(Paragraph::new(move_lines(m, app.selected, t)), moves);
+        frame.render_widget(
+            Paragraph::new(moves_and_legend(m, app.selected, moves.width, t)),
+            moves,
+        );
         return;
     }
     frame.render_widget(Paragraph::new(text), board);
-    frame.render_widget(Paragraph::new(move_lines(m, app.selected, t)), moves);
+    frame.render_widget(
+        Paragraph::new(moves_and_legend(m, app.selected, moves.width, t)),
+        moves,
+    );
 }
 
 /// The board's lines, each character in the colour the game gives it (runs of one
@@ -510,9 +516,57 @@ fn board_lines<'a>(m: &'a Member, t: &Theme) -> Vec<Line<'a>> {
 
 fn colored_span<'a>(text: String, color: Option<model::Rgb>, t: &Theme) -> Span<'a> {
     match color {
-        Some(c) => Span::styled(text, t.rgb(c)),
+        Some(c) => Span::styled(text, t.cell(c)),
         None => Span::raw(text),
     }
+}
+
+/// The member's moves, then (when the game names them) what the board's characters
+/// stand for, each character drawn as on the board, entries flowed to `width` columns.
+fn moves_and_legend<'a>(m: &'a Member, h: u64, width: u16, t: &Theme) -> Vec<Line<'a>> {
+    let mut lines = move_lines(m, h, t);
+    lines.extend(legend_lines(m, usize::from(width), t));
+    lines
+}
+
+/// The board's legend (`# wall · p player`), each character in its cell's colour
+/// (where it first appears on the board), flowed between entries to `width` columns.
+fn legend_lines<'a>(m: &'a Member, width: usize, t: &Theme) -> Vec<Line<'a>> {
+    let sep = if t.ascii { ", " } else { " · " };
+    let mut lines: Vec<Line> = Vec::new();
+    let mut current: Vec<Span> = Vec::new();
+    let mut used = 0;
+    for (c, what) in &m.legend {
+        let entry_width = 2 + fit::width(what);
+        if !current.is_empty() && used + fit::width(sep) + entry_width > width {
+            lines.push(Line::from(std::mem::take(&mut current)));
+            used = 0;
+        }
+        if !current.is_empty() {
+            current.push(Span::raw(sep));
+            used += fit::width(sep);
+        }
+        let glyph = match first_color_of(m, *c).filter(|_| t.colour()) {
+            Some(rgb) => Span::styled(c.to_string(), t.cell(rgb)),
+            None => Span::raw(c.to_string()),
+        };
+        current.push(glyph);
+        current.push(Span::raw(format!(" {what}")));
+        used += entry_width;
+    }
+    if !current.is_empty() {
+        lines.push(Line::from(current));
+    }
+    lines
+}
+
+/// The colour of the first cell of `m`'s board that shows `c`.
+fn first_color_of(m: &Member, c: char) -> Option<model::Rgb> {
+    let colors = m.colors.as_ref()?;
+    m.text.lines().zip(colors).find_map(|(line, row)| {
+        let x = line.chars().position(|ch| ch == c)?;
+        row.get(x).copied().flatten()
+    })
 }
 
 /// One line per move: reversible ones stay inside the hyperstate, the others are

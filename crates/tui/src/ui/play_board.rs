@@ -17,7 +17,8 @@ pub fn draw(frame: &mut Frame, area: Rect, title: &str, m: &Member, t: &Theme) {
     let block = pane(t, title, true, area.width);
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let wrapped = wrap_words(&m.text, usize::from(inner.width));
+    let mut wrapped = wrap_words(&m.text, usize::from(inner.width));
+    wrapped.extend(legend_rows(m, usize::from(inner.width), t));
     let rows: Vec<&str> = wrapped.iter().map(|(l, _)| l.as_str()).collect();
     let text: Vec<bool> = wrapped.iter().map(|&(_, words)| words).collect();
     let grid = |want: bool| rows.iter().zip(&text).filter(move |(_, &w)| w == want);
@@ -76,6 +77,24 @@ fn wrap_words(text: &str, max: usize) -> Vec<(String, bool)> {
     lines
 }
 
+/// The board's legend as lines of words (`P player · * Crate + Target`), wrapped
+/// between entries to `max` columns; none when the game names nothing.
+fn legend_rows(m: &Member, max: usize, t: &Theme) -> Vec<(String, bool)> {
+    let entries: Vec<String> = m
+        .legend
+        .iter()
+        .map(|(c, what)| format!("{c} {what}"))
+        .collect();
+    if entries.is_empty() {
+        return Vec::new();
+    }
+    let sep = if t.ascii { ", " } else { " · " };
+    fit::flow(&entries, sep, max, t.ellipsis())
+        .into_iter()
+        .map(|l| (l, true))
+        .collect()
+}
+
 /// Columns the widest grid row of a picture takes unscaled (lines of words wrap).
 pub fn width(text: &str) -> u16 {
     let rows = text.lines().filter(|l| !is_words(l));
@@ -130,7 +149,7 @@ fn scaled_lines<'a>(
                 let color = colors.and_then(|c| c.get(y)?.get(x).copied().flatten());
                 let text: String = std::iter::repeat_n(ch, sx).collect();
                 match color {
-                    Some(c) => Span::styled(text, t.rgb(c)),
+                    Some(c) => Span::styled(text, t.cell(c)),
                     None => Span::raw(text),
                 }
             })

@@ -58,9 +58,21 @@ impl Theme {
         })
     }
 
-    /// A game's own colour (a member board's objects), in true colour; none without colour.
-    pub fn rgb(&self, [r, g, b]: model::Rgb) -> Style {
-        self.fg(Color::Rgb(r, g, b))
+    /// A board cell in a game's own colour (true colour): the colour fills the cell and
+    /// the character is black or white, whichever reads better on it, so that a black
+    /// object stays visible on a black terminal; none without colour.
+    pub fn cell(&self, [r, g, b]: model::Rgb) -> Style {
+        if !self.colour {
+            return Style::default();
+        }
+        // Perceived brightness (ITU-R BT.601 weights), on a 0..=255_000 scale.
+        let luma = 299 * u32::from(r) + 587 * u32::from(g) + 114 * u32::from(b);
+        let ink = if luma >= 128_000 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        Style::default().bg(Color::Rgb(r, g, b)).fg(ink)
     }
 
     /// The highlighted row or node.
