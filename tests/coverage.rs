@@ -163,3 +163,41 @@ fn the_html_report_has_a_rule_coverage_section() {
         "{html}"
     );
 }
+
+/// `hsg batch` adds the levels' coverage up per game file in `rules.md`: pitfall's gem
+/// rule (line 64) fires in no level, its message rule (line 62) only once lost, and a
+/// batch of two games gets a section for each.
+#[test]
+fn a_batch_adds_rule_coverage_up_per_game_in_rules_md() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("batch");
+    let pitfall = level("puzzlescript/pitfall.txt");
+    let switch = level("puzzlescript/stuck-switch.txt");
+    ok(&[
+        "batch",
+        path_arg(&pitfall),
+        path_arg(&switch),
+        "--out",
+        path_arg(&out),
+    ]);
+    let md = std::fs::read_to_string(out.join("rules.md")).expect("rules.md written");
+    let pitfall_section = md
+        .split("\n## ")
+        .find(|s| s.contains("pitfall.txt"))
+        .unwrap_or_else(|| panic!("no pitfall section:\n{md}"));
+    assert!(pitfall_section.contains("1 level."), "{md}");
+    assert!(
+        pitfall_section.contains("Never fires in any level: lines 64."),
+        "{md}"
+    );
+    assert!(
+        pitfall_section.contains("Fires only in states that can no longer win: lines 62."),
+        "{md}"
+    );
+    assert!(
+        pitfall_section
+            .contains("| 64 | `[ > player \\| gem ] -> [ > player \\| > gem ]` | 0 of 1 | 0 | 0 |"),
+        "{md}"
+    );
+    assert!(md.contains("stuck-switch.txt"), "{md}");
+}

@@ -8,6 +8,8 @@
 
 #[path = "batch_levels.rs"]
 mod levels;
+#[path = "batch_rules.rs"]
+mod rules;
 #[path = "batch_table.rs"]
 mod table;
 
@@ -88,6 +90,10 @@ pub struct LevelRow {
     pub root_headroom: Option<f64>,
     /// Seconds spent exploring and analysing.
     pub seconds: f64,
+    /// The rule coverage of a PuzzleScript level (`hsg report`'s `rule_coverage`
+    /// rules); empty for other games and for results written before it existed.
+    #[serde(default)]
+    pub rules: Vec<rules::RuleFired>,
 }
 
 /// What a result file holds: the figures, or why the level failed.
@@ -328,22 +334,25 @@ fn measure_level(
     let analysis = hsg::analyze(&run, &opts)?;
     // Saved, so that the level's HTML report (and `hsg tui` on a kept store) reads it.
     hsg::persist::save(&analysis, store)?;
-    let row = row_of(spec, &run, &analysis, start.elapsed().as_secs_f64());
+    let mut row = row_of(spec, &run, &analysis, start.elapsed().as_secs_f64());
     drop((run, analysis));
-    write_report(args, spec, store)?;
+    row.rules = write_report(args, spec, store)?;
     Ok(row)
 }
 
 /// The level's own HTML report (`hsg html`), in OUT/reports/KEY.html, which index.html
-/// links; written while the level's store still exists.
-fn write_report(args: &BatchArgs, spec: &LevelSpec, store: &Path) -> Result<()> {
+/// links; written while the level's store still exists. Returns the report's rule
+/// coverage (surveyed once, for the page and the batch's `rules.md`).
+fn write_report(args: &BatchArgs, spec: &LevelSpec, store: &Path) -> Result<Vec<rules::RuleFired>> {
     let dir = args.out.join(table::REPORTS);
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let page = crate::html_cmd::page_of(store, &args.analysis)?;
+    let (page, report) = crate::html_cmd::page_and_report_of(store, &args.analysis)?;
+    let fired = rules::of_report(&report);
     let path = dir.join(format!("{}.html", spec.key));
     let tmp = dir.join(format!("{}.html.tmp", spec.key));
     std::fs::write(&tmp, page).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, &path).with_context(|| format!("cannot write {}", path.display()))
+    std::fs::rename(&tmp, &path).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(fired)
 }
 
 /// The level's figures from its analysis (definitions in `docs/metrics.md`).
@@ -373,6 +382,7 @@ fn row_of(spec: &LevelSpec, run: &store::Run, a: &hsg::Analysis, seconds: f64) -
         spectrum_breadth: s.failure_spectrum.breadth,
         root_headroom: s.headroom.as_ref().map(|h| h.root_hyperstates),
         seconds,
+        rules: Vec::new(),
     }
 }
 

@@ -139,11 +139,14 @@ pub fn write_all(out: &Path, results: &[LevelResult]) -> Result<Vec<PathBuf>> {
             .map(|r| r.key.clone())
             .collect(),
     };
-    let files = [
+    let mut files = vec![
         ("table.csv", csv(&rows, &failed)),
         ("table.md", markdown(&levels)),
         ("index.html", html(&levels)),
     ];
+    if let Some(md) = super::rules::markdown(&rows) {
+        files.push((super::rules::FILE, md));
+    }
     let mut written = Vec::new();
     for (name, text) in files {
         let path = out.join(name);

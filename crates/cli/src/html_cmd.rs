@@ -58,9 +58,12 @@ pub fn run(args: HtmlArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The report page of the run in `dir` with the default limits (`hsg batch` writes one
-/// per level beside its index).
-pub fn page_of(dir: &std::path::Path, analysis: &AnalysisFlags) -> Result<String> {
+/// The level's HTML page (as `hsg html` writes it) and the JSON report it was drawn
+/// from (`hsg report --format json`).
+pub fn page_and_report_of(
+    dir: &std::path::Path,
+    analysis: &AnalysisFlags,
+) -> Result<(String, Value)> {
     let args = HtmlArgs {
         dir: dir.to_path_buf(),
         out: PathBuf::new(),
@@ -70,7 +73,7 @@ pub fn page_of(dir: &std::path::Path, analysis: &AnalysisFlags) -> Result<String
     };
     let loaded = Loaded::open(dir, analysis)?;
     let report = crate::report::json_report(&loaded.run, dir, Some(&loaded.saved))?;
-    page(&loaded, &report, &args)
+    Ok((page(&loaded, &report, &args)?, report))
 }
 
 fn page(loaded: &Loaded, report: &Value, args: &HtmlArgs) -> Result<String> {
