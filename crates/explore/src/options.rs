@@ -103,8 +103,10 @@ pub struct IndexFigures {
     /// States the table takes at that size before it must grow.
     pub full_states: u64,
     /// Entries the table's slots could not say (a probe past its displacement
-    /// field), kept in the overflow list beside it, outside `bytes`: about 34
-    /// bytes each in the list's hash map.
+    /// field), kept in the overflow list beside it. A compact table's `bytes`
+    /// include the list's share of the budget (50 bytes an entry of it, a
+    /// 4096th of the states the table takes); past that share the table must
+    /// grow or the search move on.
     pub overflow: u64,
 }
 

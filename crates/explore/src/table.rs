@@ -25,6 +25,7 @@
 
 mod claim;
 mod compact;
+mod compact_fill;
 mod compact_grow;
 mod double;
 mod format;
@@ -154,15 +155,23 @@ impl Table {
         // reservation stops there, far beyond any memory.
         let reserved = slots_for(most).clamp(tight, format.most_slots());
         let slots = slots_within(states, reserved);
-        let mut table = Table::empty(format, AtomicWords::reserve(format.words() * reserved)?);
+        // The word layouts practically never overflow (a probe past 2^16
+        // slots): their list's least share is in the reserve beside the
+        // index, so that budgets of a power of two keep their sizes.
+        let share = match format {
+            Format::Wide => 0,
+            _ => overflow::LEAST_SHARE,
+        };
+        let words = AtomicWords::reserve(format.words() * reserved)?;
+        let mut table = Table::empty(format, words, share);
         table.slots = slots;
         table.log2 = slots.trailing_zeros();
         Ok(table)
     }
 
-    /// A table of no slots over the reservation `words`, for the
-    /// constructors to size.
-    fn empty(format: Format, words: AtomicWords) -> Table {
+    /// A table of no slots over the reservation `words`, with an overflow
+    /// list of `share` entries, for the constructors to size.
+    fn empty(format: Format, words: AtomicWords, share: usize) -> Table {
         Table {
             words,
             slots: 0,
@@ -171,7 +180,7 @@ impl Table {
             overflowed: AtomicUsize::new(0),
             len: Padded(AtomicUsize::new(0)),
             faulted: Padded(AtomicUsize::new(0)),
-            overflow: Padded(overflow::Overflow::default()),
+            overflow: Padded(overflow::Overflow::with_share(share)),
             claims: Padded(claim::Claims::default()),
             geometry: compact::Geometry {
                 per_line: 1,
@@ -185,12 +194,14 @@ impl Table {
         self.words.as_atomic()
     }
 
-    /// Bytes a table of `format` sized for `states` entries uses.
+    /// Bytes a table of `format` sized for `states` entries uses, its
+    /// overflow list's share included (see [`overflow`]).
     pub fn bytes_for(states: usize, format: Format) -> u64 {
         if let Format::Compact { key_bits } = format {
             let per_line = compact::Geometry::for_key_bits(key_bits).per_line;
             let buckets = compact_grow::reserved_buckets(states, per_line);
-            return buckets as u64 * Table::slot_bytes(format);
+            let share = compact_grow::overflow_share(buckets, per_line);
+            return buckets as u64 * Table::slot_bytes(format) + overflow::Overflow::bytes(share);
         }
         slots_for(states) as u64 * Table::slot_bytes(format)
     }
@@ -219,6 +230,18 @@ impl Table {
         self.words.len() / self.format.words()
     }
 
+    /// True when the table has room to double inside its reservation.
+    pub fn can_double(&self) -> bool {
+        self.slots.saturating_mul(2) <= self.reserved_slots()
+    }
+
+    /// True when the overflow list holds more than its share of the
+    /// budget: the table must double, or the search move on, before it
+    /// takes more entries (see [`overflow`]).
+    pub fn crowded(&self) -> bool {
+        self.overflow_past_share()
+    }
+
     /// Entries the table can take once grown to its whole reservation.
     pub fn reserved_capacity(&self) -> usize {
         if let Format::Compact { .. } = self.format {
@@ -228,9 +251,15 @@ impl Table {
         self.reserved_slots() * MAX_LOAD_NUM / MAX_LOAD_DEN
     }
 
-    /// Bytes in use (the reservation beyond them has no memory yet).
+    /// Bytes in use (the reservation beyond them has no memory yet), the
+    /// compact layout's overflow share included (the word layouts' share is
+    /// in the reserve beside the index).
     pub fn bytes(&self) -> u64 {
-        self.slots as u64 * Table::slot_bytes(self.format)
+        let share = match self.format {
+            Format::Compact { .. } => overflow::Overflow::bytes(self.overflow.0.share()),
+            _ => 0,
+        };
+        self.slots as u64 * Table::slot_bytes(self.format) + share
     }
 
     /// Forgets every entry, keeping the allocation.
@@ -434,6 +463,20 @@ impl Table {
     #[inline]
     pub fn insert_absent(&self, tag: u64, id: u64) {
         let _ = self.get_or_insert(tag, id, |_| false);
+    }
+
+    /// Inserts entries known to be absent, with the keys `keys` (as
+    /// [`Table::key`] gives them) and the ids from `first_id` on, into a
+    /// table no lookup reads: a compact table's on `threads` threads, with
+    /// the same table whatever their timing (see [`compact_fill`]), the word
+    /// layouts' on this one. The caller keeps the load below capacity.
+    pub fn fill_absent(&mut self, keys: &[u64], first_id: u64, threads: usize) {
+        if let Format::Compact { key_bits } = self.format {
+            return self.fill_compact(key_bits, keys, first_id, threads);
+        }
+        for (id, &key) in (first_id..).zip(keys) {
+            let _ = self.get_or_insert_key(key, id, |_| false);
+        }
     }
 
     /// Grows to room for `states` entries on `threads` threads: in place

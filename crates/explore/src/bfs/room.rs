@@ -19,7 +19,11 @@ impl<'g> Bfs<'g> {
         // past them a new state's record could not be kept for confirmation.
         let cap = self.index_cap();
         let needed = self.index.table.len() + incoming;
-        if self.index.disk.is_some() || needed <= self.index.table.capacity().min(cap) {
+        // A table whose overflow list is past its share of the budget must
+        // double (its entries then mostly find slots) or be replaced.
+        let crowded = self.index.table.crowded();
+        let fits = needed <= self.index.table.capacity().min(cap);
+        if self.index.disk.is_some() || (fits && !crowded) {
             return Ok(());
         }
         // The table is about to move its entries or be replaced: the slots
@@ -27,7 +31,8 @@ impl<'g> Bfs<'g> {
         self.forget_claims();
         // The table doubles in place inside a reservation sized for the
         // budget, so growing never holds an old and a new table at once.
-        if needed <= self.index.table.reserved_capacity().min(cap) {
+        let can_grow = !crowded || self.index.table.can_double();
+        if can_grow && needed <= self.index.table.reserved_capacity().min(cap) {
             let mut wanted = self.index.table.capacity() * 2;
             while wanted < needed {
                 wanted *= 2;
@@ -104,7 +109,13 @@ impl<'g> Bfs<'g> {
         self.index.largest = self.largest_index();
         self.index.compact = true;
         self.index.table = Table::with_capacity(0)?;
+        let started = std::time::Instant::now();
         self.refill_table(0, needed, false)?;
+        sink.note(&format!(
+            "the compact index holds the {} states stored so far, rebuilt in {:.1} s",
+            self.writer.state_count(),
+            started.elapsed().as_secs_f64()
+        ));
         Ok(true)
     }
 

@@ -16,6 +16,10 @@ use store::{Checkpoint, RunWriter};
 /// How many records ahead [`Bfs::refill_table`] fetches the table lines of.
 const REFILL_AHEAD: usize = 16;
 
+/// States a compact refill reads and places at a time: their records and
+/// keys take 14 bytes each, within the reserve beside the index.
+const REFILL_BATCH: usize = 1 << 20;
+
 impl<'g> Bfs<'g> {
     pub(super) fn new(
         game: &'g dyn Game,
@@ -184,6 +188,9 @@ impl<'g> Bfs<'g> {
         };
         self.index.table = Table::new(format, capacity.max(1 << 16), most.max(capacity))?;
         self.index.keys.reset(from);
+        if let Format::Compact { .. } = format {
+            return self.refill_compact(from);
+        }
         let width = self.slot().width();
         let mut id = from;
         // A buffer of its own: mid-run (the switch to the compact layout)
@@ -209,6 +216,29 @@ impl<'g> Bfs<'g> {
                 table.insert_absent(keys.tag(record), id);
                 id += 1;
             }
+        }
+        Ok(())
+    }
+
+    /// [`Bfs::refill_table`] for a compact table, whose exact keys need no
+    /// arena: batches of keys placed on every thread.
+    fn refill_compact(&mut self, from: u64) -> Result<(), ExploreError> {
+        let count = self.writer.state_count();
+        let width = self.slot().width();
+        let (mut records, mut keys) = (Vec::new(), Vec::new());
+        let mut id = from;
+        while id < count {
+            let n = (count - id).min(REFILL_BATCH as u64) as usize;
+            self.writer.read_states(id, n, &mut records)?;
+            let table = &self.index.table;
+            keys.clear();
+            keys.extend(
+                records
+                    .chunks_exact(width)
+                    .map(|record| table.key(self.index.keys.tag(record))),
+            );
+            self.index.table.fill_absent(&keys, id, self.threads);
+            id += n as u64;
         }
         Ok(())
     }
@@ -330,5 +360,17 @@ mod tests {
         let wide = Format::Wide;
         assert_eq!(most_in_memory(u64::MAX, 8, wide, Some(1 << 20)), 1 << 20);
         assert_eq!(most_in_memory(0, 8, wide, None), 1 << 16);
+    }
+
+    #[test]
+    fn room5_fits_the_compact_index_of_the_default_budget_with_its_overflow_share() {
+        // Half of this machine's 24 GiB, the default `--mem`: room5's
+        // 1,540,652,835 states and a chunk's successors must fit, the
+        // overflow list's share counted.
+        let limit = (12_052u64 << 20) - RESERVE_BYTES;
+        let format = Format::Compact { key_bits: 48 };
+        let most = most_in_memory(limit, 0, format, None);
+        assert!(most >= 1_541_000_000, "{most}");
+        assert!(Table::bytes_for(most, format) <= limit);
     }
 }

@@ -17,8 +17,8 @@
 //! 128-bit division per entry to rebuild its key.
 
 use super::compact::{
-    decode, entry_at, floor_log2, home_of, place_in, Geometry, Widths, GROW_LOAD_TENTHS,
-    LAST_LOAD_TENTHS, LINE_WORDS,
+    decode, entry_at, floor_log2, place_in, Geometry, Shape, GROW_LOAD_TENTHS, LAST_LOAD_TENTHS,
+    LINE_WORDS,
 };
 use super::format::Entry;
 use super::Table;
@@ -46,6 +46,12 @@ pub(super) fn reserved_buckets(most: usize, per_line: usize) -> usize {
         .max(LEAST_BUCKETS);
     let shift = floor_log2(lines).saturating_sub(6);
     lines.div_ceil(1 << shift) << shift
+}
+
+/// The overflow list's share of a reservation of `reserved` buckets (see
+/// [`super::overflow`]).
+pub(super) fn overflow_share(reserved: usize, per_line: usize) -> usize {
+    super::overflow::Overflow::share_for(compact_capacity(reserved, reserved, per_line))
 }
 
 /// The smallest size of a reservation of `reserved` buckets that holds
@@ -79,7 +85,8 @@ impl Table {
             )));
         }
         let buckets = buckets_within(states, reserved, per_line);
-        let mut table = Table::empty(format, AtomicWords::reserve(LINE_WORDS * reserved)?);
+        let share = overflow_share(reserved, per_line);
+        let mut table = Table::empty(format, AtomicWords::reserve(LINE_WORDS * reserved)?, share);
         table.geometry = geometry;
         table.slots = buckets;
         table.log2 = floor_log2(buckets);
@@ -116,37 +123,29 @@ impl Table {
         let old = self.slots;
         let new = 2 * old;
         let (from, to) = (
-            Widths::of(key_bits, geometry, old),
-            Widths::of(key_bits, geometry, new),
+            Shape::of(key_bits, geometry, old),
+            Shape::of(key_bits, geometry, new),
         );
         self.slots = new;
         self.log2 = floor_log2(new);
-        let words = &mut self.words.as_mut_slice()[..LINE_WORDS * new];
+        let mut words = &mut self.words.as_mut_slice()[..LINE_WORDS * new];
         let mut aside: Vec<Entry> = Vec::new();
         for i in (0..old).rev() {
             let slice = &mut words[i * LINE_WORDS..(i + 1) * LINE_WORDS];
             let line: [u64; LINE_WORDS] = (&*slice).try_into().expect("a line is eight words");
             slice.fill(0);
             for j in 0..geometry.per_line {
-                let entry = entry_at(&line, j, from.entry());
+                let entry = entry_at(&line, j, from.widths.entry());
                 if entry == 0 {
                     break;
                 }
-                let (key, id1) = decode(entry, i, from, key_bits, old);
-                let home = home_of(key, key_bits, new);
-                let placed = home > i
-                    && place_in(
-                        words,
-                        home,
-                        new,
-                        geometry.per_line,
-                        to,
-                        (key, id1),
-                        i + 1..new,
-                    );
-                if !placed {
-                    aside.push((key, id1));
-                }
+                let entry = decode(entry, i, from.widths, key_bits, old);
+                // Only the buckets above the sweep belong to the new table.
+                let left = match to.home(entry.0) > i {
+                    true => place_in(&mut words, to, entry, &(i + 1..new)),
+                    false => Some(entry),
+                };
+                aside.extend(left);
             }
         }
         aside.extend(self.take_overflow());
@@ -159,6 +158,7 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::table::compact::tests::assert_robin_hood_order;
     use crate::table::format::low_mask;
     use crate::table::Format;
     use proptest::prelude::*;
@@ -213,12 +213,14 @@ mod tests {
             for (&tag, &id) in &want {
                 prop_assert_eq!(t.get(tag, |_| true), Some(id));
             }
+            assert_robin_hood_order(&mut t, key_bits);
             // Past the reservation, into a new one.
             let len = t.len();
             t.grow_to(len * 8 + 10_000, 1).unwrap();
             for (&tag, &id) in &want {
                 prop_assert_eq!(t.get(tag, |_| true), Some(id));
             }
+            assert_robin_hood_order(&mut t, key_bits);
         }
     }
 }
