@@ -171,6 +171,7 @@ impl App {
             paths: g.paths + 1,
             search: g.search + 1,
             graph: g.graph + 1,
+            play: g.play + 1,
         };
         fresh.screen_asked = Some(self.screen.index() as u8);
         fresh.phase = "reloading the run".into();
