@@ -2,49 +2,21 @@
 //! resolve the candidates against the visited runs, number the new states, write
 //! the layer's run and stream its pending edges to the store.
 
-use super::files::{sync_new_file, EntryReader, Merge};
-use super::{io_err, DiskDedup, FRESH, IO_BUF, MAX_RUNS, PLACEHOLDER, TERMINAL_ROW};
+use super::files::{sync_new_file, Merge};
+use super::probe::{record_hash, RunProbe, Summary};
+use super::{io_err, DiskDedup, VisitedRun, FRESH, IO_BUF, PLACEHOLDER, TERMINAL_ROW};
 use crate::keys::Keys;
 use crate::table::Table;
 use crate::ExploreError;
 use std::fs::File;
 use std::io::{BufReader, Read};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use store::{Edge, RunWriter};
 
 /// The new states of a layer, in record order.
 struct Fresh {
     records: Vec<u8>,
     first_seq: Vec<u64>,
-}
-
-/// A cursor over one sorted run of (record, id) entries.
-struct RunCursor<'a> {
-    path: &'a Path,
-    reader: EntryReader,
-    live: bool,
-}
-
-impl<'a> RunCursor<'a> {
-    fn open(path: &'a Path, entries: u64, width: usize) -> Result<RunCursor<'a>, ExploreError> {
-        let mut reader = EntryReader::open(path, entries, width + 8)?;
-        let live = reader.next(path)?;
-        Ok(RunCursor { path, reader, live })
-    }
-
-    /// The id stored for `record`; records must be asked in increasing order.
-    fn find(&mut self, record: &[u8]) -> Result<Option<u64>, ExploreError> {
-        let width = record.len();
-        while self.live && self.reader.entry()[..width] < *record {
-            self.live = self.reader.next(self.path)?;
-        }
-        if self.live && self.reader.entry()[..width] == *record {
-            let mut id = [0u8; 8];
-            id.copy_from_slice(&self.reader.entry()[width..]);
-            return Ok(Some(u64::from_le_bytes(id)));
-        }
-        Ok(None)
-    }
 }
 
 impl DiskDedup {
@@ -80,9 +52,7 @@ impl DiskDedup {
         self.seq = 0;
         self.cands.clear();
         self.refresh_table(&fresh, &rank, base, table, keys);
-        if self.runs.len() > MAX_RUNS {
-            self.compact()?;
-        }
+        self.compact()?;
         Ok(())
     }
 
@@ -92,10 +62,10 @@ impl DiskDedup {
         let width = self.width;
         let entry = width + 8;
         super::files::sort_entries(&mut self.cands, entry, entry);
-        let mut cursors = self
+        let mut probes = self
             .runs
             .iter()
-            .map(|(p, n)| RunCursor::open(p, *n, width))
+            .map(|r| RunProbe::open(&r.path, &r.summary))
             .collect::<Result<Vec<_>, _>>()?;
         let mut merge = Merge::new(&self.spills, &self.cands, entry)?;
         // Room for every candidate being new, so that the vectors never grow by
@@ -116,9 +86,11 @@ impl DiskDedup {
                 }
             }
             let mut value = None;
-            for c in cursors.iter_mut() {
-                if let Some(id) = c.find(record)? {
-                    value = Some(id);
+            let hash = record_hash(record);
+            for probe in probes.iter_mut() {
+                value = probe.find(record, hash)?;
+                if value.is_some() {
+                    break;
                 }
             }
             let value = value.unwrap_or_else(|| {
@@ -151,11 +123,14 @@ impl DiskDedup {
         }
         // Streamed through a small buffer: a layer can hold tens of millions
         // of new states, and a whole copy of them would break `--mem`.
+        let entries = rank.len() as u64;
+        let mut summary = Summary::new(self.width, entries, self.filter_bits(entries, &[]));
         let path = self.new_path("run");
         let file = File::create(&path).map_err(io_err(&path))?;
         let mut out = std::io::BufWriter::with_capacity(IO_BUF, file);
         for (i, rec) in fresh.records.chunks_exact(self.width).enumerate() {
             let id = (base + u64::from(rank[i])).to_le_bytes();
+            summary.push(rec);
             std::io::Write::write_all(&mut out, rec).map_err(io_err(&path))?;
             std::io::Write::write_all(&mut out, &id).map_err(io_err(&path))?;
         }
@@ -163,7 +138,11 @@ impl DiskDedup {
             .into_inner()
             .map_err(|e| io_err(&path)(e.into_error()))?;
         sync_new_file(&file, &path)?;
-        self.runs.push((path, rank.len() as u64));
+        self.runs.push(VisitedRun {
+            path,
+            entries,
+            summary,
+        });
         Ok(())
     }
 
@@ -202,27 +181,29 @@ impl DiskDedup {
         self.table_end = base + n.min(room) as u64;
     }
 
-    /// Merges the smaller half of the runs into one. Leaving the large runs
-    /// alone keeps the cost of a compaction proportional to what recent
-    /// layers added, not to everything visited (tiered merging).
+    /// Keeps the runs' count logarithmic in the visited states: while the
+    /// newest run is at least as large as the one before it, the two become
+    /// one (a binary counter of run sizes, as in a log-structured merge
+    /// tree). Sizes then at least double from the newest run to the oldest,
+    /// so a candidate meets O(log) runs and a state is rewritten O(log)
+    /// times. The merged run is synced before it replaces the two; they go
+    /// only once a checkpoint no longer names them.
     fn compact(&mut self) -> Result<(), ExploreError> {
-        let entry = self.width + 8;
-        self.runs.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
-        let old = self.runs.split_off(MAX_RUNS / 2);
-        let total: u64 = old.iter().map(|(_, n)| n).sum();
-        let path = self.new_path("run");
-        let file = File::create(&path).map_err(io_err(&path))?;
-        let mut out = std::io::BufWriter::with_capacity(IO_BUF, file);
-        let mut merge = Merge::new(&old, &[], entry)?;
-        while let Some(e) = merge.next_entry()? {
-            std::io::Write::write_all(&mut out, e).map_err(io_err(&path))?;
+        while self.runs.len() >= 2 {
+            let n = self.runs.len();
+            if self.runs[n - 2].entries > self.runs[n - 1].entries {
+                break;
+            }
+            let inputs: Vec<(PathBuf, u64)> = self.runs[n - 2..]
+                .iter()
+                .map(|r| (r.path.clone(), r.entries))
+                .collect();
+            let merged = self.merge_into_run(&inputs)?;
+            for old in self.runs.drain(n - 2..) {
+                self.garbage.push(old.path);
+            }
+            self.runs.push(merged);
         }
-        let file = out
-            .into_inner()
-            .map_err(|e| io_err(&path)(e.into_error()))?;
-        sync_new_file(&file, &path)?;
-        self.runs.push((path, total));
-        self.garbage.extend(old.into_iter().map(|(p, _)| p));
         Ok(())
     }
 }
