@@ -122,7 +122,7 @@ impl Summary {
 
     /// Notes the run's next record (records come in increasing order).
     pub fn push(&mut self, record: &[u8]) {
-        if self.entries % self.block_entries == 0 {
+        if self.entries.is_multiple_of(self.block_entries) {
             self.fences.extend_from_slice(record);
         }
         self.filter.insert(record_hash(record));
