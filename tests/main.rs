@@ -1,4 +1,5 @@
-//! The integration tests: each drives the real `hsg` binary on real levels.
+//! The integration tests: each drives the real `hsg` binary on real levels (and
+//! `layering` checks the crates' dependencies with `cargo metadata`).
 
 mod advice;
 mod analysis;
@@ -7,12 +8,14 @@ mod cluster;
 mod compact_index;
 mod compare;
 mod corruption;
+mod coverage;
 mod errors;
 mod explore_counts;
 mod flags;
 mod fling;
 mod grammar;
 mod html;
+mod layering;
 mod level_files;
 mod live;
 mod manual;

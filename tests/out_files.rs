@@ -119,6 +119,27 @@ fn a_fifo_reader_gets_the_export() {
     );
 }
 
+/// Regression: `-o /dev/stdout` with stdout a pipe failed ("cannot create"), since the
+/// link `/proc/self/fd/1` names `pipe:[N]`, no path; it is now written through.
+#[test]
+fn dev_stdout_on_a_pipe_gets_the_export() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = store(dir.path());
+    let out = ok(&[
+        "export",
+        path_arg(&store),
+        "--format",
+        "dot",
+        "-o",
+        "/dev/stdout",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("digraph"),
+        "the pipe got the graph: {text:.80}"
+    );
+}
+
 #[test]
 fn a_link_stays_a_link_and_its_target_is_written() {
     let dir = tempfile::tempdir().expect("temp dir");

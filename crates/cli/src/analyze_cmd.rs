@@ -10,8 +10,8 @@ use model::numbers::{grouped, percent};
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
-use store::{Run, RunStatus};
+use std::time::Instant;
+use store::Run;
 
 /// Arguments of `hsg analyze`.
 #[derive(Args, Debug)]

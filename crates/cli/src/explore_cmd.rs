@@ -428,9 +428,13 @@ pub fn explore(args: &ExploreArgs) -> Result<Explored> {
             let index = summary.index;
             if index.full_states > 0 {
                 eprintln!(
-                    "visited index: {} at its largest, {:.1} bytes a state when full",
+                    "visited index: {} at its largest, {:.1} bytes a state when full{}",
                     crate::sizes::human(index.bytes),
-                    index.bytes_per_state()
+                    index.bytes_per_state(),
+                    match index.overflow {
+                        0 => String::new(),
+                        n => format!(", {} entries in its overflow list", grouped(n)),
+                    }
                 );
             }
             Ok(Explored::Finished)

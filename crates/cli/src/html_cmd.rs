@@ -1,11 +1,14 @@
 //! `hsg html`: one self-contained HTML file (inline CSS, SVG and script, no network)
 //! with the run and its analysis: the summary, the distributions as plots, the failure
 //! spectrum and ideal path, the HSG map with pan and zoom, the hyperstates with member
-//! states drawn, and the shortest solution. Every figure that `hsg report --json` also
+//! states drawn, the shortest solution, and for PuzzleScript runs the rule coverage and
+//! hangs (`html_rules.rs`). Every figure that `hsg report --json` also
 //! gives carries its JSON pointer in `data-metric` and its exact JSON in `data-value`.
 
 #[path = "html_assets.rs"]
 mod assets;
+#[path = "html_rules.rs"]
+mod rules;
 #[path = "html_svg.rs"]
 mod svg;
 
@@ -91,6 +94,7 @@ fn page(loaded: &Loaded, report: &Value, args: &HtmlArgs) -> Result<String> {
     let chosen = svg::chosen_hyperstates(&loaded.saved, args.max_hyperstates as usize);
     map_section(&mut html, loaded, &chosen);
     solution_section(&mut html, loaded)?;
+    rules::rules_section(&mut html, report);
     list_section(&mut html, loaded, &chosen, args.members);
     let _ = writeln!(html, "<script>{}</script></body></html>", assets::SCRIPT);
     Ok(html)

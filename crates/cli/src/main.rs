@@ -34,6 +34,7 @@ mod batch_cmd;
 mod cluster_cmd;
 mod colour;
 mod compare_cmd;
+mod coverage_cmd;
 mod diff_cmd;
 mod explore_cmd;
 mod export_cmd;

@@ -42,21 +42,21 @@ impl OutFile {
     /// Starts writing `dest`: creates `.NAME.partial-PID` beside the regular file it
     /// names, or opens the device or FIFO it names for writing.
     pub fn create(dest: &Path) -> Result<OutFile> {
+        // A device or FIFO is asked of the kernel first, through every link: `/dev/stdout`
+        // on a pipe is a chain of links ending in `/proc/self/fd/1`, whose target
+        // (`pipe:[N]`) is no path, yet opening the name reaches the pipe.
+        if let Ok(meta) = std::fs::metadata(dest) {
+            if meta.file_type().is_char_device() || meta.file_type().is_fifo() {
+                return Self::through(dest);
+            }
+        }
         let named = resolve(dest)?;
         match std::fs::metadata(&named) {
             Ok(meta) if meta.is_dir() => {
                 bail!("{} is a directory: name a file to write", dest.display())
             }
             Ok(meta) if meta.file_type().is_char_device() || meta.file_type().is_fifo() => {
-                let file = OpenOptions::new()
-                    .write(true)
-                    .open(&named)
-                    .with_context(|| format!("cannot open {} for writing", dest.display()))?;
-                Ok(OutFile {
-                    dest: dest.to_path_buf(),
-                    target: Target::Through,
-                    writer: Some(BufWriter::new(file)),
-                })
+                Self::through(&named)
             }
             Ok(meta) if !meta.is_file() => bail!(
                 "{} is {}: not written (name a regular file, a character device or a FIFO)",
@@ -69,6 +69,19 @@ impl OutFile {
             }
             Err(e) => Err(e).with_context(|| format!("cannot write {}", dest.display())),
         }
+    }
+
+    /// Writes straight into the device or FIFO `named` (DEST or what its links name).
+    fn through(named: &Path) -> Result<OutFile> {
+        let file = OpenOptions::new()
+            .write(true)
+            .open(named)
+            .with_context(|| format!("cannot open {} for writing", named.display()))?;
+        Ok(OutFile {
+            dest: named.to_path_buf(),
+            target: Target::Through,
+            writer: Some(BufWriter::new(file)),
+        })
     }
 
     /// Writes to a temporary file beside `file` (a regular file or a free name), with

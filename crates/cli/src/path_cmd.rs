@@ -35,9 +35,11 @@ pub struct PathArgs {
     pub dir: PathBuf,
     /// Where to go: `win` (nearest target state), `fail` (nearest state of a fail
     /// hyperstate: stuck or lost for good), `dead` (nearest state that can no longer
-    /// win: fail or implicitly failed), or a state id.
-    #[arg(long, value_parser = parse_destination)]
-    pub to: Destination,
+    /// win: fail or implicitly failed), `hang` (PuzzleScript: the shortest inputs that
+    /// start an `again` chain that never ends, the last input being the one that
+    /// hangs), or a state id.
+    #[arg(long, value_parser = parse_path_to)]
+    pub to: PathTo,
     /// The state to start from (default: the root, state 0).
     #[arg(long, value_name = "STATE", default_value_t = 0)]
     pub from: u64,
@@ -61,6 +63,24 @@ pub struct WhyArgs {
     pub json: bool,
     #[command(flatten)]
     pub analysis: AnalysisFlags,
+}
+
+/// Where `hsg path` goes: a destination of the analysis, or a hang.
+#[derive(Clone, Copy, Debug)]
+pub enum PathTo {
+    /// A destination `hsg::explain` finds.
+    Go(Destination),
+    /// The first (state, input) whose `again` chain never ends.
+    Hang,
+}
+
+fn parse_path_to(text: &str) -> Result<PathTo, String> {
+    if text == "hang" {
+        return Ok(PathTo::Hang);
+    }
+    parse_destination(text).map(PathTo::Go).map_err(|_| {
+        format!("`{text}` is not `win`, `fail`, `dead`, `hang` or a state id (a number)")
+    })
 }
 
 fn parse_destination(text: &str) -> Result<Destination, String> {
@@ -151,8 +171,20 @@ pub fn path(args: PathArgs) -> Result<ExitCode> {
             loaded.run.identity().game
         )));
     }
+    let (to, hang) = match args.to {
+        PathTo::Go(d) => (d, None),
+        PathTo::Hang => {
+            if args.from != 0 {
+                return Err(crate::usage::usage(
+                    "--to hang starts from the level's start: leave out --from",
+                ));
+            }
+            let h = first_hang(&loaded)?;
+            (Destination::State(h.state), Some(loaded.label(h.action)))
+        }
+    };
     let states = loaded.saved.summary.states;
-    for (flag, state) in [("--from", Some(args.from)), ("--to", state_of(args.to))] {
+    for (flag, state) in [("--from", Some(args.from)), ("--to", state_of(to))] {
         if let Some(s) = state.filter(|&s| s >= states) {
             return Err(crate::usage::usage(format!(
                 "{flag} {s}: the run has {states} states (ids 0..{})",
@@ -163,10 +195,10 @@ pub fn path(args: PathArgs) -> Result<ExitCode> {
     let graph = hsg::RunGraph::new(&loaded.run)?;
     let labels = hsg::labels_of(&loaded.run);
     let target = hsg::target::resolve(&labels.outcomes, Some(&loaded.saved.summary.target), None)?;
-    let Some(walk) = explain::path_to(&graph, &loaded.saved, &target, args.from, args.to) else {
+    let Some(walk) = explain::path_to(&graph, &loaded.saved, &target, args.from, to) else {
         bail!(
             "no {} is reachable from state {}{}",
-            describe(args.to),
+            describe(to),
             args.from,
             if loaded.saved.summary.provisional {
                 " in what was explored (the run is partial)"
@@ -175,12 +207,15 @@ pub fn path(args: PathArgs) -> Result<ExitCode> {
             }
         );
     };
+    if let Some(input) = hang {
+        return print_hang(&loaded, &walk, &input, format);
+    }
     match format {
         PathFormat::Actions => outln!("{}", action_words(&loaded, &walk).join(" ")),
         PathFormat::Lurd => outln!("{}", lurd(&loaded, &walk)),
         PathFormat::Json => outln!(
             "{}",
-            serde_json::to_string_pretty(&walk_json(&loaded, &walk, args.to))?
+            serde_json::to_string_pretty(&walk_json(&loaded, &walk, to))?
         ),
         PathFormat::Puzzlescript => {
             let (inputs, case) = puzzlescript_case(&loaded, &walk)?;
@@ -195,6 +230,69 @@ pub fn path(args: PathArgs) -> Result<ExitCode> {
         walk.start,
         walk.end(),
         loaded.tag(walk.end()).map_or("?", Tag::name)
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The first hang of the run by state id, then input: its state is one of the
+/// shallowest with a hang (ids are breadth-first), so the path to it and the hanging
+/// input are a shortest input sequence that hangs.
+fn first_hang(loaded: &Loaded) -> Result<games::puzzlescript::coverage::Hang> {
+    let Some(c) = crate::coverage_cmd::survey_run(&loaded.run, Some(&loaded.saved))? else {
+        return Err(crate::usage::usage(format!(
+            "--to hang needs a PuzzleScript run; this run is {}",
+            loaded.run.identity().game
+        )));
+    };
+    match c.hangs.first() {
+        Some(&h) => Ok(h),
+        None => bail!(
+            "no (state, input) of this run starts an again chain that never ends ({} states \
+             expanded again)",
+            c.surveyed
+        ),
+    }
+}
+
+/// Prints the inputs that lead to a hang: the walk, then the input that hangs.
+fn print_hang(loaded: &Loaded, walk: &Walk, input: &str, format: PathFormat) -> Result<ExitCode> {
+    let mut words = action_words(loaded, walk);
+    words.push(input.to_string());
+    match format {
+        PathFormat::Actions => outln!("{}", words.join(" ")),
+        PathFormat::Lurd => {
+            return Err(crate::usage::usage(
+                "--to hang is PuzzleScript's; use --format actions, json or puzzlescript",
+            ))
+        }
+        PathFormat::Json => {
+            let mut value = walk_json(loaded, walk, Destination::State(walk.end()));
+            value["to"] = json!("hang");
+            value["hang_state"] = json!(walk.end());
+            value["hang_input"] = json!(input);
+            value["inputs"] = json!(words);
+            outln!("{}", serde_json::to_string_pretty(&value)?);
+        }
+        PathFormat::Puzzlescript => {
+            let mut codes = Vec::new();
+            for label in &words {
+                let parsed = puzzlescript::Input::parse(label)
+                    .with_context(|| format!("the action {label:?} is no PuzzleScript input"))?;
+                codes.push(
+                    parsed
+                        .code()
+                        .map_or_else(|| "tick".to_string(), |c| c.to_string()),
+                );
+            }
+            outln!("{}", codes.join(","));
+            eprintln!("(no conformance case: the last input's again chain never ends)");
+        }
+    }
+    eprintln!(
+        "{} actions from state {} to state {}, then `{input}`: its again chain never ends",
+        walk.steps.len(),
+        walk.start,
+        walk.end()
     );
     Ok(ExitCode::SUCCESS)
 }

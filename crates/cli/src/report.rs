@@ -1,7 +1,8 @@
 //! `hsg info` and `hsg report`: summaries of a store for people and scripts.
 //!
 //! The JSON report is a stable interface: `"schema": "hyperstate.report/1"`;
-//! keys are only ever added, never renamed.
+//! keys are only ever added, never renamed (`rule_coverage` and `hangs`, for
+//! PuzzleScript runs, were added so).
 
 use crate::analyze_cmd::{analysis_for, AnalysisFlags};
 use anyhow::Result;
@@ -181,7 +182,7 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
             let report = json_report(&run, &args.dir, analysis.as_ref())?;
             outln!("{}", serde_json::to_string_pretty(&report)?);
         }
-        ReportFormat::Md => out!("{}", markdown_report(&run, &args.dir, analysis.as_ref())),
+        ReportFormat::Md => out!("{}", markdown_report(&run, &args.dir, analysis.as_ref())?),
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -210,12 +211,21 @@ pub(crate) fn json_report(
             "puzzlegraph_counters".into(),
             serde_json::to_value(counters)?,
         );
+        // PuzzleScript only: the rules that fired and the inputs that hang.
+        if let Some(c) = crate::coverage_cmd::survey_run(run, analysis)? {
+            map.insert("rule_coverage".into(), crate::coverage_cmd::json(run, &c));
+            map.insert("hangs".into(), crate::coverage_cmd::hangs_json(run, &c));
+        }
     }
     Ok(report)
 }
 
 /// The Markdown report: the exploration as a short table, then the analysis.
-fn markdown_report(run: &Run, dir: &std::path::Path, analysis: Option<&SavedAnalysis>) -> String {
+fn markdown_report(
+    run: &Run,
+    dir: &std::path::Path,
+    analysis: Option<&SavedAnalysis>,
+) -> Result<String> {
     let summary = analysis.map(|a| &a.summary);
     let id = run.identity();
     let e = exploration(run);
@@ -252,7 +262,10 @@ fn markdown_report(run: &Run, dir: &std::path::Path, analysis: Option<&SavedAnal
     md.push_str(&hsg::bfs_counters::counters_markdown(
         &puzzlegraph_counters(run, analysis),
     ));
-    md
+    if let Some(c) = crate::coverage_cmd::survey_run(run, analysis)? {
+        md.push_str(&crate::coverage_cmd::markdown(run, &c));
+    }
+    Ok(md)
 }
 
 /// PuzzleGraph's counters of the run; the states that cannot reach a goal come from

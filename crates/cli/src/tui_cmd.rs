@@ -142,11 +142,19 @@ pub fn open(args: OpenArgs, colour: ColourWhen) -> Result<ExitCode> {
     // the workbench could appear (`hsg verify` checks the checksums).
     let run = Run::open_unverified(&store)?;
     if run.status() == RunStatus::Running {
-        bail!(
-            "{} is being explored by another process; open it with `hsg tui {}`",
-            store.display(),
-            crate::advice::shell_path(&store)
-        );
+        // The status alone does not tell a live run from a killed one: the lock does.
+        match store::layout::lock_holder(&store)? {
+            Some(pid) => bail!(
+                "{} is being explored by another process (pid {pid}); open it with `hsg tui {}`",
+                store.display(),
+                crate::advice::shell_path(&store)
+            ),
+            None => bail!(
+                "{} is unfinished and no process is exploring it; resume it with `hsg explore --store {}`",
+                store.display(),
+                crate::advice::shell_path(&store)
+            ),
+        }
     }
     ensure_saved(&run, &args.analysis)?;
     drop(run);

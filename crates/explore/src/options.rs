@@ -102,6 +102,10 @@ pub struct IndexFigures {
     pub bytes: u64,
     /// States the table takes at that size before it must grow.
     pub full_states: u64,
+    /// Entries the table's slots could not say (a probe past its displacement
+    /// field), kept in the overflow list beside it, outside `bytes`: about 34
+    /// bytes each in the list's hash map.
+    pub overflow: u64,
 }
 
 impl IndexFigures {

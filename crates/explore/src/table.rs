@@ -34,7 +34,6 @@ pub use claim::{claimed_slot, Lookup, CLAIMED};
 pub use format::Format;
 use format::{low_mask, Entry};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::Mutex;
 use store::{AtomicWords, StoreError};
 
 /// Largest share of slots in use before the table must grow, once it has
@@ -76,7 +75,7 @@ pub struct Table {
     /// Words of the reservation known to have memory (see [`Table::prefault`]).
     faulted: Padded<AtomicUsize>,
     /// Entries a packed slot could not hold.
-    overflow: Padded<Mutex<std::collections::HashMap<u64, u64>>>,
+    overflow: Padded<overflow::Overflow>,
     /// Claims the lookups may still make, and claims made (see [`claim`]):
     /// written by the expanding threads only, so on lines of their own.
     claims: Padded<claim::Claims>,
@@ -172,7 +171,7 @@ impl Table {
             overflowed: AtomicUsize::new(0),
             len: Padded(AtomicUsize::new(0)),
             faulted: Padded(AtomicUsize::new(0)),
-            overflow: Padded(Mutex::new(std::collections::HashMap::new())),
+            overflow: Padded(overflow::Overflow::default()),
             claims: Padded(claim::Claims::default()),
             geometry: compact::Geometry {
                 per_line: 1,

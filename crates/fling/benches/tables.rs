@@ -14,8 +14,13 @@
 //! `FLING_BENCH_STAND_IN=1` uses stand-in K-1 tables of the right size
 //! instead (for K whose K-1 tables are not built: a lower bound on the rate).
 //! `FLING_BENCH_SAMPLE=3-10` samples every K of the range in one run, and
-//! each sample is timed twice, with the plain reference step and with the
-//! fast step of the build, on the same ranges (before and after, one run).
+//! each sample is timed with every step of `FLING_BENCH_SAMPLE_STEPS`
+//! (default `reference,fast`: the plain one-board step the fast one replaced,
+//! and the fast step) on the same ranges (before and after, one run). The
+//! symmetric step cannot be sampled faithfully (a sample has no earlier
+//! chunks to copy from), so its rate is measured by full builds:
+//! `FLING_BENCH_STEP` (default `symmetric`, the build's) picks the step of a
+//! full build. `benches/fling_tables.sh` runs the whole comparison.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -35,22 +40,55 @@ fn main() {
         let (Ok(low), Ok(high)) = (low.parse::<usize>(), high.parse::<usize>()) else {
             return eprintln!("FLING_BENCH_SAMPLE: expected K or K-K, got {range:?}");
         };
+        let steps =
+            std::env::var("FLING_BENCH_SAMPLE_STEPS").unwrap_or_else(|_| "reference,fast".into());
+        let Some(steps) = steps.split(',').map(parse_step).collect::<Option<Vec<_>>>() else {
+            return eprintln!(
+                "FLING_BENCH_SAMPLE_STEPS: expected reference, fast or symmetric, got {steps:?}"
+            );
+        };
         for pieces in low..=high {
-            for step in [fling::Step::Reference, fling::Step::Fast] {
+            for &step in &steps {
                 sample_rate(&dir, pieces, threads, step);
             }
         }
         return;
     }
+    let step = std::env::var("FLING_BENCH_STEP").unwrap_or_else(|_| "symmetric".into());
+    let Some(step) = parse_step(&step) else {
+        return eprintln!("FLING_BENCH_STEP: expected reference, fast or symmetric, got {step:?}");
+    };
+    println!(
+        "full build up to {pieces} pieces with the {step:?} step in {}",
+        dir.display()
+    );
     let started = Instant::now();
-    match fling::build(&dir, pieces, threads, &|_| {}) {
+    // The process's processor times when each count starts (its first
+    // progress report), to split user and system time by piece count.
+    let marks = std::sync::Mutex::new(vec![(0usize, process_times())]);
+    let mark = |p: fling::Progress| {
+        if let Ok(mut marks) = marks.lock() {
+            if marks.last().is_some_and(|&(k, _)| k != p.pieces) {
+                marks.push((p.pieces, process_times()));
+            }
+        }
+    };
+    let result = fling::build_with_step(&dir, pieces, (threads, step), fling::COPY_BUDGET, &mark);
+    let mut marks = marks.into_inner().unwrap_or_default();
+    marks.push((usize::MAX, process_times()));
+    match result {
         Ok(built) => {
-            println!("pieces  boards           with move        solvable         unique        seconds  boards/s");
+            println!("pieces  boards           with move        solvable         unique        seconds  boards/s    user s  system s  boards/CPU s");
             for b in built {
                 let s = b.stats;
                 let secs = s.millis as f64 / 1000.0;
+                // From this count's first report to the next count's (or the end).
+                let at = marks.iter().position(|&(k, _)| k == s.pieces);
+                let (user, system) = at
+                    .and_then(|i| Some((marks[i].1, marks.get(i + 1)?.1)))
+                    .map_or((0.0, 0.0), |(a, b)| (b.0 - a.0, b.1 - a.1));
                 println!(
-                    "{:>6}  {:>15}  {:>15}  {:>15}  {:>12}  {:>9.1}  {:>10.0}{}",
+                    "{:>6}  {:>15}  {:>15}  {:>15}  {:>12}  {:>9.1}  {:>10.0}  {:>8.1}  {:>8.1}  {:>12.0}{}",
                     s.pieces,
                     s.boards,
                     s.with_move,
@@ -58,6 +96,9 @@ fn main() {
                     s.unique,
                     secs,
                     s.boards as f64 / secs.max(1e-3),
+                    user,
+                    system,
+                    s.boards as f64 / (user + system).max(1e-3),
                     if b.kept { "  (kept)" } else { "" }
                 );
             }
@@ -70,6 +111,31 @@ fn main() {
     }
     if dir == scratch {
         let _ = std::fs::remove_dir_all(&scratch);
+    }
+}
+
+/// The process's user and system processor seconds so far, from
+/// `/proc/self/stat` (Linux; zeros elsewhere), at the usual 100 ticks a second.
+fn process_times() -> (f64, f64) {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    (ticks(11) / 100.0, ticks(12) / 100.0)
+}
+
+/// The step named `name`.
+fn parse_step(name: &str) -> Option<fling::Step> {
+    match name.trim() {
+        "reference" => Some(fling::Step::Reference),
+        "fast" => Some(fling::Step::Fast),
+        "symmetric" => Some(fling::Step::Symmetric),
+        _ => None,
     }
 }
 

@@ -164,6 +164,31 @@ impl ChildTables {
         rank
     }
 
+    /// True when some move of `mask` is legal: some row or column has one.
+    #[inline]
+    pub(crate) fn has_move(&self, mask: u64) -> bool {
+        let mut columns = 0u64;
+        for y in 0..HEIGHT {
+            let row = (mask >> (y * WIDTH)) as usize & (ROW_MASKS - 1);
+            if self.row_moves[row].count > 0 {
+                return true;
+            }
+            columns |= self.spread[row] << y;
+        }
+        (0..WIDTH)
+            .any(|x| self.col_moves[(columns >> (8 * x)) as usize & (COL_MASKS - 1)].count > 0)
+    }
+
+    /// The rank of `mask` from the row terms (eight table reads).
+    #[inline]
+    pub(crate) fn rank(&self, mask: u64) -> u64 {
+        let mut rows = [0usize; HEIGHT];
+        for (y, row) in rows.iter_mut().enumerate() {
+            *row = (mask >> (y * WIDTH)) as usize & (ROW_MASKS - 1);
+        }
+        self.rank_rows(&rows)
+    }
+
     /// Writes the rank of every child of `mask` (one per legal move, in no
     /// particular order) into `out` and returns how many there are.
     #[inline]
@@ -263,6 +288,14 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]
+        #[test]
+        fn has_move_and_rank_are_those_of_the_rules(mask in 0u64..(1 << 56), thin in 0u64..(1 << 56)) {
+            let mask = mask & thin & (mask >> 3 | thin << 5);
+            prop_assume!(mask.count_ones() <= 14);
+            prop_assert_eq!(tables().has_move(mask), Board::from_mask(mask).unwrap().has_move());
+            prop_assert_eq!(tables().rank(mask), rank(mask));
+        }
+
         #[test]
         fn child_ranks_are_those_of_the_rules(mask in 0u64..(1 << 56), thin in 0u64..(1 << 56)) {
             // Thin the board out to the piece counts the tables use.

@@ -9,6 +9,7 @@
 
 mod analysis;
 mod children;
+mod chunk;
 mod error;
 mod lookup;
 mod manifest;
@@ -17,6 +18,7 @@ mod sample;
 mod search;
 mod select;
 mod step;
+mod symmetric;
 mod table_layout;
 mod tables;
 
@@ -30,4 +32,4 @@ pub use search::{classify_with, pruned_size, solvable, Space};
 pub use select::{select, Candidate, Selection};
 pub use step::Step;
 pub use table_layout::{table_path, MAX_TABLE_PIECES};
-pub use tables::{build, build_with_budget, Built, Progress, COPY_BUDGET};
+pub use tables::{build, build_with_budget, build_with_step, Built, Progress, COPY_BUDGET};

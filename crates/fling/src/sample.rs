@@ -5,7 +5,7 @@ use crate::lookup::Level;
 use crate::rank::boards;
 use crate::step::{copy_to_memory, previous_words, Step};
 use crate::table_layout::table_path;
-use crate::tables::{compute_range, join_workers, run_workers, Counts, CHUNK, COPY_BUDGET};
+use crate::tables::{compute_range, join_workers, run_workers, Counts, Out, CHUNK, COPY_BUDGET};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -108,7 +108,12 @@ pub fn sample_rate(
                     return Ok::<_, FlingError>((sum, thread_cpu_seconds() - cpu));
                 }
                 let end = (start + CHUNK).min(total);
-                let c = compute_range(pieces, start, end, &previous, step, (&solvable, &unique))?;
+                let out = Out {
+                    solvable: &solvable,
+                    unique: &unique,
+                    records: None,
+                };
+                let c = compute_range(pieces, start, end, &previous, step, &out)?;
                 sum.with_move += end - start;
                 sum.solvable += c.solvable;
                 sum.unique += c.unique;

@@ -91,6 +91,9 @@ pub enum Step {
     Fast,
     /// One board at a time by the rules.
     Reference,
+    /// [`Step::Fast`] for one board of each mirror-symmetry class, the bits
+    /// of the others copied from it (a build's default; see `symmetric.rs`).
+    Symmetric,
 }
 
 /// Classifies `masks` with `step` into `out` (as [`classify_group`]).
@@ -103,7 +106,9 @@ pub(crate) fn classify_with(
     out: &mut [Class],
 ) {
     match step {
-        Step::Fast => classify_group(masks, pieces, previous, out),
+        // Classifying boards one by one, the symmetric step has no earlier
+        // image to copy from: it is the fast step (see `symmetric.rs`).
+        Step::Fast | Step::Symmetric => classify_group(masks, pieces, previous, out),
         Step::Reference => {
             for (&mask, slot) in masks.iter().zip(out.iter_mut()) {
                 *slot = classify_reference(mask, pieces, previous);

@@ -21,8 +21,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 use store::BitTableWriter;
 
-/// Ranks per unit of work handed to a thread (a multiple of 64).
-pub(crate) const CHUNK: u64 = 1 << 16;
+pub(crate) use crate::chunk::{decode, encode, tally, Counts, Out, CHUNK};
 
 /// How far a build has come, for a progress display.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,23 +43,19 @@ pub struct Built {
     pub kept: bool,
 }
 
-/// Counts of one rank range.
-#[derive(Clone, Copy, Default)]
-pub(crate) struct Counts {
-    pub(crate) with_move: u64,
-    pub(crate) solvable: u64,
-    pub(crate) unique: u64,
-}
-
-/// Computes the ranks `start..end` (start a multiple of 64) into the tables.
+/// Computes the ranks `start..end` (start a multiple of 64, within one chunk)
+/// into the tables with `step`.
 pub(crate) fn compute_range(
     pieces: usize,
     start: u64,
     end: u64,
     previous: &Previous,
     step: Step,
-    out: (&BitTableWriter, &BitTableWriter),
+    out: &Out,
 ) -> Result<Counts, FlingError> {
+    if step == Step::Symmetric {
+        return crate::symmetric::compute_range(pieces, start, end, previous, out);
+    }
     let mut counts = Counts::default();
     let mut mask = unrank(start, pieces).unwrap_or(0);
     let mut word_start = start;
@@ -75,17 +70,10 @@ pub(crate) fn compute_range(
         for (group, class) in masks[..n].chunks(GROUP).zip(classes.chunks_mut(GROUP)) {
             classify_with(step, group, pieces, previous, class);
         }
-        let (mut solvable, mut unique) = (0u64, 0u64);
-        for (bit, &(has_move, s, u)) in classes[..n].iter().enumerate() {
-            counts.with_move += u64::from(has_move);
-            counts.solvable += u64::from(s);
-            counts.unique += u64::from(u);
-            solvable |= u64::from(s) << bit;
-            unique |= u64::from(u) << bit;
-        }
+        let (solvable, unique) = tally(&classes[..n], &mut counts);
         let word = (word_start / 64) as usize;
-        out.0.store_word(word, solvable)?;
-        out.1.store_word(word, unique)?;
+        out.solvable.store_word(word, solvable)?;
+        out.unique.store_word(word, unique)?;
         word_start += 64;
     }
     Ok(counts)
@@ -100,23 +88,6 @@ struct Pass {
     unique: BitTableWriter,
     chunks: BitTableWriter,
     records: PathBuf,
-}
-
-/// A chunk record: bit 63 set when the chunk is done, then its counts of
-/// boards with a move, solvable and uniquely solvable in 17 bits each.
-const DONE: u64 = 1 << 63;
-const FIELD: u64 = (1 << 17) - 1;
-
-fn encode(counts: Counts) -> u64 {
-    DONE | counts.with_move | counts.solvable << 17 | counts.unique << 34
-}
-
-fn decode(record: u64) -> Option<Counts> {
-    (record & DONE != 0).then_some(Counts {
-        with_move: record & FIELD,
-        solvable: record >> 17 & FIELD,
-        unique: record >> 34 & FIELD,
-    })
 }
 
 impl Pass {
@@ -186,7 +157,7 @@ fn compute_level(
     dir: &Path,
     pieces: usize,
     previous: &Previous,
-    threads: usize,
+    (threads, step): (usize, Step),
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<LevelStats, FlingError> {
     let started = Instant::now();
@@ -206,21 +177,19 @@ fn compute_level(
                 }
                 let end = (start + CHUNK).min(total);
                 if decode(pass.chunks.load_word(chunk as usize)).is_none() {
-                    let counts = compute_range(
-                        pieces,
-                        start,
-                        end,
-                        previous,
-                        Step::Fast,
-                        (&pass.solvable, &pass.unique),
-                    )
-                    .and_then(|counts| {
-                        pass.chunks.store_word(chunk as usize, encode(counts))?;
-                        Ok(counts)
-                    })
-                    .inspect_err(|_| {
-                        failed.fetch_add(1, Ordering::Relaxed);
-                    })?;
+                    let out = Out {
+                        solvable: &pass.solvable,
+                        unique: &pass.unique,
+                        records: Some(&pass.chunks),
+                    };
+                    let counts = compute_range(pieces, start, end, previous, step, &out)
+                        .and_then(|counts| {
+                            pass.chunks.store_word(chunk as usize, encode(counts))?;
+                            Ok(counts)
+                        })
+                        .inspect_err(|_| {
+                            failed.fetch_add(1, Ordering::Relaxed);
+                        })?;
                     let _ = counts;
                 }
                 let done = done.fetch_add(end - start, Ordering::Relaxed) + end - start;
@@ -297,6 +266,24 @@ pub fn build_with_budget(
     memory_budget: u64,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Vec<Built>, FlingError> {
+    build_with_step(
+        dir,
+        max_pieces,
+        (threads, Step::Symmetric),
+        memory_budget,
+        progress,
+    )
+}
+
+/// [`build_with_budget`] with the step that classifies the boards (the
+/// tables are the same with every step; the benchmark compares them).
+pub fn build_with_step(
+    dir: &Path,
+    max_pieces: usize,
+    (threads, step): (usize, Step),
+    memory_budget: u64,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<Vec<Built>, FlingError> {
     if !(2..=MAX_TABLE_PIECES).contains(&max_pieces) {
         return Err(FlingError::Pieces {
             pieces: max_pieces,
@@ -325,7 +312,7 @@ pub fn build_with_budget(
             None => None,
         };
         let prev = previous_words(previous.as_ref(), copies.as_ref());
-        let stats = compute_level(dir, pieces, &prev, threads, progress)?;
+        let stats = compute_level(dir, pieces, &prev, (threads, step), progress)?;
         drop(copies);
         built.push(Built { stats, kept: false });
         previous = Some(Level::open(dir, pieces, false)?);

@@ -12,8 +12,12 @@
 
 mod counted;
 
+use std::collections::BTreeMap;
+
 use crate::{GamesError, Level, LevelSelector};
 use counted::Counted;
+pub use puzzlescript::coverage;
+pub use puzzlescript::PuzzleScriptGame;
 
 /// The first line of a canonical level text, before the level's number.
 const HEADER: &str = "(hyperstate: level ";
@@ -88,8 +92,7 @@ pub fn load_with(
             inert.join(", ")
         )],
     };
-    let mut game =
-        puzzlescript::PuzzleScriptGame::new(compiled, number).map_err(|e| convert(e, &source))?;
+    let mut game = PuzzleScriptGame::new(compiled, number).map_err(|e| convert(e, &source))?;
     if let Some(n) = max_outcomes {
         game.set_max_outcomes(n);
     }
@@ -163,6 +166,40 @@ pub fn reload_with(
         keep_inert,
         max_outcomes,
     )
+}
+
+/// The engine's own game of a stored PuzzleScript run (kind, canonical level
+/// text and options as [`crate::reload`] takes them), for what only the engine
+/// can tell ([`coverage`]): `None` for a run of another kind, or one whose
+/// states carry flip tokens (their encoding is not the engine's).
+pub fn stored_engine(
+    kind: &str,
+    level_text: &str,
+    options: &BTreeMap<String, String>,
+) -> Result<Option<PuzzleScriptGame>, GamesError> {
+    let tokens = options.get(crate::flip::OPTION).map(String::as_str);
+    if kind != "puzzlescript" || tokens.is_some_and(|t| t != "0") {
+        return Ok(None);
+    }
+    let file = "stored puzzlescript level";
+    let number = level_number(level_text).ok_or_else(|| GamesError::Syntax {
+        file: file.to_string(),
+        line: 1,
+        column: 1,
+        message: format!("a stored PuzzleScript level starts with `{HEADER}N)`"),
+        excerpt: String::new(),
+    })?;
+    // Without its header, so that rule lines are those of the game file as written.
+    let source = normalise(strip_header(level_text));
+    let compiled = compile(file, &source)?;
+    let compiled = if options.contains_key(KEEP_INERT) {
+        compiled
+    } else {
+        compiled.without_inert().0
+    };
+    PuzzleScriptGame::new(compiled, number)
+        .map(Some)
+        .map_err(|e| convert(e, &source))
 }
 
 /// The playable level number a canonical level text names in its header.

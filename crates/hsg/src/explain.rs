@@ -146,6 +146,29 @@ pub fn tag_of_state(saved: &SavedAnalysis, state: StateId) -> Option<Tag> {
     saved.hyperstates.get(h as usize).map(|info| info.tag)
 }
 
+/// The actions of a shortest path from the root (state 0) to `state` in a stored run,
+/// without its analysis: the run is breadth-first, so a parent one layer up, found
+/// among the in-edges (the smallest such id), is on a shortest path. Empty for the
+/// root, or for a state no such parent leads to (a damaged run).
+pub fn actions_from_root(run: &store::Run, state: StateId) -> Vec<ActionId> {
+    let mut actions = Vec::new();
+    let mut at = state;
+    while at != 0 && at < run.state_count() {
+        let depth = run.depth(at);
+        let Some(step) = run
+            .in_edges(at)
+            .filter(|e| e.source < at && run.depth(e.source) + 1 == depth)
+            .min_by_key(|e| e.source)
+        else {
+            return Vec::new();
+        };
+        actions.push(step.action);
+        at = step.source;
+    }
+    actions.reverse();
+    actions
+}
+
 /// The shortest sequence of actions from `from` to `to` in `g`, with the tags of
 /// `saved` (its analysis of `g`) and `target` (the outcomes that count as a win).
 pub fn path_to<G: StateGraph + ?Sized>(

@@ -48,6 +48,13 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
+    /// A survey of stored states ([`crate::coverage`]) was interrupted.
+    #[error("interrupted")]
+    Interrupted,
+    /// A survey of stored states met a turn past a bound of the engine (the
+    /// message names the file and the rule's line).
+    #[error("{0}")]
+    Survey(String),
     /// An I/O failure on a named file.
     #[error("{file}: {source}")]
     Io {

@@ -16,6 +16,8 @@
 //!   of cases and report, per case, whether it passed and the first differing cell.
 //! - [`PuzzleScriptGame::new`]`(compiled, level_number)`: one level as a
 //!   [`model::Game`] (`kind() == "puzzlescript"`).
+//! - [`coverage::survey`]: which rules fire in the states of an exploration,
+//!   and which (state, input) pairs start an `again` chain that never ends.
 //!
 //! # Layout
 //!
@@ -29,6 +31,9 @@
 mod bits;
 pub mod compile;
 pub mod conformance;
+pub mod coverage;
+#[cfg(test)]
+mod coverage_tests;
 pub mod engine;
 mod error;
 mod game;

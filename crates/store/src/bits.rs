@@ -201,9 +201,19 @@ impl BitTableWriter {
         ))
     }
 
-    /// Reads word `word` (zero beyond the table).
+    /// Reads word `word` (zero beyond the table). The load acquires: a word
+    /// that another thread stored after others (see [`Self::store_word`]) is
+    /// seen only with them, so a record word can vouch for the words before it.
     pub fn load_word(&self, word: usize) -> u64 {
-        self.atomic(word).map_or(0, |w| w.load(Ordering::Relaxed))
+        self.atomic(word).map_or(0, |w| w.load(Ordering::Acquire))
+    }
+
+    /// Asks the processor to start loading word `word` (nothing beyond the
+    /// table), for readers that probe words at random.
+    pub fn prefetch_word(&self, word: usize) {
+        if let Some(w) = self.atomic(word) {
+            crate::prefetch(std::slice::from_ref(w), 0);
+        }
     }
 
     /// The table's length in bits.
@@ -260,7 +270,9 @@ impl BitTableWriter {
         let slot = self
             .atomic(word)
             .ok_or_else(|| self.out_of_range("word", word as u64))?;
-        slot.store(value, Ordering::Relaxed);
+        // Release: a thread that loads this word also sees the words this
+        // thread stored before it (free on x86, where every store is so).
+        slot.store(value, Ordering::Release);
         Ok(())
     }
 

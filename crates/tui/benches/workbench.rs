@@ -94,6 +94,12 @@ const SCRIPT: &[(&str, &str)] = &[
 /// Longest wait for the data or for a key's background work.
 const LIMIT: Duration = Duration::from_secs(120);
 
+/// Longest wait for the background verification after the script: it reads every
+/// byte of the store (room5's 30 GB take minutes from disk), so a session that
+/// outlasts it still reports its start-up and keys, with the verification
+/// "not within" this wait.
+const VERIFY_LIMIT: Duration = Duration::from_secs(1800);
+
 struct Options {
     dir: PathBuf,
     repeats: usize,
@@ -172,18 +178,19 @@ fn session(o: &Options, dump: bool) -> Result<Session, String> {
         }
     }
     let memory = memory();
-    if h.await_verification(LIMIT)
+    let verified = h
+        .await_verification(VERIFY_LIMIT)
         .map_err(|e| e.to_string())?
-        .is_none()
-    {
-        return Err(format!("the verification did not end within {LIMIT:?}"));
+        .map(|_| start.elapsed());
+    if verified.is_none() {
+        eprintln!("the verification did not end within {VERIFY_LIMIT:?}");
     }
     if let Some(d) = h.app.damage() {
         return Err(format!("the verification found damage: {}", d.what));
     }
     Ok(Session {
         startup,
-        verified: Some(start.elapsed()),
+        verified,
         keys,
         memory,
     })

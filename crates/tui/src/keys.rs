@@ -22,6 +22,8 @@ pub enum Context {
     Prompt,
     /// Play mode.
     Play,
+    /// The rules overlay (rule coverage and hangs).
+    Rules,
 }
 
 impl Context {
@@ -35,16 +37,18 @@ impl Context {
             Context::Bookmarks => "Bookmark list",
             Context::Prompt => "Prompts",
             Context::Play => "Play mode",
+            Context::Rules => "Rules (PuzzleScript)",
         }
     }
 
     /// Every context, in help order.
-    pub const ALL: [Context; 7] = [
+    pub const ALL: [Context; 8] = [
         Context::Global,
         Context::Browser,
         Context::Paths,
         Context::Graph,
         Context::Play,
+        Context::Rules,
         Context::Bookmarks,
         Context::Prompt,
     ];
@@ -150,6 +154,8 @@ pub enum Action {
     Restart,
     /// Leave play mode.
     LeavePlay,
+    /// Show or hide rule coverage and hangs (PuzzleScript).
+    Rules,
 }
 
 /// A key with its modifiers (Shift is ignored for characters: `G` is its own char).
@@ -210,7 +216,8 @@ const fn b(context: Context, keys: &'static [Key], action: Action, help: &'stati
 
 use Action as A;
 use Context::{
-    Bookmarks as Bm, Browser as Br, Global as G, Graph as Gr, Paths as Pa, Play as Pl, Prompt as Pr,
+    Bookmarks as Bm, Browser as Br, Global as G, Graph as Gr, Paths as Pa, Play as Pl,
+    Prompt as Pr, Rules as Ru,
 };
 use KeyCode as K;
 
@@ -263,6 +270,7 @@ pub const KEYS: &[Binding] = &[
     b(G, &[k(K::Esc)], A::Cancel, "close, else back"),
     b(G, &[c(':')], A::Goto, "go to: h12, 12 or s34"),
     b(G, &[c('p')], A::Play, "play from the state shown"),
+    b(G, &[c('c')], A::Rules, "rule coverage and hangs"),
     b(Br, &[k(K::Up), c('k')], A::Up, "up in the focused pane"),
     b(
         Br,
@@ -327,6 +335,9 @@ pub const KEYS: &[Binding] = &[
         A::LeavePlay,
         "back to the workbench",
     ),
+    b(Ru, &[k(K::Up), c('k')], A::Up, "scroll up"),
+    b(Ru, &[k(K::Down), c('j')], A::Down, "scroll down"),
+    b(Ru, &[k(K::Esc), c('c')], A::Cancel, "close the rules"),
     b(Bm, &[k(K::Up), c('k')], A::Up, "previous bookmark"),
     b(Bm, &[k(K::Down), c('j')], A::Down, "next bookmark"),
     b(Bm, &[k(K::Enter)], A::Follow, "go to the bookmark"),
@@ -378,6 +389,9 @@ pub const FOOTER: &[(Context, &[Action], &str)] = &[
     (Pl, &[A::Undo], "undo"),
     (Pl, &[A::Restart], "restart"),
     (Pl, &[A::LeavePlay], "back"),
+    (Ru, &[A::Up, A::Down], "scroll"),
+    (Ru, &[A::PageDown], "page"),
+    (Ru, &[A::Cancel], "close"),
     (Bm, &[A::Follow], "go"),
     (Bm, &[A::Delete], "delete"),
     (Bm, &[A::Cancel], "close"),

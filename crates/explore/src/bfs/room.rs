@@ -119,6 +119,7 @@ impl<'g> Bfs<'g> {
         IndexFigures {
             bytes: table.bytes() + self.index.keys.arena_bytes_per_state() * full,
             full_states: full,
+            overflow: table.overflow_len() as u64,
         }
     }
 

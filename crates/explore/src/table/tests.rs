@@ -93,8 +93,11 @@ fn entries_a_packed_slot_cannot_hold_overflow_and_are_still_found() {
     }
     assert!(t.overflowed.load(Ordering::Relaxed) > 0);
     assert!((0..20).all(|k| t.get(k, |_| true) == Some(big + k)));
+    // Keys never put anywhere stay absent, filter or no filter.
+    assert!((20..5000).all(|k| t.get(k, |_| true).is_none()));
     t.grow_to(1000, 2).unwrap();
     assert!((0..20).all(|k| t.get(k, |_| true) == Some(big + k)));
+    assert!((20..5000).all(|k| t.get(k, |_| true).is_none()));
     assert_eq!(t.len(), 20);
     t.clear();
     assert_eq!(t.get(3, |_| true), None);

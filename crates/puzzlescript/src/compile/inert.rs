@@ -101,6 +101,9 @@ pub fn strip(g: &Compiled, inert: &[bool]) -> Compiled {
             }
             if neutral {
                 rule.has_replacements = false;
+                if let Some(source) = out.rule_sources.get_mut(rule.source) {
+                    source.decorative = true;
+                }
             }
         }
     }

@@ -167,6 +167,8 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, Fault> {
         ellipses,
         has_replacements: !r.rhs.is_empty(),
         line: r.line,
+        // Set by the caller, which knows every rule line.
+        source: 0,
         group: r.group,
         rigid: r.rigid,
         commands: r.commands.clone(),

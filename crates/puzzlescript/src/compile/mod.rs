@@ -14,7 +14,7 @@ use crate::parser::{self, Parsed, RawLevel};
 use crate::Error;
 pub use fault::Fault;
 pub use names::Names;
-pub use program::{CellPattern, PatternCell, Replacement, Rule, RuleSet};
+pub use program::{CellPattern, PatternCell, Replacement, Rule, RuleSet, SourceRule};
 pub use rule_text::Command;
 
 /// A level's starting grid: `width * height` cells stored column by column
@@ -102,6 +102,9 @@ pub struct Compiled {
     pub flags: Flags,
     /// The first colour of each object by id, as written.
     pub colors: Vec<String>,
+    /// Every rule line, in the order written (loop markers left out); each
+    /// compiled rule names its line's index here ([`Rule::source`]).
+    pub rule_sources: Vec<SourceRule>,
 }
 
 impl Compiled {
@@ -156,11 +159,18 @@ pub fn compile(file: &str, text: &str) -> Result<Compiled, Error> {
         }
     }
     check_loops(&loops).map_err(cerr)?;
+    let rule_sources = sources(&parsed, &drafts);
+    let source_of: std::collections::HashMap<usize, usize> = rule_sources
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.line, i))
+        .collect();
     let expanded = masks::remove_duplicates(expand::expand(&drafts, &names).map_err(cerr)?);
     let mut rules = Vec::new();
     let mut lates = Vec::new();
     for d in &expanded {
-        if let Some(r) = masks::compile_rule(d, &names).map_err(cerr)? {
+        if let Some(mut r) = masks::compile_rule(d, &names).map_err(cerr)? {
+            r.source = source_of.get(&d.line).copied().unwrap_or(0);
             rules.push(r);
             lates.push(d.late);
         }
@@ -203,7 +213,32 @@ pub fn compile(file: &str, text: &str) -> Result<Compiled, Error> {
         levels,
         flags: flags(&parsed),
         colors,
+        rule_sources,
     })
+}
+
+/// The rule lines as written, one per draft (a draft is one line), their
+/// text case-folded, without comments and with runs of blanks made one.
+fn sources(parsed: &Parsed, drafts: &[rule_text::Draft]) -> Vec<SourceRule> {
+    let text_of: std::collections::HashMap<usize, String> = parsed
+        .rules
+        .iter()
+        .map(|r| {
+            (
+                r.line,
+                r.text.split_whitespace().collect::<Vec<_>>().join(" "),
+            )
+        })
+        .collect();
+    drafts
+        .iter()
+        .map(|d| SourceRule {
+            line: d.line,
+            text: text_of.get(&d.line).cloned().unwrap_or_default(),
+            late: d.late,
+            decorative: false,
+        })
+        .collect()
 }
 
 fn meta<'a>(parsed: &'a Parsed, key: &str) -> Option<&'a str> {

@@ -68,6 +68,9 @@ pub struct Rule {
     pub has_replacements: bool,
     /// Source line.
     pub line: usize,
+    /// The rule as written: its index in [`super::Compiled::rule_sources`]
+    /// (every rule expanded from one line shares it).
+    pub source: usize,
     /// The group number (line of the group's first rule).
     pub group: usize,
     /// `rigid`.
@@ -98,4 +101,20 @@ pub struct RuleSet {
     pub groups: Vec<Vec<Rule>>,
     /// For the last group of a `startloop ... endloop`, the first group of the loop.
     pub loop_point: Vec<Option<usize>>,
+}
+
+/// A rule line of the game as written, before expansion: what rule coverage
+/// reports (`crate::coverage`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceRule {
+    /// One-based line number.
+    pub line: usize,
+    /// The line's text, trimmed (comments removed).
+    pub text: String,
+    /// True for a `late` rule.
+    pub late: bool,
+    /// True when the inert objects were left out and this rule writes only
+    /// them: it lost its replacements, so it can no longer change the grid
+    /// (`hsg explore --keep-inert` keeps it whole).
+    pub decorative: bool,
 }

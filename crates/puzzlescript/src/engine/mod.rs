@@ -217,6 +217,24 @@ pub struct Scratch {
     /// Set when a rule went past a bound of the engine in this turn (the
     /// turn's result is then meaningless: the caller reports it).
     pub fault: Option<Overrun>,
+    /// When set, the rules that fired, one bit per rule line
+    /// ([`crate::compile::Rule::source`]): a rule fires when one of its
+    /// applications changes the board or it matches with commands. `None`
+    /// while exploring, so that nobody pays for it unasked.
+    pub fired: Option<Vec<u64>>,
+}
+
+impl Scratch {
+    /// Notes that `rule` fired, when firings are being recorded.
+    #[inline]
+    pub fn note_fired(&mut self, rule: &crate::compile::Rule) {
+        if let Some(fired) = self.fired.as_mut() {
+            if fired.len() * 64 <= rule.source {
+                fired.resize(rule.source / 64 + 1, 0);
+            }
+            crate::bits::set(fired, rule.source);
+        }
+    }
 }
 
 /// The most combinations of row matches one rule may apply in one pass (a

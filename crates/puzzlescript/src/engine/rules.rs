@@ -574,6 +574,9 @@ fn try_apply(
         scratch.tuple = tuple;
     }
     queue_commands(board, &rule.commands);
+    if changed || !rule.commands.is_empty() {
+        scratch.note_fired(rule);
+    }
     changed
 }
 
@@ -632,6 +635,9 @@ fn apply_random_group(
         chooser,
     );
     queue_commands(board, &rule.commands);
+    if changed || !rule.commands.is_empty() {
+        scratch.note_fired(rule);
+    }
     changed
 }
 

@@ -128,6 +128,30 @@ impl<'a> Session<'a> {
     /// where it won instead of loading the next one, as the reference's
     /// breadth-first driver does: see [`Session::won`].
     pub fn until_win(game: &'a Compiled, level_index: usize) -> Result<Session<'a>, Error> {
+        Session::frozen(game, level_index, None)
+    }
+
+    /// [`Session::until_win`], recording which rules fired while the level
+    /// loaded (its start rules and their `again` turns: see
+    /// [`Session::fired_rules`]).
+    pub fn until_win_recording(
+        game: &'a Compiled,
+        level_index: usize,
+    ) -> Result<Session<'a>, Error> {
+        Session::frozen(game, level_index, Some(Vec::new()))
+    }
+
+    /// The rules that fired so far, one bit per rule line, when the session
+    /// records them ([`Session::until_win_recording`]).
+    pub fn fired_rules(&self) -> Option<&[u64]> {
+        self.scratch.fired.as_deref()
+    }
+
+    fn frozen(
+        game: &'a Compiled,
+        level_index: usize,
+        fired: Option<Vec<u64>>,
+    ) -> Result<Session<'a>, Error> {
         let Some(Level::Grid(grid)) = game.levels.get(level_index) else {
             return Err(Error::Level {
                 file: game.file.clone(),
@@ -146,7 +170,10 @@ impl<'a> Session<'a> {
             againing: false,
             text_mode: false,
             restarting: false,
-            scratch: Scratch::default(),
+            scratch: Scratch {
+                fired,
+                ..Scratch::default()
+            },
             freeze_on_win: true,
             won: false,
             endless_again: false,

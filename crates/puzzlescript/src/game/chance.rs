@@ -105,11 +105,22 @@ impl Enumerator {
 }
 
 /// `a/b + c/d`, reduced.
+///
+/// Both denominators are at most 2^32, so their least common multiple fits in 64 bits;
+/// the sum of the numerators is taken in 128 bits, so nothing overflows.
 pub fn add(a: (u64, u64), c: (u64, u64)) -> (u64, u64) {
     let den = lcm(a.1, c.1);
-    let num = a.0 * (den / a.1) + c.0 * (den / c.1);
-    let g = gcd(num, den);
-    (num / g, den / g)
+    let num = u128::from(a.0) * u128::from(den / a.1) + u128::from(c.0) * u128::from(den / c.1);
+    let g = gcd128(num, u128::from(den));
+    // The sum of probabilities of one action is at most one, so `num / g <= den / g`.
+    ((num / g) as u64, (u128::from(den) / g) as u64)
+}
+
+fn gcd128(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a.max(1)
 }
 
 fn gcd(mut a: u64, mut b: u64) -> u64 {
@@ -150,5 +161,23 @@ mod tests {
             ]
         );
         assert_eq!(add((1, 2), (1, 6)), (2, 3));
+    }
+
+    /// Regression: a path of 32 coin flips or more has a probability that 32 bits
+    /// cannot hold; it is `None` (an error upstream), never a wrapped or zero value, and
+    /// sums of the widest fractions do not overflow.
+    #[test]
+    fn probabilities_past_32_bits_are_named_not_wrapped() {
+        let mut e = Enumerator::default();
+        e.rewind();
+        for _ in 0..31 {
+            e.choose(2);
+        }
+        assert_eq!(e.probability(), Some((1, 1 << 31)));
+        e.choose(2);
+        assert_eq!(e.probability(), None);
+        let big = u64::from(u32::MAX);
+        assert_eq!(add((big - 1, big), (1, big)), (1, 1));
+        assert_eq!(add((1, 1 << 31), (1, 1 << 31)), (1, 1 << 30));
     }
 }

@@ -171,9 +171,29 @@ impl PuzzleScriptGame {
         self.again_loops.load(Ordering::Relaxed)
     }
 
+    /// Expands `state` as [`Game::successors`] does, recording into `probe`
+    /// the rules that fired and the inputs whose `again` chain never ends
+    /// (see [`crate::coverage`]); a won or malformed state records nothing.
+    pub fn probe(&self, state: &[u8], probe: &mut crate::coverage::Probe) {
+        probe.endless.clear();
+        if state.len() != self.layout.bytes || state.first() == Some(&1) {
+            probe.fired.clear();
+            return;
+        }
+        step::with_worker(self, |w| {
+            w.probe(
+                self,
+                state,
+                &mut probe.fired,
+                &mut probe.endless,
+                &mut probe.successors,
+            );
+        });
+    }
+
     /// True once the flag given to [`Game::interrupt_on`] is raised, or an
     /// expansion failed.
-    fn stopped(&self) -> bool {
+    pub(crate) fn stopped(&self) -> bool {
         self.failure.get().is_some() || self.stop.get().is_some_and(|f| f.load(Ordering::Relaxed))
     }
 
@@ -276,7 +296,7 @@ impl Game for PuzzleScriptGame {
                 if idle && self.idle_turns_inert {
                     w.idle_turn(self, state, action as u16, out);
                 } else {
-                    w.expand(self, state, action as u16, input, out);
+                    let _endless = w.expand(self, state, action as u16, input, out);
                 }
             }
         });

@@ -166,7 +166,38 @@ impl Worker {
         }
     }
 
-    /// Appends the successors of the prepared state under one input.
+    /// Records what expanding `state` does besides its successors: the
+    /// rules that fire (one bit per rule line, into `fired`, which is
+    /// cleared first) and the actions whose `again` chain never ends (into
+    /// `endless`). `out` is scratch for the successors.
+    pub fn probe(
+        &mut self,
+        game: &PuzzleScriptGame,
+        state: &[u8],
+        fired: &mut Vec<u64>,
+        endless: &mut Vec<u16>,
+        out: &mut Successors,
+    ) {
+        fired.clear();
+        fired.resize(game.game.rule_sources.len().div_ceil(64), 0);
+        self.scratch.fired = Some(std::mem::take(fired));
+        self.prepare(game, state);
+        for (action, &(input, _)) in game.inputs.iter().enumerate() {
+            // An idle turn of such a game matches no rule: nothing fires.
+            let idle = !matches!(input, Some(0..=3));
+            if idle && game.idle_turns_inert {
+                continue;
+            }
+            out.clear();
+            if self.expand(game, state, action as u16, input, out) {
+                endless.push(action as u16);
+            }
+        }
+        *fired = self.scratch.fired.take().unwrap_or_default();
+    }
+
+    /// Appends the successors of the prepared state under one input; true
+    /// when an `again` chain of it never ends (on some random path).
     pub fn expand(
         &mut self,
         game: &PuzzleScriptGame,
@@ -174,11 +205,14 @@ impl Worker {
         action: u16,
         input: Option<u8>,
         out: &mut Successors,
-    ) {
+    ) -> bool {
         self.chooser.reset();
         self.outcomes.clear();
         self.outcome_at.clear();
         let mut paths: u64 = 0;
+        // The line of the first path whose probability 32 bits cannot hold.
+        let mut too_fine: Option<usize> = None;
+        let mut endless = false;
         loop {
             self.chooser.rewind();
             let end = self.chain(game, input);
@@ -188,7 +222,10 @@ impl Worker {
             match end {
                 End::Nothing => {}
                 End::Endless => {
-                    game.again_loops.fetch_add(1, Ordering::Relaxed);
+                    if !endless {
+                        game.again_loops.fetch_add(1, Ordering::Relaxed);
+                    }
+                    endless = true;
                 }
                 End::Initial => {
                     if game.initial.as_slice() != state {
@@ -219,21 +256,29 @@ impl Worker {
                 if !self.encoded.is_empty() {
                     out.push(Move::solo(action), &self.encoded);
                 }
-                return;
+                return endless;
             }
             // A random outcome that changes nothing stays as a self-loop, so
             // that the outcomes of the action still sum to one.
             if self.encoded.is_empty() {
                 self.encoded.extend_from_slice(state);
             }
-            let p = prob.unwrap_or((0, 1));
-            match self.outcome_at.get(&self.encoded) {
-                Some(&at) => self.outcomes[at].1 = add(self.outcomes[at].1, p),
+            // A probability is stored exactly as two 32-bit numbers: one that does not
+            // fit is an error, never an outcome silently given probability zero. It is
+            // said once every path has run, so that a turn with too many outcomes (whose
+            // paths are that fine) is told about the bound it passes instead.
+            match prob {
                 None => {
-                    self.outcome_at
-                        .insert(self.encoded.clone(), self.outcomes.len());
-                    self.outcomes.push((self.encoded.clone(), p));
+                    too_fine.get_or_insert(self.chooser.busiest_line());
                 }
+                Some(p) => match self.outcome_at.get(&self.encoded) {
+                    Some(&at) => self.outcomes[at].1 = add(self.outcomes[at].1, p),
+                    None => {
+                        self.outcome_at
+                            .insert(self.encoded.clone(), self.outcomes.len());
+                        self.outcomes.push((self.encoded.clone(), p));
+                    }
+                },
             }
             paths += 1;
             if paths >= game.max_outcomes {
@@ -246,7 +291,7 @@ impl Worker {
                          or make the random objects inert (docs/puzzlescript.md)",
                         game.max_outcomes
                     ));
-                    return;
+                    return endless;
                 }
                 break;
             }
@@ -254,13 +299,31 @@ impl Worker {
                 break;
             }
         }
+        if let Some(line) = too_fine {
+            game.fail(format!(
+                "the random choices of the rule on line {line} give an outcome a probability \
+                 whose denominator exceeds 2^32 (stores keep probabilities exactly, as 32-bit \
+                 fractions): make fewer random choices a turn, or make the random objects inert \
+                 (docs/puzzlescript.md)"
+            ));
+            return endless;
+        }
         let all_loops = self.outcomes.iter().all(|(s, _)| s.as_slice() == state);
-        if all_loops {
-            return;
+        if !all_loops {
+            if self.outcomes.iter().any(|(_, p)| p.1 > u64::from(u32::MAX)) {
+                let line = self.chooser.busiest_line();
+                game.fail(format!(
+                    "the random outcomes of the rule on line {line} sum to a probability whose \
+                     denominator exceeds 2^32 (stores keep probabilities exactly, as 32-bit \
+                     fractions): make fewer random choices a turn"
+                ));
+                return endless;
+            }
+            for (s, p) in &self.outcomes {
+                out.push(chance_move(action, *p), s);
+            }
         }
-        for (s, p) in &self.outcomes {
-            out.push(chance_move(action, *p), s);
-        }
+        endless
     }
 
     /// One input's turn and the `again` turns after it.

@@ -16,6 +16,7 @@ impl App {
         match &self.overlay {
             Overlay::Prompt(..) => return self.apply_prompt(action),
             Overlay::Bookmarks(_) => return self.apply_bookmarks(action),
+            Overlay::Rules(_) => return self.apply_rules(action),
             _ if self.play.is_some() => return self.apply_play(action),
             _ => {}
         }
@@ -49,6 +50,7 @@ impl App {
                 None => self.overlay = Overlay::Prompt(PromptKind::Note, String::new()),
             },
             Action::BookmarkList => self.overlay = Overlay::Bookmarks(0),
+            Action::Rules => self.open_rules(),
             Action::Play => self.open_play(),
             Action::Reload => self.reload(),
             _ => match self.screen {
@@ -221,6 +223,37 @@ impl App {
             Ok(()) => format!("bookmarked hyperstate {h} (state {state})"),
             Err(e) => format!("bookmark not saved: {e}"),
         };
+    }
+
+    fn apply_rules(&mut self, action: Action) {
+        let Overlay::Rules(top) = self.overlay else {
+            return;
+        };
+        let lines = ui::overlays::rules_line_count(self);
+        let page = usize::from(self.body_size().1.saturating_sub(6)).max(1);
+        let last = lines.saturating_sub(page);
+        let to = match action {
+            Action::Up => top.saturating_sub(1),
+            Action::Down => (top + 1).min(last),
+            Action::PageUp => top.saturating_sub(page),
+            Action::PageDown => (top + page).min(last),
+            Action::Top => 0,
+            Action::Bottom => last,
+            Action::Cancel | Action::Rules => {
+                self.overlay = Overlay::None;
+                return;
+            }
+            Action::Quit => {
+                self.quit = true;
+                return;
+            }
+            Action::Help => {
+                self.overlay = Overlay::Help(0);
+                return;
+            }
+            _ => return,
+        };
+        self.overlay = Overlay::Rules(to);
     }
 
     fn apply_bookmarks(&mut self, action: Action) {

@@ -172,6 +172,7 @@ impl App {
             search: g.search + 1,
             graph: g.graph + 1,
             play: g.play + 1,
+            rules: g.rules + 1,
         };
         fresh.screen_asked = Some(self.screen.index() as u8);
         fresh.phase = "reloading the run".into();

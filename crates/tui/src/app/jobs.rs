@@ -57,6 +57,11 @@ pub enum Job {
         /// The state played.
         state: u64,
     },
+    /// Rule coverage and hangs.
+    Rules {
+        /// Generation.
+        gen: u64,
+    },
 }
 
 /// The nodes of the graph view and where they are drawn.
@@ -112,6 +117,13 @@ pub enum Done {
         /// What the search found.
         found: WinSearch,
     },
+    /// Rule coverage and hangs (`None`: not a PuzzleScript run).
+    Rules {
+        /// Generation.
+        gen: u64,
+        /// The report, or why there is none.
+        report: Option<Result<crate::data::rules::RuleReport, String>>,
+    },
 }
 
 /// Runs `job` against `bench`.
@@ -151,6 +163,10 @@ pub fn execute(bench: &dyn Workbench, job: Job) -> Done {
             gen,
             state,
             found: bench.actions_to_win(state, crate::play::WIN_SEARCH_BUDGET),
+        },
+        Job::Rules { gen } => Done::Rules {
+            gen,
+            report: bench.rule_report(),
         },
     }
 }

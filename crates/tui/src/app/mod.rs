@@ -142,6 +142,22 @@ pub enum Overlay {
     Prompt(PromptKind, String),
     /// The browser's member board over the whole body.
     Board,
+    /// Rule coverage and hangs (PuzzleScript), scrolled to this line.
+    Rules(usize),
+}
+
+/// Where the rules overlay's report stands.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum RulesView {
+    /// Not asked for yet.
+    #[default]
+    NotAsked,
+    /// Being computed on a worker.
+    Computing,
+    /// Computed.
+    Ready(Arc<crate::data::rules::RuleReport>),
+    /// Not available: why (another game, or the survey failed).
+    Unavailable(String),
 }
 
 /// How to draw: colours and character set.
@@ -233,6 +249,7 @@ struct Generations {
     search: u64,
     graph: u64,
     play: u64,
+    rules: u64,
 }
 
 /// The whole application state.
@@ -295,6 +312,8 @@ pub struct App {
     verify_wanted: Option<u64>,
     /// Play mode, while it is open.
     pub play: Option<crate::play::Play>,
+    /// The rules overlay's report.
+    pub rules: RulesView,
     reload_wanted: bool,
     jobs: VecDeque<Job>,
     gens: Generations,
@@ -356,6 +375,7 @@ impl App {
             play: None,
             reload_wanted: false,
             jobs: VecDeque::new(),
+            rules: RulesView::NotAsked,
             gens: Generations::default(),
             screen_asked: None,
             mode_asked: None,
@@ -413,6 +433,7 @@ impl App {
         match (&self.overlay, self.screen) {
             (Overlay::Prompt(..), _) => Context::Prompt,
             (Overlay::Bookmarks(_), _) => Context::Bookmarks,
+            (Overlay::Rules(_), _) => Context::Rules,
             _ if self.play.is_some() => Context::Play,
             (_, Screen::Browser) => Context::Browser,
             (_, Screen::Paths) => Context::Paths,
@@ -429,6 +450,18 @@ impl App {
     /// Queues `job` for a worker (for the modes outside this module).
     pub(crate) fn queue_job(&mut self, job: Job) {
         self.queue(job);
+    }
+
+    /// Opens the rules overlay, asking a worker for the report the first time.
+    pub(crate) fn open_rules(&mut self) {
+        self.overlay = Overlay::Rules(0);
+        if self.rules == RulesView::NotAsked {
+            self.gens.rules += 1;
+            self.rules = RulesView::Computing;
+            self.queue(Job::Rules {
+                gen: self.gens.rules,
+            });
+        }
     }
 
     /// A new generation for play mode's jobs; older results are dropped.
@@ -540,6 +573,15 @@ impl App {
             }
             Done::PlayWin { gen, state, found } if gen == self.gens.play => {
                 self.on_win_distance(state, found)
+            }
+            Done::Rules { gen, report } if gen == self.gens.rules => {
+                self.rules = match report {
+                    None => RulesView::Unavailable(
+                        "rule coverage is PuzzleScript's: this run is another game".into(),
+                    ),
+                    Some(Ok(r)) => RulesView::Ready(Arc::new(r)),
+                    Some(Err(e)) => RulesView::Unavailable(e),
+                };
             }
             _ => {}
         }

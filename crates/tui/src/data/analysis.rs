@@ -49,6 +49,14 @@ pub trait StateSource: Send + Sync {
     fn verify(&self, _tick: &mut dyn FnMut(&Path, u64) -> bool) -> Result<bool, Damage> {
         Ok(true)
     }
+    /// Rule coverage and hangs ([`Workbench::rule_report`]), with `lost` telling the
+    /// states that can no longer win; `None` unless the states are a PuzzleScript run's.
+    fn rule_report(
+        &self,
+        _lost: &(dyn Fn(u64) -> bool + Sync),
+    ) -> Option<Result<super::rules::RuleReport, String>> {
+        None
+    }
 }
 
 /// What the overview says about the run besides the analysis summary.
@@ -507,6 +515,14 @@ impl<S: StateSource> Workbench for AnalysisBench<S> {
             return None;
         }
         self.states.render(s)
+    }
+
+    fn rule_report(&self) -> Option<Result<super::rules::RuleReport, String>> {
+        let lost = |s: u64| {
+            self.hyperstate_of_state(s)
+                .is_some_and(|h| self.tag(h).is_lost())
+        };
+        self.states.rule_report(&lost)
     }
 
     fn state_member(&self, s: u64) -> Option<Member> {

@@ -30,6 +30,12 @@ pub struct MemStates {
     depths: Vec<u32>,
     dir: Option<PathBuf>,
     key: RunKey,
+    /// The level's canonical text (for the rules overlay of a PuzzleScript level).
+    level_text: String,
+    /// Its action labels.
+    labels: Vec<String>,
+    /// The states expanded.
+    expanded: u64,
 }
 
 impl StateSource for MemStates {
@@ -74,8 +80,61 @@ impl StateSource for MemStates {
         self.dir.as_deref()
     }
 
+    fn rule_report(
+        &self,
+        lost: &(dyn Fn(u64) -> bool + Sync),
+    ) -> Option<Result<super::rules::RuleReport, String>> {
+        let state = |s: u64| {
+            (s < self.expanded && self.graph.outcome(s).is_none())
+                .then(|| self.records.get(s as usize).map(Vec::as_slice))
+                .flatten()
+        };
+        let path = |s: u64| self.actions_to(s);
+        super::rules::survey(&super::rules::Source {
+            kind: self.game.kind(),
+            level_text: &self.level_text,
+            options: &BTreeMap::new(),
+            stored: games::puzzlescript::coverage::Stored {
+                count: self.expanded,
+                state: &state,
+                lost,
+            },
+            labels: &self.labels,
+            path: &path,
+            complete: self.expanded == self.records.len() as u64,
+        })
+    }
+
     fn run_key(&self) -> Option<RunKey> {
         Some(self.key.clone())
+    }
+}
+
+impl MemStates {
+    /// The actions of a shortest path from the root to `s` (breadth first over the
+    /// moves: the fixture is small).
+    fn actions_to(&self, s: u64) -> Vec<u16> {
+        let mut parent: HashMap<u64, (u64, u16)> = HashMap::new();
+        let mut queue = std::collections::VecDeque::from([0u64]);
+        while let Some(at) = queue.pop_front() {
+            if at == s {
+                break;
+            }
+            for (action, next) in self.moves(at) {
+                if next != 0 && !parent.contains_key(&next) {
+                    parent.insert(next, (at, action));
+                    queue.push_back(next);
+                }
+            }
+        }
+        let mut actions = Vec::new();
+        let mut at = s;
+        while let Some(&(from, action)) = parent.get(&at) {
+            actions.push(action);
+            at = from;
+        }
+        actions.reverse();
+        actions
     }
 }
 
@@ -142,6 +201,9 @@ pub fn fixture_of(
     };
     let states = MemStates {
         key,
+        level_text: level.text,
+        labels: game.action_labels(),
+        expanded: explored.expanded,
         game,
         graph,
         records: explored.records,

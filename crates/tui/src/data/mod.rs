@@ -11,6 +11,7 @@ pub mod analysis;
 pub mod big_fixture;
 pub mod fixture;
 pub mod queries;
+pub mod rules;
 pub mod run;
 pub mod win_search;
 
@@ -328,6 +329,12 @@ pub trait Workbench: Send + Sync {
     /// the first damage found, naming the file and where in it.
     fn verify(&self, _tick: &mut dyn FnMut(&Path, u64) -> bool) -> Result<bool, Damage> {
         Ok(true)
+    }
+
+    /// Rule coverage and hangs (slow: every state expanded again): `None` when the
+    /// run is not a PuzzleScript run, else the report or why it could not be made.
+    fn rule_report(&self) -> Option<Result<rules::RuleReport, String>> {
+        None
     }
 
     /// Hyperstate ids in table order (slow: whole graph).

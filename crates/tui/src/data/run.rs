@@ -60,6 +60,30 @@ fn live_figures(v: &serde_json::Value) -> Result<LiveFigures, String> {
 }
 
 impl StateSource for RunStates {
+    fn rule_report(
+        &self,
+        lost: &(dyn Fn(u64) -> bool + Sync),
+    ) -> Option<Result<super::rules::RuleReport, String>> {
+        let run = &self.run;
+        let id = run.identity();
+        let expanded = run.expanded_count().min(self.analysed_states);
+        let state = |s: u64| (s < expanded && run.outcome(s).is_none()).then(|| run.state(s));
+        let path = |s: u64| hsg::explain::actions_from_root(run, s);
+        super::rules::survey(&super::rules::Source {
+            kind: &id.game,
+            level_text: &id.level_text,
+            options: &id.options,
+            stored: games::puzzlescript::coverage::Stored {
+                count: expanded,
+                state: &state,
+                lost,
+            },
+            labels: &id.action_labels,
+            path: &path,
+            complete: run.status() == RunStatus::Complete,
+        })
+    }
+
     fn render(&self, s: u64) -> Option<String> {
         if s >= self.run.state_count() {
             return None;

@@ -6,7 +6,7 @@ pub mod browser;
 pub mod fit;
 mod footer;
 pub mod graph;
-mod overlays;
+pub(crate) mod overlays;
 mod overview;
 mod paths;
 mod play;
@@ -265,5 +265,7 @@ mod integrity_tests;
 mod number_tests;
 #[cfg(test)]
 mod play_tests;
+#[cfg(test)]
+mod rules_tests;
 #[cfg(test)]
 mod tests;

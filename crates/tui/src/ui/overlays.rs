@@ -1,5 +1,5 @@
 //! What is drawn over the screens: the key help (generated from the key table), the
-//! bookmark list and the text prompts.
+//! bookmark list, the rules overlay (rule coverage and hangs) and the text prompts.
 
 use super::theme::{tag_short, Theme};
 use super::{page_start, pane};
@@ -18,7 +18,124 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, t: &Theme) {
         Overlay::Bookmarks(cursor) => draw_bookmarks(frame, area, app, t, *cursor),
         Overlay::Prompt(kind, text) => draw_prompt(frame, area, t, *kind, text),
         Overlay::Board => draw_whole_board(frame, area, app, t),
+        Overlay::Rules(top) => draw_rules(frame, area, app, t, *top),
     }
+}
+
+/// Width of the count columns of the rules overlay.
+const COUNT: usize = 9;
+
+/// The lines of the rules overlay, unclipped: one a rule, then the hangs.
+fn rules_lines(app: &App, t: &Theme, max: usize) -> Vec<Line<'static>> {
+    use crate::app::RulesView;
+    let report = match &app.rules {
+        RulesView::Ready(r) => r,
+        RulesView::NotAsked | RulesView::Computing => {
+            return vec![Line::styled(
+                "expanding every state again to see which rules fire...",
+                t.dim(),
+            )]
+        }
+        RulesView::Unavailable(why) => {
+            return super::fit::wrap(why, max)
+                .into_iter()
+                .map(|l| Line::styled(l, t.dim()))
+                .collect()
+        }
+    };
+    let e = t.ellipsis();
+    let mut lines = Vec::new();
+    let over = format!(
+        "fired in how many of {} states{}",
+        model::numbers::grouped(report.surveyed),
+        if report.complete {
+            ""
+        } else {
+            " (a partial run: lower bounds)"
+        }
+    );
+    lines.push(Line::styled(super::fit::ellipsize(&over, max, e), t.dim()));
+    let header = format!(
+        "{:>5} {:>COUNT$} {:>COUNT$} {:<10} rule",
+        "line", "states", "winnable", "note"
+    );
+    lines.push(Line::styled(
+        super::fit::ellipsize(&header, max, e),
+        t.title(),
+    ));
+    for r in &report.rules {
+        let style = match r.note {
+            "never" | "lost only" => t.error(),
+            "decorative" | "start only" => t.dim(),
+            _ => ratatui::style::Style::default(),
+        };
+        let spans = vec![
+            Span::raw(format!(
+                "{:>5} {:>COUNT$} {:>COUNT$} ",
+                r.line,
+                super::fit::count(r.states, COUNT),
+                super::fit::count(r.live, COUNT)
+            )),
+            Span::styled(format!("{:<10} ", r.note), style),
+            Span::raw(r.text.clone()),
+        ];
+        lines.push(super::fit::line(spans, max, e));
+    }
+    lines.push(Line::raw(""));
+    let hangs = format!(
+        "hangs: {} (state, input) pairs whose again chain never ends",
+        model::numbers::grouped(report.hang_count)
+    );
+    let style = if report.hang_count > 0 {
+        t.error()
+    } else {
+        t.dim()
+    };
+    lines.push(Line::styled(super::fit::ellipsize(&hangs, max, e), style));
+    for h in &report.hangs {
+        let text = format!("s{}: {}", h.state, h.inputs.join(" "));
+        lines.push(Line::raw(super::fit::ellipsize(&text, max, e)));
+    }
+    if report.hang_count > report.hangs.len() as u64 {
+        lines.push(Line::styled(
+            super::fit::ellipsize("... (hsg report --json lists more)", max, e),
+            t.dim(),
+        ));
+    }
+    lines
+}
+
+/// How many lines the rules overlay has (for scrolling).
+pub fn rules_line_count(app: &App) -> usize {
+    let t = Theme::new(app.view);
+    rules_lines(app, &t, usize::MAX).len()
+}
+
+fn draw_rules(frame: &mut Frame, area: Rect, app: &App, t: &Theme, top: usize) {
+    let box_area = inset(area, 1);
+    let title = match &app.rules {
+        crate::app::RulesView::Ready(r) => {
+            let never = r.rules.iter().filter(|x| x.note == "never").count();
+            let lost = r.rules.iter().filter(|x| x.note == "lost only").count();
+            format!(
+                "Rules {}: never firing {never}, firing only when lost {lost}, hangs {}",
+                r.rules.len(),
+                model::numbers::grouped(r.hang_count)
+            )
+        }
+        _ => "Rules".to_string(),
+    };
+    let block = pane(t, &title, true, box_area.width);
+    let inner = block.inner(box_area);
+    frame.render_widget(Clear, box_area);
+    frame.render_widget(block, box_area);
+    let lines = rules_lines(app, t, usize::from(inner.width));
+    let shown: Vec<Line> = lines
+        .into_iter()
+        .skip(top)
+        .take(usize::from(inner.height))
+        .collect();
+    frame.render_widget(Paragraph::new(shown), inner);
 }
 
 /// The browser's member over the whole body, for boards the member pane cuts.

@@ -54,7 +54,9 @@ message hello
 #####
 ";
 
-fn explore(game: &PuzzleScriptGame) -> (usize, usize, usize) {
+/// States, transitions and won states of a breadth-first search (also the reference
+/// counts' search).
+pub(crate) fn explore(game: &PuzzleScriptGame) -> (usize, usize, usize) {
     let mut seen: HashSet<Vec<u8>> = game.initial_states().into_iter().collect();
     let mut queue: Vec<Vec<u8>> = seen.iter().cloned().collect();
     let (mut transitions, mut wins, mut head) = (0, 0, 0);

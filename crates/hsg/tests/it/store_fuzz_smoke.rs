@@ -4,10 +4,10 @@
 //! read whole and analysed (see `fuzz/exercise/store.rs`). It lives beside the analysis
 //! because it analyses what opens; the store crate cannot depend on `hsg`.
 
-#[path = "../../../fuzz/exercise/mutate.rs"]
-mod mutate;
-#[path = "../../../fuzz/exercise/store.rs"]
+#[path = "../../../../fuzz/exercise/store.rs"]
 mod store_files;
+
+use crate::mutate;
 
 /// Mutants in all: a few thousand opens, seconds in a release build.
 const MUTANTS: usize = 2000;

@@ -6,35 +6,9 @@
 //! whose figures are quoted here; `tests/puzzlescript.rs` runs it again
 //! when node is installed).
 
-use std::collections::HashSet;
-
-use model::{Game, Successors};
+use crate::game::explore;
+use model::Game;
 use puzzlescript::{compile, PuzzleScriptGame};
-
-/// States, transitions and won states of a breadth-first search.
-fn explore(game: &PuzzleScriptGame) -> (usize, usize, usize) {
-    let mut seen: HashSet<Vec<u8>> = game.initial_states().into_iter().collect();
-    let mut queue: Vec<Vec<u8>> = seen.iter().cloned().collect();
-    let (mut transitions, mut wins, mut head) = (0, 0, 0);
-    let mut out = Successors::new();
-    while head < queue.len() {
-        let s = queue[head].clone();
-        head += 1;
-        if game.terminal(&s).is_some() {
-            wins += 1;
-            continue;
-        }
-        out.clear();
-        game.successors(&s, &mut out);
-        for (_, next) in out.iter() {
-            transitions += 1;
-            if seen.insert(next.to_vec()) {
-                queue.push(next.to_vec());
-            }
-        }
-    }
-    (seen.len(), transitions, wins)
-}
 
 fn bundled(file: &str, level: usize) -> PuzzleScriptGame {
     let path = format!(

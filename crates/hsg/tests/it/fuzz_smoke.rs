@@ -2,10 +2,10 @@
 //! file of a valid analysis replaced by seeds and mutants of them, raw or behind a valid
 //! checksum, then loaded with `hsg::load` (see `fuzz/exercise/analysis.rs`).
 
-#[path = "../../../fuzz/exercise/analysis.rs"]
+#[path = "../../../../fuzz/exercise/analysis.rs"]
 mod analysis;
-#[path = "../../../fuzz/exercise/mutate.rs"]
-mod mutate;
+
+use crate::mutate;
 
 /// Mutants in all: a few thousand loads, seconds in a release build.
 const MUTANTS: usize = 2000;
