@@ -23,14 +23,20 @@
 //! numbering them at once gives the same ids, and the next round finds them
 //! in the runs like any visited state.
 //!
-//! Cost: a round sorts its candidates and reads, of each run, the blocks its
+//! The index stays a cache across rounds: a round's placeholders take the ids
+//! the round found, and when the index is more than three quarters full it is
+//! refilled with the newest stored states, up to half its size.
+//!
+//! Cost: a round sorts its candidates, checks each against every run's filter
+//! (a batch at a time, see [`lookup`]) and reads, of each run, the blocks its
 //! filter lets through (dense candidates read a run sequentially, in large
 //! reads), so it grows with the candidates, not with the visited states; a
-//! state is rewritten O(log) times by the merges of runs. Memory: the index,
-//! the candidate buffer, the round's resolution (8 bytes a candidate and
-//! `width + 16` a new state) and the runs' summaries (an eighth of `--mem` for
-//! the filters, whose bits a state shrink as the runs grow), all sized from
-//! `--mem`.
+//! state is rewritten O(log) times by the merges of runs. Runs are synced only
+//! when a checkpoint (at layer ends) names them. Memory: the index (at most a
+//! quarter of `--mem`), the candidate buffer, the round's resolution (8 bytes
+//! a candidate and `width + 16` a new state) and the runs' summaries (an eighth
+//! of `--mem` for the filters, whose bits a state shrink as the runs grow),
+//! all sized from `--mem`.
 //! Checkpoints happen at layer ends; a killed run redoes the current layer.
 
 use crate::keys::Keys;
@@ -66,6 +72,8 @@ struct VisitedRun {
     path: PathBuf,
     entries: u64,
     summary: Summary,
+    /// True once its data is on disk (see [`DiskDedup::sync_runs`]).
+    synced: bool,
 }
 
 /// The disk side of duplicate detection.
@@ -81,7 +89,6 @@ pub struct DiskDedup {
     next_file: u64,
     table_states: u64,
     table_end: u64,
-    provisional: bool,
     cands: Vec<u8>,
     cand_limit: usize,
     /// Candidates after which the current round is resolved, even mid-layer.
@@ -150,7 +157,6 @@ impl DiskDedup {
             next_file,
             table_states: 0,
             table_end: 0,
-            provisional: false,
             cands: Vec::new(),
             cand_limit,
             round_limit: opts
@@ -194,6 +200,7 @@ impl DiskDedup {
                 path,
                 entries: *entries,
                 summary,
+                synced: true,
             });
         }
         let keep: Vec<PathBuf> = dedup.runs.iter().map(|r| r.path.clone()).collect();
@@ -236,6 +243,20 @@ impl DiskDedup {
             table_states: self.table_states,
             cand_limit: self.cand_limit as u64,
         }
+    }
+
+    /// Makes every run durable, its data and its name, before a checkpoint
+    /// names it. Runs are not synced when they are written: most are merged
+    /// away by [`DiskDedup::compact`] before any checkpoint sees them, and a
+    /// sync a round (hundreds of rounds a run under a small budget) cost more
+    /// than the rounds' reads.
+    pub fn sync_runs(&mut self) -> Result<(), ExploreError> {
+        for run in self.runs.iter_mut().filter(|r| !r.synced) {
+            let file = File::open(&run.path).map_err(io_err(&run.path))?;
+            sync_new_file(&file, &run.path)?;
+            run.synced = true;
+        }
+        Ok(())
     }
 
     /// Deletes files no checkpoint refers to any more.
@@ -311,7 +332,7 @@ impl DiskDedup {
         while reader.next(path)? {
             summary.push(&reader.entry()[..self.width]);
         }
-        Ok(summary)
+        Ok(summary.finish())
     }
 
     /// Merges the sorted entry files `inputs` into a new run, synced so
@@ -328,14 +349,12 @@ impl DiskDedup {
             summary.push(&e[..self.width]);
             out.write_all(e).map_err(io_err(&path))?;
         }
-        let file = out
-            .into_inner()
-            .map_err(|e| io_err(&path)(e.into_error()))?;
-        sync_new_file(&file, &path)?;
+        out.flush().map_err(io_err(&path))?;
         Ok(VisitedRun {
             path,
             entries,
-            summary,
+            summary: summary.finish(),
+            synced: false,
         })
     }
 
@@ -357,7 +376,6 @@ impl DiskDedup {
         let placeholder = self.candidate(record)?;
         if keys.exact() && table.len() < table.capacity() {
             table.insert_absent(tag, placeholder);
-            self.provisional = true;
         }
         Ok(placeholder)
     }
@@ -452,6 +470,7 @@ fn round_limit(cand_limit: usize) -> u64 {
 
 mod files;
 mod layer;
+mod lookup;
 mod probe;
 
 use files::{clear_dir, sort_entries, sync_new_file, write_file, EntryReader, Merge};

@@ -2,8 +2,9 @@
 //! resolve the candidates against the visited runs, number the new states, write
 //! the layer's run and stream its pending edges to the store.
 
-use super::files::{sync_new_file, Merge};
-use super::probe::{record_hash, RunProbe, Summary};
+use super::files::Merge;
+use super::lookup::Batch;
+use super::probe::{RunProbe, Summary};
 use super::{io_err, DiskDedup, VisitedRun, FRESH, IO_BUF, PLACEHOLDER, TERMINAL_ROW};
 use crate::keys::Keys;
 use crate::table::Table;
@@ -12,6 +13,9 @@ use std::fs::File;
 use std::io::{BufReader, Read};
 use std::path::PathBuf;
 use store::{Edge, RunWriter};
+
+/// States read from the store at a time when the index is refilled.
+const REFILL_SLICE: u64 = 1 << 16;
 
 /// The new states of a layer, in record order.
 struct Fresh {
@@ -36,7 +40,7 @@ impl DiskDedup {
         std::io::Write::flush(&mut out).map_err(io_err(&pending_path))?;
         drop(out);
         let mut resolved = vec![0u64; self.seq as usize];
-        let mut fresh = self.resolve(&mut resolved)?;
+        let mut fresh = self.resolve(&mut resolved, table, keys)?;
         let base = writer.state_count();
         let rank = append_fresh(&mut fresh, self.width, writer)?;
         for r in resolved.iter_mut() {
@@ -51,14 +55,19 @@ impl DiskDedup {
         self.garbage.extend(self.spills.drain(..).map(|(p, _)| p));
         self.seq = 0;
         self.cands.clear();
-        self.refresh_table(&fresh, &rank, base, table, keys);
+        self.refresh_table(&fresh, &rank, base, writer, table, keys)?;
         self.compact()?;
         Ok(())
     }
 
     /// Sorts the candidates, looks each distinct record up in the runs and
     /// fills `resolved[seq]` with an old id or `FRESH | index`.
-    fn resolve(&mut self, resolved: &mut [u64]) -> Result<Fresh, ExploreError> {
+    fn resolve(
+        &mut self,
+        resolved: &mut [u64],
+        table: &Table,
+        keys: &Keys,
+    ) -> Result<Fresh, ExploreError> {
         let width = self.width;
         let entry = width + 8;
         super::files::sort_entries(&mut self.cands, entry, entry);
@@ -75,39 +84,31 @@ impl DiskDedup {
             records: Vec::with_capacity(self.seq as usize * width),
             first_seq: Vec::with_capacity(self.seq as usize),
         };
-        let mut group: Option<(Vec<u8>, u64)> = None;
+        let mut batch = Batch::new(width);
+        let mut settle = |record: &[u8], seq: u64, found: Option<u64>| {
+            resolved[seq as usize] = match found {
+                Some(id) => id,
+                // Occurrences come in record order, the first one first: a
+                // new state's later ones follow its first.
+                None if fresh.records.ends_with(record) => {
+                    FRESH | (fresh.first_seq.len() as u64 - 1)
+                }
+                None => {
+                    fresh.records.extend_from_slice(record);
+                    fresh.first_seq.push(seq);
+                    FRESH | (fresh.first_seq.len() as u64 - 1)
+                }
+            };
+        };
         while let Some(e) = merge.next_entry()? {
             let (record, seq) = e.split_at(width);
             let seq = u64::from_be_bytes(seq.try_into().unwrap_or([0; 8]));
-            if let Some((rec, value)) = &group {
-                if rec.as_slice() == record {
-                    resolved[seq as usize] = *value;
-                    continue;
-                }
-            }
-            let mut value = None;
-            let hash = record_hash(record);
-            for probe in probes.iter_mut() {
-                value = probe.find(record, hash)?;
-                if value.is_some() {
-                    break;
-                }
-            }
-            let value = value.unwrap_or_else(|| {
-                fresh.records.extend_from_slice(record);
-                fresh.first_seq.push(seq);
-                FRESH | (fresh.first_seq.len() as u64 - 1)
-            });
-            resolved[seq as usize] = value;
-            match group.as_mut() {
-                Some((rec, v)) => {
-                    rec.clear();
-                    rec.extend_from_slice(record);
-                    *v = value;
-                }
-                None => group = Some((record.to_vec(), value)),
+            if !batch.add(record, seq) {
+                batch.look_up(&mut probes, (table, keys), &mut settle)?;
+                batch.add(record, seq);
             }
         }
+        batch.look_up(&mut probes, (table, keys), &mut settle)?;
         Ok(fresh)
     }
 
@@ -134,51 +135,99 @@ impl DiskDedup {
             std::io::Write::write_all(&mut out, rec).map_err(io_err(&path))?;
             std::io::Write::write_all(&mut out, &id).map_err(io_err(&path))?;
         }
-        let file = out
-            .into_inner()
-            .map_err(|e| io_err(&path)(e.into_error()))?;
-        sync_new_file(&file, &path)?;
+        std::io::Write::flush(&mut out).map_err(io_err(&path))?;
         self.runs.push(VisitedRun {
             path,
             entries,
-            summary,
+            summary: summary.finish(),
+            synced: false,
         });
         Ok(())
     }
 
-    /// Keeps the newest layer in the index; clears it when it would overflow
-    /// or when the wide-key arena would no longer be contiguous.
+    /// Keeps the index a cache of the newest states across rounds. With
+    /// exact tags, this round's placeholders take their ids (the old states
+    /// among them took theirs in [`DiskDedup::resolve`]), so no entry is
+    /// stale; with fingerprints the new states join the index while the
+    /// key arena stays contiguous. When the index is too full to take the
+    /// next round's candidates, it is rebuilt from the store with the newest
+    /// states: they are the ones the next parents meet most (their own layer
+    /// and the one being built).
     fn refresh_table(
         &mut self,
         fresh: &Fresh,
         rank: &[u32],
         base: u64,
+        writer: &mut RunWriter,
         table: &mut Table,
         keys: &mut Keys,
-    ) {
+    ) -> Result<(), ExploreError> {
         let n = rank.len();
-        // Placeholders of this layer's candidates must go, and so must
-        // everything when the new layer would not fit or the arena would
-        // not stay contiguous.
-        if self.provisional || table.len() + n > table.capacity() || self.table_end != base {
-            table.clear();
-            keys.reset(base);
-            self.provisional = false;
+        let end = base + n as u64;
+        let mut complete = true;
+        if keys.exact() {
+            for (i, rec) in fresh.records.chunks_exact(self.width).enumerate() {
+                let (tag, id) = (keys.tag(rec), base + u64::from(rank[i]));
+                if !table.set_id(tag, id) && table.len() < table.capacity() {
+                    table.insert_absent(tag, id);
+                }
+            }
+            self.table_end = end;
+        } else if self.table_end == base && table.len() + n <= table.capacity() {
+            let mut by_id = vec![0u32; n];
+            for (i, &r) in rank.iter().enumerate() {
+                by_id[r as usize] = i as u32;
+            }
+            for (k, &i) in by_id.iter().enumerate() {
+                let rec = &fresh.records[i as usize * self.width..(i as usize + 1) * self.width];
+                let id = base + k as u64;
+                // A record the arena cannot take leaves its state out of the
+                // cache: it becomes a candidate and the runs resolve it.
+                if !keys.put(id, rec) {
+                    complete = false;
+                    break;
+                }
+                table.insert_absent(keys.tag(rec), id);
+                self.table_end = id + 1;
+            }
+        } else {
+            complete = false;
         }
-        let mut by_id = vec![0u32; n];
-        for (i, &r) in rank.iter().enumerate() {
-            by_id[r as usize] = i as u32;
+        if !complete || table.len() > table.capacity() / 4 * 3 {
+            self.refill_newest(writer, table, keys, end)?;
         }
-        let room = table.capacity() - table.len();
-        for (k, &i) in by_id.iter().take(room).enumerate() {
-            let rec = &fresh.records[i as usize * self.width..(i as usize + 1) * self.width];
-            // The index is only a cache here: a record the arena cannot take
-            // leaves its state unconfirmed, so it becomes a candidate and the
-            // disk runs resolve it.
-            keys.put(base + k as u64, rec);
-            table.insert_absent(keys.tag(rec), base + k as u64);
+        Ok(())
+    }
+
+    /// Empties the index and fills it with the newest stored states, up to
+    /// half its capacity, leaving the other half to the next round's
+    /// placeholders and new states. Read from the store a slice at a time.
+    fn refill_newest(
+        &mut self,
+        writer: &mut RunWriter,
+        table: &mut Table,
+        keys: &mut Keys,
+        end: u64,
+    ) -> Result<(), ExploreError> {
+        table.clear();
+        let keep = (table.capacity() / 2).min(keys.capacity()) as u64;
+        let first = end.saturating_sub(keep);
+        keys.reset(first);
+        let mut records = Vec::new();
+        let mut id = first;
+        'slices: while id < end {
+            let count = (end - id).min(REFILL_SLICE);
+            writer.read_states(id, count as usize, &mut records)?;
+            for rec in records.chunks_exact(self.width) {
+                if !keys.put(id, rec) {
+                    break 'slices;
+                }
+                table.insert_absent(keys.tag(rec), id);
+                id += 1;
+            }
         }
-        self.table_end = base + n.min(room) as u64;
+        self.table_end = id;
+        Ok(())
     }
 
     /// Keeps the runs' count logarithmic in the visited states: while the
