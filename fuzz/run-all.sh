@@ -13,7 +13,7 @@ JOBS=${JOBS:-2}
 OUT=${OUT:-/tmp/hyperstate-fuzz}
 BIN=${BIN:-${CARGO_TARGET_DIR:-target}/x86_64-unknown-linux-gnu/release}
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(sokoban puzzlegraph fling sandbox game txt puzzlescript analysis store bookmarks)
+[ ${#targets[@]} -eq 0 ] && targets=(sokoban puzzlegraph fling sandbox game txt puzzlescript analysis store bookmarks loader)
 mkdir -p "$OUT"
 run_one() {
     local t=$1

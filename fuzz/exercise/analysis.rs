@@ -7,8 +7,13 @@
 //! writes with a valid checksum, so that the structural checks behind the checksums are
 //! reached: an analysis from someone else may be damaged with valid checksums.
 
+// A test binary that includes two of these harnesses includes this file twice.
+#[allow(clippy::duplicate_mod)]
+#[path = "checksums.rs"]
+mod checksums;
+
+use checksums::{analysis_header, summary_sum, write, HEADER};
 use std::path::{Path, PathBuf};
-use xxhash_rust::xxh3::xxh3_64;
 
 /// The files of a saved analysis: name, record width (0: JSON).
 pub const FILES: [(&str, u32); 8] = [
@@ -73,7 +78,11 @@ impl Base {
     pub fn seeds(&self) -> Vec<Vec<u8>> {
         let mut seeds = Vec::new();
         for (i, bytes) in self.files.iter().enumerate() {
-            let data = if FILES[i].1 == 0 { bytes } else { &bytes[64..] };
+            let data = if FILES[i].1 == 0 {
+                bytes
+            } else {
+                &bytes[HEADER..]
+            };
             seeds.push([&[i as u8][..], bytes].concat());
             seeds.push([&[(i + 8) as u8][..], data].concat());
         }
@@ -94,10 +103,10 @@ impl Base {
             (true, _) => write(&path, payload),
             (false, 0) => {
                 write(&path, payload);
-                write(&sum, format!("{:016x}\n", xxh3_64(payload)).as_bytes());
+                write(&sum, &summary_sum(payload));
             }
             (false, _) => {
-                let header = header_for(&self.files[index], width, payload);
+                let header = analysis_header(&self.files[index], width, payload);
                 write(&path, &[&header[..], payload].concat());
             }
         }
@@ -106,8 +115,7 @@ impl Base {
         }
         write(&path, &self.files[index]);
         if width == 0 {
-            let original = xxh3_64(&self.files[index]);
-            write(&sum, format!("{original:016x}\n").as_bytes());
+            write(&sum, &summary_sum(&self.files[index]));
         }
     }
 }
@@ -120,30 +128,6 @@ impl Default for Base {
 
 fn folder(run_dir: &Path) -> PathBuf {
     run_dir.join(hsg::persist::FOLDER)
-}
-
-/// Replaces the content of `path` without truncating it to zero first: on ext4 a file
-/// truncated to zero and rewritten is flushed at close, which held this target at about
-/// a hundred inputs a second.
-fn write(path: &Path, bytes: &[u8]) {
-    use std::io::Write;
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)
-        .expect("scratch file opened");
-    file.write_all(bytes).expect("scratch file written");
-    file.set_len(bytes.len() as u64).expect("scratch file cut");
-}
-
-/// The original header with the record count and checksum of `data`.
-fn header_for(original: &[u8], width: u32, data: &[u8]) -> Vec<u8> {
-    let mut header = original[..64].to_vec();
-    let count = data.len() as u64 / u64::from(width);
-    header[24..32].copy_from_slice(&count.to_le_bytes());
-    header[32..40].copy_from_slice(&xxh3_64(data).to_le_bytes());
-    header
 }
 
 /// What a loaded analysis promises its readers: every offset, member, edge target and

@@ -10,15 +10,15 @@
 //! behind a valid prefix. So a mutant reaches the checks behind the checksums, as a store
 //! from someone else (bit flips with valid checksums, forged manifests) would.
 
-use serde_json::Value;
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use store::{Edge, OpenMode, Progress, Run, RunIdentity, RunStatus, RunWriter};
-use xxhash_rust::xxh3::xxh3_64;
+// A test binary that includes two of these harnesses includes this file twice.
+#[allow(clippy::duplicate_mod)]
+#[path = "checksums.rs"]
+mod checksums;
 
-/// Where a file's commit sits in the manifest's `files`: the key, and the index when the
-/// value is a list (`states`, `rows`, `edges`).
-type CommitAt = (&'static str, Option<usize>);
+use checksums::{block_sums, manifest_bytes, recommit, write, CommitAt, HEADER, MANIFEST_PREFIX};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use store::{Edge, OpenMode, Progress, Run, RunIdentity, RunStatus, RunWriter};
 
 /// The files of the run: name, and where its commit sits in the manifest (`None` for the
 /// manifest itself and the checksum sidecars, which have no commit).
@@ -39,10 +39,6 @@ pub const FILES: [(&str, Option<CommitAt>); 15] = [
     ("trans.prob.sum", None),
     ("terminals.sum", None),
 ];
-
-const HEADER: usize = 64;
-const MANIFEST_PREFIX: usize = 32;
-const BLOCK: usize = 1 << 20;
 
 /// States of the base run: more than two frames of rows (256 each) and a tail.
 const STATES: u64 = 700;
@@ -175,52 +171,6 @@ impl Default for Base {
     fn default() -> Base {
         Base::new()
     }
-}
-
-/// Replaces the content of `path` without truncating it to zero first: on ext4 a file
-/// truncated to zero and rewritten is flushed at close, which made each input cost
-/// milliseconds of disk writes.
-fn write(path: &Path, bytes: &[u8]) {
-    use std::io::Write;
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)
-        .expect("scratch file opened");
-    file.write_all(bytes).expect("scratch file written");
-    file.set_len(bytes.len() as u64).expect("scratch file cut");
-}
-
-/// A manifest with `body`, behind the original magic and version and a valid checksum.
-fn manifest_bytes(original: &[u8], body: &[u8]) -> Vec<u8> {
-    let mut out = original[..16].to_vec();
-    out.extend_from_slice(&(body.len() as u64).to_le_bytes());
-    out.extend_from_slice(&xxh3_64(body).to_le_bytes());
-    out.extend_from_slice(body);
-    out
-}
-
-/// A sidecar of block checksums for `data`, behind `header`.
-fn block_sums(header: &[u8], data: &[u8]) -> Vec<u8> {
-    let mut out = header.to_vec();
-    for block in data.chunks_exact(BLOCK) {
-        out.extend_from_slice(&xxh3_64(block).to_le_bytes());
-    }
-    out
-}
-
-/// The original manifest's body with the commit at `at` describing `data`.
-fn recommit(original: &[u8], at: CommitAt, data: &[u8]) -> Vec<u8> {
-    let mut body: Value = serde_json::from_slice(&original[MANIFEST_PREFIX..]).expect("body");
-    let tail = &data[data.len() / BLOCK * BLOCK..];
-    let commit = serde_json::json!({"len": data.len() as u64, "tail": xxh3_64(tail)});
-    let files = &mut body["files"];
-    match at {
-        (key, Some(i)) => files[key][i] = commit,
-        (key, None) => files[key] = commit,
-    }
-    serde_json::to_vec(&body).expect("serialises")
 }
 
 /// Reads every state, row, edge, outcome and probability of an opened run, derives its

@@ -316,7 +316,8 @@ impl SavedView for MappedAnalysis {
 
     fn member_range(&self, h: u64) -> Range<u64> {
         let o = &self.member_offsets;
-        range_of(o.word(h), h.checked_add(1).and_then(|n| o.word(n)))
+        let len = self.members.count();
+        range_of(o.word(h), h.checked_add(1).and_then(|n| o.word(n)), len)
     }
 
     fn member(&self, i: u64) -> Option<u64> {
@@ -325,7 +326,8 @@ impl SavedView for MappedAnalysis {
 
     fn edge_range(&self, h: u64) -> Range<u64> {
         let o = &self.edge_offsets;
-        range_of(o.word(h), h.checked_add(1).and_then(|n| o.word(n)))
+        let len = self.edges.count();
+        range_of(o.word(h), h.checked_add(1).and_then(|n| o.word(n)), len)
     }
 
     fn edge_count(&self) -> u64 {

@@ -133,3 +133,35 @@ fn counts_that_disagree_with_the_summary_are_refused_at_open() {
     let e = MappedAnalysis::open(dir.path()).err().unwrap().to_string();
     assert!(e.contains("component.bin") && e.contains("records"), "{e}");
 }
+
+#[test]
+fn offsets_past_the_list_give_empty_ranges_before_the_verification() {
+    // Regression: the workbench's graph screen walked `edge_range` of an unverified
+    // analysis whose edges.idx (behind a valid checksum) ended at 2^60, and spun through
+    // positions that all answered `None`.
+    let (dir, a) = saved();
+    let c = &a.condensation;
+    let past = 1u64 << 60;
+    let mut edge_offsets = c.edges.offsets.clone();
+    *edge_offsets.last_mut().unwrap() = past;
+    let mut member_offsets = c.member_offsets.clone();
+    *member_offsets.last_mut().unwrap() = past;
+    let folder = dir.path().join("hsg");
+    crate::persist::write_u64s(&folder.join(EDGES_IDX.0), EDGES_IDX.1, &edge_offsets).unwrap();
+    crate::persist::write_u64s(&folder.join(MEMBERS_IDX.0), MEMBERS_IDX.1, &member_offsets)
+        .unwrap();
+    let m = MappedAnalysis::open(dir.path()).unwrap();
+    for h in 0..m.hyperstate_count() {
+        assert!(
+            m.edge_range(h).end <= m.edge_count(),
+            "h{h}: {:?}",
+            m.edge_range(h)
+        );
+        assert!(
+            m.member_range(h).end <= m.state_count(),
+            "h{h}: {:?}",
+            m.member_range(h)
+        );
+    }
+    assert!(verify(&m).0.is_err());
+}

@@ -47,10 +47,12 @@ pub trait SavedView: Send + Sync {
     fn ideal_path(&self) -> &[u64];
 }
 
-/// `offsets[h]..offsets[h + 1]`, empty when either is missing or they are reversed.
-pub(crate) fn range_of(start: Option<u64>, end: Option<u64>) -> Range<u64> {
+/// `offsets[h]..offsets[h + 1]` of a list of `len` items, empty when either offset is
+/// missing, they are reversed, or the end lies past the list: an unverified view's
+/// damaged offsets must not send a reader through 2^60 positions that all answer `None`.
+pub(crate) fn range_of(start: Option<u64>, end: Option<u64>, len: u64) -> Range<u64> {
     match (start, end) {
-        (Some(a), Some(b)) if a <= b => a..b,
+        (Some(a), Some(b)) if a <= b && b <= len => a..b,
         _ => 0..0,
     }
 }
@@ -75,7 +77,11 @@ impl SavedView for SavedAnalysis {
     fn member_range(&self, h: u64) -> Range<u64> {
         let o = &self.member_offsets;
         let at = |i: u64| usize::try_from(i).ok().and_then(|i| o.get(i).copied());
-        range_of(at(h), h.checked_add(1).and_then(at))
+        range_of(
+            at(h),
+            h.checked_add(1).and_then(at),
+            self.members.len() as u64,
+        )
     }
 
     fn member(&self, i: u64) -> Option<u64> {
@@ -85,7 +91,7 @@ impl SavedView for SavedAnalysis {
     fn edge_range(&self, h: u64) -> Range<u64> {
         let o = &self.edges.offsets;
         let at = |i: u64| usize::try_from(i).ok().and_then(|i| o.get(i).copied());
-        range_of(at(h), h.checked_add(1).and_then(at))
+        range_of(at(h), h.checked_add(1).and_then(at), self.edges.len())
     }
 
     fn edge_count(&self) -> u64 {

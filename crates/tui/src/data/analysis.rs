@@ -85,7 +85,7 @@ pub struct RunFacts {
 
 /// Predecessor lists of the HSG: `offsets[h]..offsets[h + 1]` indexes `edge`, which
 /// holds the index of each incoming labelled edge in the forward CSR.
-struct Reverse {
+pub(super) struct Reverse {
     offsets: Vec<u64>,
     edge: Vec<u64>,
     sources: IdVec,
@@ -308,7 +308,7 @@ fn count_distinct(walk: impl FnOnce(&mut dyn FnMut(u64))) -> u64 {
     n
 }
 
-fn reverse_edges(saved: &dyn SavedView) -> Reverse {
+pub(super) fn reverse_edges(saved: &dyn SavedView) -> Reverse {
     let h = saved.hyperstate_count() as usize;
     let edges = saved.edge_count();
     let mut offsets = vec![0u64; h + 1];
@@ -325,8 +325,18 @@ fn reverse_edges(saved: &dyn SavedView) -> Reverse {
     let total = offsets[h] as usize;
     let mut edge = vec![0u64; total];
     let mut sources = vec![0u64; total];
+    // Rows follow one another. A row that starts before the previous one ended is
+    // damage (the verification names it): it is skipped, so that the walk reads each
+    // edge once, where overlapping rows of an unverified view would read the edges once
+    // per hyperstate.
+    let mut next_row = 0;
     for source in 0..h as u64 {
-        for i in saved.edge_range(source) {
+        let row = saved.edge_range(source);
+        if row.start < next_row {
+            continue;
+        }
+        next_row = row.end;
+        for i in row {
             // An unverified view may hold any target: one past the count is skipped.
             let Some(t) = saved.edge(i).and_then(|e| usize::try_from(e.target).ok()) else {
                 continue;

@@ -113,3 +113,74 @@ fn search_understands_numbers_states_tags_and_text() {
     assert_eq!(found("no such board", 0), None);
     assert_eq!(found("  ", 0), None);
 }
+
+/// A saved view that counts the edges read through it.
+struct CountingView {
+    inner: hsg::SavedAnalysis,
+    edges_read: std::sync::atomic::AtomicU64,
+}
+
+impl hsg::SavedView for CountingView {
+    fn summary(&self) -> &hsg::summary::HsgSummary {
+        self.inner.summary()
+    }
+    fn hyperstate_count(&self) -> u64 {
+        self.inner.hyperstate_count()
+    }
+    fn state_count(&self) -> u64 {
+        self.inner.state_count()
+    }
+    fn component(&self, s: u64) -> Option<u64> {
+        self.inner.component(s)
+    }
+    fn member_range(&self, h: u64) -> std::ops::Range<u64> {
+        self.inner.member_range(h)
+    }
+    fn member(&self, i: u64) -> Option<u64> {
+        self.inner.member(i)
+    }
+    fn edge_range(&self, h: u64) -> std::ops::Range<u64> {
+        self.inner.edge_range(h)
+    }
+    fn edge_count(&self) -> u64 {
+        self.inner.edge_count()
+    }
+    fn edge(&self, i: u64) -> Option<hsg::SavedEdge> {
+        use std::sync::atomic::Ordering;
+        self.edges_read.fetch_add(1, Ordering::Relaxed);
+        self.inner.edge(i)
+    }
+    fn hyperstate(&self, h: u64) -> Option<hsg::HyperstateInfo> {
+        self.inner.hyperstate(h)
+    }
+    fn ideal_path(&self) -> &[u64] {
+        self.inner.ideal_path()
+    }
+}
+
+#[test]
+fn overlapping_rows_of_an_unverified_analysis_are_read_once() {
+    // Regression: the in-edges built at load walked every hyperstate's row, so damaged
+    // edge offsets alternating 0, E, 0, E (each row valid alone) read all E edges once
+    // per second hyperstate before the first screen, quadratic in the run's size.
+    let edges: Vec<(u64, u16, u64)> = (0..40).map(|s| (s, 0, s + 1)).collect();
+    let graph = hsg::MemGraph::new(41, &edges, &[(40, 0)]).unwrap();
+    let labels = hsg::Labels {
+        actions: vec!["go".into()],
+        outcomes: vec!["win".into()],
+    };
+    let a = hsg::analyze_graph(&graph, &labels, &Default::default(), Default::default());
+    let mut saved = hsg::SavedAnalysis::from_analysis(&a.unwrap());
+    let (h, e) = (saved.hyperstates.len(), saved.edges.len());
+    assert!(h > 20 && e > 20, "{h} hyperstates, {e} edges");
+    saved.edges.offsets = (0..=h as u64)
+        .map(|i| if i % 2 == 1 { e } else { 0 })
+        .collect();
+    let view = CountingView {
+        inner: saved,
+        edges_read: Default::default(),
+    };
+    drop(analysis::reverse_edges(&view));
+    let read = view.edges_read.into_inner();
+    assert!(read <= 2 * e, "{read} edge reads for {e} edges");
+}
