@@ -213,15 +213,43 @@ fn row_matches(
         }
     }
     let (xmin, xmax, ymin, ymax) = bounds;
+    // Most cells of a scanned line fail the first cell's test: on one-word
+    // boards it runs inline here, and only the cells that pass are visited.
+    let quick = match (first.and_then(|p| p.narrow), so, sm) {
+        (Some(masks), 1, 1) => Some(masks),
+        _ => None,
+    };
+    // The cells of a line: `count` cells from `from`, `stride` apart, each
+    // with its column and row.
+    let scan =
+        |from: (usize, usize), step: (usize, usize), count: usize, out: &mut Vec<RowMatch>| {
+            let stride = step.0 * h + step.1;
+            let start = from.0 * h + from.1;
+            let at = |k: usize| (from.0 + k * step.0, from.1 + k * step.1);
+            match quick {
+                Some(masks) => {
+                    for k in 0..count {
+                        if quick_first(board, masks, start + k * stride) {
+                            let (x, y) = at(k);
+                            visit(x, y, out);
+                        }
+                    }
+                }
+                None => {
+                    for k in 0..count {
+                        let (x, y) = at(k);
+                        visit(x, y, out);
+                    }
+                }
+            }
+        };
     if horizontal {
         let row_ok = |y: usize| {
             let (objs, movs) = sum.row(y);
             bits::contains(objs, need) && bits::contains(movs, need_mov)
         };
         for y in (ymin..ymax).filter(|&y| row_ok(y)) {
-            for x in xmin..xmax {
-                visit(x, y, out);
-            }
+            scan((xmin, y), (1, 0), xmax.saturating_sub(xmin), out);
         }
     } else {
         let col_ok = |x: usize| {
@@ -229,11 +257,25 @@ fn row_matches(
             bits::contains(objs, need) && bits::contains(movs, need_mov)
         };
         for x in (xmin..xmax).filter(|&x| col_ok(x)) {
-            for y in ymin..ymax {
-                visit(x, y, out);
-            }
+            scan((x, ymin), (0, 1), ymax.saturating_sub(ymin), out);
         }
     }
+}
+
+/// The object and movement masks of a narrow first cell (present, missing,
+/// moves present, moves missing) against cell `i` of a one-word board: a
+/// necessary condition of [`cell_matches`], which still decides.
+#[inline(always)]
+fn quick_first(board: &Board, [op, om, mp, mm]: [u64; 4], i: usize) -> bool {
+    let o = board.objects.get(i).copied().unwrap_or(0);
+    if o & op != op || o & om != 0 {
+        return false;
+    }
+    if mp | mm == 0 {
+        return true;
+    }
+    let m = board.movements.get(i).copied().unwrap_or(0);
+    m & mp == mp && m & mm == 0
 }
 
 /// The starts of a row whose cell `anchor` needs a movement: each moving
