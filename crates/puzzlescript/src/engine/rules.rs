@@ -516,7 +516,7 @@ fn replace(
         if changed {
             board.note_cell(i, so, sm);
             board.moving.push(i);
-            board.touched.push(i);
+            board.touch(i);
         }
         return changed;
     }
@@ -566,7 +566,7 @@ fn replace(
     if changed {
         board.note_cell(i, so, sm);
         board.moving.push(i);
-        board.touched.push(i);
+        board.touch(i);
     }
     changed
 }
