@@ -299,3 +299,42 @@ impl std::fmt::Display for Overrun {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Board;
+    use crate::compile::Grid;
+
+    fn board() -> Board {
+        let game = crate::compile(
+            "t",
+            "OBJECTS\nBackground\nblack\nPlayer\nwhite\nLEGEND\n. = Background\nP = Player\nSOUNDS\n\
+             COLLISIONLAYERS\nBackground\nPlayer\nRULES\nWINCONDITIONS\nLEVELS\n.P.\n",
+        )
+        .expect("compiles");
+        let grid = Grid {
+            width: 70,
+            height: 2,
+            cells: vec![0; 140],
+        };
+        Board::new(&game, &grid)
+    }
+
+    /// A cell written many times is listed once, and a cleared list takes
+    /// every cell again (cells past the first word of bits included).
+    #[test]
+    fn touched_cells_are_listed_once_until_cleared() {
+        let mut b = board();
+        for _ in 0..3 {
+            for i in [5, 139, 5, 64, 139] {
+                b.touch(i);
+            }
+        }
+        assert_eq!(b.touched, vec![5, 139, 64]);
+        b.clear_touched();
+        assert!(b.touched.is_empty());
+        b.touch(139);
+        b.touch(139);
+        assert_eq!(b.touched, vec![139]);
+    }
+}
