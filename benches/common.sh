@@ -1,8 +1,13 @@
 # Shared by the explorer's bench drivers (sourced, not run): builds the release `hsg`, makes a
 # scratch directory removed on exit, and defines `median`.
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-cargo build --release --quiet --bin hsg --manifest-path "$root/Cargo.toml"
-hsg=${CARGO_TARGET_DIR:-$root/target}/release/hsg
+# HSG=PATH measures that binary instead (say, one kept from before a change).
+if [ -n "${HSG:-}" ]; then
+  hsg=$HSG
+else
+  cargo build --release --quiet --bin hsg --manifest-path "$root/Cargo.toml"
+  hsg=${CARGO_TARGET_DIR:-$root/target}/release/hsg
+fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/hsg-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 

@@ -1,16 +1,26 @@
 //! Debug: calls `successors` repeatedly over the first states of a level
 //! (for profiling the hot path alone).
+//!
+//! `cargo run --release -p puzzlescript --example hot -- GAME.txt [ROUNDS [LEVEL [STATES]]]`
 use model::{Game, Successors};
 fn main() {
     let path = std::env::args().nth(1).unwrap_or_default();
     let text = std::fs::read_to_string(&path).unwrap_or_default();
+    let arg = |n: usize, default: usize| {
+        std::env::args()
+            .nth(n)
+            .and_then(|r| r.parse().ok())
+            .unwrap_or(default)
+    };
+    let (level, limit) = (arg(3, 1), arg(4, 100_000));
     let game =
-        puzzlescript::PuzzleScriptGame::new(puzzlescript::compile("x", &text).unwrap(), 1).unwrap();
+        puzzlescript::PuzzleScriptGame::new(puzzlescript::compile("x", &text).unwrap(), level)
+            .unwrap();
     let mut seen = std::collections::HashSet::new();
     let mut queue = game.initial_states();
     let mut head = 0;
     let mut out = Successors::new();
-    while head < queue.len() && queue.len() < 100_000 {
+    while head < queue.len() && queue.len() < limit {
         let s = queue[head].clone();
         head += 1;
         out.clear();
@@ -30,10 +40,7 @@ fn main() {
     let c0 = cpu();
     let t = std::time::Instant::now();
     let mut n = 0usize;
-    let rounds: usize = std::env::args()
-        .nth(2)
-        .and_then(|r| r.parse().ok())
-        .unwrap_or(20);
+    let rounds = arg(2, 20);
     for _ in 0..rounds {
         for s in &queue {
             out.clear();

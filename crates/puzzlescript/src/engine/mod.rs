@@ -60,9 +60,13 @@ pub struct Board {
     /// only these, in index order.
     pub moving: Vec<usize>,
     /// Cells whose objects were written since the owner last cleared it
-    /// (repeats allowed), so that a board can be compared with, or put back
-    /// to, an earlier one cell by cell.
+    /// ([`Board::clear_touched`]), each once, so that a board can be compared
+    /// with, or put back to, an earlier one cell by cell. Added through
+    /// [`Board::touch`]: a rule that rewrites a cell back and forth many
+    /// times in a turn must not make the list, and every pass over it, long.
     pub touched: Vec<usize>,
+    /// One bit per cell: set when the cell is in `touched`.
+    touched_bits: Vec<u64>,
     /// Per cell, its column and row, so that the hot paths look them up
     /// instead of dividing the cell's index by the height.
     pub coords: Vec<(usize, usize)>,
@@ -90,6 +94,7 @@ impl Board {
             summary: Summary::default(),
             moving: Vec::new(),
             touched: Vec::new(),
+            touched_bits: vec![0; n.div_ceil(64)],
             coords: coords_of(grid.width, grid.height),
         }
     }
@@ -162,6 +167,8 @@ impl Board {
             self.rigid_group = vec![0; n];
             self.rigid_applied = vec![0; n];
             self.coords = coords_of(grid.width, grid.height);
+            self.touched.clear();
+            self.touched_bits = vec![0; (grid.width * grid.height).div_ceil(64)];
         } else {
             self.movements.fill(0);
             self.rigid_group.fill(0);
@@ -170,6 +177,32 @@ impl Board {
         self.objects.clone_from(&grid.cells);
         self.queue.clear();
         self.moving.clear();
+        self.clear_touched();
+    }
+
+    /// Adds cell `i` to `touched` unless it is there already.
+    #[inline]
+    pub fn touch(&mut self, i: usize) {
+        let (word, bit) = (i / 64, 1u64 << (i % 64));
+        match self.touched_bits.get_mut(word) {
+            Some(w) if *w & bit != 0 => {}
+            Some(w) => {
+                *w |= bit;
+                self.touched.push(i);
+            }
+            // A cell past the board (never written): listed as before.
+            None => self.touched.push(i),
+        }
+    }
+
+    /// Empties `touched`.
+    #[inline]
+    pub fn clear_touched(&mut self) {
+        for &i in &self.touched {
+            if let Some(w) = self.touched_bits.get_mut(i / 64) {
+                *w &= !(1u64 << (i % 64));
+            }
+        }
         self.touched.clear();
     }
 
@@ -264,5 +297,44 @@ impl std::fmt::Display for Overrun {
              more than the engine's bound of {MAX_COMBINATIONS}",
             self.line
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Board;
+    use crate::compile::Grid;
+
+    fn board() -> Board {
+        let game = crate::compile(
+            "t",
+            "OBJECTS\nBackground\nblack\nPlayer\nwhite\nLEGEND\n. = Background\nP = Player\nSOUNDS\n\
+             COLLISIONLAYERS\nBackground\nPlayer\nRULES\nWINCONDITIONS\nLEVELS\n.P.\n",
+        )
+        .expect("compiles");
+        let grid = Grid {
+            width: 70,
+            height: 2,
+            cells: vec![0; 140],
+        };
+        Board::new(&game, &grid)
+    }
+
+    /// A cell written many times is listed once, and a cleared list takes
+    /// every cell again (cells past the first word of bits included).
+    #[test]
+    fn touched_cells_are_listed_once_until_cleared() {
+        let mut b = board();
+        for _ in 0..3 {
+            for i in [5, 139, 5, 64, 139] {
+                b.touch(i);
+            }
+        }
+        assert_eq!(b.touched, vec![5, 139, 64]);
+        b.clear_touched();
+        assert!(b.touched.is_empty());
+        b.touch(139);
+        b.touch(139);
+        assert_eq!(b.touched, vec![139]);
     }
 }

@@ -116,8 +116,8 @@ fn move_layer(g: &Compiled, board: &mut Board, i: usize, layer: usize, dir: u64)
     if !g.late_rules.groups.is_empty() {
         board.note_cell(t, so, g.mov_words);
     }
-    board.touched.push(i);
-    board.touched.push(t);
+    board.touch(i);
+    board.touch(t);
     true
 }
 

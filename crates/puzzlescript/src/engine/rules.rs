@@ -91,11 +91,31 @@ pub fn row_matches_at(
     k2: (usize, usize),
     out: &mut Vec<RowMatch>,
 ) {
+    each_row_match_at(g, board, row, ellipses, i, d, (k, k1, k2), |m| {
+        out.push(m);
+        true
+    });
+}
+
+/// Calls `found` with each match of a row starting at cell `i` (gap ranges
+/// as in [`row_matches_at`]) while it returns true; false when it stopped
+/// the search. Nothing is allocated, so that a re-check costs no buffer.
+#[allow(clippy::too_many_arguments)]
+fn each_row_match_at(
+    g: &Compiled,
+    board: &Board,
+    row: &[PatternCell],
+    ellipses: u8,
+    i: usize,
+    d: isize,
+    (k, k1, k2): ((usize, usize), (usize, usize), (usize, usize)),
+    mut found: impl FnMut(RowMatch) -> bool,
+) -> bool {
     let n = row.len();
     match ellipses {
         0 => {
             if cells_match(row, 0..n, i, d, 0, board, g) {
-                out.push([i, 0, 0]);
+                return found([i, 0, 0]);
             }
         }
         1 => {
@@ -104,11 +124,11 @@ pub fn row_matches_at(
                 .position(|c| matches!(c, PatternCell::Ellipsis))
                 .unwrap_or(n);
             if !cells_match(row, 0..e, i, d, 0, board, g) {
-                return;
+                return true;
             }
             for kk in k.0..k.1 {
-                if cells_match(row, e + 1..n, at(i, d, kk), d, 1, board, g) {
-                    out.push([i, kk, 0]);
+                if cells_match(row, e + 1..n, at(i, d, kk), d, 1, board, g) && !found([i, kk, 0]) {
+                    return false;
                 }
             }
         }
@@ -121,7 +141,7 @@ pub fn row_matches_at(
             let e1 = es.next().unwrap_or(n);
             let e2 = es.next().unwrap_or(n);
             if !cells_match(row, 0..e1, i, d, 0, board, g) {
-                return;
+                return true;
             }
             for a in k1.0..k1.1 {
                 if !cells_match(row, e1 + 1..e2, at(i, d, a), d, 1, board, g) {
@@ -129,13 +149,81 @@ pub fn row_matches_at(
                 }
                 let mut b = k2.0;
                 while a + b < k.1 && b < k2.1 {
-                    if cells_match(row, e2 + 1..n, at(i, d, a + b), d, 2, board, g) {
-                        out.push([i, a, b]);
+                    if cells_match(row, e2 + 1..n, at(i, d, a + b), d, 2, board, g)
+                        && !found([i, a, b])
+                    {
+                        return false;
                     }
                     b += 1;
                 }
             }
         }
+    }
+    true
+}
+
+/// What trying one start of a row needs (a function of its own, so that
+/// each of the scan's loops inlines it).
+struct Start<'a> {
+    g: &'a Compiled,
+    board: &'a Board,
+    row: &'a [PatternCell],
+    first: Option<&'a CellPattern>,
+    ellipses: u8,
+    d: isize,
+    direction: u8,
+    /// The row's cells, ellipses left out.
+    len: usize,
+}
+
+impl Start<'_> {
+    /// Appends the matches of the row starting at column `x`, row `y`.
+    #[inline(always)]
+    fn visit(&self, x: usize, y: usize, out: &mut Vec<RowMatch>) {
+        let (g, board, row) = (self.g, self.board, self.row);
+        let (w, h, len) = (board.width, board.height, self.len);
+        let i = x * h + y;
+        // Most candidates fail on their first cell: test it before anything
+        // else, inline on one-word boards.
+        if let Some(p) = self.first {
+            let ok = match (p.narrow, g.obj_words, g.mov_words) {
+                (Some(masks), 1, 1) => {
+                    quick_first(board, masks, i)
+                        && p.any_present.iter().all(|any| {
+                            let o = board.objects.get(i).copied().unwrap_or(0);
+                            any.first().is_some_and(|a| o & a != 0)
+                        })
+                }
+                _ => cell_matches(p, board, g.obj_words, g.mov_words, i),
+            };
+            if !ok {
+                return;
+            }
+        }
+        if self.ellipses == 0 {
+            if cells_match(row, 1..row.len(), i, self.d, 0, board, g) {
+                out.push([i, 0, 0]);
+            }
+            return;
+        }
+        let kmax = match self.direction {
+            1 => (y + 2).saturating_sub(len),
+            2 => (h + 1).saturating_sub(y + len),
+            4 => (x + 2).saturating_sub(len),
+            _ => (w + 1).saturating_sub(x + len),
+        };
+        row_matches_at(
+            g,
+            board,
+            row,
+            self.ellipses,
+            i,
+            self.d,
+            (0, kmax),
+            (0, kmax),
+            (0, kmax),
+            out,
+        );
     }
 }
 
@@ -170,37 +258,17 @@ fn row_matches(
     }
     let d = delta(rule.direction, h);
     let first = cell(row, 0);
-    let visit = |x: usize, y: usize, out: &mut Vec<RowMatch>| {
-        let i = x * h + y;
-        // Most candidates fail on their first cell: test it before anything else.
-        if first.is_some_and(|p| !cell_matches(p, board, so, sm, i)) {
-            return;
-        }
-        if ellipses == 0 {
-            if cells_match(row, 1..row.len(), i, d, 0, board, g) {
-                out.push([i, 0, 0]);
-            }
-            return;
-        }
-        let kmax = match rule.direction {
-            1 => (y + 2).saturating_sub(len),
-            2 => (h + 1).saturating_sub(y + len),
-            4 => (x + 2).saturating_sub(len),
-            _ => (w + 1).saturating_sub(x + len),
-        };
-        row_matches_at(
-            g,
-            board,
-            row,
-            ellipses,
-            i,
-            d,
-            (0, kmax),
-            (0, kmax),
-            (0, kmax),
-            out,
-        );
+    let start = Start {
+        g,
+        board,
+        row,
+        first,
+        ellipses,
+        d,
+        direction: rule.direction,
+        len,
     };
+    let visit = |x: usize, y: usize, out: &mut Vec<RowMatch>| start.visit(x, y, out);
     let horizontal = rule.direction > 2;
     if let Some(anchor) = rule.anchors.get(r).copied().flatten() {
         // Few cells move: their positions give the only possible starts.
@@ -213,15 +281,43 @@ fn row_matches(
         }
     }
     let (xmin, xmax, ymin, ymax) = bounds;
+    // Most cells of a scanned line fail the first cell's test: on one-word
+    // boards it runs inline here, and only the cells that pass are visited.
+    let quick = match (first.and_then(|p| p.narrow), so, sm) {
+        (Some(masks), 1, 1) => Some(masks),
+        _ => None,
+    };
+    // The cells of a line: `count` cells from `from`, `stride` apart, each
+    // with its column and row.
+    let scan =
+        |from: (usize, usize), step: (usize, usize), count: usize, out: &mut Vec<RowMatch>| {
+            let stride = step.0 * h + step.1;
+            let start = from.0 * h + from.1;
+            let at = |k: usize| (from.0 + k * step.0, from.1 + k * step.1);
+            match quick {
+                Some(masks) => {
+                    for k in 0..count {
+                        if quick_first(board, masks, start + k * stride) {
+                            let (x, y) = at(k);
+                            visit(x, y, out);
+                        }
+                    }
+                }
+                None => {
+                    for k in 0..count {
+                        let (x, y) = at(k);
+                        visit(x, y, out);
+                    }
+                }
+            }
+        };
     if horizontal {
         let row_ok = |y: usize| {
             let (objs, movs) = sum.row(y);
             bits::contains(objs, need) && bits::contains(movs, need_mov)
         };
         for y in (ymin..ymax).filter(|&y| row_ok(y)) {
-            for x in xmin..xmax {
-                visit(x, y, out);
-            }
+            scan((xmin, y), (1, 0), xmax.saturating_sub(xmin), out);
         }
     } else {
         let col_ok = |x: usize| {
@@ -229,11 +325,25 @@ fn row_matches(
             bits::contains(objs, need) && bits::contains(movs, need_mov)
         };
         for x in (xmin..xmax).filter(|&x| col_ok(x)) {
-            for y in ymin..ymax {
-                visit(x, y, out);
-            }
+            scan((x, ymin), (0, 1), ymax.saturating_sub(ymin), out);
         }
     }
+}
+
+/// The object and movement masks of a narrow first cell (present, missing,
+/// moves present, moves missing) against cell `i` of a one-word board: a
+/// necessary condition of [`cell_matches`], which still decides.
+#[inline(always)]
+fn quick_first(board: &Board, [op, om, mp, mm]: [u64; 4], i: usize) -> bool {
+    let o = board.objects.get(i).copied().unwrap_or(0);
+    if o & op != op || o & om != 0 {
+        return false;
+    }
+    if mp | mm == 0 {
+        return true;
+    }
+    let m = board.movements.get(i).copied().unwrap_or(0);
+    m & mp == mp && m & mm == 0
 }
 
 /// The starts of a row whose cell `anchor` needs a movement: each moving
@@ -301,7 +411,6 @@ pub fn find_matches(
 /// Re-checks that one row match still holds.
 fn still_matches(g: &Compiled, board: &Board, rule: &Rule, r: usize, m: RowMatch) -> bool {
     let d = delta(rule.direction, board.height);
-    let mut out = Vec::new();
     let (i, a, b) = (m[0], m[1], m[2]);
     // The reference checks exactly these gaps; with two ellipses the first
     // range bounds their sum.
@@ -310,19 +419,17 @@ fn still_matches(g: &Compiled, board: &Board, rule: &Rule, r: usize, m: RowMatch
     } else {
         (a, a + 1)
     };
-    row_matches_at(
+    // The first match found stops the search (false): the row still matches.
+    !each_row_match_at(
         g,
         board,
         &rule.rows[r],
         rule.ellipses[r],
         i,
         d,
-        k,
-        (a, a + 1),
-        (b, b + 1),
-        &mut out,
-    );
-    !out.is_empty()
+        (k, (a, a + 1), (b, b + 1)),
+        |_| false,
+    )
 }
 
 /// Applies a rule at one combination of row matches; true when the board changed.
@@ -409,7 +516,7 @@ fn replace(
         if changed {
             board.note_cell(i, so, sm);
             board.moving.push(i);
-            board.touched.push(i);
+            board.touch(i);
         }
         return changed;
     }
@@ -459,7 +566,7 @@ fn replace(
     if changed {
         board.note_cell(i, so, sm);
         board.moving.push(i);
-        board.touched.push(i);
+        board.touch(i);
     }
     changed
 }

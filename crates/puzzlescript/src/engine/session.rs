@@ -342,7 +342,7 @@ impl<'a> Session<'a> {
     /// One turn, as the reference's `processInput`; true when it changed the level.
     fn process_input(&mut self, input: Option<u8>, dont_do_win: bool, dont_modify: bool) -> bool {
         self.againing = false;
-        self.board.touched.clear();
+        self.board.clear_touched();
         let bak = self.board.grid();
         let dir = input.map(input_bits);
         let kept = run(

@@ -121,7 +121,7 @@ impl Worker {
         game.layout
             .decode_fields(state, &mut self.start, &mut self.cells);
         self.board.moving.clear();
-        self.board.touched.clear();
+        self.board.clear_touched();
         let (mut players, mut summary) = self.scratch.prepared.take().unwrap_or_default();
         players.clear();
         summary.clone_from(&game.template_summary);
@@ -357,11 +357,6 @@ impl Worker {
                 Turn::Changed(true) => {}
             }
             since += 1;
-            // `touched` may name a cell once a turn: keep it within the board.
-            if self.board.touched.len() > 2 * self.board.cells() {
-                self.board.touched.sort_unstable();
-                self.board.touched.dedup();
-            }
             if self.board.objects == self.mark {
                 return End::Endless;
             }
@@ -437,14 +432,14 @@ impl Worker {
                     *now = start;
                 }
             }
-            self.board.touched.clear();
+            self.board.clear_touched();
             return;
         }
         for &i in &self.board.touched {
             let cell = i * so..i * so + so;
             self.board.objects[cell.clone()].copy_from_slice(&self.start[cell]);
         }
-        self.board.touched.clear();
+        self.board.clear_touched();
     }
 
     /// True when every cell written since the prepared state is as it was.
