@@ -193,12 +193,7 @@ fn disk_cache_states(budget: u64, keys: &Keys) -> usize {
     let (num, den) = (7, 10);
     let slot = Table::slot_bytes(crate::table::Format::Wide);
     let per_slot = slot + keys.arena_bytes_per_state() * num / den;
-    // The round's candidates are placeholders in this cache, so it bounds a
-    // round: under the tiny budgets tests give a cluster's processes (64
-    // KiB) a cache of a few states made thousands of rounds a layer. At
-    // least 2^16 slots, as the disk phase had before it kept its cache; the
-    // CLI's smallest --mem (50 MiB) already gives more.
-    let most = (budget / 4 / per_slot).max(1 << 16);
+    let most = (budget / 4 / per_slot).max(16);
     let slots = 1u64 << most.ilog2();
     (slots * num / den) as usize
 }
