@@ -16,6 +16,8 @@
 mod chunk_tests;
 mod ending;
 mod pipeline;
+#[cfg(test)]
+mod rebuild_stop_tests;
 mod room;
 mod start;
 #[cfg(test)]

@@ -58,6 +58,11 @@ impl Bfs<'_> {
             return Ok(());
         }
         self.make_room(sink)?;
+        if self.opts.stop.load(Ordering::Relaxed) {
+            // Making room may rebuild the index for minutes and stops
+            // early when asked, leaving it incomplete: nothing is merged.
+            return Ok(());
+        }
         let next = first + count as u64;
         let next_count = self.ahead_count(next, layer_end);
         if self.threads < 2 || self.index.disk.is_some() || next_count == 0 {

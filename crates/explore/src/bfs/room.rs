@@ -110,7 +110,11 @@ impl<'g> Bfs<'g> {
         self.index.compact = true;
         self.index.table = Table::with_capacity(0)?;
         let started = std::time::Instant::now();
-        self.refill_table(0, needed, false)?;
+        if !self.refill_table(0, needed, false)? {
+            // Stopped: the caller sees the flag and merges nothing into
+            // the incomplete index; a resume rebuilds it.
+            return Ok(true);
+        }
         sink.note(&format!(
             "the compact index holds the {} states stored so far, rebuilt in {:.1} s",
             self.writer.state_count(),

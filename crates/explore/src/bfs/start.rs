@@ -11,6 +11,7 @@ use crate::slot::Slot;
 use crate::table::{Format, Table};
 use crate::ExploreError;
 use model::Game;
+use std::sync::atomic::Ordering;
 use store::{Checkpoint, RunWriter};
 
 /// How many records ahead [`Bfs::refill_table`] fetches the table lines of.
@@ -150,7 +151,7 @@ impl<'g> Bfs<'g> {
                     "the memory budget now holds all {count} states: duplicates are detected in memory again"
                 ));
                 self.stale_scratch = true;
-                self.refill_table(0, count as usize, false)
+                self.refill_table(0, count as usize, false).map(|_| ())
             }
             Some(disk) => {
                 let mut dedup =
@@ -158,6 +159,8 @@ impl<'g> Bfs<'g> {
                 let capacity = dedup.table_states();
                 let layer = self.layers[self.layers.len().saturating_sub(2)];
                 let from = layer.max(count.saturating_sub(capacity));
+                // Stopped mid-rebuild, the cache is incomplete, but the
+                // search loop sees the flag before any lookup uses it.
                 self.refill_table(from, capacity as usize, true)?;
                 dedup.set_table_end(count);
                 self.index.disk = Some(dedup);
@@ -167,18 +170,21 @@ impl<'g> Bfs<'g> {
                 // No checkpoint names scratch runs any more (a run brought
                 // back into memory may have stopped before removing them).
                 super::remove_scratch(&self.opts.scratch_dir)?;
-                self.refill_table(0, count as usize, false)
+                self.refill_table(0, count as usize, false).map(|_| ())
             }
         }
     }
 
-    /// Fills an index sized for `capacity` states with the stored states `from..`.
+    /// Fills an index sized for `capacity` states with the stored states
+    /// `from..`. Returns false when the stop flag cut the rebuild short (it
+    /// takes minutes on a billion states, and Ctrl-C must not wait for it):
+    /// the index is then incomplete and must not be used.
     pub(super) fn refill_table(
         &mut self,
         from: u64,
         capacity: usize,
         on_disk: bool,
-    ) -> Result<(), ExploreError> {
+    ) -> Result<bool, ExploreError> {
         let count = self.writer.state_count();
         // On disk the index is a cache of recent states, whose ids are past
         // what a packed slot numbers.
@@ -197,6 +203,9 @@ impl<'g> Bfs<'g> {
         // the chunk's buffers are in use.
         let mut records = Vec::new();
         while id < count {
+            if self.opts.stop.load(Ordering::Relaxed) {
+                return Ok(false);
+            }
             let n = (count - id).min(1 << 20) as usize;
             self.writer.read_states(id, n, &mut records)?;
             let keys = &self.index.keys;
@@ -217,17 +226,21 @@ impl<'g> Bfs<'g> {
                 id += 1;
             }
         }
-        Ok(())
+        Ok(true)
     }
 
     /// [`Bfs::refill_table`] for a compact table, whose exact keys need no
-    /// arena: batches of keys placed on every thread.
-    fn refill_compact(&mut self, from: u64) -> Result<(), ExploreError> {
+    /// arena: batches of keys placed on every thread. Returns false when
+    /// stopped, as [`Bfs::refill_table`] does.
+    fn refill_compact(&mut self, from: u64) -> Result<bool, ExploreError> {
         let count = self.writer.state_count();
         let width = self.slot().width();
         let (mut records, mut keys) = (Vec::new(), Vec::new());
         let mut id = from;
         while id < count {
+            if self.opts.stop.load(Ordering::Relaxed) {
+                return Ok(false);
+            }
             let n = (count - id).min(REFILL_BATCH as u64) as usize;
             self.writer.read_states(id, n, &mut records)?;
             let table = &self.index.table;
@@ -240,7 +253,7 @@ impl<'g> Bfs<'g> {
             self.index.table.fill_absent(&keys, id, self.threads);
             id += n as u64;
         }
-        Ok(())
+        Ok(true)
     }
 
     /// Whether the in-memory index may hold `states` states under this
