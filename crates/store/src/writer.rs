@@ -384,6 +384,9 @@ impl RunWriter {
         }
         let seg = (self.states / SEGMENT_STATES) as usize;
         if seg == self.files.segments.len() {
+            if let Some(full) = self.files.segments.last_mut() {
+                full.release_buffers()?;
+            }
             let path = segment(&self.dir, seg);
             let mut file = AppendFile::create(&path, header("states", self.slot as u32))?;
             if let Some(writer) = &self.data_writer {
@@ -394,6 +397,16 @@ impl RunWriter {
         self.files.segments[seg].append(record)?;
         self.states += 1;
         Ok(self.states - 1)
+    }
+
+    /// Heap bytes of each state segment's buffers, for tests.
+    #[cfg(test)]
+    pub(crate) fn segment_buffer_bytes(&self) -> Vec<usize> {
+        self.files
+            .segments
+            .iter()
+            .map(|s| s.buffer_bytes())
+            .collect()
     }
 
     /// States stored.
