@@ -144,3 +144,33 @@ fn rounds_with_the_index_in_memory_keep_the_ids_too() {
         }
     }
 }
+
+#[test]
+fn a_tiny_budget_still_fills_its_rounds() {
+    // Regression: under 64 KiB the runs' buffers and the index's table took
+    // the whole budget once the index was on disk, so every round expanded
+    // one parent (room3 to depth 19: 32,900 rounds on one process, a pass
+    // over every run each). Rounds now get at least their least room: a
+    // round holds hundreds of successors, not two.
+    let level = level("sokoban/room3.xsb");
+    let tmp = tempfile::tempdir().unwrap();
+    let depth = Some(12);
+    let reference = tmp.path().join("single");
+    single(&level, &reference, depth);
+    let transitions = store::Run::open(&reference).unwrap().transition_count();
+    for peers in [1, 3] {
+        let root = tmp.path().join(format!("n{peers}"));
+        let (parts, summaries) = distributed_runs(&level, &root, peers, depth, Some(64 << 10));
+        assert!(summaries.iter().all(|s| s.used_disk), "the index went to disk");
+        let m = summaries[0].memory;
+        let said = format!(
+            "{peers} processes: {} rounds in {} layers for {transitions} transitions",
+            m.rounds, m.layers
+        );
+        eprintln!("{said}");
+        assert!(m.rounds <= m.layers + transitions / 200, "{said}");
+        let out = root.join("gathered");
+        gather(&parts, &out, false).unwrap();
+        assert!(content(&out) == content(&reference), "{said}");
+    }
+}
