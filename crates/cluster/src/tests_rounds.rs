@@ -49,17 +49,19 @@ fn rounds_of(name: &str, budget: Option<u64>) -> Vec<Figures> {
 
 #[test]
 fn small_budgets_cut_layers_into_rounds_and_keep_the_ids() {
-    for name in [
-        "sokoban/twoboxes.xsb",
-        "grammar/pig.game",
-        "grammar/tictactoe-random-start.game",
+    // Every level keeps its ids; only those whose layers outgrow a round's
+    // least room (see `budget::LEAST_ROUND_ROOM`) are cut into rounds.
+    for (name, cut) in [
+        ("sokoban/twoboxes.xsb", false),
+        ("grammar/pig.game", false),
+        ("grammar/tictactoe-random-start.game", true),
     ] {
         for (peers, f) in (1..).zip(rounds_of(name, Some(64 << 10))) {
             let said = format!(
                 "{name}, {peers} processes: {} rounds in {} layers",
                 f.rounds, f.layers
             );
-            assert!(f.rounds > f.layers, "{said}");
+            assert!(!cut || f.rounds > f.layers, "{said}");
         }
     }
 }
@@ -167,7 +169,6 @@ fn a_tiny_budget_still_fills_its_rounds() {
             "{peers} processes: {} rounds in {} layers for {transitions} transitions",
             m.rounds, m.layers
         );
-        eprintln!("{said}");
         assert!(m.rounds <= m.layers + transitions / 200, "{said}");
         let out = root.join("gathered");
         gather(&parts, &out, false).unwrap();
