@@ -163,7 +163,10 @@ fn a_tiny_budget_still_fills_its_rounds() {
     for peers in [1, 3] {
         let root = tmp.path().join(format!("n{peers}"));
         let (parts, summaries) = distributed_runs(&level, &root, peers, depth, Some(64 << 10));
-        assert!(summaries.iter().all(|s| s.used_disk), "the index went to disk");
+        assert!(
+            summaries.iter().all(|s| s.used_disk),
+            "the index went to disk"
+        );
         let m = summaries[0].memory;
         let said = format!(
             "{peers} processes: {} rounds in {} layers for {transitions} transitions",

@@ -24,6 +24,8 @@ pub struct Batch {
     /// Per occurrence: the index of its record in the batch and its sequence
     /// number (the first occurrence of a record comes first).
     seqs: Vec<(usize, u64)>,
+    /// Per record: its [`record_hash`].
+    hashes: Vec<u64>,
     /// Per record: the runs whose filters may hold it (bit `r` for run `r`,
     /// bit 63 for every run from 63 on).
     masks: Vec<u64>,
@@ -38,6 +40,7 @@ impl Batch {
             width,
             records: Vec::with_capacity(BATCH * width),
             seqs: Vec::new(),
+            hashes: Vec::with_capacity(BATCH),
             masks: Vec::with_capacity(BATCH),
             found: Vec::with_capacity(BATCH),
         }
@@ -79,9 +82,23 @@ impl Batch {
         mut settle: impl FnMut(&[u8], u64, Option<u64>),
     ) -> Result<(), ExploreError> {
         let n = self.len();
-        self.masks.clear();
+        // Every line the batch will read is asked for first: the checks
+        // below exit early and depend on each other through their branches,
+        // which kept the processor from overlapping their misses (the filter
+        // checks were two thirds of the batch's time on room4 under
+        // `--mem 128M`).
+        self.hashes.clear();
         for i in 0..n {
             let hash = record_hash(self.record(i));
+            probes.iter().for_each(|p| p.prefetch(hash));
+            if keys.exact() {
+                table.prefetch_key(table.key(keys.tag(self.record(i))));
+            }
+            self.hashes.push(hash);
+        }
+        self.masks.clear();
+        for i in 0..n {
+            let hash = self.hashes[i];
             let mut mask = 0u64;
             for (r, probe) in probes.iter().enumerate() {
                 if probe.may_hold(hash) {

@@ -76,6 +76,15 @@ impl Filter {
         }
     }
 
+    /// Starts loading the line `hash` falls to, so that a check soon after
+    /// finds it present.
+    #[inline]
+    fn prefetch(&self, hash: u64) {
+        if !self.lines.is_empty() {
+            store::prefetch(&self.lines, self.at(hash).0);
+        }
+    }
+
     fn may_contain(&self, hash: u64) -> bool {
         if self.lines.is_empty() {
             return true;
@@ -287,6 +296,13 @@ impl<'a> RunProbe<'a> {
     #[inline]
     pub fn may_hold(&self, hash: u64) -> bool {
         self.summary.filter.may_contain(hash)
+    }
+
+    /// Starts loading the line of the run's filter that [`RunProbe::may_hold`]
+    /// will read for `hash`.
+    #[inline]
+    pub fn prefetch(&self, hash: u64) {
+        self.summary.filter.prefetch(hash);
     }
 
     /// The lookup without the filter (the round checks the filters of a
