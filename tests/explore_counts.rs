@@ -192,3 +192,38 @@ fn another_level_on_the_same_store_is_refused() {
     explore(&other, &store, &["--force-new"]);
     assert_eq!(exploration(&store)["complete"], true);
 }
+
+/// The smallest `--mem` (50M) sends room4 to the disk phase at about 164
+/// thousand states, so that its first 24 layers (1,049,468 states) go through
+/// many rounds: the base run, the runs' filters and block searches, their
+/// compaction and the index kept as a cache across rounds. The store must be
+/// byte for byte the one of the default budget, on one thread and on two.
+#[test]
+fn the_smallest_budget_goes_to_disk_and_keeps_the_store_of_the_default_one() {
+    let path = level("sokoban/room4.xsb");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let depth = ["--max-depth", "24"];
+    let reference = dir.path().join("default");
+    explore(
+        &path,
+        &reference,
+        &[&depth[..], &["--threads", "2"]].concat(),
+    );
+    for threads in ["1", "2"] {
+        let store = dir.path().join(format!("mem-{threads}"));
+        let args = [
+            "explore",
+            path.to_str().expect("utf-8 path"),
+            "--store",
+            store.to_str().expect("utf-8 path"),
+            "--mem",
+            "50M",
+            "--threads",
+            threads,
+        ];
+        let out = crate::util::ok(&[&args[..], &depth].concat());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("duplicates detected on disk"), "{err}");
+        assert_same_content(&reference, &store);
+    }
+}

@@ -14,6 +14,14 @@
 //! so it stays below the budget by about those. Ownership by
 //! hash spreads every round's successors evenly, so a process receives
 //! about what it sends.
+//!
+//! A round's room never falls below [`LEAST_ROUND_ROOM`], whatever the index
+//! takes: a round costs four exchange steps and, once the index is on disk,
+//! a pass over every run of it, so rounds of a few successors made a layer
+//! thousands of rounds and a run quadratic in its states (room3 to depth 19
+//! under `--mem 64K`: 32,900 rounds, a parent a round, 72 s on one process
+//! and minutes on two). A budget too small to hold that floor beside the
+//! index is exceeded by it, and the measure reported says by how much.
 
 /// A round's bytes per expanded parent: its id, the end of its row and its
 /// outcome.
@@ -25,6 +33,10 @@ pub const PER_PARENT: u64 = 8 + 8 + 4;
 /// (a process exploring the eight-puzzle in a 3 MiB budget peaks at 15 MiB
 /// of RSS).
 const FIXED: u64 = 16 << 20;
+
+/// The least room a round's buffers get (about a thousand successors of a
+/// small slot), even where the index leaves less of the budget.
+pub const LEAST_ROUND_ROOM: u64 = 256 << 10;
 
 /// What a process may occupy, and the sizes derived from it.
 #[derive(Clone, Copy, Debug)]
@@ -68,9 +80,13 @@ impl Budget {
         self.limit.map_or(u64::MAX, |b| b / 4 * 3)
     }
 
-    /// The bytes a round's buffers may take beside `reserved` bytes of index.
+    /// The bytes a round's buffers may take beside `reserved` bytes of
+    /// index: what the budget leaves, but never less than
+    /// [`LEAST_ROUND_ROOM`].
     pub fn round_room(&self, reserved: u64) -> u64 {
-        self.limit.map_or(u64::MAX, |b| b.saturating_sub(reserved))
+        self.limit.map_or(u64::MAX, |b| {
+            b.saturating_sub(reserved).max(LEAST_ROUND_ROOM)
+        })
     }
 
     /// The successors a round may hold beside `reserved` bytes of index.

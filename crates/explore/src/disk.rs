@@ -5,9 +5,13 @@
 //! layers. A successor it does not know becomes a *candidate*: its record and
 //! a sequence number go to a buffer (spilled as sorted runs when full), and
 //! its parent's edge gets a placeholder. At the end of the layer the
-//! candidates are sorted by record and merged, in one sequential pass each,
-//! against the sorted runs of every visited state ([`crate::disk`] keeps one
-//! run per layer and compacts them). Candidates found there take the old id;
+//! candidates are sorted by record and looked up, in increasing order, in the
+//! sorted runs of every visited state (their count stays
+//! logarithmic: a new run is merged into the one before while it is at least
+//! as large). Each run keeps a summary in memory ([`probe`]): a Bloom filter
+//! of its records, which rules out most candidates without a read, and the
+//! first record of every 4 KiB block, so that the others read only the blocks
+//! that can hold them. Candidates found there take the old id;
 //! the others are new states, numbered in the order of their first
 //! occurrence (their smallest sequence number), which is exactly the order
 //! the in-memory search would have given them. Finally the layer's pending
@@ -19,10 +23,20 @@
 //! numbering them at once gives the same ids, and the next round finds them
 //! in the runs like any visited state.
 //!
-//! Cost: each round reads every visited run once (sequential I/O, O(visited)
-//! per round, as in disk-based BFS) plus a sort of its candidates. Memory:
-//! the index, the candidate buffer, and the round's resolution (8 bytes a
-//! candidate and `width + 16` a new state), all sized from `--mem`.
+//! The index stays a cache across rounds: a round's placeholders take the ids
+//! the round found, and when the index is more than three quarters full it is
+//! refilled with the newest stored states, up to half its size.
+//!
+//! Cost: a round sorts its candidates, checks each against every run's filter
+//! (a batch at a time, see [`lookup`]) and reads, of each run, the blocks its
+//! filter lets through (dense candidates read a run sequentially, in large
+//! reads), so it grows with the candidates, not with the visited states; a
+//! state is rewritten O(log) times by the merges of runs. Runs are synced only
+//! when a checkpoint (at layer ends) names them. Memory: the index (at most a
+//! quarter of `--mem`), the candidate buffer, the round's resolution (8 bytes
+//! a candidate and `width + 16` a new state) and the runs' summaries (an eighth
+//! of `--mem` for the filters, whose bits a state shrink as the runs grow),
+//! all sized from `--mem`.
 //! Checkpoints happen at layer ends; a killed run redoes the current layer.
 
 use crate::keys::Keys;
@@ -40,9 +54,13 @@ const PLACEHOLDER: u64 = 1 << 63;
 const FRESH: u64 = 1 << 62;
 /// The row marker of a terminal parent in the pending stream.
 const TERMINAL_ROW: u32 = u32::MAX;
-/// Runs kept before they are merged into one.
-const MAX_RUNS: usize = 8;
 const IO_BUF: usize = 1 << 20;
+/// What the process holds beside the buffers the budget counts (its code,
+/// stacks, the allocator's slack): without it room4's peak RSS under
+/// `--mem 128M` was 128.03 MiB.
+const PROCESS_MARGIN: u64 = 4 << 20;
+/// The share of the budget (one part in this many) the runs' filters may use.
+const FILTER_SHARE: u64 = 8;
 
 /// What a checkpoint must remember of the disk runs.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -53,16 +71,28 @@ pub struct DiskResume {
     cand_limit: u64,
 }
 
+/// One sorted run of visited `(record, id)` entries and its summary in memory.
+struct VisitedRun {
+    path: PathBuf,
+    entries: u64,
+    summary: Summary,
+    /// True once its data is on disk (see [`DiskDedup::sync_runs`]).
+    synced: bool,
+}
+
 /// The disk side of duplicate detection.
 pub struct DiskDedup {
     dir: PathBuf,
     width: usize,
-    runs: Vec<(PathBuf, u64)>,
+    /// Oldest first; each run at most as large as the one before it, but for
+    /// the newest (see [`DiskDedup::compact`]).
+    runs: Vec<VisitedRun>,
+    /// Bytes the runs' filters may hold together.
+    filter_cap: u64,
     garbage: Vec<PathBuf>,
     next_file: u64,
     table_states: u64,
     table_end: u64,
-    provisional: bool,
     cands: Vec<u8>,
     cand_limit: usize,
     /// Candidates after which the current round is resolved, even mid-layer.
@@ -103,35 +133,40 @@ impl DiskDedup {
     ) -> Result<DiskDedup, ExploreError> {
         let dir = opts.scratch_dir.to_path_buf();
         clear_dir(&dir)?;
-        let free = opts.mem_budget.saturating_sub(index_bytes + (48 << 20));
+        let free = opts.mem_budget.saturating_sub(
+            index_bytes + (48 << 20) + filter_cap(opts.mem_budget) + PROCESS_MARGIN,
+        );
         let cand_limit = (free / resolution_bytes_per_candidate(width)).max(1 << 16) as usize;
-        let mut dedup = DiskDedup::empty(dir, width, cand_limit, 0, opts.round_limit);
+        let mut dedup = DiskDedup::empty(dir, width, cand_limit, 0, opts);
         dedup.table_states = table_capacity as u64;
         dedup.table_end = writer.state_count();
-        dedup.write_base_runs(writer)?;
+        dedup.write_base_runs(writer, opts.mem_budget)?;
         Ok(dedup)
     }
 
-    /// `round_limit` overrides the rounds' size (a testing aid).
+    /// The options' round limit overrides the rounds' size (a testing aid).
     fn empty(
         dir: PathBuf,
         width: usize,
         cand_limit: usize,
         next_file: u64,
-        round_limit: Option<u64>,
+        opts: &DiskBudget,
     ) -> DiskDedup {
         DiskDedup {
             dir,
             width,
             runs: Vec::new(),
+            filter_cap: filter_cap(opts.mem_budget),
             garbage: Vec::new(),
             next_file,
             table_states: 0,
             table_end: 0,
-            provisional: false,
             cands: Vec::new(),
             cand_limit,
-            round_limit: round_limit.unwrap_or(self::round_limit(cand_limit)).max(1),
+            round_limit: opts
+                .round_limit
+                .unwrap_or(self::round_limit(cand_limit))
+                .max(1),
             spills: Vec::new(),
             seq: 0,
             pending: None,
@@ -151,7 +186,7 @@ impl DiskDedup {
             width,
             point.cand_limit as usize,
             point.next_file,
-            opts.round_limit,
+            opts,
         );
         dedup.table_states = point.table_states;
         for (name, entries) in &point.runs {
@@ -163,9 +198,16 @@ impl DiskDedup {
                     path.display()
                 )));
             }
-            dedup.runs.push((path, *entries));
+            // The summaries are not saved: one sequential read rebuilds them.
+            let summary = dedup.summarise(&path, *entries)?;
+            dedup.runs.push(VisitedRun {
+                path,
+                entries: *entries,
+                summary,
+                synced: true,
+            });
         }
-        let keep: Vec<PathBuf> = dedup.runs.iter().map(|(p, _)| p.clone()).collect();
+        let keep: Vec<PathBuf> = dedup.runs.iter().map(|r| r.path.clone()).collect();
         for entry in fs::read_dir(&dir).map_err(io_err(&dir))? {
             let path = entry.map_err(io_err(&dir))?.path();
             if !keep.contains(&path) {
@@ -199,12 +241,26 @@ impl DiskDedup {
             runs: self
                 .runs
                 .iter()
-                .filter_map(|(p, n)| Some((name(p)?, *n)))
+                .filter_map(|r| Some((name(&r.path)?, r.entries)))
                 .collect(),
             next_file: self.next_file,
             table_states: self.table_states,
             cand_limit: self.cand_limit as u64,
         }
+    }
+
+    /// Makes every run durable, its data and its name, before a checkpoint
+    /// names it. Runs are not synced when they are written: most are merged
+    /// away by [`DiskDedup::compact`] before any checkpoint sees them, and a
+    /// sync a round (hundreds of rounds a run under a small budget) cost more
+    /// than the rounds' reads.
+    pub fn sync_runs(&mut self) -> Result<(), ExploreError> {
+        for run in self.runs.iter_mut().filter(|r| !r.synced) {
+            let file = File::open(&run.path).map_err(io_err(&run.path))?;
+            sync_new_file(&file, &run.path)?;
+            run.synced = true;
+        }
+        Ok(())
     }
 
     /// Deletes files no checkpoint refers to any more.
@@ -219,13 +275,23 @@ impl DiskDedup {
         self.dir.join(format!("{kind}-{:06}", self.next_file))
     }
 
-    /// Sorted runs of every state stored so far, in chunks that fit memory.
-    fn write_base_runs(&mut self, writer: &mut RunWriter) -> Result<(), ExploreError> {
+    /// One sorted run of every state stored so far: sorted chunks that fit
+    /// memory, merged in one pass (the chunks are scratch no checkpoint names,
+    /// so they need no sync and go at once). A chunk takes a quarter of the
+    /// budget, which the candidate buffers do not use yet: chunks of the
+    /// buffer's size are so many under a small budget (177 for room4 under
+    /// `--mem 128M`) that the merge's read buffers, up to 1 MiB each, would
+    /// break the budget.
+    fn write_base_runs(&mut self, writer: &mut RunWriter, budget: u64) -> Result<(), ExploreError> {
         let count = writer.state_count();
+        // The records read, their entries and the sort's copy of the entries
+        // (16 bytes an entry, or an index and a second copy for wide ones).
+        let chunk = (budget / 4 / (3 * (self.width as u64 + 8))).max(self.cand_limit as u64);
         let mut id = 0;
         let mut records = Vec::new();
+        let mut chunks = Vec::new();
         while id < count {
-            let n = (count - id).min(self.cand_limit as u64) as usize;
+            let n = (count - id).min(chunk) as usize;
             writer.read_states(id, n, &mut records)?;
             let mut entries = Vec::with_capacity(n * (self.width + 8));
             for (k, rec) in records.chunks_exact(self.width).enumerate() {
@@ -233,12 +299,67 @@ impl DiskDedup {
                 entries.extend_from_slice(&(id + k as u64).to_le_bytes());
             }
             sort_entries(&mut entries, self.width + 8, self.width);
-            let path = self.new_path("run");
-            write_file(&path, &entries)?;
-            self.runs.push((path, n as u64));
+            let path = self.new_path("base");
+            let mut file = File::create(&path).map_err(io_err(&path))?;
+            file.write_all(&entries).map_err(io_err(&path))?;
+            chunks.push((path, n as u64));
             id += n as u64;
         }
+        drop(records);
+        if !chunks.is_empty() {
+            let run = self.merge_into_run(&chunks)?;
+            self.runs.push(run);
+        }
+        for (path, _) in chunks {
+            fs::remove_file(&path).map_err(io_err(&path))?;
+        }
         Ok(())
+    }
+
+    /// Filter bits a new run of `entries` entries gets, when the runs
+    /// `replaced` are about to go: the filters together stay within their
+    /// share of the budget.
+    fn filter_bits(&self, entries: u64, replaced: &[PathBuf]) -> u64 {
+        let kept: u64 = self
+            .runs
+            .iter()
+            .filter(|r| !replaced.contains(&r.path))
+            .map(|r| r.summary.filter_bytes())
+            .sum();
+        (self.filter_cap.saturating_sub(kept) * 8 / entries.max(1)).min(MAX_FILTER_BITS)
+    }
+
+    /// Reads a run of the checkpoint back to summarise it.
+    fn summarise(&self, path: &Path, entries: u64) -> Result<Summary, ExploreError> {
+        let mut summary = Summary::new(self.width, entries, self.filter_bits(entries, &[]));
+        let mut reader = EntryReader::open(path, entries, self.width + 8)?;
+        while reader.next(path)? {
+            summary.push(&reader.entry()[..self.width]);
+        }
+        Ok(summary.finish())
+    }
+
+    /// Merges the sorted entry files `inputs` into a new run, synced so
+    /// that a checkpoint may name it, and summarises it on the way.
+    fn merge_into_run(&mut self, inputs: &[(PathBuf, u64)]) -> Result<VisitedRun, ExploreError> {
+        let entries: u64 = inputs.iter().map(|(_, n)| n).sum();
+        let replaced: Vec<PathBuf> = inputs.iter().map(|(p, _)| p.clone()).collect();
+        let mut summary = Summary::new(self.width, entries, self.filter_bits(entries, &replaced));
+        let path = self.new_path("run");
+        let file = File::create(&path).map_err(io_err(&path))?;
+        let mut out = BufWriter::with_capacity(IO_BUF, file);
+        let mut merge = Merge::new(inputs, &[], self.width + 8)?;
+        while let Some(e) = merge.next_entry()? {
+            summary.push(&e[..self.width]);
+            out.write_all(e).map_err(io_err(&path))?;
+        }
+        out.flush().map_err(io_err(&path))?;
+        Ok(VisitedRun {
+            path,
+            entries,
+            summary: summary.finish(),
+            synced: false,
+        })
     }
 
     /// The id (or placeholder) of a successor: from the index when it knows
@@ -259,7 +380,6 @@ impl DiskDedup {
         let placeholder = self.candidate(record)?;
         if keys.exact() && table.len() < table.capacity() {
             table.insert_absent(tag, placeholder);
-            self.provisional = true;
         }
         Ok(placeholder)
     }
@@ -341,6 +461,11 @@ fn resolution_bytes_per_candidate(width: usize) -> u64 {
     2 * width as u64 + 32
 }
 
+/// Bytes the runs' filters may hold under a budget of `mem_budget` bytes.
+fn filter_cap(mem_budget: u64) -> u64 {
+    mem_budget / FILTER_SHARE
+}
+
 /// The most candidates one resolution may take: the candidate buffer's
 /// length (ranks are 32-bit, so never more than 2^32 - 1).
 fn round_limit(cand_limit: usize) -> u64 {
@@ -349,5 +474,8 @@ fn round_limit(cand_limit: usize) -> u64 {
 
 mod files;
 mod layer;
+mod lookup;
+mod probe;
 
-use files::{clear_dir, sort_entries, write_file};
+use files::{clear_dir, sort_entries, sync_new_file, write_file, EntryReader, Merge};
+use probe::{Summary, MAX_FILTER_BITS};

@@ -46,6 +46,9 @@ impl<'g> Bfs<'g> {
             index: self.largest_index(),
         };
         if ending == Ending::Interrupted {
+            if let Some(disk) = self.index.disk.as_mut() {
+                disk.sync_runs()?;
+            }
             let blob = self.resume_blob();
             let progress = self.progress("interrupted");
             sink.progress(&progress);

@@ -51,13 +51,12 @@ impl<'g> Bfs<'g> {
             self.writer.state_count(),
             self.opts.scratch_dir.display()
         ));
-        // On disk the index is only a cache of the latest layer and its
-        // candidates: a quarter of the budget, leaving the rest to the
-        // layer's candidate buffer and its resolution. Every state stored so
-        // far goes into the disk runs, so the cache may start empty.
-        let slot = Table::slot_bytes(crate::table::Format::Wide);
-        let per_state = slot * 10 / 7 + self.index.keys.arena_bytes_per_state();
-        let states = (self.opts.mem_budget / 4 / per_state) as usize;
+        // On disk the index is only a cache of the newest states and the
+        // round's candidates: at most a quarter of the budget, leaving the
+        // rest to the round's candidate buffer and its resolution. Every
+        // state stored so far goes into the disk runs, so the cache may
+        // start empty.
+        let states = disk_cache_states(self.opts.mem_budget, &self.index.keys);
         self.index.table = Table::with_capacity(0)?;
         // The testing cap applies here too: clearing a table sized for the
         // whole default budget at every layer end would dwarf a small level.
@@ -187,6 +186,22 @@ impl<'g> Bfs<'g> {
     }
 }
 
+/// States the disk phase's cache holds under a budget of `budget` bytes: the
+/// most that a table of a power of two of wide slots, at its last load, and
+/// their records in the key arena hold in a quarter of the budget. (Sized by
+/// states alone, the table rounded its slots up to the next power of two and
+/// took up to half the budget: under `--mem 128M` it left nothing to the
+/// candidates, whose buffer then sat at its floor of 65,536, and room4 took
+/// about 350 rounds.)
+fn disk_cache_states(budget: u64, keys: &Keys) -> usize {
+    let (num, den) = (7, 10);
+    let slot = Table::slot_bytes(crate::table::Format::Wide);
+    let per_slot = slot + keys.arena_bytes_per_state() * num / den;
+    let most = (budget / 4 / per_slot).max(16);
+    let slots = 1u64 << most.ilog2();
+    (slots * num / den) as usize
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::Bfs;
@@ -195,6 +210,25 @@ mod tests {
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
     use store::{OpenMode, Progress, RunWriter};
+
+    /// The cache's table and its records take at most a quarter of the
+    /// budget, and more than an eighth: its slots are a power of two.
+    #[test]
+    fn the_disk_cache_takes_at_most_a_quarter_of_the_budget() {
+        use crate::keys::Keys;
+        use crate::table::Table;
+        for width in [6, 12, 40] {
+            let keys = Keys::new(width, 0).expect("keys");
+            for budget in [50u64 << 20, 128 << 20, 200 << 20, 256 << 20, 16 << 30] {
+                let states = super::disk_cache_states(budget, &keys);
+                let table = Table::with_capacity(states).expect("table");
+                let bytes = table.bytes() + keys.arena_bytes_per_state() * states as u64;
+                assert!(bytes <= budget / 4, "{width}: {bytes} of {budget}");
+                assert!(bytes > budget / 8, "{width}: {bytes} of {budget}");
+                assert!(table.capacity() >= states);
+            }
+        }
+    }
 
     /// Stops the search once it has moved to disk.
     struct StopOnDisk(Arc<AtomicBool>);

@@ -156,9 +156,10 @@ impl<'g> Bfs<'g> {
             Some(disk) => {
                 let mut dedup =
                     DiskDedup::resume(disk, &disk_budget(self.opts), self.slot().width())?;
+                // The cache holds the newest states up to half its size, as
+                // it does after every round (see `DiskDedup::finish_layer`).
                 let capacity = dedup.table_states();
-                let layer = self.layers[self.layers.len().saturating_sub(2)];
-                let from = layer.max(count.saturating_sub(capacity));
+                let from = count.saturating_sub(capacity / 2);
                 // Stopped mid-rebuild, the cache is incomplete, but the
                 // search loop sees the flag before any lookup uses it.
                 self.refill_table(from, capacity as usize, true)?;

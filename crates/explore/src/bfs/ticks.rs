@@ -43,6 +43,9 @@ impl<'g> Bfs<'g> {
     }
 
     pub(super) fn checkpoint(&mut self) -> Result<(), ExploreError> {
+        if let Some(disk) = self.index.disk.as_mut() {
+            disk.sync_runs()?;
+        }
         let blob = self.resume_blob();
         let progress = self.progress("exploring");
         self.writer.checkpoint(blob, progress)?;

@@ -18,11 +18,11 @@ pub fn clear_dir(dir: &Path) -> Result<(), ExploreError> {
     Ok(())
 }
 
-/// Writes `bytes` to a new file and syncs it, so a checkpoint may name it.
+/// Writes `bytes` to a new scratch file that no checkpoint names (a round's
+/// spilled candidates), so it needs no sync.
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), ExploreError> {
     let mut file = File::create(path).map_err(io_err(path))?;
-    file.write_all(bytes).map_err(io_err(path))?;
-    sync_new_file(&file, path)
+    file.write_all(bytes).map_err(io_err(path))
 }
 
 /// Makes a new scratch file durable, its data and its name, so that a checkpoint

@@ -2,49 +2,25 @@
 //! resolve the candidates against the visited runs, number the new states, write
 //! the layer's run and stream its pending edges to the store.
 
-use super::files::{sync_new_file, EntryReader, Merge};
-use super::{io_err, DiskDedup, FRESH, IO_BUF, MAX_RUNS, PLACEHOLDER, TERMINAL_ROW};
+use super::files::Merge;
+use super::lookup::Batch;
+use super::probe::{RunProbe, Summary};
+use super::{io_err, DiskDedup, VisitedRun, FRESH, IO_BUF, PLACEHOLDER, TERMINAL_ROW};
 use crate::keys::Keys;
 use crate::table::Table;
 use crate::ExploreError;
 use std::fs::File;
 use std::io::{BufReader, Read};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use store::{Edge, RunWriter};
+
+/// States read from the store at a time when the index is refilled.
+const REFILL_SLICE: u64 = 1 << 16;
 
 /// The new states of a layer, in record order.
 struct Fresh {
     records: Vec<u8>,
     first_seq: Vec<u64>,
-}
-
-/// A cursor over one sorted run of (record, id) entries.
-struct RunCursor<'a> {
-    path: &'a Path,
-    reader: EntryReader,
-    live: bool,
-}
-
-impl<'a> RunCursor<'a> {
-    fn open(path: &'a Path, entries: u64, width: usize) -> Result<RunCursor<'a>, ExploreError> {
-        let mut reader = EntryReader::open(path, entries, width + 8)?;
-        let live = reader.next(path)?;
-        Ok(RunCursor { path, reader, live })
-    }
-
-    /// The id stored for `record`; records must be asked in increasing order.
-    fn find(&mut self, record: &[u8]) -> Result<Option<u64>, ExploreError> {
-        let width = record.len();
-        while self.live && self.reader.entry()[..width] < *record {
-            self.live = self.reader.next(self.path)?;
-        }
-        if self.live && self.reader.entry()[..width] == *record {
-            let mut id = [0u8; 8];
-            id.copy_from_slice(&self.reader.entry()[width..]);
-            return Ok(Some(u64::from_le_bytes(id)));
-        }
-        Ok(None)
-    }
 }
 
 impl DiskDedup {
@@ -64,7 +40,7 @@ impl DiskDedup {
         std::io::Write::flush(&mut out).map_err(io_err(&pending_path))?;
         drop(out);
         let mut resolved = vec![0u64; self.seq as usize];
-        let mut fresh = self.resolve(&mut resolved)?;
+        let mut fresh = self.resolve(&mut resolved, table, keys)?;
         let base = writer.state_count();
         let rank = append_fresh(&mut fresh, self.width, writer)?;
         for r in resolved.iter_mut() {
@@ -79,23 +55,26 @@ impl DiskDedup {
         self.garbage.extend(self.spills.drain(..).map(|(p, _)| p));
         self.seq = 0;
         self.cands.clear();
-        self.refresh_table(&fresh, &rank, base, table, keys);
-        if self.runs.len() > MAX_RUNS {
-            self.compact()?;
-        }
+        self.refresh_table(&fresh, &rank, base, writer, table, keys)?;
+        self.compact()?;
         Ok(())
     }
 
     /// Sorts the candidates, looks each distinct record up in the runs and
     /// fills `resolved[seq]` with an old id or `FRESH | index`.
-    fn resolve(&mut self, resolved: &mut [u64]) -> Result<Fresh, ExploreError> {
+    fn resolve(
+        &mut self,
+        resolved: &mut [u64],
+        table: &Table,
+        keys: &Keys,
+    ) -> Result<Fresh, ExploreError> {
         let width = self.width;
         let entry = width + 8;
         super::files::sort_entries(&mut self.cands, entry, entry);
-        let mut cursors = self
+        let mut probes = self
             .runs
             .iter()
-            .map(|(p, n)| RunCursor::open(p, *n, width))
+            .map(|r| RunProbe::open(&r.path, &r.summary))
             .collect::<Result<Vec<_>, _>>()?;
         let mut merge = Merge::new(&self.spills, &self.cands, entry)?;
         // Room for every candidate being new, so that the vectors never grow by
@@ -105,37 +84,31 @@ impl DiskDedup {
             records: Vec::with_capacity(self.seq as usize * width),
             first_seq: Vec::with_capacity(self.seq as usize),
         };
-        let mut group: Option<(Vec<u8>, u64)> = None;
+        let mut batch = Batch::new(width);
+        let mut settle = |record: &[u8], seq: u64, found: Option<u64>| {
+            resolved[seq as usize] = match found {
+                Some(id) => id,
+                // Occurrences come in record order, the first one first: a
+                // new state's later ones follow its first.
+                None if fresh.records.ends_with(record) => {
+                    FRESH | (fresh.first_seq.len() as u64 - 1)
+                }
+                None => {
+                    fresh.records.extend_from_slice(record);
+                    fresh.first_seq.push(seq);
+                    FRESH | (fresh.first_seq.len() as u64 - 1)
+                }
+            };
+        };
         while let Some(e) = merge.next_entry()? {
             let (record, seq) = e.split_at(width);
             let seq = u64::from_be_bytes(seq.try_into().unwrap_or([0; 8]));
-            if let Some((rec, value)) = &group {
-                if rec.as_slice() == record {
-                    resolved[seq as usize] = *value;
-                    continue;
-                }
-            }
-            let mut value = None;
-            for c in cursors.iter_mut() {
-                if let Some(id) = c.find(record)? {
-                    value = Some(id);
-                }
-            }
-            let value = value.unwrap_or_else(|| {
-                fresh.records.extend_from_slice(record);
-                fresh.first_seq.push(seq);
-                FRESH | (fresh.first_seq.len() as u64 - 1)
-            });
-            resolved[seq as usize] = value;
-            match group.as_mut() {
-                Some((rec, v)) => {
-                    rec.clear();
-                    rec.extend_from_slice(record);
-                    *v = value;
-                }
-                None => group = Some((record.to_vec(), value)),
+            if !batch.add(record, seq) {
+                batch.look_up(&mut probes, (table, keys), &mut settle)?;
+                batch.add(record, seq);
             }
         }
+        batch.look_up(&mut probes, (table, keys), &mut settle)?;
         Ok(fresh)
     }
 
@@ -151,78 +124,135 @@ impl DiskDedup {
         }
         // Streamed through a small buffer: a layer can hold tens of millions
         // of new states, and a whole copy of them would break `--mem`.
+        let entries = rank.len() as u64;
+        let mut summary = Summary::new(self.width, entries, self.filter_bits(entries, &[]));
         let path = self.new_path("run");
         let file = File::create(&path).map_err(io_err(&path))?;
         let mut out = std::io::BufWriter::with_capacity(IO_BUF, file);
         for (i, rec) in fresh.records.chunks_exact(self.width).enumerate() {
             let id = (base + u64::from(rank[i])).to_le_bytes();
+            summary.push(rec);
             std::io::Write::write_all(&mut out, rec).map_err(io_err(&path))?;
             std::io::Write::write_all(&mut out, &id).map_err(io_err(&path))?;
         }
-        let file = out
-            .into_inner()
-            .map_err(|e| io_err(&path)(e.into_error()))?;
-        sync_new_file(&file, &path)?;
-        self.runs.push((path, rank.len() as u64));
+        std::io::Write::flush(&mut out).map_err(io_err(&path))?;
+        self.runs.push(VisitedRun {
+            path,
+            entries,
+            summary: summary.finish(),
+            synced: false,
+        });
         Ok(())
     }
 
-    /// Keeps the newest layer in the index; clears it when it would overflow
-    /// or when the wide-key arena would no longer be contiguous.
+    /// Keeps the index a cache of the newest states across rounds. With
+    /// exact tags, this round's placeholders take their ids (the old states
+    /// among them took theirs in [`DiskDedup::resolve`]), so no entry is
+    /// stale; with fingerprints the new states join the index while the
+    /// key arena stays contiguous. When the index is too full to take the
+    /// next round's candidates, it is rebuilt from the store with the newest
+    /// states: they are the ones the next parents meet most (their own layer
+    /// and the one being built).
     fn refresh_table(
         &mut self,
         fresh: &Fresh,
         rank: &[u32],
         base: u64,
+        writer: &mut RunWriter,
         table: &mut Table,
         keys: &mut Keys,
-    ) {
+    ) -> Result<(), ExploreError> {
         let n = rank.len();
-        // Placeholders of this layer's candidates must go, and so must
-        // everything when the new layer would not fit or the arena would
-        // not stay contiguous.
-        if self.provisional || table.len() + n > table.capacity() || self.table_end != base {
-            table.clear();
-            keys.reset(base);
-            self.provisional = false;
+        let end = base + n as u64;
+        let mut complete = true;
+        if keys.exact() {
+            for (i, rec) in fresh.records.chunks_exact(self.width).enumerate() {
+                let (tag, id) = (keys.tag(rec), base + u64::from(rank[i]));
+                if !table.set_id(tag, id) && table.len() < table.capacity() {
+                    table.insert_absent(tag, id);
+                }
+            }
+            self.table_end = end;
+        } else if self.table_end == base && table.len() + n <= table.capacity() {
+            let mut by_id = vec![0u32; n];
+            for (i, &r) in rank.iter().enumerate() {
+                by_id[r as usize] = i as u32;
+            }
+            for (k, &i) in by_id.iter().enumerate() {
+                let rec = &fresh.records[i as usize * self.width..(i as usize + 1) * self.width];
+                let id = base + k as u64;
+                // A record the arena cannot take leaves its state out of the
+                // cache: it becomes a candidate and the runs resolve it.
+                if !keys.put(id, rec) {
+                    complete = false;
+                    break;
+                }
+                table.insert_absent(keys.tag(rec), id);
+                self.table_end = id + 1;
+            }
+        } else {
+            complete = false;
         }
-        let mut by_id = vec![0u32; n];
-        for (i, &r) in rank.iter().enumerate() {
-            by_id[r as usize] = i as u32;
+        if !complete || table.len() > table.capacity() / 4 * 3 {
+            self.refill_newest(writer, table, keys, end)?;
         }
-        let room = table.capacity() - table.len();
-        for (k, &i) in by_id.iter().take(room).enumerate() {
-            let rec = &fresh.records[i as usize * self.width..(i as usize + 1) * self.width];
-            // The index is only a cache here: a record the arena cannot take
-            // leaves its state unconfirmed, so it becomes a candidate and the
-            // disk runs resolve it.
-            keys.put(base + k as u64, rec);
-            table.insert_absent(keys.tag(rec), base + k as u64);
-        }
-        self.table_end = base + n.min(room) as u64;
+        Ok(())
     }
 
-    /// Merges the smaller half of the runs into one. Leaving the large runs
-    /// alone keeps the cost of a compaction proportional to what recent
-    /// layers added, not to everything visited (tiered merging).
-    fn compact(&mut self) -> Result<(), ExploreError> {
-        let entry = self.width + 8;
-        self.runs.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
-        let old = self.runs.split_off(MAX_RUNS / 2);
-        let total: u64 = old.iter().map(|(_, n)| n).sum();
-        let path = self.new_path("run");
-        let file = File::create(&path).map_err(io_err(&path))?;
-        let mut out = std::io::BufWriter::with_capacity(IO_BUF, file);
-        let mut merge = Merge::new(&old, &[], entry)?;
-        while let Some(e) = merge.next_entry()? {
-            std::io::Write::write_all(&mut out, e).map_err(io_err(&path))?;
+    /// Empties the index and fills it with the newest stored states, up to
+    /// half its capacity, leaving the other half to the next round's
+    /// placeholders and new states. Read from the store a slice at a time.
+    fn refill_newest(
+        &mut self,
+        writer: &mut RunWriter,
+        table: &mut Table,
+        keys: &mut Keys,
+        end: u64,
+    ) -> Result<(), ExploreError> {
+        table.clear();
+        let keep = (table.capacity() / 2).min(keys.capacity()) as u64;
+        let first = end.saturating_sub(keep);
+        keys.reset(first);
+        let mut records = Vec::new();
+        let mut id = first;
+        'slices: while id < end {
+            let count = (end - id).min(REFILL_SLICE);
+            writer.read_states(id, count as usize, &mut records)?;
+            for rec in records.chunks_exact(self.width) {
+                if !keys.put(id, rec) {
+                    break 'slices;
+                }
+                table.insert_absent(keys.tag(rec), id);
+                id += 1;
+            }
         }
-        let file = out
-            .into_inner()
-            .map_err(|e| io_err(&path)(e.into_error()))?;
-        sync_new_file(&file, &path)?;
-        self.runs.push((path, total));
-        self.garbage.extend(old.into_iter().map(|(p, _)| p));
+        self.table_end = id;
+        Ok(())
+    }
+
+    /// Keeps the runs' count logarithmic in the visited states: while the
+    /// newest run is at least as large as the one before it, the two become
+    /// one (a binary counter of run sizes, as in a log-structured merge
+    /// tree). Sizes then at least double from the newest run to the oldest,
+    /// so a candidate meets O(log) runs and a state is rewritten O(log)
+    /// times. The merged run is synced before it replaces the two; they go
+    /// only once a checkpoint no longer names them.
+    fn compact(&mut self) -> Result<(), ExploreError> {
+        while self.runs.len() >= 2 {
+            let n = self.runs.len();
+            if self.runs[n - 2].entries > self.runs[n - 1].entries {
+                break;
+            }
+            let inputs: Vec<(PathBuf, u64)> = self.runs[n - 2..]
+                .iter()
+                .map(|r| (r.path.clone(), r.entries))
+                .collect();
+            let merged = self.merge_into_run(&inputs)?;
+            for old in self.runs.drain(n - 2..) {
+                self.garbage.push(old.path);
+            }
+            self.runs.push(merged);
+        }
         Ok(())
     }
 }

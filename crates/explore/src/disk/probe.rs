@@ -1,0 +1,375 @@
+//! Finding sorted candidates in one sorted visited run without reading all of
+//! it. Each run keeps a small summary in memory: a sparse index (the first
+//! record of every block of about 4 KiB of entries) and a blocked Bloom filter
+//! of its records. A candidate the filter rules out costs no read; the others
+//! read only the blocks that can hold them, with `pread` (the page cache is
+//! not the process's memory, as a map's pages would be). Reads of neighbouring
+//! blocks grow into large sequential reads, so that candidates dense in a run
+//! read it about as fast as the plain sequential pass they replace.
+
+use super::io_err;
+use crate::ExploreError;
+use std::fs::File;
+use std::os::unix::fs::FileExt;
+use std::path::Path;
+
+/// Bytes of entries per block of the sparse index.
+const BLOCK_BYTES: usize = 4096;
+/// Most blocks one read takes (1 MiB of 4 KiB blocks).
+const MAX_SPAN: u64 = 256;
+/// A block this close past the last one read is read as its continuation.
+const NEAR_BLOCKS: u64 = 4;
+/// Hashes a summary gathers before it puts them into its filter.
+const PENDING_HASHES: usize = 64;
+/// Most filter bits an entry gets: past this the false positives are already
+/// rarer than the reads they would cause are costly.
+pub const MAX_FILTER_BITS: u64 = 10;
+
+/// The hash a candidate's record is filtered by, computed once for all runs.
+pub fn record_hash(record: &[u8]) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(record)
+}
+
+/// A blocked Bloom filter: one 512-bit line a key, a few bits set in it.
+/// With no lines it holds nothing back (every record may be present).
+#[derive(Default)]
+struct Filter {
+    lines: Vec<[u64; 8]>,
+    probes: u32,
+}
+
+impl Filter {
+    /// A filter for `entries` keys with about `bits` bits a key.
+    fn new(entries: u64, bits: u64) -> Filter {
+        if bits == 0 || entries == 0 {
+            return Filter::default();
+        }
+        let lines = (entries * bits).div_ceil(512).max(1) as usize;
+        // k = bits * ln 2 is the best count for a plain Bloom filter; a
+        // blocked one does slightly better with one fewer.
+        let probes = ((bits * 69 / 100).saturating_sub(1)).clamp(1, 7) as u32;
+        Filter {
+            lines: vec![[0; 8]; lines],
+            probes,
+        }
+    }
+
+    /// The line of `hash` and the bits a probe sets in it (nine bits each,
+    /// from a second mixing of the hash: at most seven probes).
+    fn at(&self, hash: u64) -> (usize, u64) {
+        let line = ((u128::from(hash) * self.lines.len() as u128) >> 64) as usize;
+        (
+            line,
+            hash.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (hash >> 29),
+        )
+    }
+
+    fn insert(&mut self, hash: u64) {
+        if self.lines.is_empty() {
+            return;
+        }
+        let (line, mut bits) = self.at(hash);
+        for _ in 0..self.probes {
+            let bit = (bits & 511) as usize;
+            self.lines[line][bit / 64] |= 1 << (bit % 64);
+            bits >>= 9;
+        }
+    }
+
+    /// Starts loading the line `hash` falls to, so that a check soon after
+    /// finds it present.
+    #[inline]
+    fn prefetch(&self, hash: u64) {
+        if !self.lines.is_empty() {
+            store::prefetch(&self.lines, self.at(hash).0);
+        }
+    }
+
+    fn may_contain(&self, hash: u64) -> bool {
+        if self.lines.is_empty() {
+            return true;
+        }
+        let (line, mut bits) = self.at(hash);
+        let words = &self.lines[line];
+        for _ in 0..self.probes {
+            let bit = (bits & 511) as usize;
+            if words[bit / 64] & (1 << (bit % 64)) == 0 {
+                return false;
+            }
+            bits >>= 9;
+        }
+        true
+    }
+
+    fn bytes(&self) -> u64 {
+        self.lines.len() as u64 * 64
+    }
+}
+
+/// What memory keeps of one sorted run of `(record, id)` entries.
+pub struct Summary {
+    width: usize,
+    entries: u64,
+    block_entries: u64,
+    /// The first record of every block.
+    fences: Vec<u8>,
+    /// The same as words, for records of at most eight bytes (see [`Word`]).
+    fence_words: Vec<u64>,
+    word: Option<Word>,
+    filter: Filter,
+    /// Hashes of pushed records not yet in the filter (see [`Summary::push`]).
+    pending: Vec<u64>,
+}
+
+/// Records of at most eight bytes compared as one big-endian word: a
+/// comparison of byte strings is a call to `memcmp` (with the probes'
+/// binary searches, a quarter of the disk phase's time on room4).
+#[derive(Clone, Copy)]
+struct Word {
+    shift: u32,
+}
+
+impl Word {
+    fn for_width(width: usize) -> Option<Word> {
+        (1..=8).contains(&width).then(|| Word {
+            shift: 8 * (8 - width as u32),
+        })
+    }
+
+    /// The word of a record of the run's width.
+    fn of_record(self, record: &[u8]) -> u64 {
+        let mut bytes = [0u8; 8];
+        let n = record.len().min(8);
+        bytes[..n].copy_from_slice(&record[..n]);
+        u64::from_be_bytes(bytes) >> self.shift
+    }
+
+    /// The word of the record an entry (record then 8-byte id) starts with:
+    /// an entry is at least eight bytes long, so one fixed-size load.
+    #[inline]
+    fn of_entry(self, entry: &[u8]) -> u64 {
+        let bytes: [u8; 8] = entry[..8].try_into().unwrap_or([0; 8]);
+        u64::from_be_bytes(bytes) >> self.shift
+    }
+}
+
+impl Summary {
+    /// An empty summary of a run of `entries` entries of `width`-byte records,
+    /// to be given every record in order ([`Summary::push`]), with about
+    /// `filter_bits` filter bits a record.
+    pub fn new(width: usize, entries: u64, filter_bits: u64) -> Summary {
+        let block_entries = (BLOCK_BYTES / (width + 8)).max(1) as u64;
+        let blocks = entries.div_ceil(block_entries) as usize;
+        let word = Word::for_width(width);
+        Summary {
+            width,
+            entries: 0,
+            block_entries,
+            fences: Vec::with_capacity(if word.is_some() { 0 } else { blocks * width }),
+            fence_words: Vec::with_capacity(if word.is_some() { blocks } else { 0 }),
+            word,
+            filter: Filter::new(entries, filter_bits.min(MAX_FILTER_BITS)),
+            pending: Vec::with_capacity(PENDING_HASHES),
+        }
+    }
+
+    /// Notes the run's next record (records come in increasing order).
+    pub fn push(&mut self, record: &[u8]) {
+        if self.entries.is_multiple_of(self.block_entries) {
+            match self.word {
+                Some(word) => self.fence_words.push(word.of_record(record)),
+                None => self.fences.extend_from_slice(record),
+            }
+        }
+        // The filter's lines are far apart in memory: inserted a batch at
+        // a time, their cache misses overlap instead of following each other
+        // between the merge's steps.
+        self.pending.push(record_hash(record));
+        if self.pending.len() == PENDING_HASHES {
+            self.flush();
+        }
+        self.entries += 1;
+    }
+
+    /// Puts the pending hashes into the filter.
+    fn flush(&mut self) {
+        for &hash in &self.pending {
+            self.filter.insert(hash);
+        }
+        self.pending.clear();
+    }
+
+    /// Completes the summary once every record was pushed; a probe needs it.
+    pub fn finish(mut self) -> Summary {
+        self.flush();
+        self.pending = Vec::new();
+        self
+    }
+
+    /// Memory its filter holds.
+    pub fn filter_bytes(&self) -> u64 {
+        self.filter.bytes()
+    }
+
+    fn blocks(&self) -> u64 {
+        match self.word {
+            Some(_) => self.fence_words.len() as u64,
+            None => (self.fences.len() / self.width.max(1)) as u64,
+        }
+    }
+
+    fn fence(&self, block: u64) -> &[u8] {
+        let at = block as usize * self.width;
+        &self.fences[at..at + self.width]
+    }
+
+    /// The last block, from `from` on, whose first record is at most
+    /// `record` (whose word is `word` for narrow records); `None` when
+    /// `record` lies before block `from`.
+    fn block_of(&self, record: &[u8], word: u64, from: u64) -> Option<u64> {
+        let (mut lo, mut hi) = (from, self.blocks());
+        // Invariant: blocks before `lo` start at most at `record`, blocks from
+        // `hi` on start past it.
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let at_most = match self.word {
+                Some(_) => self.fence_words[mid as usize] <= word,
+                None => self.fence(mid) <= record,
+            };
+            if at_most {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo.checked_sub(1).filter(|&b| b >= from)
+    }
+}
+
+/// Looks increasing records up in one run, reading only the blocks that can
+/// hold them.
+pub struct RunProbe<'a> {
+    path: &'a Path,
+    file: File,
+    summary: &'a Summary,
+    /// The entries of blocks `lo..hi`.
+    window: Vec<u8>,
+    lo: u64,
+    hi: u64,
+    span: u64,
+    /// No record asked from now on lies before this block.
+    from: u64,
+    /// Bytes read so far (a measure for tests and traces).
+    pub bytes_read: u64,
+}
+
+impl<'a> RunProbe<'a> {
+    /// Opens the run at `path` summarised by `summary`.
+    pub fn open(path: &'a Path, summary: &'a Summary) -> Result<RunProbe<'a>, ExploreError> {
+        debug_assert!(summary.pending.is_empty(), "an unfinished summary");
+        let file = File::open(path).map_err(io_err(path))?;
+        Ok(RunProbe {
+            path,
+            file,
+            summary,
+            window: Vec::new(),
+            lo: 0,
+            hi: 0,
+            span: 1,
+            from: 0,
+            bytes_read: 0,
+        })
+    }
+
+    /// The id stored for `record`, whose [`record_hash`] is `hash`. Records
+    /// must be asked in increasing order.
+    #[cfg(test)]
+    pub fn find(&mut self, record: &[u8], hash: u64) -> Result<Option<u64>, ExploreError> {
+        if !self.may_hold(hash) {
+            return Ok(None);
+        }
+        self.find_unfiltered(record)
+    }
+
+    /// False when the run's filter rules out the record whose
+    /// [`record_hash`] is `hash`.
+    #[inline]
+    pub fn may_hold(&self, hash: u64) -> bool {
+        self.summary.filter.may_contain(hash)
+    }
+
+    /// Starts loading the line of the run's filter that [`RunProbe::may_hold`]
+    /// will read for `hash`.
+    #[inline]
+    pub fn prefetch(&self, hash: u64) {
+        self.summary.filter.prefetch(hash);
+    }
+
+    /// The lookup without the filter (the round checks the filters of a
+    /// batch first, see [`super::lookup`]): reads the block that can hold
+    /// `record`. Records must be asked in increasing order.
+    pub fn find_unfiltered(&mut self, record: &[u8]) -> Result<Option<u64>, ExploreError> {
+        let summary = self.summary;
+        let word = summary.word.map_or(0, |w| w.of_record(record));
+        let Some(block) = summary.block_of(record, word, self.from) else {
+            return Ok(None);
+        };
+        self.from = block;
+        if block < self.lo || block >= self.hi {
+            self.load(block)?;
+        }
+        let size = summary.width + 8;
+        let first = (block - self.lo) * summary.block_entries;
+        let count = summary
+            .block_entries
+            .min(summary.entries - block * summary.block_entries);
+        let at = first as usize * size;
+        let entries = &self.window[at..at + count as usize * size];
+        let (mut lo, mut hi) = (0usize, count as usize);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let e = &entries[mid * size..(mid + 1) * size];
+            let order = match summary.word {
+                Some(w) => w.of_entry(e).cmp(&word),
+                None => e[..summary.width].cmp(record),
+            };
+            match order {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => {
+                    let id = e[summary.width..].try_into().unwrap_or([0; 8]);
+                    return Ok(Some(u64::from_le_bytes(id)));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Reads a window holding `block`: the continuation of the last window,
+    /// twice as long, when the block is near its end (dense candidates read
+    /// the run sequentially), else the block alone.
+    fn load(&mut self, block: u64) -> Result<(), ExploreError> {
+        let summary = self.summary;
+        let near = self.hi > self.lo && block >= self.hi && block < self.hi + NEAR_BLOCKS;
+        if near {
+            self.lo = self.hi;
+            self.span = (self.span * 2).min(MAX_SPAN);
+        } else {
+            self.lo = block;
+            self.span = 1;
+        }
+        self.hi = (self.lo + self.span).max(block + 1).min(summary.blocks());
+        let size = (summary.width + 8) as u64;
+        let first = self.lo * summary.block_entries;
+        let end = (self.hi * summary.block_entries).min(summary.entries);
+        self.window.resize(((end - first) * size) as usize, 0);
+        self.file
+            .read_exact_at(&mut self.window, first * size)
+            .map_err(io_err(self.path))?;
+        self.bytes_read += (end - first) * size;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,103 @@
+//! The block-skipping lookup against a plain map of the run, and its reads.
+
+use super::*;
+use proptest::prelude::*;
+use std::collections::BTreeMap;
+
+/// Writes `map` as a sorted run of `(record, id)` entries and summarises it.
+fn write_run(dir: &Path, width: usize, map: &BTreeMap<Vec<u8>, u64>, bits: u64) -> Summary {
+    let mut bytes = Vec::new();
+    let mut summary = Summary::new(width, map.len() as u64, bits);
+    for (record, id) in map {
+        bytes.extend_from_slice(record);
+        bytes.extend_from_slice(&id.to_le_bytes());
+        summary.push(record);
+    }
+    std::fs::write(dir.join("run"), bytes).expect("write run");
+    summary.finish()
+}
+
+/// The record of `value`: its low bytes, big-endian, after zeros for
+/// records wider than a word.
+fn record(value: u64, width: usize) -> Vec<u8> {
+    let mut bytes = vec![0u8; width.saturating_sub(8)];
+    bytes.extend_from_slice(&value.to_be_bytes()[8usize.saturating_sub(width)..]);
+    bytes
+}
+
+/// Every candidate, in increasing order, looked up with the probe.
+fn probe_all(dir: &Path, summary: &Summary, candidates: &[Vec<u8>]) -> (Vec<Option<u64>>, u64) {
+    let path = dir.join("run");
+    let mut probe = RunProbe::open(&path, summary).expect("open");
+    let found = candidates
+        .iter()
+        .map(|c| probe.find(c, record_hash(c)).expect("find"))
+        .collect();
+    (found, probe.bytes_read)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The probe finds exactly what a map of the run finds, whatever the
+    /// density of the candidates, the record width and the filter.
+    #[test]
+    fn the_probe_finds_what_the_run_holds(
+        width in 1usize..=12,
+        states in proptest::collection::btree_set(0u64..50_000, 0..4_000),
+        asked in proptest::collection::btree_set(0u64..50_000, 0..3_000),
+        bits in 0u64..12,
+    ) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mask = if width >= 8 { u64::MAX } else { (1u64 << (8 * width)) - 1 };
+        let map: BTreeMap<Vec<u8>, u64> = states
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| (record(s & mask, width), i as u64 * 7 + 3))
+            .collect();
+        let summary = write_run(dir.path(), width, &map, bits);
+        let mut candidates: Vec<Vec<u8>> = asked.iter().map(|&a| record(a & mask, width)).collect();
+        candidates.sort();
+        candidates.dedup();
+        let (found, _) = probe_all(dir.path(), &summary, &candidates);
+        let expected: Vec<Option<u64>> = candidates.iter().map(|c| map.get(c).copied()).collect();
+        prop_assert_eq!(found, expected);
+    }
+}
+
+/// A few candidates among many states read a few blocks, not the run; dense
+/// ones read it once, in large reads.
+#[test]
+fn sparse_candidates_read_few_blocks_and_dense_ones_the_run_once() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let width = 6;
+    let map: BTreeMap<Vec<u8>, u64> = (0..200_000u64).map(|i| (record(i * 3, width), i)).collect();
+    let run_bytes = map.len() as u64 * 14;
+    // No filter: the reads come from the sparse index alone.
+    let summary = write_run(dir.path(), width, &map, 0);
+    let sparse: Vec<Vec<u8>> = (0..50u64).map(|i| record(i * 12_000, width)).collect();
+    let (found, read) = probe_all(dir.path(), &summary, &sparse);
+    assert!(found.iter().all(Option::is_some));
+    assert!(read <= 50 * 4096, "{read} bytes read for 50 candidates");
+    let dense: Vec<Vec<u8>> = (0..200_000u64).map(|i| record(i * 3 + 1, width)).collect();
+    let (found, read) = probe_all(dir.path(), &summary, &dense);
+    assert!(found.iter().all(Option::is_none));
+    assert_eq!(
+        read, run_bytes,
+        "dense candidates read the run exactly once"
+    );
+}
+
+/// Absent candidates are mostly ruled out by the filter, without a read.
+#[test]
+fn the_filter_saves_the_reads_of_most_absent_candidates() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let width = 5;
+    let map: BTreeMap<Vec<u8>, u64> = (0..100_000u64).map(|i| (record(i * 2, width), i)).collect();
+    let summary = write_run(dir.path(), width, &map, 8);
+    let absent: Vec<Vec<u8>> = (0..2_000u64).map(|i| record(i * 100 + 1, width)).collect();
+    let (found, read) = probe_all(dir.path(), &summary, &absent);
+    assert!(found.iter().all(Option::is_none));
+    // A 4 KiB block per false positive: at 8 bits a key, well under one in ten.
+    assert!(read < 200 * 4096, "{read} bytes read");
+}
