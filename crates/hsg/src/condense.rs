@@ -122,12 +122,22 @@ pub(crate) fn member_lists(
     backing: &Backing,
 ) -> Result<(Vec<u64>, IdVec), HsgError> {
     let n = c.of_state.len() as u64;
-    let count = c.count as usize;
     // A histogram of every hyperstate a thread: worth it only while they are small.
-    let threads = match (count as u64).saturating_mul(64) <= n {
+    let threads = match c.count.saturating_mul(64) <= n {
         true => threads_for(n),
         false => 1,
     };
+    member_lists_on(c, backing, threads)
+}
+
+/// [`member_lists`] on `threads` threads.
+pub(crate) fn member_lists_on(
+    c: &Components,
+    backing: &Backing,
+    threads: usize,
+) -> Result<(Vec<u64>, IdVec), HsgError> {
+    let n = c.of_state.len() as u64;
+    let count = c.count as usize;
     let mut cursors = map_ranges(n, threads, |states| {
         let mut histogram = vec![0u64; count];
         for s in states {

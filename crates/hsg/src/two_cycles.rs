@@ -171,6 +171,21 @@ impl<'r, W: Word> Recording<'r, W> {
     }
 }
 
+/// Starts loading what the pairs' checks of one source will read: each larger target's
+/// row index and union-find word, then (once the indices are in) the first word of its
+/// edges, so that the cache misses of the targets overlap instead of following one
+/// another (a source has a few targets, one BFS layer away, far from it in memory).
+#[inline]
+fn prefetch_pairs<G: StateGraph + ?Sized, A: AtomicWord>(g: &G, up: &[A], ahead: &[(u64, ActionId)]) {
+    for &(t, _) in ahead {
+        g.prefetch_row(t);
+        store::prefetch(up, t as usize);
+    }
+    for &(t, _) in ahead {
+        g.prefetch_edge(g.edge_range(t).start);
+    }
+}
+
 /// The pass over the sources `sources`: merges their two-cycles into `up` and counts,
 /// and records the one-way transitions when `recording` is given.
 fn scan<'r, G: StateGraph + ?Sized, A: AtomicWord, W: Word>(
@@ -200,6 +215,7 @@ fn scan<'r, G: StateGraph + ?Sized, A: AtomicWord, W: Word>(
         if ahead.len() > 1 {
             ahead.sort_unstable();
         }
+        prefetch_pairs(g, up, &ahead);
         let mut i = 0;
         while i < ahead.len() {
             let t = ahead[i].0;
