@@ -179,7 +179,10 @@ fn from_list<W: Word>(list: &OneWayList<W>, c: &Components) -> (HsgEdges, u64) {
         let mut acc = Accumulator::new();
         let mut critical = 0u64;
         for e in edges {
-            let (h, th) = (c.of_state.at(e.source.to_u64()), c.of_state.at(e.target.to_u64()));
+            let (h, th) = (
+                c.of_state.at(e.source.to_u64()),
+                c.of_state.at(e.target.to_u64()),
+            );
             if h != th {
                 critical += 1;
                 acc.push(h, th, e.action);

@@ -11,9 +11,9 @@ use crate::condense::{condense_counting, member_lists_on, Condensation};
 use crate::error::HsgError;
 use crate::graph::{ActionId, OutcomeId, StateGraph};
 use crate::hsg_edges::{csr, hsg_edges_from_list, hsg_edges_on, HsgEdges};
-use crate::one_way::{OneWayList, OneWays, Room};
 use crate::ids::IdVec;
 use crate::mem::MemGraph;
+use crate::one_way::{OneWayList, OneWays, Room};
 use crate::persist::SavedAnalysis;
 use crate::reversibility::{count_reversibility, from_counts};
 use crate::scc::{direct_components_in, Components};
@@ -458,7 +458,8 @@ fn a_large_game_is_analysed_as_before_on_every_core() {
     // or kept but leaving too little room for the search: the same condensation.
     let legacy = legacy_condense(&g);
     for room in [u64::MAX, 20_000, 200_000] {
-        let (condensation, _) = condense_counting(&g, &Backing::Heap, u64::MAX, Some(room)).unwrap();
+        let (condensation, _) =
+            condense_counting(&g, &Backing::Heap, u64::MAX, Some(room)).unwrap();
         assert!(condensation == legacy, "room {room}");
     }
 }

@@ -167,7 +167,11 @@ fn first_target(
     is_target: &(dyn Fn(StateId) -> bool + Sync),
     threads: usize,
 ) -> Option<u32> {
-    let threads = if frontier.len() < WALK_BLOCK { 1 } else { threads };
+    let threads = if frontier.len() < WALK_BLOCK {
+        1
+    } else {
+        threads
+    };
     let firsts = crate::parallel::map_ranges(frontier.len() as u64, threads, |r| {
         frontier[r.start as usize..r.end as usize]
             .iter()

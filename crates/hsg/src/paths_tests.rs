@@ -128,7 +128,10 @@ fn serial_walk_length(
                 let t = g.edge(i).1;
                 if !visited[t as usize] {
                     visited[t as usize] = true;
-                    next.push((t, critical + u32::from(hyperstate_of(t) != hyperstate_of(s))));
+                    next.push((
+                        t,
+                        critical + u32::from(hyperstate_of(t) != hyperstate_of(s)),
+                    ));
                 }
             }
         }

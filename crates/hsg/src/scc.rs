@@ -29,8 +29,8 @@
 //! which roughly halves the cache misses a state costs; the result is the same.
 
 use crate::error::HsgError;
-use crate::one_way::OneWays;
 use crate::graph::StateGraph;
+use crate::one_way::OneWays;
 use crate::scc_rows::{Dense, InPlace};
 use crate::scc_search::components_over;
 pub use crate::scc_search::Components;

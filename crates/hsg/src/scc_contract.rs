@@ -37,6 +37,7 @@
 use crate::error::HsgError;
 use crate::graph::StateGraph;
 use crate::ids::{AtomicWord, IdVec, Word};
+use crate::one_way::{OneWayList, OneWays, Room};
 use crate::parallel::{map_ranges, threads_for};
 use crate::scc_rows::Rows;
 use crate::scc_search::{components_over, Components};
@@ -44,7 +45,6 @@ use crate::state_arrays::{Backing, Words};
 #[cfg(test)]
 pub(crate) use crate::two_cycles::two_cycle_classes;
 pub(crate) use crate::two_cycles::{two_cycle_classes_recording, Classes, PairCounts};
-use crate::one_way::{OneWayList, OneWays, Room};
 use std::ops::Range;
 
 /// States per class below which the contraction is not worth its passes: a graph whose

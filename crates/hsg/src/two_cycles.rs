@@ -176,7 +176,11 @@ impl<'r, W: Word> Recording<'r, W> {
 /// edges, so that the cache misses of the targets overlap instead of following one
 /// another (a source has a few targets, one BFS layer away, far from it in memory).
 #[inline]
-fn prefetch_pairs<G: StateGraph + ?Sized, A: AtomicWord>(g: &G, up: &[A], ahead: &[(u64, ActionId)]) {
+fn prefetch_pairs<G: StateGraph + ?Sized, A: AtomicWord>(
+    g: &G,
+    up: &[A],
+    ahead: &[(u64, ActionId)],
+) {
     for &(t, _) in ahead {
         g.prefetch_row(t);
         store::prefetch(up, t as usize);
