@@ -271,6 +271,10 @@ pub(crate) fn two_cycle_classes<G: StateGraph + ?Sized, W: Word>(
     Ok((classes, counts))
 }
 
+/// What the two-cycle pass gives: the classes, the counts and, when recorded, the
+/// one-way transitions.
+pub(crate) type Pass<W> = (Classes<W>, PairCounts, Option<OneWayList<W>>);
+
 /// [`two_cycle_classes`], which also records the one-way transitions in a list drawing
 /// on `room` when one is given (see [`crate::one_way`]); the list is None when the room
 /// ran out.
@@ -279,7 +283,7 @@ pub(crate) fn two_cycle_classes_recording<G: StateGraph + ?Sized, W: Word>(
     backing: &Backing,
     threads: usize,
     room: Option<&Room>,
-) -> Result<(Classes<W>, PairCounts, Option<OneWayList<W>>), HsgError> {
+) -> Result<Pass<W>, HsgError> {
     let n = g.state_count();
     let mut up: Words<W> = backing.zeroed(n as usize)?;
     let parts = {
