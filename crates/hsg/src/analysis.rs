@@ -68,6 +68,17 @@ pub fn scc_bytes_needed(states: u64) -> u64 {
     (states as f64 * crate::scc::bytes_per_state(states)).ceil() as u64
 }
 
+/// Bytes the two-cycle pass's list of one-way transitions may take under `budget`: what
+/// is left beside the pass's own arrays (the union-find's word a state and the marks of
+/// a bit a transition).
+fn one_way_room<G: StateGraph + ?Sized>(g: &G, budget: u64) -> u64 {
+    let n = g.state_count();
+    let word = if n < u64::from(u32::MAX) { 4 } else { 8 };
+    budget
+        .saturating_sub(n.saturating_mul(word))
+        .saturating_sub(g.edge_count().div_ceil(8))
+}
+
 /// Chooses where the per-state arrays go, before anything is allocated: the heap while
 /// the SCC's arrays (its peak, see [`crate::scc`]) fit the budget, else scratch files in
 /// `scratch_dir`; without one, such a graph is refused (see `docs/metrics.md`, "Cost").
@@ -162,9 +173,15 @@ fn analyze_for<G: StateGraph + ?Sized>(
             .saturating_sub(scc_bytes_needed(g.state_count())),
         Backing::Files(_) => 0,
     };
+    // The two-cycle pass may record the one-way transitions in what the budget leaves
+    // beside its own arrays, when those are on the heap (see `crate::one_way`).
+    let list_room = match backing {
+        Backing::Heap => Some(one_way_room(g, opts.mem_budget_bytes)),
+        Backing::Files(_) => None,
+    };
     // The shortest win is measured on the one walk `hsg path --to win` prints, which
     // needs the hyperstates: it is part of the summary (issue 37).
-    let analysis = analyze_phases(g, opts, &backing, spare, target);
+    let analysis = analyze_phases(g, opts, (&backing, spare, list_room), target);
     let (mut analysis, pass, headroom_note, left) = analysis?;
     opts.progress
         .enter(Phase::Summary, opts.headroom, opts.saving);
@@ -190,13 +207,12 @@ type Phases = (Analysis, PairCounts, Option<String>, u64);
 fn analyze_phases<G: StateGraph + ?Sized>(
     g: &G,
     opts: &AnalyzeOptions,
-    backing: &Backing,
-    spare: u64,
+    (backing, spare, list_room): (&Backing, u64, Option<u64>),
     target: OutcomeId,
 ) -> Result<Phases, HsgError> {
     let enter = |phase| opts.progress.enter(phase, opts.headroom, opts.saving);
     enter(Phase::Components);
-    let (condensation, pass) = condense_counting(g, backing, spare)?;
+    let (condensation, pass) = condense_counting(g, backing, spare, list_room)?;
     // What the budget leaves once the hyperstates are known: headroom and the
     // winning paths take their memory from it.
     let left = budget_left(&condensation, opts.mem_budget_bytes)?;

@@ -13,7 +13,8 @@
 use crate::error::HsgError;
 use crate::graph::StateGraph;
 pub use crate::hsg_edges::HsgEdges;
-use crate::ids::IdVec;
+use crate::ids::{AtomicWord, IdVec, Word};
+use crate::parallel::{map_ranges, ranges, threads_for};
 use crate::scc::{components_with_counts, Components};
 use crate::state_arrays::Backing;
 use crate::two_cycles::PairCounts;
@@ -71,7 +72,8 @@ impl Condensation {
 
 /// Computes hyperstates, member lists and HSG edges of a validated graph, on the heap.
 pub fn condense<G: StateGraph + ?Sized>(g: &G) -> Condensation {
-    crate::state_arrays::on_heap(condense_in(g, &Backing::Heap, u64::MAX))
+    let condensed = condense_counting(g, &Backing::Heap, u64::MAX, Some(u64::MAX));
+    crate::state_arrays::on_heap(condensed.map(|c| c.0))
 }
 
 /// Computes hyperstates, member lists and HSG edges of a validated graph, with the
@@ -82,19 +84,25 @@ pub fn condense_in<G: StateGraph + ?Sized>(
     backing: &Backing,
     spare: u64,
 ) -> Result<Condensation, HsgError> {
-    Ok(condense_counting(g, backing, spare)?.0)
+    Ok(condense_counting(g, backing, spare, None)?.0)
 }
 
 /// [`condense_in`], with what the two-cycle pass counted on the way (see
-/// [`crate::two_cycles`]).
+/// [`crate::two_cycles`]). With a `list_room` (bytes), the pass records the one-way
+/// transitions within it and the HSG's edges come from them, without a pass over the
+/// rows (see [`crate::one_way`]); the list is freed before the member lists are built.
 pub(crate) fn condense_counting<G: StateGraph + ?Sized>(
     g: &G,
     backing: &Backing,
     spare: u64,
+    list_room: Option<u64>,
 ) -> Result<(Condensation, PairCounts), HsgError> {
-    let (components, counts) = components_with_counts(g, backing, spare)?;
+    let (components, counts, list) = components_with_counts(g, backing, spare, list_room)?;
+    let (edges, critical_actions) = match list {
+        Some(list) => crate::hsg_edges::hsg_edges_from_list(&list, &components),
+        None => crate::hsg_edges::hsg_edges(g, &components),
+    };
     let (member_offsets, members) = member_lists(&components, backing)?;
-    let (edges, critical_actions) = crate::hsg_edges::hsg_edges(g, &components);
     let condensation = Condensation {
         components,
         member_offsets,
@@ -106,26 +114,73 @@ pub(crate) fn condense_counting<G: StateGraph + ?Sized>(
 }
 
 /// Counting sort of states by hyperstate; ids come out sorted within each hyperstate.
+/// On every core while the hyperstates are few beside the states: each thread counts
+/// the hyperstates of a range of states, and places its range's members after those of
+/// the ranges before it, so the lists are the same whatever the thread count.
 pub(crate) fn member_lists(
     c: &Components,
     backing: &Backing,
 ) -> Result<(Vec<u64>, IdVec), HsgError> {
-    let n = c.of_state.len();
-    let mut offsets = vec![0u64; c.count as usize + 1];
-    for h in c.of_state.iter() {
-        offsets[h as usize + 1] += 1;
+    let n = c.of_state.len() as u64;
+    // A histogram of every hyperstate a thread: worth it only while they are small.
+    let threads = match c.count.saturating_mul(64) <= n {
+        true => threads_for(n),
+        false => 1,
+    };
+    member_lists_on(c, backing, threads)
+}
+
+/// [`member_lists`] on `threads` threads.
+pub(crate) fn member_lists_on(
+    c: &Components,
+    backing: &Backing,
+    threads: usize,
+) -> Result<(Vec<u64>, IdVec), HsgError> {
+    let n = c.of_state.len() as u64;
+    let count = c.count as usize;
+    let mut cursors = map_ranges(n, threads, |states| {
+        let mut histogram = vec![0u64; count];
+        for s in states {
+            histogram[c.of_state.at(s) as usize] += 1;
+        }
+        histogram
+    });
+    // Each range's count becomes its cursor: where its first member of `h` goes.
+    let mut offsets = vec![0u64; count + 1];
+    let mut placed = 0u64;
+    for h in 0..count {
+        offsets[h] = placed;
+        for cursor in cursors.iter_mut() {
+            let k = cursor[h];
+            cursor[h] = placed;
+            placed += k;
+        }
     }
-    for h in 0..c.count as usize {
-        offsets[h + 1] += offsets[h];
-    }
-    let mut members = IdVec::zeros_in(n, n.saturating_sub(1) as u64, backing)?;
-    let mut cursor = offsets.clone();
-    for (state, h) in c.of_state.iter().enumerate() {
-        let slot = &mut cursor[h as usize];
-        members.set(*slot, state as u64);
-        *slot += 1;
+    offsets[count] = placed;
+    let mut members = IdVec::zeros_in(n as usize, n.saturating_sub(1), backing)?;
+    match &mut members {
+        IdVec::U32(words) => place_members(c, u32::atomic(words), &cursors),
+        IdVec::U64(words) => place_members(c, u64::atomic(words), &cursors),
     }
     Ok((offsets, members))
+}
+
+/// Writes every state into `members` at its range's cursor for its hyperstate (one
+/// range a cursor table, as [`member_lists`] cut them).
+fn place_members<A: AtomicWord>(c: &Components, members: &[A], cursors: &[Vec<u64>]) {
+    let n = c.of_state.len() as u64;
+    let cut = ranges(n, cursors.len());
+    map_ranges(n, cursors.len(), |states| {
+        let Some(k) = cut.iter().position(|r| *r == states) else {
+            return;
+        };
+        let mut cursor = cursors[k].clone();
+        for s in states {
+            let slot = &mut cursor[c.of_state.at(s) as usize];
+            members[*slot as usize].put(s);
+            *slot += 1;
+        }
+    });
 }
 
 #[cfg(test)]

@@ -60,6 +60,11 @@ pub trait StateGraph: Sync {
     #[inline]
     fn prefetch_row(&self, _state: StateId) {}
 
+    /// A hint that the edge at `index` will be read soon. Doing nothing is correct;
+    /// stored graphs prefetch the word of their edge bits that holds it.
+    #[inline]
+    fn prefetch_edge(&self, _index: u64) {}
+
     /// The first id of each breadth-first layer when ids are numbered breadth-first
     /// (as the explorer numbers them), else None. [`validate`] checks that no edge
     /// skips a layer forward, so passes may rely on it: two states more than one layer

@@ -15,7 +15,8 @@
 //! the critical actions and `B` the accumulator's room.
 
 use crate::graph::{ActionId, StateGraph};
-use crate::ids::IdVec;
+use crate::ids::{IdVec, Word};
+use crate::one_way::{OneWayList, OneWays};
 use crate::scc::Components;
 use std::ops::Range;
 
@@ -160,6 +161,42 @@ pub(crate) fn hsg_edges_on<G: StateGraph + ?Sized>(
         let critical = gather(g, c, sources, &mut acc);
         (acc.finish(), critical)
     });
+    merge_parts(parts, c.count)
+}
+
+/// The same edges as [`hsg_edges`], from the one-way transitions the two-cycle pass
+/// recorded (every critical action is one, see [`crate::one_way`]): one thread a part
+/// of the list, without reading the rows.
+pub(crate) fn hsg_edges_from_list(list: &OneWays, c: &Components) -> (HsgEdges, u64) {
+    match list {
+        OneWays::Narrow(list) => from_list(list, c),
+        OneWays::Wide(list) => from_list(list, c),
+    }
+}
+
+fn from_list<W: Word>(list: &OneWayList<W>, c: &Components) -> (HsgEdges, u64) {
+    let parts = list.map_parts(|edges| {
+        let mut acc = Accumulator::new();
+        let mut critical = 0u64;
+        for e in edges {
+            let (h, th) = (
+                c.of_state.at(e.source.to_u64()),
+                c.of_state.at(e.target.to_u64()),
+            );
+            if h != th {
+                critical += 1;
+                acc.push(h, th, e.action);
+            }
+        }
+        (acc.finish(), critical)
+    });
+    merge_parts(parts, c.count)
+}
+
+/// The edges of every part's accumulator, merged once more (sorted, duplicates folded:
+/// the same whatever the parts), in CSR form over `count` hyperstates, and the critical
+/// actions counted.
+fn merge_parts(parts: Vec<(Vec<Counted>, u64)>, count: u64) -> (HsgEdges, u64) {
     let mut critical = 0u64;
     let mut all = Accumulator {
         edges: Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum()),
@@ -169,7 +206,7 @@ pub(crate) fn hsg_edges_on<G: StateGraph + ?Sized>(
         all.edges.extend(edges);
         critical += k;
     }
-    (csr(all.finish(), c.count), critical)
+    (csr(all.finish(), count), critical)
 }
 
 /// Pushes the critical actions of `sources` into `acc` and returns how many there were.

@@ -166,15 +166,6 @@ impl IdVec {
         }
     }
 
-    /// Stores `value`, which must fit the word; the caller guarantees `index` is in range.
-    #[inline]
-    pub(crate) fn set(&mut self, index: u64, value: u64) {
-        match self {
-            IdVec::U32(v) => v[index as usize] = value as u32,
-            IdVec::U64(v) => v[index as usize] = value,
-        }
-    }
-
     /// The entries `range` as a fresh `Vec<u64>` (for small slices such as member lists).
     pub fn slice_u64(&self, range: std::ops::Range<u64>) -> Vec<u64> {
         let r = range.start as usize..range.end as usize;

@@ -7,16 +7,19 @@
 
 use crate::analysis::tests::labels;
 use crate::analysis::{analyze_graph, budget_left, summarize, AnalyzeOptions};
-use crate::condense::{member_lists, Condensation};
+use crate::condense::{condense_counting, member_lists_on, Condensation};
 use crate::error::HsgError;
 use crate::graph::{ActionId, OutcomeId, StateGraph};
-use crate::hsg_edges::{csr, hsg_edges_on, HsgEdges};
+use crate::hsg_edges::{csr, hsg_edges_from_list, hsg_edges_on, HsgEdges};
 use crate::ids::IdVec;
 use crate::mem::MemGraph;
+use crate::one_way::{OneWayList, OneWays, Room};
 use crate::persist::SavedAnalysis;
 use crate::reversibility::{count_reversibility, from_counts};
 use crate::scc::{direct_components_in, Components};
-use crate::scc_contract::{two_cycle_classes, ClassRows, Classes, WORTHWHILE_RATIO};
+use crate::scc_contract::{
+    two_cycle_classes, two_cycle_classes_recording, ClassRows, Classes, WORTHWHILE_RATIO,
+};
 use crate::scc_search::components_over;
 use crate::state_arrays::{Backing, Words};
 use crate::summary::Source;
@@ -117,9 +120,49 @@ fn legacy_hsg_edges<G: StateGraph + ?Sized>(g: &G, c: &Components) -> (HsgEdges,
     (csr(counted, c.count), critical)
 }
 
+/// The member lists by a plain scan of the states for every hyperstate's members.
+fn legacy_member_lists(c: &Components) -> (Vec<u64>, IdVec) {
+    let mut lists = vec![Vec::new(); c.count as usize];
+    for s in 0..c.of_state.len() as u64 {
+        lists[c.of_state.at(s) as usize].push(s as u32);
+    }
+    let mut offsets = vec![0u64];
+    for list in &lists {
+        offsets.push(offsets.last().unwrap() + list.len() as u64);
+    }
+    (offsets, IdVec::U32(lists.concat().into()))
+}
+
+/// Every transition without an edge back (self-loops go back), as `(source, target,
+/// action)`, sorted.
+fn legacy_one_way<G: StateGraph + ?Sized>(g: &G) -> Vec<(u64, u64, ActionId)> {
+    let mut one_way = Vec::new();
+    for s in 0..g.expanded_count() {
+        for position in g.edge_range(s) {
+            let (a, t) = g.edge(position);
+            if t != s && !has_edge_to(g, t, s) {
+                one_way.push((s, t, a));
+            }
+        }
+    }
+    one_way.sort_unstable();
+    one_way
+}
+
+/// The entries of a recorded list, sorted.
+fn entries(list: &OneWayList<u32>) -> Vec<(u64, u64, ActionId)> {
+    let parts = list.map_parts(|it| {
+        it.map(|e| (u64::from(e.source), u64::from(e.target), e.action))
+            .collect::<Vec<_>>()
+    });
+    let mut all = parts.concat();
+    all.sort_unstable();
+    all
+}
+
 fn legacy_condense<G: StateGraph + ?Sized>(g: &G) -> Condensation {
     let components = legacy_components(g);
-    let (member_offsets, members) = member_lists(&components, &Backing::Heap).unwrap();
+    let (member_offsets, members) = legacy_member_lists(&components);
     let (edges, critical_actions) = legacy_hsg_edges(g, &components);
     Condensation {
         components,
@@ -238,6 +281,31 @@ proptest! {
         };
         prop_assert_eq!(rows(threads), rows(1));
         prop_assert_eq!(crate::graph::check_rows_on(&g, g.state_count(), g.expanded_count(), threads).is_ok(), true);
+        prop_assert_eq!(member_lists_on(&c, &Backing::Heap, threads).unwrap(), legacy_member_lists(&c));
+    }
+
+    #[test]
+    fn the_recorded_one_way_transitions_replace_the_passes(g in arbitrary_game(60), threads in 1usize..5) {
+        let room = Room::new(u64::MAX);
+        let (classes, pass, list) =
+            two_cycle_classes_recording::<_, u32>(&g, &Backing::Heap, threads, Some(&room)).unwrap();
+        let old = legacy_classes(&g);
+        prop_assert_eq!(&classes.of_state, &old.of_state);
+        prop_assert_eq!(&pass, &two_cycle_classes::<_, u32>(&g, &Backing::Heap, 1).unwrap().1);
+        let list = list.expect("an unbounded room keeps the list");
+        prop_assert_eq!(entries(&list), legacy_one_way(&g));
+        let rows = |r: &ClassRows<u32>| (0..classes.count).map(|c| crate::scc_rows::Rows::row(r, c).map(|p| crate::scc_rows::Rows::target(r, p)).collect::<Vec<_>>()).collect::<Vec<_>>();
+        let from_list = ClassRows::<u32>::from_list(&list, &classes, &Backing::Heap).unwrap();
+        let by_rows = ClassRows::<u32>::build(&g, &classes, &Backing::Heap, 1).unwrap();
+        prop_assert_eq!(rows(&from_list), rows(&by_rows));
+        let c = legacy_components(&g);
+        prop_assert_eq!(hsg_edges_from_list(&OneWays::from(list), &c), legacy_hsg_edges(&g, &c));
+    }
+
+    #[test]
+    fn a_list_short_of_room_falls_back_to_the_passes(g in arbitrary_game(60), room in 0u64..400) {
+        let (condensation, _) = condense_counting(&g, &Backing::Heap, u64::MAX, Some(room)).unwrap();
+        prop_assert_eq!(condensation, legacy_condense(&g));
     }
 }
 
@@ -386,6 +454,14 @@ fn a_large_game_is_analysed_as_before_on_every_core() {
     let new = analyze_graph(&g, &labels(), &AnalyzeOptions::default(), Source::default()).unwrap();
     assert_eq!(saved(&new), saved(&legacy_analysis(&g)));
     assert!(new.condensation.hyperstate_count() > 100);
+    // The list of one-way transitions kept (unbounded), cut short in its second chunk,
+    // or kept but leaving too little room for the search: the same condensation.
+    let legacy = legacy_condense(&g);
+    for room in [u64::MAX, 20_000, 200_000] {
+        let (condensation, _) =
+            condense_counting(&g, &Backing::Heap, u64::MAX, Some(room)).unwrap();
+        assert!(condensation == legacy, "room {room}");
+    }
 }
 
 /// The oracle itself must catch a wrong count (a test that cannot fail is no test).

@@ -27,6 +27,7 @@ pub mod live_figures;
 pub mod mapped_analysis;
 pub mod mem;
 pub mod metrics;
+mod one_way;
 mod parallel;
 pub mod paths;
 pub mod persist;

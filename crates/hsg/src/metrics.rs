@@ -43,14 +43,26 @@ pub fn size_distribution(c: &Condensation) -> SizeDistribution {
 
 /// Mean and largest branching in the SSG (states with edges) and HSG (non-leaves).
 pub fn branching<G: StateGraph + ?Sized>(g: &G, c: &Condensation) -> Branching {
-    let (mut states, mut edges, mut ssg_max) = (0u64, 0u64, 0u64);
-    for s in 0..g.expanded_count() {
-        let d = out_degree(g, s);
-        if d > 0 {
-            states += 1;
-            edges += d;
-            ssg_max = ssg_max.max(d);
+    // Sums, counts and maxima of ranges of states, on every core (the same whatever the
+    // ranges).
+    let threads = crate::parallel::threads_for(g.expanded_count());
+    let parts = crate::parallel::map_ranges(g.expanded_count(), threads, |range| {
+        let (mut states, mut edges, mut max) = (0u64, 0u64, 0u64);
+        for s in range {
+            let d = out_degree(g, s);
+            if d > 0 {
+                states += 1;
+                edges += d;
+                max = max.max(d);
+            }
         }
+        (states, edges, max)
+    });
+    let (mut states, mut edges, mut ssg_max) = (0u64, 0u64, 0u64);
+    for (k, e, m) in parts {
+        states += k;
+        edges += e;
+        ssg_max = ssg_max.max(m);
     }
     let (mut nonleaves, mut successors, mut hsg_max) = (0u64, 0u64, 0u64);
     for h in 0..c.hyperstate_count() {

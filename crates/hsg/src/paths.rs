@@ -90,12 +90,41 @@ pub struct WalkLength {
 /// walk's figure (the shortest HSG path, [`winning_path_lengths`]).
 ///
 /// Memory: a visited bitset (1/8 byte per state) and two frontiers of state ids, each
-/// with the critical actions of its walk.
+/// with the critical actions of its walk, plus the candidates of one block (below).
+///
+/// On every core: each layer's frontier is taken in blocks, whose pieces the threads
+/// read at once (rows, hyperstates), listing the targets not yet visited when the block
+/// starts; those lists are then visited in frontier order on one thread, so that every
+/// state keeps its first parent and the walk is the one a single thread finds.
 pub fn shortest_walk_length<G: StateGraph + ?Sized>(
     g: &G,
     start: StateId,
-    hyperstate_of: impl Fn(StateId) -> u64,
-    is_target: impl Fn(StateId) -> bool,
+    hyperstate_of: impl Fn(StateId) -> u64 + Sync,
+    is_target: impl Fn(StateId) -> bool + Sync,
+) -> Option<WalkLength> {
+    let threads = crate::parallel::threads_for(g.edge_count());
+    shortest_walk_length_on(g, start, (&hyperstate_of, &is_target), threads, WALK_BLOCK)
+}
+
+/// Frontier entries a thread reads in one block of the shortest-walk search: large
+/// enough that starting the threads costs little beside the block's rows, small enough
+/// that the candidates (16 bytes each) stay a few MiB.
+const WALK_BLOCK: usize = 1 << 15;
+
+/// One entry of the shortest walk's frontiers: a state and the critical actions of the
+/// walk that reached it.
+type Reached = (StateId, u32);
+
+/// [`shortest_walk_length`] on `threads` threads, blocks of `block` entries a thread.
+pub(crate) fn shortest_walk_length_on<G: StateGraph + ?Sized>(
+    g: &G,
+    start: StateId,
+    (hyperstate_of, is_target): (
+        &(dyn Fn(StateId) -> u64 + Sync),
+        &(dyn Fn(StateId) -> bool + Sync),
+    ),
+    threads: usize,
+    block: usize,
 ) -> Option<WalkLength> {
     let n = g.state_count();
     if start >= n {
@@ -103,21 +132,25 @@ pub fn shortest_walk_length<G: StateGraph + ?Sized>(
     }
     let mut visited = vec![0u64; n.div_ceil(64) as usize];
     visited[(start / 64) as usize] |= 1 << (start % 64);
-    let mut frontier: Vec<(StateId, u32)> = vec![(start, 0)];
+    let mut frontier: Vec<Reached> = vec![(start, 0)];
     let mut next = Vec::new();
     let mut actions = 0;
     while !frontier.is_empty() {
-        if let Some(&(_, critical)) = frontier.iter().find(|&&(s, _)| is_target(s)) {
+        if let Some(critical) = first_target(&frontier, is_target, threads) {
             return Some(WalkLength { actions, critical });
         }
-        for &(s, critical) in &frontier {
-            let from = hyperstate_of(s);
-            for i in g.edge_range(s) {
-                let t = g.edge(i).1;
+        for entries in frontier.chunks(block.max(1) * threads.max(1)) {
+            // Small blocks (the first layers) stay on this thread.
+            let threads = if entries.len() < block { 1 } else { threads };
+            let lists = crate::parallel::map_ranges(entries.len() as u64, threads, |r| {
+                let piece = &entries[r.start as usize..r.end as usize];
+                unvisited_targets(g, piece, &visited, hyperstate_of)
+            });
+            for (t, critical) in lists.into_iter().flatten() {
                 let (word, bit) = ((t / 64) as usize, 1u64 << (t % 64));
                 if visited[word] & bit == 0 {
                     visited[word] |= bit;
-                    next.push((t, critical + u32::from(hyperstate_of(t) != from)));
+                    next.push((t, critical));
                 }
             }
         }
@@ -126,6 +159,48 @@ pub fn shortest_walk_length<G: StateGraph + ?Sized>(
         actions += 1;
     }
     None
+}
+
+/// The critical actions of the first entry of `frontier` (in order) that is a target.
+fn first_target(
+    frontier: &[Reached],
+    is_target: &(dyn Fn(StateId) -> bool + Sync),
+    threads: usize,
+) -> Option<u32> {
+    let threads = if frontier.len() < WALK_BLOCK {
+        1
+    } else {
+        threads
+    };
+    let firsts = crate::parallel::map_ranges(frontier.len() as u64, threads, |r| {
+        frontier[r.start as usize..r.end as usize]
+            .iter()
+            .find(|&&(s, _)| is_target(s))
+            .map(|&(_, critical)| critical)
+    });
+    firsts.into_iter().flatten().next()
+}
+
+/// The targets of `piece`'s rows not in `visited`, in order (with repeats), each with
+/// the critical actions of the walk through the entry that reached it.
+fn unvisited_targets<G: StateGraph + ?Sized>(
+    g: &G,
+    piece: &[Reached],
+    visited: &[u64],
+    hyperstate_of: &(dyn Fn(StateId) -> u64 + Sync),
+) -> Vec<Reached> {
+    let mut found = Vec::new();
+    for &(s, critical) in piece {
+        let mut from = None;
+        for i in g.edge_range(s) {
+            let t = g.edge(i).1;
+            if visited[(t / 64) as usize] >> (t % 64) & 1 == 0 {
+                let h = *from.get_or_insert_with(|| hyperstate_of(s));
+                found.push((t, critical + u32::from(hyperstate_of(t) != h)));
+            }
+        }
+    }
+    found
 }
 
 /// Number of distinct winning HSG paths: exact while it fits 128 bits, else only as a

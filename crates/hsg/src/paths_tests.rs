@@ -101,3 +101,74 @@ fn no_win_means_no_paths() {
     let depth = depths_from(&c, c.hyperstate_of(1));
     assert_eq!(depth[root as usize], UNREACHED);
 }
+
+/// The shortest-walk search on one thread, as it was before it ran on every core: the
+/// oracle of the parallel one.
+fn serial_walk_length(
+    g: &MemGraph,
+    start: StateId,
+    hyperstate_of: impl Fn(StateId) -> u64,
+    is_target: impl Fn(StateId) -> bool,
+) -> Option<WalkLength> {
+    let n = g.state_count();
+    if start >= n {
+        return None;
+    }
+    let mut visited = vec![false; n as usize];
+    visited[start as usize] = true;
+    let mut frontier: Vec<(StateId, u32)> = vec![(start, 0)];
+    let mut actions = 0;
+    while !frontier.is_empty() {
+        if let Some(&(_, critical)) = frontier.iter().find(|&&(s, _)| is_target(s)) {
+            return Some(WalkLength { actions, critical });
+        }
+        let mut next = Vec::new();
+        for &(s, critical) in &frontier {
+            for i in g.edge_range(s) {
+                let t = g.edge(i).1;
+                if !visited[t as usize] {
+                    visited[t as usize] = true;
+                    next.push((
+                        t,
+                        critical + u32::from(hyperstate_of(t) != hyperstate_of(s)),
+                    ));
+                }
+            }
+        }
+        frontier = next;
+        actions += 1;
+    }
+    None
+}
+
+/// A random graph with a few targets, and a random partition of its states standing
+/// for hyperstates (the walk's critical actions only need some partition).
+fn walk_case() -> impl proptest::strategy::Strategy<Value = (MemGraph, Vec<u64>, Vec<bool>)> {
+    use proptest::prelude::*;
+    (1u64..80).prop_flat_map(|n| {
+        (
+            proptest::collection::vec((0..n, 0u16..3, 0..n), 0..(4 * n as usize)),
+            proptest::collection::vec(0u64..6, n as usize),
+            proptest::collection::vec(proptest::bool::weighted(0.05), n as usize),
+        )
+            .prop_map(move |(mut edges, parts, targets)| {
+                edges.sort_by_key(|e| e.0);
+                (MemGraph::new(n, &edges, &[]).unwrap(), parts, targets)
+            })
+    })
+}
+
+proptest::proptest! {
+    #[test]
+    fn the_walk_on_several_threads_is_the_serial_one(
+        (g, parts, targets) in walk_case(),
+        threads in 1usize..4,
+        block in 1usize..6,
+    ) {
+        let h = |s: StateId| parts[s as usize];
+        let target = |s: StateId| targets[s as usize];
+        let expected = serial_walk_length(&g, 0, h, target);
+        let got = shortest_walk_length_on(&g, 0, (&h, &target), threads, block);
+        proptest::prop_assert_eq!(got, expected);
+    }
+}

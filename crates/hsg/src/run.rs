@@ -55,6 +55,11 @@ impl StateGraph for RunGraph<'_> {
         self.edges.prefetch_row(state);
     }
 
+    #[inline]
+    fn prefetch_edge(&self, index: u64) {
+        self.edges.prefetch_edge(index);
+    }
+
     fn layer_starts(&self) -> Option<&[u64]> {
         Some(self.run.layers())
     }

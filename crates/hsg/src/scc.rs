@@ -30,6 +30,7 @@
 
 use crate::error::HsgError;
 use crate::graph::StateGraph;
+use crate::one_way::OneWays;
 use crate::scc_rows::{Dense, InPlace};
 use crate::scc_search::components_over;
 pub use crate::scc_search::Components;
@@ -64,22 +65,25 @@ pub fn strongly_connected_components_in<G: StateGraph + ?Sized>(
     backing: &Backing,
     spare: u64,
 ) -> Result<Components, HsgError> {
-    Ok(components_with_counts(g, backing, spare)?.0)
+    Ok(components_with_counts(g, backing, spare, None)?.0)
 }
 
 /// [`strongly_connected_components_in`], with what the two-cycle pass counted on the way
-/// (see [`crate::two_cycles`]).
+/// (see [`crate::two_cycles`]) and, when `list_room` allows, the one-way transitions it
+/// recorded (see [`crate::one_way`]).
 pub(crate) fn components_with_counts<G: StateGraph + ?Sized>(
     g: &G,
     backing: &Backing,
     spare: u64,
-) -> Result<(Components, PairCounts), HsgError> {
+    list_room: Option<u64>,
+) -> Result<(Components, PairCounts, Option<OneWays>), HsgError> {
     // Most games' moves come in reversible pairs: merging those first leaves a graph
     // of classes small enough to search in RAM (see `crate::scc_contract`).
-    let (components, counts) = crate::scc_contract::components_and_counts(g, backing, true)?;
+    let (components, counts, list) =
+        crate::scc_contract::components_and_counts(g, backing, true, list_room)?;
     match components {
-        Some(components) => Ok((components, counts)),
-        None => Ok((direct_components_in(g, backing, spare)?, counts)),
+        Some(components) => Ok((components, counts, list)),
+        None => Ok((direct_components_in(g, backing, spare)?, counts, None)),
     }
 }
 

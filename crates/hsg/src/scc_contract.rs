@@ -37,11 +37,14 @@
 use crate::error::HsgError;
 use crate::graph::StateGraph;
 use crate::ids::{AtomicWord, IdVec, Word};
+use crate::one_way::{OneWayList, OneWays, Room};
 use crate::parallel::{map_ranges, threads_for};
 use crate::scc_rows::Rows;
 use crate::scc_search::{components_over, Components};
 use crate::state_arrays::{Backing, Words};
-pub(crate) use crate::two_cycles::{two_cycle_classes, Classes, PairCounts};
+#[cfg(test)]
+pub(crate) use crate::two_cycles::two_cycle_classes;
+pub(crate) use crate::two_cycles::{two_cycle_classes_recording, Classes, PairCounts};
 use std::ops::Range;
 
 /// States per class below which the contraction is not worth its passes: a graph whose
@@ -68,33 +71,65 @@ impl<W: Word> ClassRows<W> {
         threads: usize,
     ) -> Result<ClassRows<W>, HsgError> {
         let class = |s: u64| classes.of_state[s as usize].to_u64();
-        let rows = g.expanded_count();
-        let mut offsets: Words<u64> = backing.zeroed(classes.count as usize + 1)?;
+        ClassRows::build_from(classes.count, backing, |f| {
+            map_ranges(g.expanded_count(), threads, |r| {
+                for_each_crossing(g, r, &class, f)
+            });
+        })
+    }
+
+    /// The same rows as [`ClassRows::build`], from the one-way transitions the two-cycle
+    /// pass recorded (every edge between two classes is one), without reading the rows.
+    pub(crate) fn from_list<C: Word>(
+        list: &OneWayList<C>,
+        classes: &Classes<C>,
+        backing: &Backing,
+    ) -> Result<ClassRows<W>, HsgError> {
+        let class = |s: C| classes.of_state[s.to_u64() as usize].to_u64();
+        ClassRows::build_from(classes.count, backing, |f| {
+            list.map_parts(|edges| {
+                for e in edges {
+                    let (from, to) = (class(e.source), class(e.target));
+                    if from != to {
+                        f(from, to);
+                    }
+                }
+            });
+        })
+    }
+
+    /// The rows of `count` classes whose edges `visit` gives, calling its argument (from
+    /// any thread) with each edge between two classes: one visit counts each class's
+    /// edges, a second places them through atomic cursors, then each row is sorted and
+    /// deduplicated in place. The places within a row depend on the threads' timing, but
+    /// the sorted, deduplicated rows do not.
+    fn build_from(
+        count: u64,
+        backing: &Backing,
+        visit: impl Fn(&(dyn Fn(u64, u64) + Sync)),
+    ) -> Result<ClassRows<W>, HsgError> {
+        let mut offsets: Words<u64> = backing.zeroed(count as usize + 1)?;
         {
             let counters = u64::atomic(&mut offsets);
-            map_ranges(rows, threads, |r| {
-                for_each_crossing(g, r, &class, |from, _| {
-                    counters[from as usize + 1].add(1);
-                })
+            visit(&|from, _| {
+                counters[from as usize + 1].add(1);
             });
         }
-        for c in 0..classes.count as usize {
+        for c in 0..count as usize {
             offsets[c + 1] += offsets[c];
         }
-        let total = offsets[classes.count as usize];
+        let total = offsets[count as usize];
         let mut targets: Words<W> = backing.zeroed(total as usize)?;
         {
             // `offsets[c]` serves as class c's cursor and ends at the start of class c + 1.
             let cursors = u64::atomic(&mut offsets);
             let places = W::atomic(&mut targets);
-            map_ranges(rows, threads, |r| {
-                for_each_crossing(g, r, &class, |from, to| {
-                    places[cursors[from as usize].add(1) as usize].put(to);
-                })
+            visit(&|from, to| {
+                places[cursors[from as usize].add(1) as usize].put(to);
             });
         }
         let mut rows = ClassRows { offsets, targets };
-        rows.sort_and_deduplicate(classes.count as usize);
+        rows.sort_and_deduplicate(count as usize);
         Ok(rows)
     }
 
@@ -129,7 +164,7 @@ fn for_each_crossing<G: StateGraph + ?Sized>(
     g: &G,
     sources: Range<u64>,
     class: &impl Fn(u64) -> u64,
-    mut f: impl FnMut(u64, u64),
+    f: &(dyn Fn(u64, u64) + Sync),
 ) {
     for s in sources {
         let from = class(s);
@@ -157,19 +192,28 @@ impl<W: Word> Rows for ClassRows<W> {
     }
 }
 
+/// What the contraction gives: the components (None when they were not worth it), the
+/// two-cycle pass's counts, and the one-way transitions when they were recorded.
+pub(crate) type Contracted = (Option<Components>, PairCounts, Option<OneWays>);
+
 /// The components of `g` through its two-cycle classes, or None when
 /// `only_if_worthwhile` and the classes are too many for the contraction to pay (see
-/// [`WORTHWHILE_RATIO`]); with the counts of the two-cycle pass either way.
+/// [`WORTHWHILE_RATIO`]); with the counts of the two-cycle pass either way. With a
+/// `list_room` (bytes), the pass records the one-way transitions within it, the classes'
+/// rows are built from them, and they are returned for the HSG's edges; the list is
+/// dropped (and the rows read instead) when it outgrows the room, or leaves too little of
+/// it for the search over the classes, or when the contraction is not used.
 pub(crate) fn components_and_counts<G: StateGraph + ?Sized>(
     g: &G,
     backing: &Backing,
     only_if_worthwhile: bool,
-) -> Result<(Option<Components>, PairCounts), HsgError> {
+    list_room: Option<u64>,
+) -> Result<Contracted, HsgError> {
     let threads = threads_for(g.edge_count());
     if g.state_count() < u64::from(u32::MAX) {
-        contract_with::<G, u32>(g, backing, only_if_worthwhile, threads)
+        contract_with::<G, u32>(g, backing, (only_if_worthwhile, list_room), threads)
     } else {
-        contract_with::<G, u64>(g, backing, only_if_worthwhile, threads)
+        contract_with::<G, u64>(g, backing, (only_if_worthwhile, list_room), threads)
     }
 }
 
@@ -180,25 +224,42 @@ pub(crate) fn components_by_contraction<G: StateGraph + ?Sized>(
     backing: &Backing,
     only_if_worthwhile: bool,
 ) -> Result<Option<Components>, HsgError> {
-    Ok(components_and_counts(g, backing, only_if_worthwhile)?.0)
+    Ok(components_and_counts(g, backing, only_if_worthwhile, None)?.0)
+}
+
+/// True when the search over `classes` classes still fits `room` beside `list`: the
+/// classes' rows (an offset a class, a word an edge between classes, at most one a
+/// one-way transition) and the search's own arrays.
+fn list_leaves_room<W: Word>(list: &OneWayList<W>, classes: u64, room: u64) -> bool {
+    let word = std::mem::size_of::<W>() as f64;
+    let search = crate::scc::bytes_per_state(classes) + 8.0;
+    let needed = list.bytes() as f64 + search * classes as f64 + word * list.len() as f64;
+    needed <= room as f64
 }
 
 fn contract_with<G: StateGraph + ?Sized, W: Word>(
     g: &G,
     backing: &Backing,
-    only_if_worthwhile: bool,
+    (only_if_worthwhile, list_room): (bool, Option<u64>),
     threads: usize,
-) -> Result<(Option<Components>, PairCounts), HsgError>
+) -> Result<Contracted, HsgError>
 where
     IdVec: From<Words<W>>,
+    OneWays: From<OneWayList<W>>,
 {
     let n = g.state_count();
-    let (mut classes, counts) = two_cycle_classes::<G, W>(g, backing, threads)?;
+    let room = list_room.map(Room::new);
+    let (mut classes, counts, list) =
+        two_cycle_classes_recording::<G, W>(g, backing, threads, room.as_ref())?;
     if only_if_worthwhile && classes.count.saturating_mul(WORTHWHILE_RATIO) > n {
-        return Ok((None, counts));
+        return Ok((None, counts, None));
     }
+    let list = list.filter(|l| list_leaves_room(l, classes.count, list_room.unwrap_or(0)));
     let of_class = {
-        let rows = ClassRows::<W>::build(g, &classes, backing, threads)?;
+        let rows = match &list {
+            Some(list) => ClassRows::<W>::from_list(list, &classes, backing)?,
+            None => ClassRows::<W>::build(g, &classes, backing, threads)?,
+        };
         components_over(&rows, classes.count, backing)?
     };
     crate::parallel::for_each_slice(&mut classes.of_state, threads, |slice| {
@@ -210,7 +271,7 @@ where
         of_state: IdVec::from(classes.of_state),
         count: of_class.count,
     };
-    Ok((Some(components), counts))
+    Ok((Some(components), counts, list.map(OneWays::from)))
 }
 
 #[cfg(test)]

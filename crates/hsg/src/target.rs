@@ -177,6 +177,9 @@ impl<G: StateGraph + ?Sized> StateGraph for TargetView<'_, G> {
     fn prefetch_row(&self, state: u64) {
         self.inner.prefetch_row(state);
     }
+    fn prefetch_edge(&self, index: u64) {
+        self.inner.prefetch_edge(index);
+    }
     fn layer_starts(&self) -> Option<&[u64]> {
         self.inner.layer_starts()
     }

@@ -23,10 +23,21 @@
 //! always an ancestor whatever other threads do. The classes are the connected
 //! components of the pairs, whatever order the merges came in, so they (and their
 //! numbering by smallest member) are the same whatever the thread count.
+//!
+//! # The one-way transitions
+//! When asked, the pass also records every transition that is not immediately
+//! reversible (see [`crate::one_way`]). A transition to a larger state is known at its
+//! pair's check. One to a smaller state `t` was seen from `t`, the pair's smaller end:
+//! when `t` is in the thread's own range, that check marked it in a bitset over the
+//! range's edge positions if it goes back (the thread reached `t` first); when `t` is in
+//! an earlier range (in most games only near the ranges' boundary, as moves lead to
+//! neighbouring BFS layers), `t`'s row is read again. The list and the counts are the
+//! same whatever the thread count.
 
 use crate::error::HsgError;
 use crate::graph::{ActionId, StateGraph};
 use crate::ids::{AtomicWord, Word};
+use crate::one_way::{OneWayList, Part, Room};
 use crate::parallel::map_ranges;
 use crate::state_arrays::{Backing, Words};
 use std::ops::Range;
@@ -99,10 +110,98 @@ pub(crate) fn union<A: AtomicWord>(up: &[A], a: u64, b: u64) {
     }
 }
 
-/// The pass over the sources `sources`: merges their two-cycles into `up` and counts.
-fn scan<G: StateGraph + ?Sized, A: AtomicWord>(g: &G, up: &[A], sources: Range<u64>) -> PairCounts {
+/// What a thread of the pass records beyond the union-find: the one-way transitions of
+/// its sources (see [`crate::one_way`]), with a bitset over the positions of its own
+/// rows that marks the transitions found to have an edge back.
+struct Recording<'r, W: Word> {
+    part: Part<'r, W>,
+    /// Bit `p - first` is set when the edge at position `p` goes back to a smaller state
+    /// that has an edge to its source.
+    reversed: Vec<u64>,
+    first: u64,
+}
+
+impl<'r, W: Word> Recording<'r, W> {
+    fn new<G: StateGraph + ?Sized>(g: &G, sources: &Range<u64>, room: &'r Room) -> Self {
+        let (first, end) = match sources.is_empty() {
+            true => (0, 0),
+            false => (
+                g.edge_range(sources.start).start,
+                g.edge_range(sources.end - 1).end,
+            ),
+        };
+        Recording {
+            part: Part::new(room),
+            reversed: vec![0; (end.saturating_sub(first)).div_ceil(64) as usize],
+            first,
+        }
+    }
+
+    /// Marks the edge at `position` (in a row of this range) as going back.
+    #[inline]
+    fn mark(&mut self, position: u64) {
+        let bit = position - self.first;
+        self.reversed[(bit / 64) as usize] |= 1 << (bit % 64);
+    }
+
+    #[inline]
+    fn is_marked(&self, position: u64) -> bool {
+        let bit = position - self.first;
+        self.reversed[(bit / 64) as usize] >> (bit % 64) & 1 == 1
+    }
+
+    /// Records the edge `s -> t` (`t < s`) at `position` when it has no edge back. When
+    /// `t` is in this range, its pair was seen from `t` (the smaller end) earlier on this
+    /// thread, which marked the edge if it goes back; otherwise `t`'s row is read.
+    #[inline]
+    fn backward<G: StateGraph + ?Sized>(
+        &mut self,
+        g: &G,
+        (s, action, t): (u64, ActionId, u64),
+        position: u64,
+        start: u64,
+    ) {
+        let back = match t >= start {
+            true => self.is_marked(position),
+            false => g.edge_range(t).any(|p| g.edge(p).1 == s),
+        };
+        if !back {
+            self.part.push(s, t, action);
+        }
+    }
+}
+
+/// Starts loading what the pairs' checks of one source will read: each larger target's
+/// row index and union-find word, then (once the indices are in) the first word of its
+/// edges, so that the cache misses of the targets overlap instead of following one
+/// another (a source has a few targets, one BFS layer away, far from it in memory).
+#[inline]
+fn prefetch_pairs<G: StateGraph + ?Sized, A: AtomicWord>(
+    g: &G,
+    up: &[A],
+    ahead: &[(u64, ActionId)],
+) {
+    for &(t, _) in ahead {
+        g.prefetch_row(t);
+        store::prefetch(up, t as usize);
+    }
+    for &(t, _) in ahead {
+        g.prefetch_edge(g.edge_range(t).start);
+    }
+}
+
+/// The pass over the sources `sources`: merges their two-cycles into `up` and counts,
+/// and records the one-way transitions when `recording` is given.
+fn scan<'r, G: StateGraph + ?Sized, A: AtomicWord, W: Word>(
+    g: &G,
+    up: &[A],
+    sources: Range<u64>,
+    mut recording: Option<Recording<'r, W>>,
+) -> (PairCounts, Option<Part<'r, W>>) {
     let mut counts = PairCounts::default();
     let mut ahead: Vec<(u64, ActionId)> = Vec::new();
+    let start = sources.start;
+    let end = sources.end;
     for s in sources {
         ahead.clear();
         for position in g.edge_range(s) {
@@ -113,11 +212,14 @@ fn scan<G: StateGraph + ?Sized, A: AtomicWord>(g: &G, up: &[A], sources: Range<u
                 *slot(&mut counts.immediate, usize::from(a)) += 1;
             } else if t > s {
                 ahead.push((t, a));
+            } else if let Some(r) = recording.as_mut() {
+                r.backward(g, (s, a, t), position, start);
             }
         }
         if ahead.len() > 1 {
             ahead.sort_unstable();
         }
+        prefetch_pairs(g, up, &ahead);
         let mut i = 0;
         while i < ahead.len() {
             let t = ahead[i].0;
@@ -128,6 +230,10 @@ fn scan<G: StateGraph + ?Sized, A: AtomicWord>(g: &G, up: &[A], sources: Range<u
                 if x == s {
                     back = true;
                     *slot(&mut counts.immediate, usize::from(b)) += 1;
+                    // Only this thread reads the marks of its own rows.
+                    if let Some(r) = recording.as_mut().filter(|_| t < end) {
+                        r.mark(position);
+                    }
                 }
             }
             if back {
@@ -135,11 +241,15 @@ fn scan<G: StateGraph + ?Sized, A: AtomicWord>(g: &G, up: &[A], sources: Range<u
                     *slot(&mut counts.immediate, usize::from(a)) += 1;
                 }
                 union(up, s, t);
+            } else if let Some(r) = recording.as_mut() {
+                for &(t, a) in &ahead[i..i + group] {
+                    r.part.push(s, t, a);
+                }
             }
             i += group;
         }
     }
-    counts
+    (counts, recording.map(|r| r.part))
 }
 
 /// The two-cycle classes of a validated graph: every state's class, numbered in the
@@ -151,21 +261,45 @@ pub(crate) struct Classes<W: Word> {
 
 /// The two-cycle classes of a validated graph (their array allocated as `backing`
 /// says) and the counts of [`PairCounts`], on `threads` threads.
+#[cfg(test)]
 pub(crate) fn two_cycle_classes<G: StateGraph + ?Sized, W: Word>(
     g: &G,
     backing: &Backing,
     threads: usize,
 ) -> Result<(Classes<W>, PairCounts), HsgError> {
+    let (classes, counts, _) = two_cycle_classes_recording::<G, W>(g, backing, threads, None)?;
+    Ok((classes, counts))
+}
+
+/// What the two-cycle pass gives: the classes, the counts and, when recorded, the
+/// one-way transitions.
+pub(crate) type Pass<W> = (Classes<W>, PairCounts, Option<OneWayList<W>>);
+
+/// [`two_cycle_classes`], which also records the one-way transitions in a list drawing
+/// on `room` when one is given (see [`crate::one_way`]); the list is None when the room
+/// ran out.
+pub(crate) fn two_cycle_classes_recording<G: StateGraph + ?Sized, W: Word>(
+    g: &G,
+    backing: &Backing,
+    threads: usize,
+    room: Option<&Room>,
+) -> Result<Pass<W>, HsgError> {
     let n = g.state_count();
     let mut up: Words<W> = backing.zeroed(n as usize)?;
     let parts = {
         let shared = W::atomic(&mut up);
-        map_ranges(g.expanded_count(), threads, |r| scan(g, shared, r))
+        map_ranges(g.expanded_count(), threads, |r| {
+            let recording = room.map(|room| Recording::new(g, &r, room));
+            scan(g, shared, r, recording)
+        })
     };
     let mut counts = PairCounts::default();
-    for part in parts {
+    let mut recorded = Vec::new();
+    for (part, one_way) in parts {
         counts.merge(part);
+        recorded.extend(one_way);
     }
+    let list = room.and_then(|room| OneWayList::gather(recorded, room));
     let width = counts.total.len();
     counts
         .immediate
@@ -188,5 +322,6 @@ pub(crate) fn two_cycle_classes<G: StateGraph + ?Sized, W: Word>(
             count,
         },
         counts,
+        list,
     ))
 }

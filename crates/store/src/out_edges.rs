@@ -94,4 +94,10 @@ impl OutEdges<'_> {
     pub fn prefetch_row(&self, state: StateId) {
         self.rows.prefetch(state);
     }
+
+    /// A hint that the edge at position `index` will be read soon.
+    #[inline]
+    pub fn prefetch_edge(&self, index: u64) {
+        self.edges.prefetch(index);
+    }
 }
