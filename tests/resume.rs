@@ -67,10 +67,14 @@ fn kill_and_resume(
     let mut kills = 0;
     let mut since_fresh = 0;
     loop {
+        // The last run's messages, for the assertion below: a resume that
+        // fails says why (seen once at opt-level 1, not reproduced since).
+        let messages = store.with_extension("err");
+        let err_file = std::fs::File::create(&messages).expect("messages file");
         let mut child = hsg()
             .args(explore_args(level, store, extra))
             .stdout(Stdio::null())
-            .stderr(Stdio::null())
+            .stderr(Stdio::from(err_file))
             .spawn()
             .expect("hsg starts");
         // Early kills land in start-up and resume; later ones mid-search or
@@ -87,7 +91,11 @@ fn kill_and_resume(
             }
         }
         let status = child.wait().expect("reaped");
-        assert!(status.success(), "a resumed run failed: {status:?}");
+        assert!(
+            status.success(),
+            "a resumed run failed: {status:?} (case {extra:?}, after {kills} kills): {}",
+            std::fs::read_to_string(&messages).unwrap_or_default()
+        );
         if since_fresh > 0 {
             assert_same_content(reference, store);
             assert_eq!(exploration(reference), exploration(store));
