@@ -4,7 +4,7 @@
 
 use super::fault::Fault;
 use super::names::Names;
-use super::program::{CellPattern, PatternCell, Replacement, Rule, RuleSet};
+use super::program::{CellPattern, PatternCell, Replacement, Rule, RuleSet, WordTest};
 use super::rule_text::{Cell, Command, Draft};
 use crate::bits;
 
@@ -269,8 +269,12 @@ fn compile_cell(
         ([op], [om], [mp], [mm]) => Some([*op, *om, *mp, *mm]),
         _ => None,
     };
+    let tests = WordTest::of(&present, &missing, false)
+        .chain(WordTest::of(&moves_present, &moves_missing, true))
+        .collect();
     Ok(Some(CellPattern {
         narrow,
+        tests,
         present: present.into_boxed_slice(),
         missing: missing.into_boxed_slice(),
         any_present,

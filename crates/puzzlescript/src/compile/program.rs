@@ -22,6 +22,47 @@ pub struct CellPattern {
     /// words when each takes one (the common case), so that matching a cell
     /// reads no slices.
     pub narrow: Option<[u64; 4]>,
+    /// The words of `present`, `missing`, `moves_present` and
+    /// `moves_missing` that test something, objects first: on boards of
+    /// several words a cell is tested on these alone (most patterns name
+    /// one or two objects, whatever the number of words).
+    pub tests: Box<[WordTest]>,
+}
+
+/// One word of a cell pattern's test: bits that must be set and bits that
+/// must be clear in one word of a cell's objects or movements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WordTest {
+    /// The word's index in the cell's objects, or in its movements when
+    /// `moves` is set.
+    pub word: u32,
+    /// True for a movement word.
+    pub moves: bool,
+    /// Bits that must all be set.
+    pub present: u64,
+    /// Bits that must all be clear.
+    pub missing: u64,
+}
+
+impl WordTest {
+    /// The tests of the words where `present` or `missing` is not zero.
+    pub fn of<'a>(
+        present: &'a [u64],
+        missing: &'a [u64],
+        moves: bool,
+    ) -> impl Iterator<Item = WordTest> + 'a {
+        present
+            .iter()
+            .zip(missing)
+            .enumerate()
+            .filter(|(_, (p, m))| **p | **m != 0)
+            .map(move |(w, (&present, &missing))| WordTest {
+                word: w as u32,
+                moves,
+                present,
+                missing,
+            })
+    }
 }
 
 /// What the right side of a rule does to a matched cell.
