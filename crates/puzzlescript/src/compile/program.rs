@@ -132,6 +132,54 @@ pub struct Rule {
     /// movement: only cells holding a movement can match it, so the row's
     /// candidates are found from the board's moving cells, not by a scan.
     pub anchors: Vec<Option<usize>>,
+    /// Per row, its cells as [`NarrowCell`]s when the row has no ellipsis
+    /// and every cell is narrow with at most one property: such a row is
+    /// matched by a loop over plain words, not by interpreting patterns.
+    pub narrow_rows: Vec<Option<Box<[NarrowCell]>>>,
+}
+
+/// A narrow cell pattern as plain words: objects present, objects missing,
+/// movements present, movements missing, and a property's objects of which
+/// one must be present (`any`, zero for none).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NarrowCell {
+    /// `CellPattern::narrow`.
+    pub masks: [u64; 4],
+    /// The one property's objects, or zero.
+    pub any: u64,
+}
+
+impl NarrowCell {
+    /// True when a cell of objects `o` and movements `m` satisfies it.
+    #[inline(always)]
+    pub fn test(&self, o: u64, m: u64) -> bool {
+        let [op, om, mp, mm] = self.masks;
+        o & op == op
+            && o & om == 0
+            && m & mp == mp
+            && m & mm == 0
+            && (self.any == 0 || o & self.any != 0)
+    }
+
+    /// The row's cells in this form, if it has one (see `Rule::narrow_rows`).
+    pub fn row(row: &[PatternCell]) -> Option<Box<[NarrowCell]>> {
+        row.iter()
+            .map(|c| match c {
+                PatternCell::Cell(p) => {
+                    let any = match &p.any_present[..] {
+                        [] => 0,
+                        [one] => match &one[..] {
+                            [word] if *word != 0 => *word,
+                            _ => return None,
+                        },
+                        _ => return None,
+                    };
+                    p.narrow.map(|masks| NarrowCell { masks, any })
+                }
+                PatternCell::Ellipsis => None,
+            })
+            .collect()
+    }
 }
 
 /// Rules grouped as they run: a group runs to a fixpoint (or picks one

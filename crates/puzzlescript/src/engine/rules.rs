@@ -3,7 +3,9 @@
 
 use super::{Board, Chooser, RowMatch, Scratch};
 use crate::bits;
-use crate::compile::{CellPattern, Command, Compiled, PatternCell, Rule, RuleSet, WordTest};
+use crate::compile::{
+    CellPattern, Command, Compiled, NarrowCell, PatternCell, Rule, RuleSet, WordTest,
+};
 
 /// True when the cell at `i` satisfies `p`.
 #[inline(always)]
@@ -181,6 +183,8 @@ struct Start<'a> {
     board: &'a Board,
     row: &'a [PatternCell],
     first: Option<&'a CellPattern>,
+    /// The row as plain words, if it has that form (`Rule::narrow_rows`).
+    narrow: Option<&'a [NarrowCell]>,
     ellipses: u8,
     d: isize,
     direction: u8,
@@ -211,6 +215,17 @@ impl Start<'_> {
             if !ok {
                 return;
             }
+        }
+        if let (Some(cells), 0) = (self.narrow, self.ellipses) {
+            if narrow_cells_match(
+                board,
+                cells.get(1..).unwrap_or(&[]),
+                i as isize + self.d,
+                self.d,
+            ) {
+                out.push([i, 0, 0]);
+            }
+            return;
         }
         if self.ellipses == 0 {
             if cells_match(row, 1..row.len(), i, self.d, 0, board, g) {
@@ -275,6 +290,10 @@ fn row_matches(
         board,
         row,
         first,
+        narrow: match (rule.narrow_rows.get(r), so, sm) {
+            (Some(Some(cells)), 1, 1) => Some(cells),
+            _ => None,
+        },
         ellipses,
         d,
         direction: rule.direction,
@@ -311,20 +330,39 @@ fn row_matches(
             let start = from.0 * h + from.1;
             let at = |k: usize| (from.0 + k * step.0, from.1 + k * step.1);
             match quick {
-                Quick::Narrow(masks) => {
+                Quick::Narrow([op, om, mp, mm]) => {
+                    // The words read through slices held in registers.
+                    let (objs, movs) = (&board.objects[..], &board.movements[..]);
+                    let mut idx = start;
                     for k in 0..count {
-                        if quick_first(board, masks, start + k * stride) {
+                        let o = objs.get(idx).copied().unwrap_or(0);
+                        if o & op == op
+                            && o & om == 0
+                            && (mp | mm == 0 || {
+                                let m = movs.get(idx).copied().unwrap_or(0);
+                                m & mp == mp && m & mm == 0
+                            })
+                        {
                             let (x, y) = at(k);
                             visit(x, y, out);
                         }
+                        idx += stride;
                     }
                 }
                 Quick::Word(t) => {
+                    let (words, per) = if t.moves {
+                        (&board.movements[..], sm)
+                    } else {
+                        (&board.objects[..], so)
+                    };
+                    let mut idx = start * per + t.word as usize;
                     for k in 0..count {
-                        if word_test(board, so, sm, start + k * stride, &t) {
+                        let v = words.get(idx).copied().unwrap_or(0);
+                        if v & t.present == t.present && v & t.missing == 0 {
                             let (x, y) = at(k);
                             visit(x, y, out);
                         }
+                        idx += stride * per;
                     }
                 }
                 Quick::None => {
@@ -444,9 +482,36 @@ pub fn find_matches(
     true
 }
 
+/// True when the cells of a narrow row, the first at index `i` and each
+/// next `d` further, match the board (a one-word board).
+#[inline(always)]
+fn narrow_cells_match(board: &Board, cells: &[NarrowCell], i: isize, d: isize) -> bool {
+    let (objs, movs) = (&board.objects[..], &board.movements[..]);
+    let mut idx = i;
+    for c in cells {
+        let k = idx as usize;
+        let (Some(&o), Some(&m)) = (objs.get(k), movs.get(k)) else {
+            return false;
+        };
+        if !c.test(o, m) {
+            return false;
+        }
+        idx += d;
+    }
+    true
+}
+
 /// Re-checks that one row match still holds.
 fn still_matches(g: &Compiled, board: &Board, rule: &Rule, r: usize, m: RowMatch) -> bool {
     let d = delta(rule.direction, board.height);
+    if let (Some(Some(cells)), 0, 1, 1) = (
+        rule.narrow_rows.get(r),
+        rule.ellipses[r],
+        g.obj_words,
+        g.mov_words,
+    ) {
+        return narrow_cells_match(board, cells, m[0] as isize, d);
+    }
     let (i, a, b) = (m[0], m[1], m[2]);
     // The reference checks exactly these gaps; with two ellipses the first
     // range bounds their sum.
