@@ -972,3 +972,89 @@ pub fn apply_rules(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{cell_matches, delta, narrow_cells_match};
+    use crate::compile::{Grid, PatternCell};
+    use crate::engine::Board;
+
+    const GAME: &str = "OBJECTS\nBackground\nblack\nPlayer\nwhite\nCrate\nred\nWall\nblue\n\
+        Target\ngreen\nLEGEND\n. = Background\nP = Player\n* = Crate\n# = Wall\nT = Target\n\
+        Obstacle = Wall or Crate\nSOUNDS\nCOLLISIONLAYERS\nBackground\nTarget\nPlayer, Wall, Crate\n\
+        RULES\n[ > Player | Crate | no Obstacle ] -> [ > Player | > Crate | ]\n\
+        [ Target no Crate | stationary Player ] -> [ Target | Player ]\n\
+        late [ Crate | Obstacle ] -> [ Crate | Obstacle ]\nWINCONDITIONS\nLEVELS\n.P.\n";
+
+    /// A row compiled to plain words (`Rule::narrow_rows`) matches exactly
+    /// where its patterns do, at every start of many pseudo-random boards.
+    #[test]
+    fn narrow_rows_match_as_their_patterns() {
+        let g = crate::compile("t", GAME).expect("compiles");
+        let (w, h) = (5, 4);
+        let grid = Grid {
+            width: w,
+            height: h,
+            cells: vec![0; w * h],
+        };
+        let mut board = Board::new(&g, &grid);
+        let rules: Vec<_> = g
+            .rules
+            .groups
+            .iter()
+            .chain(&g.late_rules.groups)
+            .flatten()
+            .collect();
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let (mut tried, mut matched) = (0, 0);
+        for _ in 0..300 {
+            for c in 0..w * h {
+                board.objects[c] = next() & 0x1f;
+                board.movements[c] = next() & next() & 0x7fff;
+            }
+            for rule in &rules {
+                let d = delta(rule.direction, h);
+                for (row, narrow) in rule.rows.iter().zip(&rule.narrow_rows) {
+                    let Some(cells) = narrow else { continue };
+                    for start in 0..w * h {
+                        let inside = (0..row.len() as isize).all(|k| {
+                            let at = start as isize + d * k;
+                            // Along a column the cells must stay in it too.
+                            (0..(w * h) as isize).contains(&at)
+                                && (d.abs() != 1 || at / h as isize == start as isize / h as isize)
+                        });
+                        if !inside {
+                            continue;
+                        }
+                        let generic = row.iter().enumerate().all(|(k, c)| match c {
+                            PatternCell::Cell(p) => cell_matches(
+                                p,
+                                &board,
+                                1,
+                                1,
+                                (start as isize + d * k as isize) as usize,
+                            ),
+                            PatternCell::Ellipsis => true,
+                        });
+                        assert_eq!(
+                            narrow_cells_match(&board, cells, start as isize, d),
+                            generic
+                        );
+                        tried += 1;
+                        matched += usize::from(generic);
+                    }
+                }
+            }
+        }
+        assert!(
+            tried > 10_000 && matched > 100,
+            "{tried} starts, {matched} matches"
+        );
+    }
+}
