@@ -4,7 +4,7 @@
 
 use super::fault::Fault;
 use super::names::Names;
-use super::program::{CellPattern, PatternCell, Replacement, Rule, RuleSet};
+use super::program::{CellPattern, NarrowCell, PatternCell, Replacement, Rule, RuleSet, WordTest};
 use super::rule_text::{Cell, Command, Draft};
 use crate::bits;
 
@@ -161,6 +161,7 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, Fault> {
         row_move_masks.push(mm.into_boxed_slice());
     }
     let anchors = rows.iter().map(|row| movement_anchor(row)).collect();
+    let narrow_rows = rows.iter().map(|row| NarrowCell::row(row)).collect();
     Ok(Some(Rule {
         direction: dir_bits(&r.directions[0]) as u8,
         rows,
@@ -177,6 +178,7 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, Fault> {
         row_move_masks,
         rule_mask: rule_mask.into_boxed_slice(),
         rule_move_mask: rule_move_mask.into_boxed_slice(),
+        narrow_rows,
         anchors,
     }))
 }
@@ -269,8 +271,12 @@ fn compile_cell(
         ([op], [om], [mp], [mm]) => Some([*op, *om, *mp, *mm]),
         _ => None,
     };
+    let tests = WordTest::of(&present, &missing, false)
+        .chain(WordTest::of(&moves_present, &moves_missing, true))
+        .collect();
     Ok(Some(CellPattern {
         narrow,
+        tests,
         present: present.into_boxed_slice(),
         missing: missing.into_boxed_slice(),
         any_present,

@@ -14,7 +14,9 @@ use crate::parser::{self, Parsed, RawLevel};
 use crate::Error;
 pub use fault::Fault;
 pub use names::Names;
-pub use program::{CellPattern, PatternCell, Replacement, Rule, RuleSet, SourceRule};
+pub use program::{
+    CellPattern, NarrowCell, PatternCell, Replacement, Rule, RuleSet, SourceRule, WordTest,
+};
 pub use rule_text::Command;
 
 /// A level's starting grid: `width * height` cells stored column by column

@@ -22,6 +22,47 @@ pub struct CellPattern {
     /// words when each takes one (the common case), so that matching a cell
     /// reads no slices.
     pub narrow: Option<[u64; 4]>,
+    /// The words of `present`, `missing`, `moves_present` and
+    /// `moves_missing` that test something, objects first: on boards of
+    /// several words a cell is tested on these alone (most patterns name
+    /// one or two objects, whatever the number of words).
+    pub tests: Box<[WordTest]>,
+}
+
+/// One word of a cell pattern's test: bits that must be set and bits that
+/// must be clear in one word of a cell's objects or movements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WordTest {
+    /// The word's index in the cell's objects, or in its movements when
+    /// `moves` is set.
+    pub word: u32,
+    /// True for a movement word.
+    pub moves: bool,
+    /// Bits that must all be set.
+    pub present: u64,
+    /// Bits that must all be clear.
+    pub missing: u64,
+}
+
+impl WordTest {
+    /// The tests of the words where `present` or `missing` is not zero.
+    pub fn of<'a>(
+        present: &'a [u64],
+        missing: &'a [u64],
+        moves: bool,
+    ) -> impl Iterator<Item = WordTest> + 'a {
+        present
+            .iter()
+            .zip(missing)
+            .enumerate()
+            .filter(|(_, (p, m))| **p | **m != 0)
+            .map(move |(w, (&present, &missing))| WordTest {
+                word: w as u32,
+                moves,
+                present,
+                missing,
+            })
+    }
 }
 
 /// What the right side of a rule does to a matched cell.
@@ -91,6 +132,54 @@ pub struct Rule {
     /// movement: only cells holding a movement can match it, so the row's
     /// candidates are found from the board's moving cells, not by a scan.
     pub anchors: Vec<Option<usize>>,
+    /// Per row, its cells as [`NarrowCell`]s when the row has no ellipsis
+    /// and every cell is narrow with at most one property: such a row is
+    /// matched by a loop over plain words, not by interpreting patterns.
+    pub narrow_rows: Vec<Option<Box<[NarrowCell]>>>,
+}
+
+/// A narrow cell pattern as plain words: objects present, objects missing,
+/// movements present, movements missing, and a property's objects of which
+/// one must be present (`any`, zero for none).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NarrowCell {
+    /// `CellPattern::narrow`.
+    pub masks: [u64; 4],
+    /// The one property's objects, or zero.
+    pub any: u64,
+}
+
+impl NarrowCell {
+    /// True when a cell of objects `o` and movements `m` satisfies it.
+    #[inline(always)]
+    pub fn test(&self, o: u64, m: u64) -> bool {
+        let [op, om, mp, mm] = self.masks;
+        o & op == op
+            && o & om == 0
+            && m & mp == mp
+            && m & mm == 0
+            && (self.any == 0 || o & self.any != 0)
+    }
+
+    /// The row's cells in this form, if it has one (see `Rule::narrow_rows`).
+    pub fn row(row: &[PatternCell]) -> Option<Box<[NarrowCell]>> {
+        row.iter()
+            .map(|c| match c {
+                PatternCell::Cell(p) => {
+                    let any = match &p.any_present[..] {
+                        [] => 0,
+                        [one] => match &one[..] {
+                            [word] if *word != 0 => *word,
+                            _ => return None,
+                        },
+                        _ => return None,
+                    };
+                    p.narrow.map(|masks| NarrowCell { masks, any })
+                }
+                PatternCell::Ellipsis => None,
+            })
+            .collect()
+    }
 }
 
 /// Rules grouped as they run: a group runs to a fixpoint (or picks one

@@ -3,14 +3,17 @@
 
 use super::{Board, Chooser, RowMatch, Scratch};
 use crate::bits;
-use crate::compile::{CellPattern, Command, Compiled, PatternCell, Rule, RuleSet};
+use crate::compile::{
+    CellPattern, Command, Compiled, NarrowCell, PatternCell, Rule, RuleSet, WordTest,
+};
 
 /// True when the cell at `i` satisfies `p`.
-#[inline]
+#[inline(always)]
 pub fn cell_matches(p: &CellPattern, board: &Board, so: usize, sm: usize, i: usize) -> bool {
     if let (Some([op, om, mp, mm]), 1, 1) = (p.narrow, so, sm) {
         // One word of objects and one of movements: the common case.
-        let (o, m) = (board.objects[i], board.movements[i]);
+        let o = board.objects.get(i).copied().unwrap_or(0);
+        let m = board.movements.get(i).copied().unwrap_or(0);
         return o & op == op
             && o & om == 0
             && m & mp == mp
@@ -19,23 +22,34 @@ pub fn cell_matches(p: &CellPattern, board: &Board, so: usize, sm: usize, i: usi
                 .iter()
                 .all(|any| any.first().is_some_and(|a| o & a != 0));
     }
-    let objs = &board.objects[i * so..i * so + so];
-    let movs = &board.movements[i * sm..i * sm + sm];
-    for ((&o, &present), &missing) in objs.iter().zip(&p.present[..]).zip(&p.missing[..]) {
-        if o & present != present || o & missing != 0 {
+    cell_matches_wide(p, board, so, sm, i)
+}
+
+/// [`cell_matches`] on boards of several words: only the words the pattern
+/// tests are read.
+#[inline(never)]
+fn cell_matches_wide(p: &CellPattern, board: &Board, so: usize, sm: usize, i: usize) -> bool {
+    for t in p.tests.iter() {
+        if !word_test(board, so, sm, i, t) {
             return false;
         }
     }
-    for ((&m, &present), &missing) in movs
-        .iter()
-        .zip(&p.moves_present[..])
-        .zip(&p.moves_missing[..])
-    {
-        if m & present != present || m & missing != 0 {
-            return false;
-        }
-    }
+    let objs = board.objects.get(i * so..i * so + so).unwrap_or(&[]);
     p.any_present.iter().all(|any| bits::intersects(objs, any))
+}
+
+/// One word test of a pattern against cell `i`.
+#[inline(always)]
+fn word_test(board: &Board, so: usize, sm: usize, i: usize, t: &WordTest) -> bool {
+    let at = t.word as usize;
+    let v = if t.moves {
+        board.movements.get(i * sm + at)
+    } else {
+        board.objects.get(i * so + at)
+    }
+    .copied()
+    .unwrap_or(0);
+    v & t.present == t.present && v & t.missing == 0
 }
 
 /// The index step of one cell in a scan direction.
@@ -169,6 +183,8 @@ struct Start<'a> {
     board: &'a Board,
     row: &'a [PatternCell],
     first: Option<&'a CellPattern>,
+    /// The row as plain words, if it has that form (`Rule::narrow_rows`).
+    narrow: Option<&'a [NarrowCell]>,
     ellipses: u8,
     d: isize,
     direction: u8,
@@ -199,6 +215,17 @@ impl Start<'_> {
             if !ok {
                 return;
             }
+        }
+        if let (Some(cells), 0) = (self.narrow, self.ellipses) {
+            if narrow_cells_match(
+                board,
+                cells.get(1..).unwrap_or(&[]),
+                i as isize + self.d,
+                self.d,
+            ) {
+                out.push([i, 0, 0]);
+            }
+            return;
         }
         if self.ellipses == 0 {
             if cells_match(row, 1..row.len(), i, self.d, 0, board, g) {
@@ -263,6 +290,10 @@ fn row_matches(
         board,
         row,
         first,
+        narrow: match (rule.narrow_rows.get(r), so, sm) {
+            (Some(Some(cells)), 1, 1) => Some(cells),
+            _ => None,
+        },
         ellipses,
         d,
         direction: rule.direction,
@@ -284,8 +315,12 @@ fn row_matches(
     // Most cells of a scanned line fail the first cell's test: on one-word
     // boards it runs inline here, and only the cells that pass are visited.
     let quick = match (first.and_then(|p| p.narrow), so, sm) {
-        (Some(masks), 1, 1) => Some(masks),
-        _ => None,
+        (Some(masks), 1, 1) => Quick::Narrow(masks),
+        // On wider boards, the first word the first cell tests.
+        _ => match first.and_then(|p| p.tests.first()) {
+            Some(&t) => Quick::Word(t),
+            None => Quick::None,
+        },
     };
     // The cells of a line: `count` cells from `from`, `stride` apart, each
     // with its column and row.
@@ -295,15 +330,42 @@ fn row_matches(
             let start = from.0 * h + from.1;
             let at = |k: usize| (from.0 + k * step.0, from.1 + k * step.1);
             match quick {
-                Some(masks) => {
+                Quick::Narrow([op, om, mp, mm]) => {
+                    // The words read through slices held in registers.
+                    let (objs, movs) = (&board.objects[..], &board.movements[..]);
+                    let mut idx = start;
                     for k in 0..count {
-                        if quick_first(board, masks, start + k * stride) {
+                        let o = objs.get(idx).copied().unwrap_or(0);
+                        if o & op == op
+                            && o & om == 0
+                            && (mp | mm == 0 || {
+                                let m = movs.get(idx).copied().unwrap_or(0);
+                                m & mp == mp && m & mm == 0
+                            })
+                        {
                             let (x, y) = at(k);
                             visit(x, y, out);
                         }
+                        idx += stride;
                     }
                 }
-                None => {
+                Quick::Word(t) => {
+                    let (words, per) = if t.moves {
+                        (&board.movements[..], sm)
+                    } else {
+                        (&board.objects[..], so)
+                    };
+                    let mut idx = start * per + t.word as usize;
+                    for k in 0..count {
+                        let v = words.get(idx).copied().unwrap_or(0);
+                        if v & t.present == t.present && v & t.missing == 0 {
+                            let (x, y) = at(k);
+                            visit(x, y, out);
+                        }
+                        idx += stride * per;
+                    }
+                }
+                Quick::None => {
                     for k in 0..count {
                         let (x, y) = at(k);
                         visit(x, y, out);
@@ -328,6 +390,18 @@ fn row_matches(
             scan((x, ymin), (0, 1), ymax.saturating_sub(ymin), out);
         }
     }
+}
+
+/// The test a scan runs inline on each cell of a line before visiting it:
+/// a necessary condition of the row's first cell.
+#[derive(Clone, Copy)]
+enum Quick {
+    /// The narrow masks of [`quick_first`] (one-word boards).
+    Narrow([u64; 4]),
+    /// One word test of the first cell (wider boards).
+    Word(WordTest),
+    /// No test (the first cell tests nothing but properties).
+    None,
 }
 
 /// The object and movement masks of a narrow first cell (present, missing,
@@ -408,9 +482,36 @@ pub fn find_matches(
     true
 }
 
+/// True when the cells of a narrow row, the first at index `i` and each
+/// next `d` further, match the board (a one-word board).
+#[inline(always)]
+fn narrow_cells_match(board: &Board, cells: &[NarrowCell], i: isize, d: isize) -> bool {
+    let (objs, movs) = (&board.objects[..], &board.movements[..]);
+    let mut idx = i;
+    for c in cells {
+        let k = idx as usize;
+        let (Some(&o), Some(&m)) = (objs.get(k), movs.get(k)) else {
+            return false;
+        };
+        if !c.test(o, m) {
+            return false;
+        }
+        idx += d;
+    }
+    true
+}
+
 /// Re-checks that one row match still holds.
 fn still_matches(g: &Compiled, board: &Board, rule: &Rule, r: usize, m: RowMatch) -> bool {
     let d = delta(rule.direction, board.height);
+    if let (Some(Some(cells)), 0, 1, 1) = (
+        rule.narrow_rows.get(r),
+        rule.ellipses[r],
+        g.obj_words,
+        g.mov_words,
+    ) {
+        return narrow_cells_match(board, cells, m[0] as isize, d);
+    }
     let (i, a, b) = (m[0], m[1], m[2]);
     // The reference checks exactly these gaps; with two ellipses the first
     // range bounds their sum.
@@ -520,6 +621,37 @@ fn replace(
         }
         return changed;
     }
+    if fixed {
+        // No random choice on a board of several words: the words are
+        // rewritten in place, without copying the masks.
+        let (at_o, at_m) = (i * so, i * sm);
+        if at_o + so > board.objects.len() || at_m + sm > board.movements.len() {
+            return false;
+        }
+        let mut changed = false;
+        for (w, (&clear, &set)) in rep.clear.iter().zip(&rep.set[..]).enumerate().take(so) {
+            let old = board.objects[at_o + w];
+            let new = (old & !clear) | set;
+            changed |= new != old;
+            board.objects[at_o + w] = new;
+        }
+        let moves = rep.moves_clear.iter().zip(&rep.moves_layers[..]);
+        for (w, ((&clear, &layers), &set)) in moves.zip(&rep.moves_set[..]).enumerate().take(sm) {
+            let old = board.movements[at_m + w];
+            let new = (old & !(clear | layers)) | set;
+            changed |= new != old;
+            board.movements[at_m + w] = new;
+        }
+        if rule.rigid {
+            changed |= mark_rigid(g, board, group, &rep.moves_layers, i);
+        }
+        if changed {
+            board.note_cell(i, so, sm);
+            board.moving.push(i);
+            board.touch(i);
+        }
+        return changed;
+    }
     buf.clear();
     buf.extend_from_slice(&rep.set);
     buf.extend_from_slice(&rep.clear);
@@ -571,26 +703,42 @@ fn replace(
     changed
 }
 
-/// Records that a rigid rule set movements on some layers of cell `i`.
+/// Records that a rigid rule set movements on some layers of cell `i`
+/// (without allocating: it runs at each of a rigid rule's rewrites).
 fn mark_rigid(g: &Compiled, board: &mut Board, group: usize, layers: &[u64], i: usize) -> bool {
     let sm = g.mov_words;
     let Some(Some(index)) = g.rigid_index.get(group) else {
         return false;
     };
-    let mut rigid_mask = vec![0u64; sm];
-    for layer in 0..g.names.layer_count {
-        bits::mov_or(&mut rigid_mask, layer, (*index + 1) as u64);
-    }
-    for (r, l) in rigid_mask.iter_mut().zip(layers) {
-        *r &= l;
-    }
-    let group_cell = &board.rigid_group[i * sm..i * sm + sm];
-    let applied_cell = &board.rigid_applied[i * sm..i * sm + sm];
-    if bits::contains(group_cell, &rigid_mask) || bits::contains(applied_cell, layers) {
+    // Word `w` of the group's mark: its index plus one in each layer's five
+    // bits, kept to the layers whose movement the rule set.
+    let value = (*index as u64 + 1) & 0x1f;
+    let mark = |w: usize| {
+        let mut m = 0u64;
+        for layer in 0..g.names.layer_count {
+            let (lw, shift) = bits::mov_pos(layer);
+            if lw == w {
+                m |= value << shift;
+            }
+        }
+        m & layers.get(w).copied().unwrap_or(0)
+    };
+    let at = i * sm;
+    let (Some(group_cell), Some(applied_cell)) = (
+        board.rigid_group.get(at..at + sm),
+        board.rigid_applied.get(at..at + sm),
+    ) else {
+        return false;
+    };
+    let marked = (0..sm).all(|w| group_cell[w] & mark(w) == mark(w));
+    if marked || bits::contains(applied_cell, layers) {
         return false;
     }
-    bits::or_into(&mut board.rigid_group[i * sm..i * sm + sm], &rigid_mask);
-    bits::or_into(&mut board.rigid_applied[i * sm..i * sm + sm], layers);
+    for w in 0..sm {
+        let m = mark(w);
+        board.rigid_group[at + w] |= m;
+        board.rigid_applied[at + w] |= layers.get(w).copied().unwrap_or(0);
+    }
     true
 }
 
@@ -666,13 +814,15 @@ fn try_apply(
                 *slot = row[rest % row.len()];
                 rest /= row.len();
             }
+            // A match is re-checked only once an earlier one changed the
+            // board: until then the board is the one the matches were found on.
             changed |= apply_at(
                 g,
                 board,
                 rule,
                 group,
                 &tuple[..n],
-                t > 0,
+                t > 0 && changed,
                 &mut scratch.buf,
                 chooser,
             );
@@ -820,5 +970,91 @@ pub fn apply_rules(
             }
             _ => gi += 1,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{cell_matches, delta, narrow_cells_match};
+    use crate::compile::{Grid, PatternCell};
+    use crate::engine::Board;
+
+    const GAME: &str = "OBJECTS\nBackground\nblack\nPlayer\nwhite\nCrate\nred\nWall\nblue\n\
+        Target\ngreen\nLEGEND\n. = Background\nP = Player\n* = Crate\n# = Wall\nT = Target\n\
+        Obstacle = Wall or Crate\nSOUNDS\nCOLLISIONLAYERS\nBackground\nTarget\nPlayer, Wall, Crate\n\
+        RULES\n[ > Player | Crate | no Obstacle ] -> [ > Player | > Crate | ]\n\
+        [ Target no Crate | stationary Player ] -> [ Target | Player ]\n\
+        late [ Crate | Obstacle ] -> [ Crate | Obstacle ]\nWINCONDITIONS\nLEVELS\n.P.\n";
+
+    /// A row compiled to plain words (`Rule::narrow_rows`) matches exactly
+    /// where its patterns do, at every start of many pseudo-random boards.
+    #[test]
+    fn narrow_rows_match_as_their_patterns() {
+        let g = crate::compile("t", GAME).expect("compiles");
+        let (w, h) = (5, 4);
+        let grid = Grid {
+            width: w,
+            height: h,
+            cells: vec![0; w * h],
+        };
+        let mut board = Board::new(&g, &grid);
+        let rules: Vec<_> = g
+            .rules
+            .groups
+            .iter()
+            .chain(&g.late_rules.groups)
+            .flatten()
+            .collect();
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let (mut tried, mut matched) = (0, 0);
+        for _ in 0..300 {
+            for c in 0..w * h {
+                board.objects[c] = next() & 0x1f;
+                board.movements[c] = next() & next() & 0x7fff;
+            }
+            for rule in &rules {
+                let d = delta(rule.direction, h);
+                for (row, narrow) in rule.rows.iter().zip(&rule.narrow_rows) {
+                    let Some(cells) = narrow else { continue };
+                    for start in 0..w * h {
+                        let inside = (0..row.len() as isize).all(|k| {
+                            let at = start as isize + d * k;
+                            // Along a column the cells must stay in it too.
+                            (0..(w * h) as isize).contains(&at)
+                                && (d.abs() != 1 || at / h as isize == start as isize / h as isize)
+                        });
+                        if !inside {
+                            continue;
+                        }
+                        let generic = row.iter().enumerate().all(|(k, c)| match c {
+                            PatternCell::Cell(p) => cell_matches(
+                                p,
+                                &board,
+                                1,
+                                1,
+                                (start as isize + d * k as isize) as usize,
+                            ),
+                            PatternCell::Ellipsis => true,
+                        });
+                        assert_eq!(
+                            narrow_cells_match(&board, cells, start as isize, d),
+                            generic
+                        );
+                        tried += 1;
+                        matched += usize::from(generic);
+                    }
+                }
+            }
+        }
+        assert!(
+            tried > 10_000 && matched > 100,
+            "{tried} starts, {matched} matches"
+        );
     }
 }

@@ -31,6 +31,8 @@ pub struct Layout {
     id_value: Vec<u64>,
     /// Per layer: the changing objects as a one-word mask (when objects fit one word).
     layer_word: Vec<u64>,
+    /// Per layer: the changing objects as a mask of `so` words, at `layer * so`.
+    layer_wide: Vec<u64>,
     /// The changing objects that have fields, as one word (when objects fit one word).
     mutable_word: u64,
     /// Per object id: its layer.
@@ -139,9 +141,13 @@ impl Layout {
             .collect();
         let mut id_value = vec![0u64; names.id_dict.len()];
         let mut layer_word = vec![0u64; names.layer_count];
+        let mut layer_wide = vec![0u64; names.layer_count * so];
         for (layer, ids) in layer_ids.iter().enumerate() {
             for (k, &id) in ids.iter().enumerate() {
                 id_value[id] = k as u64 + 1;
+                if let Some(w) = layer_wide.get_mut(layer * so + id / 64) {
+                    *w |= 1 << (id % 64);
+                }
                 if id < 64 {
                     layer_word[layer] |= 1 << id;
                 }
@@ -210,6 +216,7 @@ impl Layout {
             layer_bits,
             id_value,
             layer_word,
+            layer_wide,
             mutable_word,
             id_layer: names.id_layer.clone(),
             changing_layers,
@@ -315,8 +322,30 @@ impl Layout {
                 .positions
                 .reencode_cells(before, objects, cells, fields);
         }
+        let so = self.so;
         for &cell in cells {
+            // A written cell that ends as it was (a decoration erased and
+            // drawn again, a crate pushed back) keeps its fields: only the
+            // cells and layers that differ from `before` are re-encoded.
+            let diff = if so == 1 {
+                let (now, was) = (objects.get(cell), before.get(cell));
+                now.zip(was).map_or(u64::MAX, |(n, w)| n ^ w)
+            } else {
+                let range = cell * so..cell * so + so;
+                match (objects.get(range.clone()), before.get(range)) {
+                    (Some(n), Some(w)) if n == w => 0,
+                    _ => u64::MAX,
+                }
+            };
+            if diff == 0 {
+                continue;
+            }
             for &layer in &self.changing_layers {
+                if so == 1 && diff & self.layer_word[layer] == 0
+                    || so > 1 && !self.layer_differs(before, objects, cell, layer)
+                {
+                    continue;
+                }
                 let value = if self.so == 1 {
                     let hit = objects.get(cell).copied().unwrap_or(0) & self.layer_word[layer];
                     if hit == 0 {
@@ -343,6 +372,22 @@ impl Layout {
                 .reencode_cells(before, objects, cells, fields);
         }
         ok
+    }
+
+    /// True when a cell's changing objects of `layer` differ between two
+    /// grids (objects of several words).
+    fn layer_differs(&self, before: &[u64], objects: &[u64], cell: usize, layer: usize) -> bool {
+        let so = self.so;
+        let range = cell * so..cell * so + so;
+        let mask = self.layer_wide.get(layer * so..layer * so + so);
+        match (objects.get(range.clone()), before.get(range), mask) {
+            (Some(now), Some(was), Some(mask)) => now
+                .iter()
+                .zip(was)
+                .zip(mask)
+                .any(|((n, w), m)| (n ^ w) & m != 0),
+            _ => true,
+        }
     }
 
     /// The field value of a cell's layer when objects take several words.
