@@ -33,18 +33,9 @@ use crate::graph::StateGraph;
 use crate::one_way::OneWays;
 use crate::scc_rows::{Dense, InPlace};
 use crate::scc_search::components_over;
-pub use crate::scc_search::Components;
+pub use crate::scc_search::{bytes_per_state, Components};
 use crate::state_arrays::Backing;
 use crate::two_cycles::PairCounts;
-
-/// Bytes of RAM per state that [`strongly_connected_components`] needs at its peak.
-pub fn bytes_per_state(state_count: u64) -> f64 {
-    if state_count < u64::from(u32::MAX) {
-        12.125
-    } else {
-        20.125
-    }
-}
 
 /// Computes the strongly connected components of a validated graph, on the heap
 /// (with a dense copy of the rows where they allow one).

@@ -232,7 +232,7 @@ pub(crate) fn components_by_contraction<G: StateGraph + ?Sized>(
 /// one-way transition) and the search's own arrays.
 fn list_leaves_room<W: Word>(list: &OneWayList<W>, classes: u64, room: u64) -> bool {
     let word = std::mem::size_of::<W>() as f64;
-    let search = crate::scc::bytes_per_state(classes) + 8.0;
+    let search = crate::scc_search::bytes_per_state(classes) + 8.0;
     let needed = list.bytes() as f64 + search * classes as f64 + word * list.len() as f64;
     needed <= room as f64
 }

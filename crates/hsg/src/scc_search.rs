@@ -8,6 +8,17 @@ use crate::scc_rows::Rows;
 use crate::state_arrays::{Backing, Words};
 use std::ops::Range;
 
+/// Bytes of RAM per state that [`crate::scc::strongly_connected_components`] needs at its
+/// peak (here, beside the search, so that the classes' search in `scc_contract` can size
+/// itself without importing `scc`, which calls it).
+pub fn bytes_per_state(state_count: u64) -> f64 {
+    if state_count < u64::from(u32::MAX) {
+        12.125
+    } else {
+        20.125
+    }
+}
+
 /// The strongly connected component of every state.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Components {
