@@ -258,8 +258,9 @@ impl AppendFile {
         Ok(())
     }
 
-    /// Heap bytes the file's buffers hold (capacity, not length).
-    pub fn buffer_bytes(&self) -> usize {
+    /// Heap bytes the file's buffers hold (capacity, not length), for tests.
+    #[cfg(test)]
+    pub(crate) fn buffer_bytes(&self) -> usize {
         let flight = self.flight.as_ref().map_or(0, |f| f.data.capacity());
         self.buf.capacity() + self.spare.capacity() + self.sum_buf.capacity() + flight
     }
