@@ -12,33 +12,62 @@ use std::time::Duration;
 use store::{OpenMode, Progress, Run, RunIdentity, RunWriter};
 
 /// States `0..n` as a binary heap: `k` leads to `2k + 1`, `2k + 2` and back
-/// to its parent; each state is its number and a 4-byte check word, so that
-/// tags are fingerprints and every match is confirmed against the arena.
+/// to its parent. A state is its number, and when `wide` a 4-byte check word
+/// besides (12 bytes), so that tags are fingerprints and every match is
+/// confirmed against the arena; narrow (4-byte) states take the compact layout.
 pub(crate) struct Heap {
     pub(crate) n: u64,
+    pub(crate) wide: bool,
 }
 
-fn encode(k: u64) -> Vec<u8> {
-    let mut bytes = k.to_le_bytes().to_vec();
-    bytes.extend_from_slice(&((k as u32).wrapping_mul(0x9e37_79b9)).to_le_bytes());
-    bytes
-}
+impl Heap {
+    /// The wide heap of `n` states, the one most tests here search.
+    pub(crate) fn wide(n: u64) -> Heap {
+        Heap { n, wide: true }
+    }
 
-fn decode(state: &[u8]) -> u64 {
-    let mut word = [0u8; 8];
-    word.copy_from_slice(state.get(..8).unwrap_or(&[0; 8]));
-    u64::from_le_bytes(word)
+    fn width(&self) -> usize {
+        if self.wide {
+            12
+        } else {
+            4
+        }
+    }
+
+    fn encode(&self, k: u64) -> Vec<u8> {
+        if !self.wide {
+            return (k as u32).to_le_bytes().to_vec();
+        }
+        let mut bytes = k.to_le_bytes().to_vec();
+        bytes.extend_from_slice(&((k as u32).wrapping_mul(0x9e37_79b9)).to_le_bytes());
+        bytes
+    }
+
+    fn decode(&self, state: &[u8]) -> u64 {
+        let mut word = [0u8; 8];
+        let used = state.len().min(if self.wide { 8 } else { 4 });
+        word[..used].copy_from_slice(&state[..used]);
+        u64::from_le_bytes(word)
+    }
+
+    fn kind_name(&self) -> &'static str {
+        if self.wide {
+            "heap"
+        } else {
+            "narrow-heap"
+        }
+    }
 }
 
 impl Game for Heap {
     fn kind(&self) -> &'static str {
-        "heap"
+        self.kind_name()
     }
     fn state_width(&self) -> StateWidth {
-        StateWidth::Fixed(12)
+        StateWidth::Fixed(self.width())
     }
     fn initial_states(&self) -> Vec<Vec<u8>> {
-        vec![encode(0)]
+        vec![self.encode(0)]
     }
     fn action_labels(&self) -> Vec<String> {
         vec!["left".into(), "right".into(), "up".into()]
@@ -50,28 +79,28 @@ impl Game for Heap {
         None
     }
     fn successors(&self, state: &[u8], out: &mut Successors) {
-        let k = decode(state);
+        let k = self.decode(state);
         for (action, next) in [(0, 2 * k + 1), (1, 2 * k + 2)] {
             if next < self.n {
-                out.push(Move::solo(action), &encode(next));
+                out.push(Move::solo(action), &self.encode(next));
             }
         }
         if k > 0 {
-            out.push(Move::solo(2), &encode((k - 1) / 2));
+            out.push(Move::solo(2), &self.encode((k - 1) / 2));
         }
     }
     fn render(&self, state: &[u8]) -> String {
-        decode(state).to_string()
+        self.decode(state).to_string()
     }
 }
 
 pub(crate) fn identity(game: &Heap) -> RunIdentity {
     RunIdentity::new(
-        "heap".into(),
-        "heap".into(),
+        game.kind_name().into(),
+        game.kind_name().into(),
         game.n.to_string(),
         BTreeMap::new(),
-        12,
+        game.width() as u32,
         false,
         game.action_labels(),
         game.outcome_names(),
@@ -124,7 +153,7 @@ pub(crate) fn options(dir: &Path, budget: u64, stop: Arc<AtomicBool>) -> Explore
 fn explore_heap(n: u64, budget: u64, stop_at: Option<u64>) {
     let dir = tempfile::tempdir().expect("temp dir");
     let run = dir.path().join("run");
-    let game = Heap { n };
+    let game = Heap::wide(n);
     let stop = Arc::new(AtomicBool::new(false));
     let mut sink = StopAt {
         at: stop_at.unwrap_or(u64::MAX),
@@ -151,9 +180,9 @@ fn explore_heap(n: u64, budget: u64, stop_at: Option<u64>) {
     for k in [0, 1, n / 2, n - 1] {
         assert_eq!(
             stored
-                .find_state(&encode(k))
+                .find_state(&game.encode(k))
                 .map(|id| stored.state(id).to_vec()),
-            Some(encode(k))
+            Some(game.encode(k))
         );
     }
 }

@@ -160,7 +160,7 @@ mod tests {
     /// and how many layers were entered beside a merge.
     fn run(n: u64, threads: usize, max_depth: Option<u32>) -> (Ending, Vec<u8>, u64) {
         let dir = tempfile::tempdir().expect("temp dir");
-        let game = Heap { n };
+        let game = Heap::wide(n);
         let (writer, _) = RunWriter::open(
             &dir.path().join("run"),
             identity(&game),

@@ -2,74 +2,12 @@
 //! run at once (the rebuild takes minutes on a billion states) and merges
 //! nothing into the incomplete index; the resumed run gives the same store.
 
-use crate::tests_wide::options;
+use crate::tests_wide::{identity, options, Heap};
 use crate::{explore, Ending, ProgressSink};
-use model::{Game, Move, OutcomeId, StateWidth, Successors};
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use store::{OpenMode, Progress, Run, RunIdentity, RunWriter};
-
-/// States `0..n` as a binary heap of 4-byte states: `k` leads to `2k + 1`,
-/// `2k + 2` and back to its parent. Narrow states take the compact layout.
-struct NarrowHeap {
-    n: u32,
-}
-
-fn number(state: &[u8]) -> u32 {
-    u32::from_le_bytes(state.try_into().unwrap_or([0; 4]))
-}
-
-impl Game for NarrowHeap {
-    fn kind(&self) -> &'static str {
-        "narrow-heap"
-    }
-    fn state_width(&self) -> StateWidth {
-        StateWidth::Fixed(4)
-    }
-    fn initial_states(&self) -> Vec<Vec<u8>> {
-        vec![0u32.to_le_bytes().to_vec()]
-    }
-    fn action_labels(&self) -> Vec<String> {
-        vec!["left".into(), "right".into(), "up".into()]
-    }
-    fn outcome_names(&self) -> Vec<String> {
-        vec!["win".into()]
-    }
-    fn terminal(&self, _state: &[u8]) -> Option<OutcomeId> {
-        None
-    }
-    fn successors(&self, state: &[u8], out: &mut Successors) {
-        let k = number(state);
-        for (action, next) in [(0, 2 * k + 1), (1, 2 * k + 2)] {
-            if next < self.n {
-                out.push(Move::solo(action), &next.to_le_bytes());
-            }
-        }
-        if k > 0 {
-            out.push(Move::solo(2), &((k - 1) / 2).to_le_bytes());
-        }
-    }
-    fn render(&self, state: &[u8]) -> String {
-        number(state).to_string()
-    }
-}
-
-fn identity(game: &NarrowHeap) -> RunIdentity {
-    RunIdentity::new(
-        "narrow-heap".into(),
-        "narrow-heap".into(),
-        game.n.to_string(),
-        BTreeMap::new(),
-        4,
-        false,
-        game.action_labels(),
-        game.outcome_names(),
-        1,
-        false,
-    )
-}
+use store::{OpenMode, Progress, Run, RunWriter};
 
 /// Keeps the notes and raises the stop flag when the compact rebuild starts.
 struct StopAtRebuild {
@@ -91,7 +29,10 @@ impl ProgressSink for StopAtRebuild {
 /// Explores the heap into `run` under `budget`, stopping at the rebuild
 /// when `armed`; returns the ending and the notes.
 fn explore_once(dir: &Path, run: &Path, budget: u64, armed: bool) -> (Ending, Vec<String>) {
-    let game = NarrowHeap { n: HEAP };
+    let game = Heap {
+        n: HEAP,
+        wide: false,
+    };
     let stop = Arc::new(AtomicBool::new(false));
     let mut sink = StopAtRebuild {
         stop: stop.clone(),
@@ -107,7 +48,7 @@ fn explore_once(dir: &Path, run: &Path, budget: u64, armed: bool) -> (Ending, Ve
     (summary.ending, sink.notes)
 }
 
-const HEAP: u32 = 300_000;
+const HEAP: u64 = 300_000;
 const TIGHT: u64 = 51 << 20;
 
 #[test]
@@ -135,7 +76,7 @@ fn a_stop_during_the_compact_rebuild_ends_the_run_before_it_finishes() {
         Run::open(&reference).expect("a"),
         Run::open(&run).expect("b"),
     );
-    assert_eq!(a.state_count(), u64::from(HEAP));
+    assert_eq!(a.state_count(), HEAP);
     assert_eq!(a.state_count(), b.state_count());
     assert_eq!(a.transition_count(), b.transition_count());
     for id in 0..a.state_count() {

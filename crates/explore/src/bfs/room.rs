@@ -250,7 +250,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         // 256 MB hold about 4 M wide states in memory; the cache takes a
         // quarter of the budget.
-        let game = Heap { n: 6_000_000 };
+        let game = Heap::wide(6_000_000);
         let (writer, _) = RunWriter::open(
             &dir.path().join("run"),
             identity(&game),
