@@ -1,5 +1,6 @@
 //! What opening a run refuses: a run with nothing committed yet (not damage), and a
-//! damaged run an explorer is about to resume (its states would become wrong ids).
+//! damaged run an explorer is about to resume (its states would become wrong ids); and
+//! what it must never leave behind when killed while it starts a run over.
 
 use crate::tests_run::{graph, identity, write};
 use crate::*;
