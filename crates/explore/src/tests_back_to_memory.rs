@@ -3,6 +3,7 @@
 //! memory, and no scratch runs left behind once no checkpoint names them.
 
 use crate::tests_power_loss::{content, identity, options, run_to_end, Mode, Walk};
+use crate::tests_wide::Quiet;
 use crate::{explore, Ending, ExploreOptions, ProgressSink, Summary};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -105,5 +106,63 @@ fn a_disk_phase_resumed_under_the_same_budget_stays_on_disk() {
         !notes.iter().any(|n| n.contains("in memory again")),
         "{notes:?}"
     );
+    assert_eq!(content(dir), content(reference.path()));
+}
+
+/// Simulates `kill -9` soon after the search moves to disk a second time: the first
+/// progress report after that note panics, which leaves the directory as it was then
+/// (the store's thread finishes what it was handed, as a kill a moment later would).
+struct KilledOnDiskAgain {
+    back_in_memory: bool,
+    moved: bool,
+}
+
+impl ProgressSink for KilledOnDiskAgain {
+    fn progress(&mut self, _progress: &Progress) {
+        assert!(!self.moved, "killed in the disk phase");
+    }
+    fn note(&mut self, message: &str) {
+        self.back_in_memory |= message.contains("in memory again");
+        self.moved |= message.contains("disk-based duplicate detection");
+    }
+}
+
+/// Regression: a disk phase resumed in memory under a budget that holds twice its
+/// states, but not the whole space, moved to disk again, and starting the new disk
+/// phase deleted the scratch runs that the checkpoint it had resumed from still named
+/// (no checkpoint had replaced it yet). Killed then, and resumed under the first budget,
+/// the run could not resume: "scratch/run-000002: 16908 bytes, the checkpoint says 351
+/// entries" (the new phase's run of the same name; had it had the same length, its
+/// states would have been taken for the old one's). Now the resume into memory
+/// checkpoints at once, and that checkpoint names no runs.
+#[test]
+fn a_run_back_in_memory_that_moves_to_disk_again_and_is_killed_resumes() {
+    let (reference, dir) = reference_and_stopped_disk_run();
+    let dir = dir.path();
+    let named = scratch_files(dir);
+    let mut opts = options(dir, HOUR, Mode::Disk);
+    opts.index_limit = Some(1500);
+    opts.progress_every = Duration::ZERO;
+    let (writer, checkpoint) =
+        RunWriter::open(dir, identity(), OpenMode::ResumeOrCreate).expect("open");
+    let mut sink = KilledOnDiskAgain {
+        back_in_memory: false,
+        moved: false,
+    };
+    let killed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        explore(&Walk, writer, checkpoint, &opts, &mut sink)
+    }));
+    assert!(
+        sink.back_in_memory && sink.moved,
+        "never back in memory and on disk again"
+    );
+    assert!(killed.is_err(), "not killed");
+    assert!(named > 0);
+    let (writer, checkpoint) =
+        RunWriter::open(dir, identity(), OpenMode::ResumeOrCreate).expect("open");
+    // Resumed under the first budget, it goes on from its disk checkpoint's runs.
+    let first = options(dir, HOUR, Mode::Disk);
+    let last = explore(&Walk, writer, checkpoint, &first, &mut Quiet).expect("resumed");
+    assert_eq!(last.ending, Ending::Complete);
     assert_eq!(content(dir), content(reference.path()));
 }

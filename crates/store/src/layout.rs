@@ -153,14 +153,24 @@ pub fn run_data_entries(dir: &Path) -> Result<Vec<String>, StoreError> {
     Ok(data)
 }
 
-/// Deletes the store's own files (never anything else, nor the [`KEPT`] ones).
+/// Deletes the store's own files but its [`MANIFEST`] (never anything else, nor the
+/// [`KEPT`] ones), in whatever order the directory lists them.
+///
+/// The manifest stays: a fresh run first replaces it with its own, which names no data
+/// (see `RunWriter::create`), so that a process killed in the middle of the deletions
+/// leaves a run that committed nothing, which the next `explore` starts over. Deleted
+/// among the others, the manifest could go first and leave the old run's files without
+/// a manifest, which the next `explore` must refuse as damage (the resume test's
+/// rare "a resumed run failed: exit 1").
 pub fn wipe(dir: &Path) -> Result<(), StoreError> {
     for entry in std::fs::read_dir(dir).map_err(io(dir))? {
         let entry = entry.map_err(io(dir))?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        if !is_own(&name) || KEPT.contains(&name.as_str()) {
+        if !is_own(&name) || KEPT.contains(&name.as_str()) || name == MANIFEST {
             continue;
         }
+        #[cfg(test)]
+        killed_here::check()?;
         let path = entry.path();
         let gone = if path.is_dir() {
             std::fs::remove_dir_all(&path)
@@ -170,6 +180,37 @@ pub fn wipe(dir: &Path) -> Result<(), StoreError> {
         gone.map_err(io(&path))?;
     }
     Ok(())
+}
+
+/// A test's simulated `kill -9` in the middle of [`wipe`]: after a given number of
+/// deletions on this thread, the next one fails instead, leaving the directory as a
+/// process killed at that moment would.
+#[cfg(test)]
+pub(crate) mod killed_here {
+    use crate::error::StoreError;
+    use std::cell::Cell;
+
+    thread_local! {
+        static DELETIONS_LEFT: Cell<Option<usize>> = const { Cell::new(None) };
+    }
+
+    /// Lets [`super::wipe`] delete `deletions` entries, then stops it (`None`: never).
+    pub(crate) fn after(deletions: Option<usize>) {
+        DELETIONS_LEFT.with(|left| left.set(deletions));
+    }
+
+    pub(super) fn check() -> Result<(), StoreError> {
+        DELETIONS_LEFT.with(|left| match left.get() {
+            Some(0) => Err(StoreError::Misuse(
+                "killed in the middle of the wipe".into(),
+            )),
+            Some(n) => {
+                left.set(Some(n - 1));
+                Ok(())
+            }
+            None => Ok(()),
+        })
+    }
 }
 
 /// Takes the writer's lock on `dir`, held until the returned file is dropped.
@@ -252,7 +293,11 @@ mod tests {
         std::fs::create_dir(dir.path().join("meta.sled")).unwrap();
         wipe(dir.path()).unwrap();
         assert!(db.join("db").exists() && dir.path().join("LOCK").exists());
-        for gone in ["MANIFEST", "hsg-bookmarks.json", "meta.sled"] {
+        assert!(
+            dir.path().join("MANIFEST").exists(),
+            "replaced, not deleted"
+        );
+        for gone in ["hsg-bookmarks.json", "meta.sled"] {
             assert!(!dir.path().join(gone).exists(), "{gone}");
         }
     }

@@ -146,16 +146,13 @@ impl RunWriter {
                 if m.states > 0 {
                     return RunWriter::resume(dir, held, m);
                 }
-                wipe(dir)?;
                 RunWriter::create(dir, held, identity).map(|w| (w, None))
             }
-            _ => {
-                wipe(dir)?;
-                RunWriter::create(dir, held, identity).map(|w| (w, None))
-            }
+            _ => RunWriter::create(dir, held, identity).map(|w| (w, None)),
         }
     }
 
+    /// Starts a fresh run in `dir`, replacing whatever run it held.
     fn create(dir: &Path, held: File, identity: RunIdentity) -> Result<RunWriter, StoreError> {
         let slot = identity.state_slot;
         let manifest = Manifest {
@@ -175,8 +172,12 @@ impl RunWriter {
         };
         // The manifest (naming no data) is durable before any data file exists, so that
         // a power cut during creation never leaves a run's files without a manifest, which
-        // a resume must refuse as damage (found by the power-loss test).
+        // a resume must refuse as damage (found by the power-loss test). It replaces the
+        // previous run's manifest before that run's files are deleted, for the same
+        // reason: a kill in the middle of the deletions leaves a run that committed
+        // nothing, which the next `explore` starts over, never files without a manifest.
         manifest.write(dir)?;
+        wipe(dir)?;
         let files = DataFiles {
             segments: Vec::new(),
             rows: PackedFile::create(dir, ROWS, Base::Previous)?,

@@ -151,7 +151,16 @@ impl<'g> Bfs<'g> {
                     "the memory budget now holds all {count} states: duplicates are detected in memory again"
                 ));
                 self.stale_scratch = true;
-                self.refill_table(0, count as usize, false).map(|_| ())
+                if !self.refill_table(0, count as usize, false)? {
+                    // Stopped: the interrupted run's checkpoint lets them go.
+                    return Ok(());
+                }
+                // A checkpoint now, which names no runs, lets them go at once. Kept
+                // until the next timed one, they were deleted when the search moved
+                // to disk again before it (starting a disk phase clears the folder),
+                // and a kill then left a checkpoint naming runs that were gone (or
+                // replaced by the new phase's runs of the same names).
+                self.checkpoint()
             }
             Some(disk) => {
                 let mut dedup =
