@@ -24,7 +24,7 @@ mod start;
 mod stop_tests;
 mod ticks;
 
-use crate::disk::{DiskBudget, DiskDedup};
+use crate::disk::{DiskBudget, DiskDedup, Frontier};
 use crate::expand::{Chunk, Expander, Part, PARTS_PER_THREAD};
 use crate::keys::Keys;
 use crate::merge::Merge;
@@ -239,12 +239,13 @@ impl<'g> Bfs<'g> {
             let layer_end = self.layers[self.layers.len() - 1];
             if self.next_parent == layer_end {
                 let chance = self.expander.chance;
+                let frontier = self.frontier();
                 if let Some(disk) = self.index.disk.as_mut() {
                     disk.finish_layer(
                         &mut self.writer,
-                        &mut self.index.table,
-                        &mut self.index.keys,
+                        (&mut self.index.table, &mut self.index.keys),
                         chance,
+                        Some(frontier),
                     )?;
                 }
                 if let Some(w) = self.watching.as_mut() {
@@ -281,14 +282,38 @@ impl<'g> Bfs<'g> {
     /// of a one-pass layer: those of an earlier round were all met first.
     fn resolve_full_round(&mut self) -> Result<(), ExploreError> {
         let chance = self.expander.chance;
+        let frontier = self.frontier();
         match self.index.disk.as_mut() {
             Some(disk) if disk.round_full() => disk.finish_layer(
                 &mut self.writer,
-                &mut self.index.table,
-                &mut self.index.keys,
+                (&mut self.index.table, &mut self.index.keys),
                 chance,
+                Some(frontier),
             ),
             _ => Ok(()),
+        }
+    }
+
+    /// Where the search stands, for the disk phase's cache: the layer of the
+    /// next parent and the one before it. At a layer's end (every parent of
+    /// the last layer expanded) the next parents are the states that layer
+    /// found, which end at the stored count once its last round is resolved.
+    fn frontier(&self) -> Frontier {
+        let n = self.layers.len();
+        let layer_end = self.layers[n - 1];
+        if self.next_parent >= layer_end {
+            return Frontier {
+                grand_start: self.layers[n - 2],
+                parents_start: layer_end,
+                parents_end: None,
+                next_parent: layer_end,
+            };
+        }
+        Frontier {
+            grand_start: n.checked_sub(3).map_or(0, |i| self.layers[i]),
+            parents_start: self.layers[n - 2],
+            parents_end: Some(layer_end),
+            next_parent: self.next_parent,
         }
     }
 

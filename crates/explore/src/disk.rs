@@ -23,9 +23,11 @@
 //! numbering them at once gives the same ids, and the next round finds them
 //! in the runs like any visited state.
 //!
-//! The index stays a cache across rounds: a round's placeholders take the ids
-//! the round found, and when the index is more than three quarters full it is
-//! refilled with the newest stored states, up to half its size.
+//! The index stays a cache across rounds. With exact keys it is filled after
+//! every round with the states the next parents meet most, a window of the
+//! layer before theirs and the newest states ([`cache`]); with fingerprints
+//! a round's new states join it, and when it is more than three quarters
+//! full it is refilled with the newest stored states, up to half its size.
 //!
 //! Cost: a round sorts its candidates, checks each against every run's filter
 //! (a batch at a time, see [`lookup`]) and reads, of each run, the blocks its
@@ -55,6 +57,8 @@ const FRESH: u64 = 1 << 62;
 /// The row marker of a terminal parent in the pending stream.
 const TERMINAL_ROW: u32 = u32::MAX;
 const IO_BUF: usize = 1 << 20;
+/// States read from the store at a time when the index is refilled.
+const REFILL_SLICE: u64 = 1 << 16;
 /// What the process holds beside the buffers the budget counts (its code,
 /// stacks, the allocator's slack): without it room4's peak RSS under
 /// `--mem 128M` was 128.03 MiB.
@@ -101,6 +105,8 @@ pub struct DiskDedup {
     seq: u64,
     pending: Option<(PathBuf, BufWriter<File>)>,
     first_pending: Option<u64>,
+    /// Where the rounds' new states were found, for the cache's window.
+    finders: Finders,
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ExploreError + '_ {
@@ -171,6 +177,7 @@ impl DiskDedup {
             seq: 0,
             pending: None,
             first_pending: None,
+            finders: Finders::default(),
         }
     }
 
@@ -472,10 +479,13 @@ fn round_limit(cand_limit: usize) -> u64 {
     (cand_limit as u64).min(u64::from(u32::MAX))
 }
 
+mod cache;
 mod files;
 mod layer;
 mod lookup;
 mod probe;
 
+use cache::Finders;
+pub use cache::Frontier;
 use files::{clear_dir, sort_entries, sync_new_file, write_file, EntryReader, Merge};
 use probe::{Summary, MAX_FILTER_BITS};

@@ -479,32 +479,6 @@ impl Table {
         }
     }
 
-    /// Gives the entry filed under `tag` the id `id`; false when no entry has
-    /// that tag. Only for a wide table whose tags are exact (states of at most
-    /// eight bytes), where a tag is one state: the disk phase turns a
-    /// candidate's placeholder into the id its resolution found, so that the
-    /// index stays a valid cache from one round to the next. Same one-writer
-    /// rule as [`Table::get_or_insert`].
-    pub fn set_id(&self, tag: u64, id: u64) -> bool {
-        debug_assert!(matches!(self.format, Format::Wide));
-        let mask = self.slots.wrapping_sub(1);
-        let w = self.atoms();
-        if self.slots == 0 {
-            return false;
-        }
-        let mut i = self.format.home(tag, self.log2);
-        loop {
-            if w[2 * i + 1].load(Ordering::Relaxed) == 0 {
-                return false;
-            }
-            if w[2 * i].load(Ordering::Relaxed) == tag {
-                w[2 * i + 1].store(id + 1, Ordering::Release);
-                return true;
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
     /// Grows to room for `states` entries on `threads` threads: in place
     /// while the reservation allows (see [`double`]), else into a larger
     /// reservation.

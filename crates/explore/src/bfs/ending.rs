@@ -19,11 +19,12 @@ impl<'g> Bfs<'g> {
         if ending == Ending::Partial {
             let chance = self.expander.chance;
             if let Some(disk) = self.index.disk.as_mut() {
+                // Nothing reads the cache after this last round.
                 disk.finish_layer(
                     &mut self.writer,
-                    &mut self.index.table,
-                    &mut self.index.keys,
+                    (&mut self.index.table, &mut self.index.keys),
                     chance,
+                    None,
                 )?;
             }
             self.mark_unexpanded_terminals()?;

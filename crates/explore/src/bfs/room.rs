@@ -56,6 +56,7 @@ impl<'g> Bfs<'g> {
         // rest to the round's candidate buffer and its resolution. Every
         // state stored so far goes into the disk runs, so the cache may
         // start empty.
+        let frontier = self.frontier();
         let states = disk_cache_states(self.opts.mem_budget, &self.index.keys);
         self.index.table = Table::with_capacity(0)?;
         // The testing cap applies here too: clearing a table sized for the
@@ -72,7 +73,7 @@ impl<'g> Bfs<'g> {
         let width = self.slot().width();
         self.index.keys = Keys::new(width, self.index.table.capacity())?;
         self.index.keys.reset(self.writer.state_count());
-        let dedup = DiskDedup::start(
+        let mut dedup = DiskDedup::start(
             &disk_budget(self.opts),
             self.slot().width(),
             &mut self.writer,
@@ -80,6 +81,8 @@ impl<'g> Bfs<'g> {
                 + self.index.keys.arena_bytes_per_state() * self.index.table.capacity() as u64,
             self.index.table.capacity(),
         )?;
+        let index = (&mut self.index.table, &self.index.keys);
+        dedup.prime(&mut self.writer, index, frontier)?;
         self.index.disk = Some(dedup);
         Ok(())
     }

@@ -5,7 +5,9 @@
 use super::files::Merge;
 use super::lookup::Batch;
 use super::probe::{RunProbe, Summary};
-use super::{io_err, DiskDedup, VisitedRun, FRESH, IO_BUF, PLACEHOLDER, TERMINAL_ROW};
+use super::{
+    io_err, DiskDedup, Frontier, VisitedRun, FRESH, IO_BUF, PLACEHOLDER, REFILL_SLICE, TERMINAL_ROW,
+};
 use crate::keys::Keys;
 use crate::table::Table;
 use crate::ExploreError;
@@ -13,9 +15,6 @@ use std::fs::File;
 use std::io::{BufReader, Read};
 use std::path::PathBuf;
 use store::{Edge, RunWriter};
-
-/// States read from the store at a time when the index is refilled.
-const REFILL_SLICE: u64 = 1 << 16;
 
 /// The new states of a layer, in record order.
 struct Fresh {
@@ -26,13 +25,14 @@ struct Fresh {
 impl DiskDedup {
     /// Resolves the candidates of the layer (or of the round, when the layer
     /// is resolved in several), appends its new states to the store and
-    /// streams its pending edges, then refreshes the in-memory index.
+    /// streams its pending edges, then refreshes the in-memory index for the
+    /// search standing at `at` (`None` when it ends: nothing will read it).
     pub fn finish_layer(
         &mut self,
         writer: &mut RunWriter,
-        table: &mut Table,
-        keys: &mut Keys,
+        (table, keys): (&mut Table, &mut Keys),
         chance: bool,
+        at: Option<Frontier>,
     ) -> Result<(), ExploreError> {
         let Some((pending_path, mut out)) = self.pending.take() else {
             return Ok(());
@@ -40,7 +40,7 @@ impl DiskDedup {
         std::io::Write::flush(&mut out).map_err(io_err(&pending_path))?;
         drop(out);
         let mut resolved = vec![0u64; self.seq as usize];
-        let mut fresh = self.resolve(&mut resolved, table, keys)?;
+        let mut fresh = self.resolve(&mut resolved)?;
         let base = writer.state_count();
         let rank = append_fresh(&mut fresh, self.width, writer)?;
         for r in resolved.iter_mut() {
@@ -50,24 +50,29 @@ impl DiskDedup {
         }
         self.write_layer_run(&fresh, &rank, base)?;
         let first = self.first_pending.take().unwrap_or(0);
+        if !rank.is_empty() {
+            self.finders.note(base, first);
+        }
         stream_pending(&pending_path, first, &resolved, chance, writer)?;
         self.garbage.push(pending_path);
         self.garbage.extend(self.spills.drain(..).map(|(p, _)| p));
         self.seq = 0;
         self.cands.clear();
-        self.refresh_table(&fresh, &rank, base, writer, table, keys)?;
+        match at {
+            Some(at) if keys.exact() => {
+                drop(fresh);
+                self.refill_around(writer, (table, keys), writer.state_count(), at)?;
+            }
+            Some(_) => self.refresh_table(&fresh, &rank, base, writer, table, keys)?,
+            None => {}
+        }
         self.compact()?;
         Ok(())
     }
 
     /// Sorts the candidates, looks each distinct record up in the runs and
     /// fills `resolved[seq]` with an old id or `FRESH | index`.
-    fn resolve(
-        &mut self,
-        resolved: &mut [u64],
-        table: &Table,
-        keys: &Keys,
-    ) -> Result<Fresh, ExploreError> {
+    fn resolve(&mut self, resolved: &mut [u64]) -> Result<Fresh, ExploreError> {
         let width = self.width;
         let entry = width + 8;
         super::files::sort_entries(&mut self.cands, entry, entry);
@@ -104,11 +109,11 @@ impl DiskDedup {
             let (record, seq) = e.split_at(width);
             let seq = u64::from_be_bytes(seq.try_into().unwrap_or([0; 8]));
             if !batch.add(record, seq) {
-                batch.look_up(&mut probes, (table, keys), &mut settle)?;
+                batch.look_up(&mut probes, &mut settle)?;
                 batch.add(record, seq);
             }
         }
-        batch.look_up(&mut probes, (table, keys), &mut settle)?;
+        batch.look_up(&mut probes, &mut settle)?;
         Ok(fresh)
     }
 
@@ -145,14 +150,12 @@ impl DiskDedup {
         Ok(())
     }
 
-    /// Keeps the index a cache of the newest states across rounds. With
-    /// exact tags, this round's placeholders take their ids (the old states
-    /// among them took theirs in [`DiskDedup::resolve`]), so no entry is
-    /// stale; with fingerprints the new states join the index while the
-    /// key arena stays contiguous. When the index is too full to take the
-    /// next round's candidates, it is rebuilt from the store with the newest
-    /// states: they are the ones the next parents meet most (their own layer
-    /// and the one being built).
+    /// Keeps the index a cache of the newest states across rounds, with
+    /// fingerprints (exact keys are refilled by [`DiskDedup::refill_around`]):
+    /// the new states join the index while the key arena stays contiguous.
+    /// When the index is too full to take the next round's candidates, it is
+    /// rebuilt from the store with the newest states, the layer being built
+    /// and the end of the parents' (the arena holds one range of ids).
     fn refresh_table(
         &mut self,
         fresh: &Fresh,
@@ -165,15 +168,7 @@ impl DiskDedup {
         let n = rank.len();
         let end = base + n as u64;
         let mut complete = true;
-        if keys.exact() {
-            for (i, rec) in fresh.records.chunks_exact(self.width).enumerate() {
-                let (tag, id) = (keys.tag(rec), base + u64::from(rank[i]));
-                if !table.set_id(tag, id) && table.len() < table.capacity() {
-                    table.insert_absent(tag, id);
-                }
-            }
-            self.table_end = end;
-        } else if self.table_end == base && table.len() + n <= table.capacity() {
+        if self.table_end == base && table.len() + n <= table.capacity() {
             let mut by_id = vec![0u32; n];
             for (i, &r) in rank.iter().enumerate() {
                 by_id[r as usize] = i as u32;

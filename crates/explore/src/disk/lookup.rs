@@ -9,8 +9,6 @@
 //! is most often one of the last layers', and a state is in one run only).
 
 use super::probe::{record_hash, RunProbe};
-use crate::keys::Keys;
-use crate::table::Table;
 use crate::ExploreError;
 
 /// Distinct candidates a batch takes.
@@ -73,12 +71,11 @@ impl Batch {
 
     /// Looks every record of the batch up in `probes` (oldest run first)
     /// and hands each occurrence to `settle` with the record's id when a run
-    /// holds it; then empties the batch. With exact tags, the placeholders
-    /// the index took for the old states among them take their ids.
+    /// holds it; then empties the batch. (The index is filled anew after the
+    /// round, so the placeholders it took for old states need no ids.)
     pub fn look_up(
         &mut self,
         probes: &mut [RunProbe<'_>],
-        (table, keys): (&Table, &Keys),
         mut settle: impl FnMut(&[u8], u64, Option<u64>),
     ) -> Result<(), ExploreError> {
         let n = self.len();
@@ -91,9 +88,6 @@ impl Batch {
         for i in 0..n {
             let hash = record_hash(self.record(i));
             probes.iter().for_each(|p| p.prefetch(hash));
-            if keys.exact() {
-                table.prefetch_key(table.key(keys.tag(self.record(i))));
-            }
             self.hashes.push(hash);
         }
         self.masks.clear();
@@ -121,13 +115,6 @@ impl Batch {
             }
             self.found.push(found);
         }
-        if keys.exact() {
-            for i in 0..n {
-                if let Some(id) = self.found[i] {
-                    table.set_id(keys.tag(self.record(i)), id);
-                }
-            }
-        }
         for &(i, seq) in &self.seqs {
             settle(self.record(i), seq, self.found[i]);
         }
@@ -144,8 +131,7 @@ mod tests {
     use std::collections::BTreeMap;
 
     /// Candidates with repeats, across batches, against two runs: every
-    /// occurrence gets the id of the run holding its record, or none; with
-    /// exact tags the placeholders of found records take their ids.
+    /// occurrence gets the id of the run holding its record, or none.
     #[test]
     fn a_batch_finds_each_occurrence_in_the_run_that_holds_it() {
         let dir = tempfile::tempdir().expect("temp dir");
@@ -175,40 +161,26 @@ mod tests {
             .iter()
             .map(|(p, s)| RunProbe::open(p, s).expect("open"))
             .collect();
-        let keys = Keys::new(width, 0).expect("keys");
-        let table = Table::with_capacity(10_000).expect("table");
         let mut asked = Vec::new();
         for v in (0..3_000u32).step_by(2) {
             for _ in 0..1 + v % 3 {
                 asked.push((rec(v), asked.len() as u64));
             }
         }
-        for (k, seq) in &asked {
-            table.insert_absent(keys.tag(k), (1 << 63) | seq);
-        }
         let mut got = Vec::new();
         let mut batch = Batch::new(width);
         let mut settle = |k: &[u8], seq: u64, id: Option<u64>| got.push((k.to_vec(), seq, id));
         for (k, seq) in &asked {
             if !batch.add(k, *seq) {
-                batch
-                    .look_up(&mut probes, (&table, &keys), &mut settle)
-                    .expect("look up");
+                batch.look_up(&mut probes, &mut settle).expect("look up");
                 assert!(batch.add(k, *seq));
             }
         }
-        batch
-            .look_up(&mut probes, (&table, &keys), &mut settle)
-            .expect("look up");
+        batch.look_up(&mut probes, &mut settle).expect("look up");
         let expected: Vec<_> = asked
             .iter()
             .map(|(k, seq)| (k.clone(), *seq, all.get(k).copied()))
             .collect();
         assert_eq!(got, expected);
-        for (k, _, id) in &expected {
-            if let Some(id) = id {
-                assert_eq!(table.get(keys.tag(k), |_| true), Some(*id));
-            }
-        }
     }
 }

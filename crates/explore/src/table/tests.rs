@@ -202,23 +202,3 @@ fn threads_share_the_prefault_and_the_doubling_keeps_every_entry() {
     t.grow_to(len * 4, 2).unwrap();
     assert!((0..len as u64).all(|k| t.get(k, |_| true) == Some(k)));
 }
-
-/// The disk phase turns a placeholder into its id in place: the entry keeps
-/// its slot and the others are untouched; a tag the table lacks is refused.
-#[test]
-fn set_id_replaces_the_id_of_an_exact_tag() {
-    let t = Table::with_capacity(1000).unwrap();
-    for k in 0..500u64 {
-        t.insert_absent(k * 7919, (1 << 63) | k);
-    }
-    for k in (0..500u64).step_by(2) {
-        assert!(t.set_id(k * 7919, k + 10));
-    }
-    assert!(!t.set_id(3, 1), "an absent tag");
-    assert_eq!(t.len(), 500);
-    for k in 0..500u64 {
-        let want = if k % 2 == 0 { k + 10 } else { (1 << 63) | k };
-        assert_eq!(t.get(k * 7919, |_| true), Some(want), "tag of {k}");
-    }
-    assert!(!Table::with_capacity(0).unwrap().set_id(5, 5));
-}
