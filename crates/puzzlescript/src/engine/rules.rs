@@ -4,7 +4,7 @@
 use super::{Board, Chooser, RowMatch, Scratch};
 use crate::bits;
 use crate::compile::{
-    CellPattern, Command, Compiled, NarrowCell, PatternCell, Rule, RuleSet, WordTest,
+    CellPattern, Command, Compiled, NarrowCell, PatternCell, Replacement, Rule, RuleSet, WordTest,
 };
 
 /// True when the cell at `i` satisfies `p`.
@@ -590,6 +590,34 @@ fn replace(
     let Some(rep) = &p.replacement else {
         return false;
     };
+    let Some(mut changed) = rewrite_masks(g, board, rule, rep, i, buf, chooser) else {
+        return false;
+    };
+    if rule.rigid {
+        changed |= mark_rigid(g, board, group, &rep.moves_layers, i);
+    }
+    if changed {
+        let (so, sm) = (g.obj_words, g.mov_words);
+        board.note_cell(i, so, sm);
+        board.moving.push(i);
+        board.touch(i);
+    }
+    changed
+}
+
+/// Writes a replacement's objects and movements into cell `i`: whether the
+/// cell changed, or `None` when `i` is past the board (nothing written).
+/// Rigid marks and the board's bookkeeping are the caller's.
+#[inline(always)]
+fn rewrite_masks(
+    g: &Compiled,
+    board: &mut Board,
+    rule: &Rule,
+    rep: &Replacement,
+    i: usize,
+    buf: &mut Vec<u64>,
+    chooser: &mut dyn Chooser,
+) -> Option<bool> {
     let (so, sm) = (g.obj_words, g.mov_words);
     let fixed = bits::is_zero(&rep.random_objects) && bits::is_zero(&rep.random_dirs);
     if let (true, [set], [clear], [mset], [mclear], [layers]) = (
@@ -601,33 +629,19 @@ fn replace(
         &rep.moves_layers[..],
     ) {
         // One word each and no random choice: the common case, without copies.
-        let (Some(o), Some(m)) = (
-            board.objects.get(i).copied(),
-            board.movements.get(i).copied(),
-        ) else {
-            return false;
-        };
+        let (o, m) = (*board.objects.get(i)?, *board.movements.get(i)?);
         let (new_o, new_m) = ((o & !clear) | set, (m & !(mclear | layers)) | mset);
         board.objects[i] = new_o;
         board.movements[i] = new_m;
-        let mut changed = new_o != o || new_m != m;
-        if rule.rigid {
-            changed |= mark_rigid(g, board, group, &rep.moves_layers, i);
-        }
-        if changed {
-            board.note_cell(i, so, sm);
-            board.moving.push(i);
-            board.touch(i);
-        }
-        return changed;
+        return Some(new_o != o || new_m != m);
+    }
+    let (at_o, at_m) = (i * so, i * sm);
+    if at_o + so > board.objects.len() || at_m + sm > board.movements.len() {
+        return None;
     }
     if fixed {
         // No random choice on a board of several words: the words are
         // rewritten in place, without copying the masks.
-        let (at_o, at_m) = (i * so, i * sm);
-        if at_o + so > board.objects.len() || at_m + sm > board.movements.len() {
-            return false;
-        }
         let mut changed = false;
         for (w, (&clear, &set)) in rep.clear.iter().zip(&rep.set[..]).enumerate().take(so) {
             let old = board.objects[at_o + w];
@@ -642,15 +656,7 @@ fn replace(
             changed |= new != old;
             board.movements[at_m + w] = new;
         }
-        if rule.rigid {
-            changed |= mark_rigid(g, board, group, &rep.moves_layers, i);
-        }
-        if changed {
-            board.note_cell(i, so, sm);
-            board.moving.push(i);
-            board.touch(i);
-        }
-        return changed;
+        return Some(changed);
     }
     buf.clear();
     buf.extend_from_slice(&rep.set);
@@ -681,26 +687,18 @@ fn replace(
     }
     let mut changed = false;
     for w in 0..so {
-        let old = board.objects[i * so + w];
+        let old = board.objects[at_o + w];
         let new = (old & !clear[w]) | set[w];
         changed |= new != old;
-        board.objects[i * so + w] = new;
+        board.objects[at_o + w] = new;
     }
     for w in 0..sm {
-        let old = board.movements[i * sm + w];
+        let old = board.movements[at_m + w];
         let new = (old & !mclear[w]) | mset[w];
         changed |= new != old;
-        board.movements[i * sm + w] = new;
+        board.movements[at_m + w] = new;
     }
-    if rule.rigid {
-        changed |= mark_rigid(g, board, group, &rep.moves_layers, i);
-    }
-    if changed {
-        board.note_cell(i, so, sm);
-        board.moving.push(i);
-        board.touch(i);
-    }
-    changed
+    Some(changed)
 }
 
 /// Records that a rigid rule set movements on some layers of cell `i`
