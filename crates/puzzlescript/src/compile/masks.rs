@@ -162,6 +162,10 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, Fault> {
     }
     let anchors = rows.iter().map(|row| movement_anchor(row)).collect();
     let narrow_rows = rows.iter().map(|row| NarrowCell::row(row)).collect();
+    let reads_movements = rows.iter().flatten().any(|c| {
+        matches!(c, PatternCell::Cell(p)
+            if !bits::is_zero(&p.moves_present) || !bits::is_zero(&p.moves_missing))
+    });
     Ok(Some(Rule {
         direction: dir_bits(&r.directions[0]) as u8,
         rows,
@@ -180,6 +184,9 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, Fault> {
         rule_move_mask: rule_move_mask.into_boxed_slice(),
         narrow_rows,
         anchors,
+        reads_movements,
+        // Set by the caller once the rules are arranged.
+        index: 0,
     }))
 }
 

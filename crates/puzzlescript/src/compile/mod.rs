@@ -177,7 +177,11 @@ pub fn compile(file: &str, text: &str) -> Result<Compiled, Error> {
             lates.push(d.late);
         }
     }
-    let (rules, late_rules) = masks::arrange(rules, &lates, &loops);
+    let (mut rules, mut late_rules) = masks::arrange(rules, &lates, &loops);
+    let all = rules.groups.iter_mut().chain(late_rules.groups.iter_mut());
+    for (index, rule) in all.flatten().enumerate() {
+        rule.index = index;
+    }
     let mut rigid_index = vec![None; rules.groups.len()];
     let mut rigid_groups = Vec::new();
     for (gi, g) in rules.groups.iter().enumerate() {

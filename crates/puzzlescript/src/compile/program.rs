@@ -132,10 +132,17 @@ pub struct Rule {
     /// movement: only cells holding a movement can match it, so the row's
     /// candidates are found from the board's moving cells, not by a scan.
     pub anchors: Vec<Option<usize>>,
-    /// Per row, its cells as [`NarrowCell`]s when the row has no ellipsis
-    /// and every cell is narrow with at most one property: such a row is
-    /// matched by a loop over plain words, not by interpreting patterns.
+    /// Per row, its cells (ellipses left out) as [`NarrowCell`]s when every
+    /// cell is narrow with at most one property: such a row, or each stretch
+    /// of it between ellipses, is matched by a loop over plain words, not by
+    /// interpreting patterns.
     pub narrow_rows: Vec<Option<Box<[NarrowCell]>>>,
+    /// True when some cell tests movements (present or absent): such a
+    /// rule's matches depend on more than the objects.
+    pub reads_movements: bool,
+    /// The rule's place among all rules, main then late, in the order they
+    /// run: the index of the engine's per-rule records.
+    pub index: usize,
 }
 
 /// A narrow cell pattern as plain words: objects present, objects missing,
@@ -161,24 +168,28 @@ impl NarrowCell {
             && (self.any == 0 || o & self.any != 0)
     }
 
-    /// The row's cells in this form, if it has one (see `Rule::narrow_rows`).
+    /// The row's cells in this form, ellipses left out, if every cell has
+    /// one (see `Rule::narrow_rows`).
     pub fn row(row: &[PatternCell]) -> Option<Box<[NarrowCell]>> {
         row.iter()
-            .map(|c| match c {
-                PatternCell::Cell(p) => {
-                    let any = match &p.any_present[..] {
-                        [] => 0,
-                        [one] => match &one[..] {
-                            [word] if *word != 0 => *word,
-                            _ => return None,
-                        },
-                        _ => return None,
-                    };
-                    p.narrow.map(|masks| NarrowCell { masks, any })
-                }
+            .filter_map(|c| match c {
+                PatternCell::Cell(p) => Some(Self::cell(p)),
                 PatternCell::Ellipsis => None,
             })
             .collect()
+    }
+
+    /// One cell in this form, if it has one.
+    fn cell(p: &CellPattern) -> Option<NarrowCell> {
+        let any = match &p.any_present[..] {
+            [] => 0,
+            [one] => match &one[..] {
+                [word] if *word != 0 => *word,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        p.narrow.map(|masks| NarrowCell { masks, any })
     }
 }
 

@@ -6,6 +6,7 @@
 //! collected into vectors kept in [`Scratch`].
 
 pub mod movement;
+mod no_match;
 pub mod rules;
 pub mod session;
 mod summary;
@@ -13,6 +14,7 @@ pub mod turn;
 pub mod win;
 
 use crate::compile::{Command, Compiled, Grid};
+pub use no_match::NoMatch;
 pub use summary::Summary;
 
 /// Where random choices come from: the seeded generator when replaying, an
@@ -255,6 +257,8 @@ pub struct Scratch {
     /// applications changes the board or it matches with commands. `None`
     /// while exploring, so that nobody pays for it unasked.
     pub fired: Option<Vec<u64>>,
+    /// Rules known to find no match on the explorer's prepared board.
+    pub no_match: NoMatch,
 }
 
 impl Scratch {

@@ -4,7 +4,7 @@
 use super::{Board, Chooser, RowMatch, Scratch};
 use crate::bits;
 use crate::compile::{
-    CellPattern, Command, Compiled, NarrowCell, PatternCell, Rule, RuleSet, WordTest,
+    CellPattern, Command, Compiled, NarrowCell, PatternCell, Replacement, Rule, RuleSet, WordTest,
 };
 
 /// True when the cell at `i` satisfies `p`.
@@ -105,7 +105,8 @@ pub fn row_matches_at(
     k2: (usize, usize),
     out: &mut Vec<RowMatch>,
 ) {
-    each_row_match_at(g, board, row, ellipses, i, d, (k, k1, k2), |m| {
+    let gaps = (k, k1, k2);
+    each_row_match_at(g, board, row, None, ellipses, i, d, gaps, |m| {
         out.push(m);
         true
     });
@@ -114,11 +115,15 @@ pub fn row_matches_at(
 /// Calls `found` with each match of a row starting at cell `i` (gap ranges
 /// as in [`row_matches_at`]) while it returns true; false when it stopped
 /// the search. Nothing is allocated, so that a re-check costs no buffer.
+/// `narrow` is the row's cells as plain words (`Rule::narrow_rows`), given
+/// on one-word boards only: each stretch between ellipses is then matched
+/// by a straight loop.
 #[allow(clippy::too_many_arguments)]
 fn each_row_match_at(
     g: &Compiled,
     board: &Board,
     row: &[PatternCell],
+    narrow: Option<&[NarrowCell]>,
     ellipses: u8,
     i: usize,
     d: isize,
@@ -126,9 +131,20 @@ fn each_row_match_at(
     mut found: impl FnMut(RowMatch) -> bool,
 ) -> bool {
     let n = row.len();
+    // Cells `range` of the row (ellipses counted), `shift` ellipses after
+    // its start, placed from `base`: cell `c` at `base + d * (c - shift)`.
+    let cells_match = |range: std::ops::Range<usize>, base: usize, shift: usize| match narrow {
+        Some(cells) => {
+            let (from, to) = (range.start - shift, range.end - shift);
+            cells.get(from..to).is_some_and(|cs| {
+                narrow_cells_match(board, cs, base as isize + d * from as isize, d)
+            })
+        }
+        None => cells_match(row, range, base, d, shift, board, g),
+    };
     match ellipses {
         0 => {
-            if cells_match(row, 0..n, i, d, 0, board, g) {
+            if cells_match(0..n, i, 0) {
                 return found([i, 0, 0]);
             }
         }
@@ -137,11 +153,11 @@ fn each_row_match_at(
                 .iter()
                 .position(|c| matches!(c, PatternCell::Ellipsis))
                 .unwrap_or(n);
-            if !cells_match(row, 0..e, i, d, 0, board, g) {
+            if !cells_match(0..e, i, 0) {
                 return true;
             }
             for kk in k.0..k.1 {
-                if cells_match(row, e + 1..n, at(i, d, kk), d, 1, board, g) && !found([i, kk, 0]) {
+                if cells_match(e + 1..n, at(i, d, kk), 1) && !found([i, kk, 0]) {
                     return false;
                 }
             }
@@ -154,18 +170,16 @@ fn each_row_match_at(
                 .map(|(x, _)| x);
             let e1 = es.next().unwrap_or(n);
             let e2 = es.next().unwrap_or(n);
-            if !cells_match(row, 0..e1, i, d, 0, board, g) {
+            if !cells_match(0..e1, i, 0) {
                 return true;
             }
             for a in k1.0..k1.1 {
-                if !cells_match(row, e1 + 1..e2, at(i, d, a), d, 1, board, g) {
+                if !cells_match(e1 + 1..e2, at(i, d, a), 1) {
                     continue;
                 }
                 let mut b = k2.0;
                 while a + b < k.1 && b < k2.1 {
-                    if cells_match(row, e2 + 1..n, at(i, d, a + b), d, 2, board, g)
-                        && !found([i, a, b])
-                    {
+                    if cells_match(e2 + 1..n, at(i, d, a + b), 2) && !found([i, a, b]) {
                         return false;
                     }
                     b += 1;
@@ -239,22 +253,27 @@ impl Start<'_> {
             4 => (x + 2).saturating_sub(len),
             _ => (w + 1).saturating_sub(x + len),
         };
-        row_matches_at(
+        let gaps = ((0, kmax), (0, kmax), (0, kmax));
+        each_row_match_at(
             g,
             board,
             row,
+            self.narrow,
             self.ellipses,
             i,
             self.d,
-            (0, kmax),
-            (0, kmax),
-            (0, kmax),
-            out,
+            gaps,
+            |m| {
+                out.push(m);
+                true
+            },
         );
     }
 }
 
 /// Collects every match of one row, scanning as the reference does.
+/// With `lines`, only the lines (board rows for horizontal rules, columns
+/// for vertical ones) whose bit is set are scanned.
 fn row_matches(
     g: &Compiled,
     board: &Board,
@@ -262,6 +281,7 @@ fn row_matches(
     r: usize,
     out: &mut Vec<RowMatch>,
     starts: &mut Vec<(usize, usize, usize)>,
+    lines: Option<&[u64]>,
 ) {
     out.clear();
     let (so, sm) = (g.obj_words, g.mov_words);
@@ -378,7 +398,8 @@ fn row_matches(
             let (objs, movs) = sum.row(y);
             bits::contains(objs, need) && bits::contains(movs, need_mov)
         };
-        for y in (ymin..ymax).filter(|&y| row_ok(y)) {
+        let wanted = |y: usize| lines.is_none_or(|l| bits::get(l, y));
+        for y in (ymin..ymax).filter(|&y| wanted(y) && row_ok(y)) {
             scan((xmin, y), (1, 0), xmax.saturating_sub(xmin), out);
         }
     } else {
@@ -386,7 +407,8 @@ fn row_matches(
             let (objs, movs) = sum.col(x);
             bits::contains(objs, need) && bits::contains(movs, need_mov)
         };
-        for x in (xmin..xmax).filter(|&x| col_ok(x)) {
+        let wanted = |x: usize| lines.is_none_or(|l| bits::get(l, x));
+        for x in (xmin..xmax).filter(|&x| wanted(x) && col_ok(x)) {
             scan((x, ymin), (0, 1), ymax.saturating_sub(ymin), out);
         }
     }
@@ -474,7 +496,7 @@ pub fn find_matches(
         rows.resize_with(rule.rows.len(), Vec::new);
     }
     for r in 0..rule.rows.len() {
-        row_matches(g, board, rule, r, &mut rows[r], starts);
+        row_matches(g, board, rule, r, &mut rows[r], starts, None);
         if rows[r].is_empty() {
             return false;
         }
@@ -504,12 +526,11 @@ fn narrow_cells_match(board: &Board, cells: &[NarrowCell], i: isize, d: isize) -
 /// Re-checks that one row match still holds.
 fn still_matches(g: &Compiled, board: &Board, rule: &Rule, r: usize, m: RowMatch) -> bool {
     let d = delta(rule.direction, board.height);
-    if let (Some(Some(cells)), 0, 1, 1) = (
-        rule.narrow_rows.get(r),
-        rule.ellipses[r],
-        g.obj_words,
-        g.mov_words,
-    ) {
+    let narrow = match (rule.narrow_rows.get(r), g.obj_words, g.mov_words) {
+        (Some(Some(cells)), 1, 1) => Some(&cells[..]),
+        _ => None,
+    };
+    if let (Some(cells), 0) = (narrow, rule.ellipses[r]) {
         return narrow_cells_match(board, cells, m[0] as isize, d);
     }
     let (i, a, b) = (m[0], m[1], m[2]);
@@ -525,6 +546,7 @@ fn still_matches(g: &Compiled, board: &Board, rule: &Rule, r: usize, m: RowMatch
         g,
         board,
         &rule.rows[r],
+        narrow,
         rule.ellipses[r],
         i,
         d,
@@ -590,6 +612,34 @@ fn replace(
     let Some(rep) = &p.replacement else {
         return false;
     };
+    let Some(mut changed) = rewrite_masks(g, board, rule, rep, i, buf, chooser) else {
+        return false;
+    };
+    if rule.rigid {
+        changed |= mark_rigid(g, board, group, &rep.moves_layers, i);
+    }
+    if changed {
+        let (so, sm) = (g.obj_words, g.mov_words);
+        board.note_cell(i, so, sm);
+        board.moving.push(i);
+        board.touch(i);
+    }
+    changed
+}
+
+/// Writes a replacement's objects and movements into cell `i`: whether the
+/// cell changed, or `None` when `i` is past the board (nothing written).
+/// Rigid marks and the board's bookkeeping are the caller's.
+#[inline(always)]
+fn rewrite_masks(
+    g: &Compiled,
+    board: &mut Board,
+    rule: &Rule,
+    rep: &Replacement,
+    i: usize,
+    buf: &mut Vec<u64>,
+    chooser: &mut dyn Chooser,
+) -> Option<bool> {
     let (so, sm) = (g.obj_words, g.mov_words);
     let fixed = bits::is_zero(&rep.random_objects) && bits::is_zero(&rep.random_dirs);
     if let (true, [set], [clear], [mset], [mclear], [layers]) = (
@@ -601,33 +651,19 @@ fn replace(
         &rep.moves_layers[..],
     ) {
         // One word each and no random choice: the common case, without copies.
-        let (Some(o), Some(m)) = (
-            board.objects.get(i).copied(),
-            board.movements.get(i).copied(),
-        ) else {
-            return false;
-        };
+        let (o, m) = (*board.objects.get(i)?, *board.movements.get(i)?);
         let (new_o, new_m) = ((o & !clear) | set, (m & !(mclear | layers)) | mset);
         board.objects[i] = new_o;
         board.movements[i] = new_m;
-        let mut changed = new_o != o || new_m != m;
-        if rule.rigid {
-            changed |= mark_rigid(g, board, group, &rep.moves_layers, i);
-        }
-        if changed {
-            board.note_cell(i, so, sm);
-            board.moving.push(i);
-            board.touch(i);
-        }
-        return changed;
+        return Some(new_o != o || new_m != m);
+    }
+    let (at_o, at_m) = (i * so, i * sm);
+    if at_o + so > board.objects.len() || at_m + sm > board.movements.len() {
+        return None;
     }
     if fixed {
         // No random choice on a board of several words: the words are
         // rewritten in place, without copying the masks.
-        let (at_o, at_m) = (i * so, i * sm);
-        if at_o + so > board.objects.len() || at_m + sm > board.movements.len() {
-            return false;
-        }
         let mut changed = false;
         for (w, (&clear, &set)) in rep.clear.iter().zip(&rep.set[..]).enumerate().take(so) {
             let old = board.objects[at_o + w];
@@ -642,15 +678,7 @@ fn replace(
             changed |= new != old;
             board.movements[at_m + w] = new;
         }
-        if rule.rigid {
-            changed |= mark_rigid(g, board, group, &rep.moves_layers, i);
-        }
-        if changed {
-            board.note_cell(i, so, sm);
-            board.moving.push(i);
-            board.touch(i);
-        }
-        return changed;
+        return Some(changed);
     }
     buf.clear();
     buf.extend_from_slice(&rep.set);
@@ -681,26 +709,18 @@ fn replace(
     }
     let mut changed = false;
     for w in 0..so {
-        let old = board.objects[i * so + w];
+        let old = board.objects[at_o + w];
         let new = (old & !clear[w]) | set[w];
         changed |= new != old;
-        board.objects[i * so + w] = new;
+        board.objects[at_o + w] = new;
     }
     for w in 0..sm {
-        let old = board.movements[i * sm + w];
+        let old = board.movements[at_m + w];
         let new = (old & !mclear[w]) | mset[w];
         changed |= new != old;
-        board.movements[i * sm + w] = new;
+        board.movements[at_m + w] = new;
     }
-    if rule.rigid {
-        changed |= mark_rigid(g, board, group, &rep.moves_layers, i);
-    }
-    if changed {
-        board.note_cell(i, so, sm);
-        board.moving.push(i);
-        board.touch(i);
-    }
-    changed
+    Some(changed)
 }
 
 /// Records that a rigid rule set movements on some layers of cell `i`
@@ -794,9 +814,27 @@ fn try_apply(
     scratch: &mut Scratch,
     chooser: &mut dyn Chooser,
 ) -> bool {
-    if !may_match(board, rule)
-        || !find_matches(g, board, rule, &mut scratch.rows, &mut scratch.starts)
-    {
+    if !may_match(board, rule) {
+        return false;
+    }
+    let known = if rule.reads_movements {
+        None
+    } else {
+        scratch.no_match.row(rule.index)
+    };
+    if let Some(r) = known {
+        if !matches_near_writes(g, board, rule, r, scratch) {
+            return false;
+        }
+    }
+    if !find_matches(g, board, rule, &mut scratch.rows, &mut scratch.starts) {
+        if known.is_none() && !rule.reads_movements && scratch.no_match.may_record(&board.touched) {
+            // The search stopped at the first row without a match.
+            let rows = &scratch.rows[..rule.rows.len()];
+            if let Some(r) = rows.iter().position(Vec::is_empty) {
+                scratch.no_match.record(rule.index, r);
+            }
+        }
         return false;
     }
     let mut changed = false;
@@ -835,6 +873,51 @@ fn try_apply(
         scratch.note_fired(rule);
     }
     changed
+}
+
+/// True when row `r` of `rule`, recorded as matching nowhere on the prepared
+/// board, matches on a line through a cell written since (the only lines
+/// where the board changed, see [`super::NoMatch`]).
+fn matches_near_writes(
+    g: &Compiled,
+    board: &Board,
+    rule: &Rule,
+    r: usize,
+    scratch: &mut Scratch,
+) -> bool {
+    if board.touched.is_empty() {
+        return false;
+    }
+    let horizontal = rule.direction > 2;
+    let count = if horizontal {
+        board.height
+    } else {
+        board.width
+    };
+    let lines = &mut scratch.no_match.lines;
+    lines.clear();
+    lines.resize(count.div_ceil(64), 0);
+    for &i in &board.touched {
+        let (x, y) = board.xy(i);
+        let line = if horizontal { y } else { x };
+        if line < count {
+            bits::set(lines, line);
+        }
+    }
+    if scratch.rows.len() <= r {
+        scratch.rows.resize_with(r + 1, Vec::new);
+    }
+    let out = &mut scratch.rows[r];
+    row_matches(
+        g,
+        board,
+        rule,
+        r,
+        out,
+        &mut scratch.starts,
+        Some(lines.as_slice()),
+    );
+    !out.is_empty()
 }
 
 /// A random group: one application, picked among all matches of all its rules.
@@ -975,7 +1058,7 @@ pub fn apply_rules(
 
 #[cfg(test)]
 mod tests {
-    use super::{cell_matches, delta, narrow_cells_match};
+    use super::{cell_matches, delta, each_row_match_at, narrow_cells_match};
     use crate::compile::{Grid, PatternCell};
     use crate::engine::Board;
 
@@ -984,7 +1067,10 @@ mod tests {
         Obstacle = Wall or Crate\nSOUNDS\nCOLLISIONLAYERS\nBackground\nTarget\nPlayer, Wall, Crate\n\
         RULES\n[ > Player | Crate | no Obstacle ] -> [ > Player | > Crate | ]\n\
         [ Target no Crate | stationary Player ] -> [ Target | Player ]\n\
-        late [ Crate | Obstacle ] -> [ Crate | Obstacle ]\nWINCONDITIONS\nLEVELS\n.P.\n";
+        late [ Crate | Obstacle ] -> [ Crate | Obstacle ]\n\
+        [ > Player | ... | Crate | no Wall ] -> [ > Player | ... | > Crate | ]\n\
+        late [ Target | ... | Obstacle | ... | no Player ] -> [ Target | ... | Obstacle | ... | Wall ]\n\
+        WINCONDITIONS\nLEVELS\n.P.\n";
 
     /// A row compiled to plain words (`Rule::narrow_rows`) matches exactly
     /// where its patterns do, at every start of many pseudo-random boards.
@@ -1020,7 +1106,8 @@ mod tests {
             }
             for rule in &rules {
                 let d = delta(rule.direction, h);
-                for (row, narrow) in rule.rows.iter().zip(&rule.narrow_rows) {
+                let rows = rule.rows.iter().zip(&rule.narrow_rows);
+                for ((row, narrow), _) in rows.zip(&rule.ellipses).filter(|(_, &e)| e == 0) {
                     let Some(cells) = narrow else { continue };
                     for start in 0..w * h {
                         let inside = (0..row.len() as isize).all(|k| {
@@ -1048,6 +1135,83 @@ mod tests {
                         );
                         tried += 1;
                         matched += usize::from(generic);
+                    }
+                }
+            }
+        }
+        assert!(
+            tried > 10_000 && matched > 100,
+            "{tried} starts, {matched} matches"
+        );
+    }
+
+    /// A row with ellipses matched stretch by stretch on plain words finds
+    /// the same matches, gaps included, as its patterns.
+    #[test]
+    fn narrow_rows_with_ellipses_match_as_their_patterns() {
+        let g = crate::compile("t", GAME).expect("compiles");
+        let (w, h) = (6, 5);
+        let grid = Grid {
+            width: w,
+            height: h,
+            cells: vec![0; w * h],
+        };
+        let mut board = Board::new(&g, &grid);
+        let rules: Vec<_> = g
+            .rules
+            .groups
+            .iter()
+            .chain(&g.late_rules.groups)
+            .flatten()
+            .filter(|r| r.ellipses.iter().any(|&e| e > 0))
+            .collect();
+        assert!(rules.iter().any(|r| r.ellipses.contains(&2)));
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let (mut tried, mut matched) = (0, 0);
+        for _ in 0..300 {
+            for c in 0..w * h {
+                board.objects[c] = next() & next() & 0x1f;
+                board.movements[c] = next() & next() & 0x7fff;
+            }
+            for rule in &rules {
+                let d = delta(rule.direction, h);
+                for (r, row) in rule.rows.iter().enumerate() {
+                    let e = rule.ellipses[r];
+                    let Some(cells) = rule.narrow_rows[r].as_deref() else {
+                        continue;
+                    };
+                    let len = row.len() - usize::from(e);
+                    let reach = len - 1;
+                    for start in 0..w * h {
+                        let (x, y) = (start / h, start % h);
+                        let (inside, kmax) = match rule.direction {
+                            1 => (y >= reach, (y + 2).saturating_sub(len)),
+                            2 => (y + reach < h, (h + 1).saturating_sub(y + len)),
+                            4 => (x >= reach, (x + 2).saturating_sub(len)),
+                            _ => (x + reach < w, (w + 1).saturating_sub(x + len)),
+                        };
+                        if !inside {
+                            continue;
+                        }
+                        let gaps = ((0, kmax), (0, kmax), (0, kmax));
+                        let found = |narrow| {
+                            let mut out = Vec::new();
+                            each_row_match_at(&g, &board, row, narrow, e, start, d, gaps, |m| {
+                                out.push(m);
+                                true
+                            });
+                            out
+                        };
+                        let generic = found(None);
+                        assert_eq!(found(Some(cells)), generic);
+                        tried += 1;
+                        matched += generic.len();
                     }
                 }
             }

@@ -67,6 +67,9 @@ pub struct PuzzleScriptGame {
     failure: OnceLock<String>,
     /// The most random outcomes one (state, input) may have.
     max_outcomes: u64,
+    /// True when an expansion carries the rules that found no match across
+    /// its inputs (`engine::NoMatch`); off only to check that they change nothing.
+    rule_records: bool,
 }
 
 /// The default of [`PuzzleScriptGame::set_max_outcomes`]: a turn replayed this
@@ -138,7 +141,16 @@ impl PuzzleScriptGame {
             stop: OnceLock::new(),
             failure: OnceLock::new(),
             max_outcomes: DEFAULT_MAX_OUTCOMES,
+            rule_records: true,
         })
+    }
+
+    /// Turns off (or on again) the records of rules that found no match on
+    /// the state being expanded, which spare the searches of later inputs
+    /// (on by default; the successors are the same either way, which the
+    /// tests check by turning them off).
+    pub fn set_rule_records(&mut self, on: bool) {
+        self.rule_records = on;
     }
 
     /// Bounds the random outcomes of one (state, input): past `n`, the

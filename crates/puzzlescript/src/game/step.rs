@@ -74,7 +74,15 @@ pub fn with_worker(game: &PuzzleScriptGame, f: impl FnOnce(&mut Worker)) {
                 key,
                 so: game.game.obj_words.max(1),
                 board: game.board.clone(),
-                scratch: Scratch::default(),
+                scratch: {
+                    // `prepare` starts each board's records, and every
+                    // write of a turn goes to `touched` (see `NoMatch`).
+                    let mut scratch = Scratch::default();
+                    if game.rule_records {
+                        scratch.no_match.enable();
+                    }
+                    scratch
+                },
                 chooser: Enumerator::default(),
                 start: Vec::new(),
                 before: Vec::new(),
@@ -122,6 +130,8 @@ impl Worker {
             .decode_fields(state, &mut self.start, &mut self.cells);
         self.board.moving.clear();
         self.board.clear_touched();
+        // From here on, `touched` lists every cell written since this board.
+        self.scratch.no_match.new_board();
         let (mut players, mut summary) = self.scratch.prepared.take().unwrap_or_default();
         players.clear();
         summary.clone_from(&game.template_summary);

@@ -5,4 +5,5 @@ mod conformance;
 mod game;
 mod hostile;
 mod inert;
+mod no_match;
 mod reference_counts;

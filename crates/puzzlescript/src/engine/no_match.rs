@@ -1,0 +1,106 @@
+//! Rules known to find no match on the board an expansion starts from,
+//! carried across its inputs and their turns.
+//!
+//! The explorer tries every input on one prepared board, and a turn rewrites
+//! only a few cells of it; yet each input's turn searched every rule again.
+//! A rule that tests no movement matches on objects alone. If one of its rows
+//! had no match on the prepared board, then on any later board of the same
+//! expansion a match of that row must cover a cell whose objects changed
+//! since, and every such cell is in [`super::Board::touched`]. So the row is
+//! searched again only on the lines (board rows for horizontal rules,
+//! columns for vertical ones) through the written cells, and the rule is
+//! skipped when none holds a match. The reference searches every rule on
+//! every turn; the answers are the same, and so are the graphs.
+//!
+//! The records hold only while the board differs from the prepared one at
+//! the written cells alone: the explorer's worker turns them on and starts a
+//! new set at each prepared board ([`NoMatch::new_board`]); the replaying
+//! session, which restores boards wholesale, never turns them on.
+
+/// Per rule, the row that found no match on the prepared board.
+#[derive(Clone, Debug, Default)]
+pub struct NoMatch {
+    /// False until the owner keeps `touched` as the list of every cell
+    /// written since the prepared board.
+    enabled: bool,
+    /// The prepared board's number: a record holds for its board only.
+    epoch: u32,
+    /// Per rule index: the epoch of the record and the row plus one.
+    records: Vec<(u32, u32)>,
+    /// One bit per line through a written cell (scratch for the search).
+    pub lines: Vec<u64>,
+}
+
+impl NoMatch {
+    /// Turns the records on. The caller promises that from each
+    /// [`NoMatch::new_board`] on, every cell whose objects differ from that
+    /// board is in the board's `touched` list.
+    pub fn enable(&mut self) {
+        self.enabled = true;
+    }
+
+    /// Forgets every record: the board is a new prepared one.
+    #[inline]
+    pub fn new_board(&mut self) {
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            // After 2^32 boards, the oldest records would look current.
+            self.records.fill((0, 0));
+            self.epoch = 1;
+        }
+    }
+
+    /// The row of rule `index` that found no match on the prepared board,
+    /// if one is recorded.
+    #[inline]
+    pub fn row(&self, index: usize) -> Option<usize> {
+        match self.records.get(index) {
+            Some(&(epoch, row)) if self.enabled && epoch == self.epoch && epoch != 0 => {
+                Some(row as usize - 1)
+            }
+            _ => None,
+        }
+    }
+
+    /// True when a search on the board as it is now may be recorded: the
+    /// records are on and nothing was written since the prepared board.
+    #[inline]
+    pub fn may_record(&self, touched: &[usize]) -> bool {
+        self.enabled && self.epoch != 0 && touched.is_empty()
+    }
+
+    /// Records that row `row` of rule `index` has no match on the prepared board.
+    pub fn record(&mut self, index: usize, row: usize) {
+        if self.records.len() <= index {
+            self.records.resize(index + 1, (0, 0));
+        }
+        self.records[index] = (self.epoch, row as u32 + 1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::NoMatch;
+
+    /// A record holds for its board only, and only once turned on.
+    #[test]
+    fn records_hold_for_their_board_only() {
+        let mut n = NoMatch::default();
+        n.new_board();
+        assert!(!n.may_record(&[]));
+        n.enable();
+        assert!(n.may_record(&[]));
+        assert!(!n.may_record(&[3]));
+        n.record(5, 2);
+        assert_eq!(n.row(5), Some(2));
+        assert_eq!(n.row(4), None);
+        assert_eq!(n.row(9), None);
+        n.new_board();
+        assert_eq!(n.row(5), None);
+        n.epoch = u32::MAX;
+        n.record(5, 0);
+        assert_eq!(n.row(5), Some(0));
+        n.new_board();
+        assert_eq!((n.epoch, n.row(5)), (1, None));
+    }
+}

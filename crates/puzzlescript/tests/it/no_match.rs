@@ -1,0 +1,121 @@
+//! The records of rules that found no match on an expansion's board
+//! (`engine::NoMatch`) change no successor: every game of the shared
+//! conformance suite, explored with and without them, gives the same
+//! successors, state by state, in the same order.
+
+use model::{Game, Successors};
+use puzzlescript::{compile, PuzzleScriptGame};
+use std::collections::HashSet;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The successors of `state` as comparable values.
+fn successors(game: &PuzzleScriptGame, state: &[u8]) -> Vec<(model::Move, Vec<u8>)> {
+    let mut out = Successors::new();
+    game.successors(state, &mut out);
+    out.iter().map(|(m, next)| (m, next.to_vec())).collect()
+}
+
+/// Explores `level` of `source` breadth-first for at most `budget`,
+/// comparing each state's successors with the records on and off; the
+/// number of states compared.
+/// `stop` ends the comparison (an interrupted expansion is not compared).
+fn compare_level(
+    source: &str,
+    level: usize,
+    budget: Duration,
+    stop: &Arc<AtomicBool>,
+) -> Option<usize> {
+    let compiled = compile("case", source).ok()?;
+    let with = PuzzleScriptGame::new(compiled.clone(), level).ok()?;
+    let mut without = PuzzleScriptGame::new(compiled, level).ok()?;
+    without.set_rule_records(false);
+    with.interrupt_on(stop.clone());
+    without.interrupt_on(stop.clone());
+    let start = Instant::now();
+    let mut queue = with.initial_states();
+    let mut seen: HashSet<Vec<u8>> = queue.iter().cloned().collect();
+    let mut head = 0;
+    while head < queue.len() && head < 400 && start.elapsed() < budget {
+        let state = queue[head].clone();
+        head += 1;
+        if with.terminal(&state).is_some() {
+            continue;
+        }
+        let found = successors(&with, &state);
+        let expected = successors(&without, &state);
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        assert_eq!(
+            found,
+            expected,
+            "level {level} of {}, state {}",
+            source
+                .lines()
+                .find(|l| l.starts_with("title"))
+                .unwrap_or("?"),
+            with.render(&state)
+        );
+        if with.failure().is_some() {
+            break;
+        }
+        for (_, next) in found {
+            if seen.insert(next.clone()) {
+                queue.push(next);
+            }
+        }
+    }
+    Some(head)
+}
+
+#[test]
+fn rule_records_change_no_successor() {
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let candidates = ["../../../shared", "../../../../shared"].map(|up| {
+        crate_dir
+            .join(up)
+            .join("fixtures/puzzlescript/testdata.jsonl")
+    });
+    let Some(path) = candidates.iter().find(|p| p.exists()) else {
+        eprintln!("skipped: no shared/fixtures/puzzlescript/testdata.jsonl beside the checkout");
+        return;
+    };
+    let text = std::fs::read_to_string(path).expect("the cases file reads");
+    let mut sources = HashSet::new();
+    let (mut games, mut states) = (0, 0);
+    // A bound on the whole test's time: the games in file order, as many as
+    // fit in 40 seconds (then the expansion in progress is interrupted).
+    let stop = Arc::new(AtomicBool::new(false));
+    let watchdog = stop.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_secs(40));
+        watchdog.store(true, Ordering::Relaxed);
+    });
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let case: serde_json::Value = serde_json::from_str(line).expect("a JSON case");
+        let Some(source) = case.get("source").and_then(|s| s.as_str()) else {
+            continue;
+        };
+        if !sources.insert(source.to_string()) {
+            continue;
+        }
+        games += 1;
+        // The first levels of every game, a tenth of a second each.
+        for level in 1..=2 {
+            match compare_level(source, level, Duration::from_millis(50), &stop) {
+                Some(n) => states += n,
+                None => break,
+            }
+        }
+    }
+    assert!(
+        games >= 10 && states >= 1_000,
+        "{games} games, {states} states compared"
+    );
+}
