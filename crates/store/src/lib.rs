@@ -20,6 +20,7 @@ mod append;
 mod bits;
 mod bounds;
 mod data_files;
+mod deferred;
 mod derived;
 pub mod durability;
 mod error;

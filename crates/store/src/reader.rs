@@ -4,6 +4,7 @@
 
 use crate::append::Commit;
 use crate::data_files::{EDGES, ROWS};
+use crate::deferred::Deferred;
 use crate::derived::{Fingerprints, InEdges};
 use crate::error::StoreError;
 use crate::header::header;
@@ -35,6 +36,8 @@ pub struct Run {
     /// Derived on first use (see [`crate::derived`]).
     in_edges: OnceLock<InEdges>,
     fingerprints: OnceLock<Fingerprints>,
+    /// What [`Run::open_deferred`] left to the reader's pass (see [`crate::deferred`]).
+    deferred: Option<Deferred>,
 }
 
 /// What opening a run checks before handing it out.
@@ -154,6 +157,7 @@ impl Run {
             action_bits: action_bits(&m.identity),
             in_edges: OnceLock::new(),
             fingerprints: OnceLock::new(),
+            deferred: None,
             dir: dir.to_path_buf(),
             manifest: m,
         };
@@ -343,6 +347,30 @@ impl Run {
     pub fn prob(&self, edge: u64) -> Option<(u32, u32)> {
         let words = self.trans_prob.as_ref()?.words();
         words.get(edge as usize).map(|&w| unpack_prob(w))
+    }
+
+    /// `rows.idx` and `rows.bits`.
+    pub(crate) fn row_files(&self) -> &[Mapped; 2] {
+        &self.rows
+    }
+
+    /// `edges.idx` and `edges.bits`.
+    pub(crate) fn edge_files(&self) -> &[Mapped; 2] {
+        &self.edges
+    }
+
+    /// `terminals`.
+    pub(crate) fn terminal_file(&self) -> &Mapped {
+        &self.terminals
+    }
+
+    /// What is left to verify, for a run opened with [`Run::open_deferred`].
+    pub(crate) fn deferred(&self) -> Option<&Deferred> {
+        self.deferred.as_ref()
+    }
+
+    pub(crate) fn set_deferred(&mut self, deferred: Deferred) {
+        self.deferred = Some(deferred);
     }
 
     pub(crate) fn parts(&self) -> crate::structure::Parts<'_> {
