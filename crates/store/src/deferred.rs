@@ -13,7 +13,6 @@ use crate::append::Commit;
 use crate::error::{corrupt, StoreError};
 use crate::header::BLOCK;
 use crate::mapped::{Mapped, Sums};
-use crate::packed::{frame_words, width_and_offset, Packed, FRAME};
 use crate::reader::Run;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -75,20 +74,6 @@ pub(crate) struct Deferred {
     pub(crate) edges: DeferredFile,
 }
 
-/// The bytes of `packed`'s bit file that hold the values of `range` (none for the
-/// values of the tail, which the manifest holds).
-fn bytes_of(packed: &Packed, range: Range<u64>) -> Range<u64> {
-    let frames = packed.frames() as u64;
-    let first = range.start / FRAME as u64;
-    let end = range.end.div_ceil(FRAME as u64).min(frames);
-    if range.is_empty() || first >= end {
-        return 0..0;
-    }
-    let start = width_and_offset(packed.entry(first as usize)).1;
-    let (width, offset) = width_and_offset(packed.entry(end as usize - 1));
-    start * 8..(offset + frame_words(width)) * 8
-}
-
 impl Run {
     /// Opens `dir` for a reader of the graph that verifies as it goes: headers,
     /// lengths and frame tables as [`Run::open_lazy`] does, every block checksum of
@@ -134,12 +119,12 @@ impl Run {
         let with_before = rows.start.saturating_sub(1)..rows.end;
         deferred
             .rows
-            .verify_bytes(rows_bits, bytes_of(&out.rows, with_before))?;
+            .verify_bytes(rows_bits, out.rows.bit_bytes(with_before))?;
         crate::structure::check_row_range(self, rows.clone())?;
         let edges = out.row(rows.start).start..out.row(rows.end - 1).end;
         deferred
             .edges
-            .verify_bytes(edges_bits, bytes_of(&out.edges, edges.clone()))?;
+            .verify_bytes(edges_bits, out.edges.bit_bytes(edges.clone()))?;
         crate::structure::check_edge_range(self, edges)
     }
 

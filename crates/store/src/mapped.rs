@@ -90,6 +90,18 @@ impl Mapped {
         }
     }
 
+    /// Asks the kernel to start reading the data bytes `bytes` into the page cache
+    /// (`MADV_WILLNEED`), so that a pass reaching them later does not wait for the
+    /// disk. Only a hint: nothing happens when it cannot be given.
+    pub(crate) fn will_need(&self, bytes: std::ops::Range<u64>) {
+        let Some(map) = &self.map else { return };
+        let end = (bytes.end as usize).min(self.len);
+        let start = (bytes.start as usize).min(end);
+        if start < end {
+            let _ = map.advise_range(memmap2::Advice::WillNeed, HEADER_LEN + start, end - start);
+        }
+    }
+
     /// The file's path.
     pub fn path(&self) -> &Path {
         &self.path

@@ -274,6 +274,33 @@ impl Run {
         }
     }
 
+    /// A hint that a pass will soon read the rows of `rows` and, with `edges`, their
+    /// edges: the kernel starts reading those bytes of the bit files into the page
+    /// cache (see `docs/metrics.md`: a store larger than the page cache is otherwise
+    /// read one fault at a time while the pass waits). It reads the frame tables
+    /// only, so that the hint itself never waits for the disk.
+    pub fn will_read_rows(&self, rows: std::ops::Range<u64>, edges: bool) {
+        let out = self.edges();
+        let rows = rows.start..rows.end.min(out.rows());
+        if rows.is_empty() {
+            return;
+        }
+        self.rows[1].will_need(out.rows.bit_bytes(rows.clone()));
+        let frame = |row: u64| (row / crate::packed::FRAME as u64) as usize;
+        // The rows of the tail (fewer than a frame) are in the manifest, and their
+        // edges few: no hint for them.
+        if edges && frame(rows.start) < out.rows.frames() {
+            // A frame's base is the end of the row before it: the edges of the frames
+            // that hold `rows` start and end at their bases.
+            let first = out.rows.entry(frame(rows.start))[0];
+            let end = match frame(rows.end - 1) + 1 {
+                f if f < out.rows.frames() => out.rows.entry(f)[0],
+                _ => out.len(),
+            };
+            self.edges[1].will_need(out.edges.bit_bytes(first..end.max(first)));
+        }
+    }
+
     /// Out-transitions of `id` (none for unexpanded states).
     pub fn out_edges(&self, id: StateId) -> impl ExactSizeIterator<Item = Edge> + '_ {
         let edges = self.edges();
