@@ -51,3 +51,82 @@ impl<'g, G: StateGraph + ?Sized> Ahead<'g, G> {
         self.advised = to.max(self.advised);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::{ActionId, OutcomeId, StateId};
+    use std::ops::Range;
+    use std::sync::Mutex;
+
+    /// A graph of `n` states without edges that records the hints it is given.
+    struct Hinted {
+        n: u64,
+        hints: Mutex<Vec<(Range<u64>, bool)>>,
+    }
+
+    impl StateGraph for Hinted {
+        fn state_count(&self) -> u64 {
+            self.n
+        }
+        fn expanded_count(&self) -> u64 {
+            self.n
+        }
+        fn edge_count(&self) -> u64 {
+            0
+        }
+        fn edge_range(&self, _: StateId) -> Range<u64> {
+            0..0
+        }
+        fn edge(&self, _: u64) -> (ActionId, StateId) {
+            (0, 0)
+        }
+        fn outcome(&self, _: StateId) -> Option<OutcomeId> {
+            None
+        }
+        fn for_each_terminal(&self, _: &mut dyn FnMut(StateId, OutcomeId)) {}
+        fn will_read(&self, states: Range<u64>, edges: bool) {
+            self.hints.lock().unwrap().push((states, edges));
+        }
+    }
+
+    #[test]
+    fn a_pass_in_order_is_hinted_once_ahead_of_every_state() {
+        let n = 10 * WINDOW + 123;
+        let g = Hinted {
+            n,
+            hints: Mutex::new(Vec::new()),
+        };
+        let mut ahead = Ahead::new(&g, n, false);
+        for s in 0..n {
+            ahead.at(s);
+            // Every state is hinted before the pass reads it, a window ahead but never
+            // more than two.
+            let hints = g.hints.lock().unwrap();
+            let end = hints.last().map_or(0, |h| h.0.end);
+            assert!(end > s && (end >= (s + WINDOW).min(n)) && end <= s + 2 * WINDOW);
+        }
+        let hints = g.hints.into_inner().unwrap();
+        assert!(hints.windows(2).all(|w| w[0].0.end == w[1].0.start));
+        assert_eq!(hints.first().map(|h| h.0.start), Some(0));
+        assert!(hints.iter().all(|h| !h.1));
+        assert!(hints.len() <= 12, "{}", hints.len());
+    }
+
+    #[test]
+    fn a_position_that_jumps_is_hinted_from_where_it_lands() {
+        let g = Hinted {
+            n: 100 * WINDOW,
+            hints: Mutex::new(Vec::new()),
+        };
+        let mut ahead = Ahead::new(&g, u64::MAX, true);
+        ahead.at(5);
+        ahead.at(50 * WINDOW);
+        ahead.at(50 * WINDOW + 1);
+        let hints = g.hints.into_inner().unwrap();
+        assert_eq!(
+            hints,
+            vec![(5..5 + 2 * WINDOW, true), (50 * WINDOW..52 * WINDOW, true)]
+        );
+    }
+}
