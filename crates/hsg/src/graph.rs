@@ -110,6 +110,16 @@ pub trait StateGraph: Sync {
     }
 }
 
+/// Every graph is read ahead through its hint (see [`crate::readahead`]).
+impl<G: StateGraph + ?Sized> crate::readahead::Hinted for G {
+    fn rows(&self) -> u64 {
+        self.expanded_count()
+    }
+    fn hint(&self, states: Range<u64>, edges: bool) {
+        self.will_read(states, edges);
+    }
+}
+
 /// The row of `state` in compressed rows whose ends are `row_end` (`row_end[s]` is where
 /// row `s` ends; row 0 starts at 0); empty past the last row. Shared by the in-memory
 /// graphs.

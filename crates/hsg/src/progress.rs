@@ -89,12 +89,15 @@ pub struct Step {
     pub of: usize,
 }
 
+/// What receives the notes.
+type NoteSink = Arc<dyn Fn(&str) + Send + Sync>;
+
 /// The functions that receive the [`Step`]s and the notes, or none. Options holding
 /// them still compare equal: an observer does not change the analysis.
 #[derive(Clone, Default)]
 pub struct Observer {
     steps: Option<Arc<dyn Fn(Step) + Send + Sync>>,
-    notes: Option<Arc<dyn Fn(&str) + Send + Sync>>,
+    notes: Option<NoteSink>,
 }
 
 impl Observer {

@@ -1,11 +1,20 @@
 //! Reading a stored graph's rows ahead of a pass: a pass over the states in order asks
 //! the graph to start reading the rows a window ahead of where it is
-//! ([`StateGraph::will_read`]), so that on a store larger than the page cache (room5:
+//! ([`crate::graph::StateGraph::will_read`]), so that on a store larger than the page cache (room5:
 //! 30 GB against 24 GiB of RAM) the disk reads in large requests while the pass
 //! computes, instead of the pass waiting for one page fault after another. A hint
 //! only: the results do not depend on it, and graphs in memory ignore it.
 
-use crate::graph::StateGraph;
+use std::ops::Range;
+
+/// What a pass reads ahead of: the rows a graph has and the hint it takes (every
+/// [`crate::graph::StateGraph`] is one, through its `will_read`).
+pub(crate) trait Hinted {
+    /// States with a row.
+    fn rows(&self) -> u64;
+    /// A hint that the rows of `states` (and, with `edges`, their edges) will be read soon.
+    fn hint(&self, states: Range<u64>, edges: bool);
+}
 
 /// States a hint covers: about 3 MB of room5's edges, so that the hints are few and
 /// the kernel reads in large requests, and a window ahead stays a small share of the
@@ -13,7 +22,7 @@ use crate::graph::StateGraph;
 const WINDOW: u64 = 1 << 18;
 
 /// The reading ahead of one moving position of a pass (the states it reads rows of).
-pub(crate) struct Ahead<'g, G: StateGraph + ?Sized> {
+pub(crate) struct Ahead<'g, G: Hinted + ?Sized> {
     g: &'g G,
     /// The hints cover `..advised` (from where the position first was).
     advised: u64,
@@ -21,13 +30,13 @@ pub(crate) struct Ahead<'g, G: StateGraph + ?Sized> {
     edges: bool,
 }
 
-impl<'g, G: StateGraph + ?Sized> Ahead<'g, G> {
+impl<'g, G: Hinted + ?Sized> Ahead<'g, G> {
     /// Reading ahead of positions below `end`, the rows' edges too when `edges`.
     pub(crate) fn new(g: &'g G, end: u64, edges: bool) -> Self {
         Ahead {
             g,
             advised: 0,
-            end: end.min(g.expanded_count()),
+            end: end.min(g.rows()),
             edges,
         }
     }
@@ -46,7 +55,7 @@ impl<'g, G: StateGraph + ?Sized> Ahead<'g, G> {
         let from = self.advised.max(state);
         let to = (state + 2 * WINDOW).min(self.end);
         if from < to {
-            self.g.will_read(from..to, self.edges);
+            self.g.hint(from..to, self.edges);
         }
         self.advised = to.max(self.advised);
     }
@@ -55,37 +64,19 @@ impl<'g, G: StateGraph + ?Sized> Ahead<'g, G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graph::{ActionId, OutcomeId, StateId};
-    use std::ops::Range;
     use std::sync::Mutex;
 
-    /// A graph of `n` states without edges that records the hints it is given.
-    struct Hinted {
+    /// A graph of `n` states that records the hints it is given.
+    struct Hints {
         n: u64,
         hints: Mutex<Vec<(Range<u64>, bool)>>,
     }
 
-    impl StateGraph for Hinted {
-        fn state_count(&self) -> u64 {
+    impl Hinted for Hints {
+        fn rows(&self) -> u64 {
             self.n
         }
-        fn expanded_count(&self) -> u64 {
-            self.n
-        }
-        fn edge_count(&self) -> u64 {
-            0
-        }
-        fn edge_range(&self, _: StateId) -> Range<u64> {
-            0..0
-        }
-        fn edge(&self, _: u64) -> (ActionId, StateId) {
-            (0, 0)
-        }
-        fn outcome(&self, _: StateId) -> Option<OutcomeId> {
-            None
-        }
-        fn for_each_terminal(&self, _: &mut dyn FnMut(StateId, OutcomeId)) {}
-        fn will_read(&self, states: Range<u64>, edges: bool) {
+        fn hint(&self, states: Range<u64>, edges: bool) {
             self.hints.lock().unwrap().push((states, edges));
         }
     }
@@ -93,7 +84,7 @@ mod tests {
     #[test]
     fn a_pass_in_order_is_hinted_once_ahead_of_every_state() {
         let n = 10 * WINDOW + 123;
-        let g = Hinted {
+        let g = Hints {
             n,
             hints: Mutex::new(Vec::new()),
         };
@@ -115,7 +106,7 @@ mod tests {
 
     #[test]
     fn a_position_that_jumps_is_hinted_from_where_it_lands() {
-        let g = Hinted {
+        let g = Hints {
             n: 100 * WINDOW,
             hints: Mutex::new(Vec::new()),
         };

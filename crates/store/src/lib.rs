@@ -21,6 +21,7 @@ mod bits;
 mod bounds;
 mod data_files;
 mod deferred;
+mod deferred_files;
 mod derived;
 pub mod durability;
 mod error;

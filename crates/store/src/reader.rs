@@ -4,7 +4,7 @@
 
 use crate::append::Commit;
 use crate::data_files::{EDGES, ROWS};
-use crate::deferred::Deferred;
+use crate::deferred_files::Deferred;
 use crate::derived::{Fingerprints, InEdges};
 use crate::error::StoreError;
 use crate::header::header;
