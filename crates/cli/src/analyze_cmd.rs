@@ -64,7 +64,10 @@ impl AnalysisFlags {
 
 /// Runs `hsg analyze`.
 pub fn run(args: AnalyzeArgs) -> Result<ExitCode> {
-    let run = Run::open(&args.dir)?;
+    // The analysis verifies the rows' and edges' checksums in its first pass over them,
+    // which reads them anyway, rather than in a pass of its own at open; it reads no
+    // state record (see `store::Run::open_deferred`).
+    let run = Run::open_deferred(&args.dir)?;
     let summary = analyze_and_save(&run, &args.opts)?;
     print_outline(&summary);
     Ok(ExitCode::SUCCESS)
@@ -103,12 +106,14 @@ fn analyze_and_save_whole(run: &Run, flags: &AnalysisFlags) -> Result<hsg::Analy
     let phases = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     {
         let (bar, phases) = (bar.clone(), phases.clone());
+        let notes = bar.clone();
         opts.progress = hsg::progress::Observer::new(move |step| {
             if let Ok(mut phases) = phases.lock() {
                 phases.push((step.phase.name(), Instant::now()));
             }
             bar.step(step.number, step.of, step.phase.name());
-        });
+        })
+        .with_notes(move |note| notes.println(note));
     }
     let analysis = hsg::analyze(run, &opts);
     bar.finish();

@@ -187,6 +187,7 @@ fn analyze_for<G: StateGraph + ?Sized>(
         .enter(Phase::Summary, opts.headroom, opts.saving);
     let paths_cells = left / 8;
     let rev = crate::reversibility::from_counts(&pass, &analysis.condensation.edges);
+    let mut times = crate::progress::StepTimes::start();
     analysis.summary = summarize(
         g,
         labels,
@@ -194,8 +195,9 @@ fn analyze_for<G: StateGraph + ?Sized>(
         (source, target),
         headroom_note,
         paths_cells,
-        rev,
+        (rev, &mut times),
     );
+    opts.progress.note(&times.note(Phase::Summary.name()));
     Ok(analysis)
 }
 
@@ -212,7 +214,10 @@ fn analyze_phases<G: StateGraph + ?Sized>(
 ) -> Result<Phases, HsgError> {
     let enter = |phase| opts.progress.enter(phase, opts.headroom, opts.saving);
     enter(Phase::Components);
-    let (condensation, pass) = condense_counting(g, backing, spare, list_room)?;
+    let (condensation, pass, report) = condense_counting(g, backing, spare, list_room)?;
+    opts.progress.note(&report.fate.to_string());
+    opts.progress
+        .note(&report.times.note(Phase::Components.name()));
     // What the budget leaves once the hyperstates are known: headroom and the
     // winning paths take their memory from it.
     let left = budget_left(&condensation, opts.mem_budget_bytes)?;
@@ -290,7 +295,7 @@ pub(crate) fn summarize<G: StateGraph + ?Sized>(
     (source, target): (Source, OutcomeId),
     headroom_note: Option<String>,
     paths_cells: u64,
-    rev: ReversibilityCounts,
+    (rev, times): (ReversibilityCounts, &mut crate::progress::StepTimes),
 ) -> HsgSummary {
     let c = &a.condensation;
     let t = &a.tagging;
@@ -300,6 +305,7 @@ pub(crate) fn summarize<G: StateGraph + ?Sized>(
         .filter(|&s| g.is_open(s))
         .count() as u64
         + cut_states;
+    times.done("open states");
     let longest = longest_to(c, |h| t.contains_target(h))[a.root as usize];
     let (lengths, lengths_note) = match winning_path_lengths(c, t, a.root, paths_cells) {
         Ok(h) => (Some(h), None),
@@ -308,12 +314,16 @@ pub(crate) fn summarize<G: StateGraph + ?Sized>(
     let finite = |d: u32| (d != UNREACHED).then_some(d);
     // Both figures of the one walk `hsg path --to win` prints (issue 37: the fewest
     // critical actions of any win sat beside the actions of another walk).
+    times.done("winning paths");
     let shortest_win = shortest_walk_length(
         g,
         0,
         |s| c.hyperstate_of(s),
         |s| g.outcome(s) == Some(target),
     );
+    times.done("shortest win");
+    let branching = metrics::branching(g, c);
+    times.done("branching");
     HsgSummary {
         format_version: FORMAT_VERSION,
         source,
@@ -348,7 +358,7 @@ pub(crate) fn summarize<G: StateGraph + ?Sized>(
             })
             .collect(),
         hyperstate_sizes: metrics::size_distribution(c),
-        branching: metrics::branching(g, c),
+        branching,
         depth: metrics::depth_summary(&a.depth),
         shortest_win: ShortestWin {
             actions: shortest_win.map(|w| w.actions),

@@ -16,6 +16,7 @@ pub use crate::hsg_edges::HsgEdges;
 use crate::ids::{AtomicWord, IdVec, Word};
 use crate::parallel::{map_ranges, ranges, threads_for};
 use crate::scc::{components_with_counts, Components};
+use crate::scc_contract::PassReport;
 use crate::state_arrays::Backing;
 use crate::two_cycles::PairCounts;
 use std::ops::Range;
@@ -88,7 +89,7 @@ pub fn condense_in<G: StateGraph + ?Sized>(
 }
 
 /// [`condense_in`], with what the two-cycle pass counted on the way (see
-/// [`crate::two_cycles`]). With a `list_room` (bytes), the pass records the one-way
+/// [`crate::two_cycles`]) and what became of the one-way list. With a `list_room` (bytes), the pass records the one-way
 /// transitions within it and the HSG's edges come from them, without a pass over the
 /// rows (see [`crate::one_way`]); the list is freed before the member lists are built.
 pub(crate) fn condense_counting<G: StateGraph + ?Sized>(
@@ -96,13 +97,16 @@ pub(crate) fn condense_counting<G: StateGraph + ?Sized>(
     backing: &Backing,
     spare: u64,
     list_room: Option<u64>,
-) -> Result<(Condensation, PairCounts), HsgError> {
-    let (components, counts, list) = components_with_counts(g, backing, spare, list_room)?;
+) -> Result<(Condensation, PairCounts, PassReport), HsgError> {
+    let (components, counts, list, mut report) =
+        components_with_counts(g, backing, spare, list_room)?;
     let (edges, critical_actions) = match list {
         Some(list) => crate::hsg_edges::hsg_edges_from_list(&list, &components),
         None => crate::hsg_edges::hsg_edges(g, &components),
     };
+    report.times.done("HSG edges");
     let (member_offsets, members) = member_lists(&components, backing)?;
+    report.times.done("member lists");
     let condensation = Condensation {
         components,
         member_offsets,
@@ -110,7 +114,7 @@ pub(crate) fn condense_counting<G: StateGraph + ?Sized>(
         edges,
         critical_actions,
     };
-    Ok((condensation, counts))
+    Ok((condensation, counts, report))
 }
 
 /// Counting sort of states by hyperstate; ids come out sorted within each hyperstate.

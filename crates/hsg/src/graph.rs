@@ -84,9 +84,39 @@ pub trait StateGraph: Sync {
         false
     }
 
+    /// A hint that a pass will soon read the rows of `states` and, with `edges`, their
+    /// edges (see [`crate::readahead`]). Doing nothing is correct; stored graphs ask
+    /// the kernel to start reading those bytes.
+    fn will_read(&self, _states: Range<u64>, _edges: bool) {}
+
+    /// Verifies the stored bytes of the rows of `states` and of their edges, for a graph
+    /// that defers this to the first pass over them (a store opened with
+    /// `store::Run::open_deferred`: its checksums are read with the rows, which are then
+    /// in the page cache for the pass); [`validate`] calls it on every range before
+    /// reading it. Nothing to do for the others.
+    fn verify_rows(&self, _states: Range<u64>) -> Result<(), HsgError> {
+        Ok(())
+    }
+
+    /// Verifies what [`StateGraph::verify_rows`] did not reach; [`validate`] calls it
+    /// after its pass.
+    fn finish_verification(&self) -> Result<(), HsgError> {
+        Ok(())
+    }
+
     /// True when `state` was never expanded and is not terminal: its future is unknown.
     fn is_open(&self, state: StateId) -> bool {
         (state >= self.expanded_count() && self.outcome(state).is_none()) || self.is_cut(state)
+    }
+}
+
+/// Every graph is read ahead through its hint (see [`crate::readahead`]).
+impl<G: StateGraph + ?Sized> crate::readahead::Hinted for G {
+    fn rows(&self) -> u64 {
+        self.expanded_count()
+    }
+    fn hint(&self, states: Range<u64>, edges: bool) {
+        self.will_read(states, edges);
     }
 }
 
@@ -154,6 +184,7 @@ pub(crate) fn check_rows_on<G: StateGraph + ?Sized>(
     let results =
         crate::parallel::map_ranges(n, threads, |states| check_row_range(g, n, expanded, states));
     results.into_iter().collect::<Result<Vec<()>, HsgError>>()?;
+    g.finish_verification()?;
     // Every earlier row was checked to start where the one before it ended.
     let covered = match expanded {
         0 => 0,
@@ -168,8 +199,15 @@ pub(crate) fn check_rows_on<G: StateGraph + ?Sized>(
     Ok(())
 }
 
-/// The checks of the rows of `states`; a row must start where the expanded row before
-/// it ends (that row is checked by the range it lies in, which reports first).
+/// States whose rows [`check_row_range`] verifies and checks at a time: few enough that
+/// the bytes the verification read are still in the page cache when the checks read
+/// them again.
+const VERIFIED_AT_ONCE: u64 = 1 << 16;
+
+/// The checks of the rows of `states`, each piece of [`VERIFIED_AT_ONCE`] states first
+/// verified by the graph ([`StateGraph::verify_rows`]); a row must start where the
+/// expanded row before it ends (that row is checked by the range it lies in, which
+/// reports first).
 fn check_row_range<G: StateGraph + ?Sized>(
     g: &G,
     n: u64,
@@ -178,52 +216,86 @@ fn check_row_range<G: StateGraph + ?Sized>(
 ) -> Result<(), HsgError> {
     let layers = g.layer_starts().unwrap_or(&[]);
     let mut layer = 0usize;
-    let mut next_start = match states.start.min(expanded) {
-        0 => 0,
-        s => g.edge_range(s - 1).end,
-    };
-    for state in states {
-        let row = g.edge_range(state);
-        if state >= expanded {
-            if !row.is_empty() {
-                return Err(malformed(format!(
-                    "state {state} was never expanded (expanded count {expanded}) but has edges"
-                )));
+    let mut start = states.start;
+    let mut next_start = None;
+    let mut ahead = crate::readahead::Ahead::new(g, states.end, true);
+    while start < states.end {
+        let end = states.end.min(start + VERIFIED_AT_ONCE);
+        ahead.at(start);
+        g.verify_rows(start.min(expanded)..end.min(expanded))?;
+        let next = next_start.get_or_insert_with(|| match start.min(expanded) {
+            0 => 0,
+            s => g.edge_range(s - 1).end,
+        });
+        for state in start..end {
+            check_row(g, expanded, state, next)?;
+            if state < expanded {
+                advance_layer(layers, &mut layer, state);
+                check_targets(g, n, (state, layer), layers)?;
             }
-            continue;
         }
-        if row.start != next_start || row.end < row.start || row.end > g.edge_count() {
+        start = end;
+    }
+    Ok(())
+}
+
+/// The checks of `state`'s row itself: empty past the expanded states, else starting at
+/// `next_start` (then moved to its end) and within the edges.
+fn check_row<G: StateGraph + ?Sized>(
+    g: &G,
+    expanded: u64,
+    state: u64,
+    next_start: &mut u64,
+) -> Result<(), HsgError> {
+    let row = g.edge_range(state);
+    if state >= expanded {
+        if !row.is_empty() {
             return Err(malformed(format!(
-                "out-row of state {state} is {}..{}, expected to start at {next_start} and end by {}",
-                row.start,
-                row.end,
-                g.edge_count()
+                "state {state} was never expanded (expanded count {expanded}) but has edges"
             )));
         }
-        if row.end - row.start > u64::from(u32::MAX) {
+        return Ok(());
+    }
+    if row.start != *next_start || row.end < row.start || row.end > g.edge_count() {
+        return Err(malformed(format!(
+            "out-row of state {state} is {}..{}, expected to start at {next_start} and end by {}",
+            row.start,
+            row.end,
+            g.edge_count()
+        )));
+    }
+    if row.end - row.start > u64::from(u32::MAX) {
+        return Err(malformed(format!(
+            "state {state} has {} out-edges, more than 2^32 - 1",
+            row.end - row.start
+        )));
+    }
+    *next_start = row.end;
+    Ok(())
+}
+
+/// Every edge of `state` (in `layer`) targets a state, at most one layer deeper.
+fn check_targets<G: StateGraph + ?Sized>(
+    g: &G,
+    n: u64,
+    (state, layer): (u64, usize),
+    layers: &[u64],
+) -> Result<(), HsgError> {
+    let bound = bound_after_next(layers, layer);
+    for index in g.edge_range(state) {
+        let (_, target) = g.edge(index);
+        if target >= n {
             return Err(malformed(format!(
-                "state {state} has {} out-edges, more than 2^32 - 1",
-                row.end - row.start
+                "edge {index} from state {state} targets state {target}, but only {n} states exist"
             )));
         }
-        advance_layer(layers, &mut layer, state);
-        let bound = bound_after_next(layers, layer);
-        for index in row.clone() {
-            let (_, target) = g.edge(index);
-            if target >= n {
-                return Err(malformed(format!(
-                    "edge {index} from state {state} targets state {target}, but only {n} states exist"
-                )));
-            }
-            if target >= bound {
-                return Err(malformed(format!(
-                    "edge {index} from state {state} (depth {layer}) targets state {target}, \
-                     beyond depth {}: the layers are not breadth-first",
-                    layer + 1
-                )));
-            }
+        if target >= bound {
+            return Err(malformed(format!(
+                "edge {index} from state {state} (depth {layer}) targets state {target}, \
+                 beyond depth {}: the layers are not breadth-first",
+                layer + 1
+            )));
         }
-        next_start = row.end;
     }
     Ok(())
 }

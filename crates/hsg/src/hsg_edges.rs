@@ -217,7 +217,9 @@ fn gather<G: StateGraph + ?Sized>(
     acc: &mut Accumulator,
 ) -> u64 {
     let mut critical = 0u64;
+    let mut ahead = crate::readahead::Ahead::new(g, sources.end, true);
     for state in sources {
+        ahead.at(state);
         let row = g.edge_range(state);
         if row.is_empty() {
             continue;

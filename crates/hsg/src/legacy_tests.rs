@@ -13,8 +13,10 @@ use crate::graph::{ActionId, OutcomeId, StateGraph};
 use crate::hsg_edges::{csr, hsg_edges_from_list, hsg_edges_on, HsgEdges};
 use crate::ids::IdVec;
 use crate::mem::MemGraph;
+use crate::one_way::OneWayFate;
 use crate::one_way::{OneWayList, OneWays, Room};
 use crate::persist::SavedAnalysis;
+use crate::progress::StepTimes;
 use crate::reversibility::{count_reversibility, from_counts};
 use crate::scc::{direct_components_in, Components};
 use crate::scc_contract::{
@@ -208,7 +210,7 @@ fn legacy_analysis<G: StateGraph + ?Sized>(g: &G) -> crate::Analysis {
         (Source::default(), target),
         note,
         left / 8,
-        rev,
+        (rev, &mut StepTimes::start()),
     );
     a.summary.target = "win".into();
     a
@@ -288,7 +290,7 @@ proptest! {
     fn the_recorded_one_way_transitions_replace_the_passes(g in arbitrary_game(60), threads in 1usize..5) {
         let room = Room::new(u64::MAX);
         let (classes, pass, list) =
-            two_cycle_classes_recording::<_, u32>(&g, &Backing::Heap, threads, Some(&room)).unwrap();
+            two_cycle_classes_recording::<_, u32>(&g, &Backing::Heap, threads, Some(&room), &mut StepTimes::start()).unwrap();
         let old = legacy_classes(&g);
         prop_assert_eq!(&classes.of_state, &old.of_state);
         prop_assert_eq!(&pass, &two_cycle_classes::<_, u32>(&g, &Backing::Heap, 1).unwrap().1);
@@ -304,7 +306,7 @@ proptest! {
 
     #[test]
     fn a_list_short_of_room_falls_back_to_the_passes(g in arbitrary_game(60), room in 0u64..400) {
-        let (condensation, _) = condense_counting(&g, &Backing::Heap, u64::MAX, Some(room)).unwrap();
+        let (condensation, ..) = condense_counting(&g, &Backing::Heap, u64::MAX, Some(room)).unwrap();
         prop_assert_eq!(condensation, legacy_condense(&g));
     }
 }
@@ -458,9 +460,18 @@ fn a_large_game_is_analysed_as_before_on_every_core() {
     // or kept but leaving too little room for the search: the same condensation.
     let legacy = legacy_condense(&g);
     for room in [u64::MAX, 20_000, 200_000] {
-        let (condensation, _) =
+        let (condensation, _, report) =
             condense_counting(&g, &Backing::Heap, u64::MAX, Some(room)).unwrap();
+        let fate = report.fate;
         assert!(condensation == legacy, "room {room}");
+        // What the analysis tells of the list names the case.
+        let told = match fate {
+            OneWayFate::Kept { .. } => u64::MAX,
+            OneWayFate::Outgrew { room } => room,
+            OneWayFate::LeftTooLittle { .. } => 200_000,
+            other => panic!("{other}"),
+        };
+        assert_eq!(told, room, "{fate}");
     }
 }
 

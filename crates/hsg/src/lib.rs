@@ -32,6 +32,7 @@ mod parallel;
 pub mod paths;
 pub mod persist;
 pub mod progress;
+mod readahead;
 pub mod report;
 pub mod reversibility;
 pub mod run;

@@ -48,7 +48,10 @@ pub fn branching<G: StateGraph + ?Sized>(g: &G, c: &Condensation) -> Branching {
     let threads = crate::parallel::threads_for(g.expanded_count());
     let parts = crate::parallel::map_ranges(g.expanded_count(), threads, |range| {
         let (mut states, mut edges, mut max) = (0u64, 0u64, 0u64);
+        // The row ends only: their edges are not read.
+        let mut ahead = crate::readahead::Ahead::new(g, range.end, false);
         for s in range {
+            ahead.at(s);
             let d = out_degree(g, s);
             if d > 0 {
                 states += 1;

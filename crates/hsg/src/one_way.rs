@@ -185,6 +185,67 @@ impl<W: Word> OneWayList<W> {
     }
 }
 
+/// What became of the one-way list: `hsg analyze` tells it, since it decides whether the
+/// passes after the components read the list or every row of the store again (on a
+/// store larger than the page cache, two reads of it from disk).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OneWayFate {
+    /// Not recorded: the per-state arrays are in scratch files, the budget leaves no room.
+    NoRoom,
+    /// Recorded and used: `transitions` entries in `bytes` of memory.
+    Kept {
+        /// One-way transitions in the list.
+        transitions: u64,
+        /// Bytes the list holds.
+        bytes: u64,
+    },
+    /// Recording stopped when the list outgrew its room of `room` bytes.
+    Outgrew {
+        /// The room it had, in bytes.
+        room: u64,
+    },
+    /// Recorded (`bytes`), then dropped to leave the search over `classes` two-cycle
+    /// classes its room.
+    LeftTooLittle {
+        /// Bytes the list held.
+        bytes: u64,
+        /// The classes the search walks.
+        classes: u64,
+    },
+    /// Not used: the two-cycle classes were too many for the contraction to pay, and
+    /// the components were searched over the states.
+    NotContracted,
+}
+
+impl std::fmt::Display for OneWayFate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use model::numbers::grouped;
+        let mib = |bytes: &u64| grouped(bytes.div_ceil(1 << 20));
+        let reread = "the classes' rows and the HSG's edges are read from the rows again";
+        match self {
+            OneWayFate::NoRoom => write!(f, "one-way list: not recorded (the per-state arrays are in scratch files); {reread}"),
+            OneWayFate::Kept { transitions, bytes } => write!(
+                f,
+                "one-way list: {} transitions in {} MiB, within the budget; the classes' rows and the HSG's edges come from it",
+                grouped(*transitions),
+                mib(bytes)
+            ),
+            OneWayFate::Outgrew { room } => write!(
+                f,
+                "one-way list: dropped, it outgrew its room of {} MiB in the budget; {reread}",
+                mib(room)
+            ),
+            OneWayFate::LeftTooLittle { bytes, classes } => write!(
+                f,
+                "one-way list: dropped ({} MiB), it left too little of the budget for the search over {} classes; {reread}",
+                mib(bytes),
+                grouped(*classes)
+            ),
+            OneWayFate::NotContracted => write!(f, "one-way list: not used (the components were searched over the states, the two-cycle classes being too many)"),
+        }
+    }
+}
+
 /// A list of one-way transitions with 32-bit or 64-bit ids (those of the graph's
 /// per-state arrays).
 pub(crate) enum OneWays {

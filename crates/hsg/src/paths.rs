@@ -139,7 +139,15 @@ pub(crate) fn shortest_walk_length_on<G: StateGraph + ?Sized>(
         if let Some(critical) = first_target(&frontier, is_target, threads) {
             return Some(WalkLength { actions, critical });
         }
-        for entries in frontier.chunks(block.max(1) * threads.max(1)) {
+        let chunks: Vec<&[Reached]> = frontier.chunks(block.max(1) * threads.max(1)).collect();
+        for (k, entries) in chunks.iter().enumerate() {
+            // The next block's rows are read ahead while this one's are searched.
+            if let Some(next) = chunks.get(k + 1) {
+                let (first, last) = (next[0].0, next[next.len() - 1].0);
+                if first <= last {
+                    g.will_read(first..last + 1, true);
+                }
+            }
             // Small blocks (the first layers) stay on this thread.
             let threads = if entries.len() < block { 1 } else { threads };
             let lists = crate::parallel::map_ranges(entries.len() as u64, threads, |r| {

@@ -4,6 +4,9 @@
 //!
 //! Only phase boundaries are reported: the phases' inner loops (the SCC above all) stay
 //! free of callbacks. The fraction is of phases, not of time, and front ends say so.
+//! Beside them, *notes* tell how the analysis chose to run where the choice depends on
+//! the graph and the budget and changes its time but not its result (whether the
+//! one-way list fitted its room), so that a long run says why it took what it took.
 
 use std::fmt;
 use std::sync::Arc;
@@ -39,6 +42,42 @@ impl Phase {
     }
 }
 
+/// How long the steps of a phase took, told as a note at its end (a run of many
+/// minutes says where they went).
+#[derive(Clone, Debug)]
+pub(crate) struct StepTimes {
+    steps: Vec<(&'static str, f64)>,
+    since: std::time::Instant,
+}
+
+impl StepTimes {
+    /// Timing from now.
+    pub(crate) fn start() -> StepTimes {
+        StepTimes {
+            steps: Vec::new(),
+            since: std::time::Instant::now(),
+        }
+    }
+
+    /// The step `name` ended now: it took the time since the last one ended.
+    pub(crate) fn done(&mut self, name: &'static str) {
+        let now = std::time::Instant::now();
+        self.steps
+            .push((name, now.duration_since(self.since).as_secs_f64()));
+        self.since = now;
+    }
+
+    /// `phase: step 1.2 s, step 0.3 s`.
+    pub(crate) fn note(&self, phase: &str) -> String {
+        let steps: Vec<String> = self
+            .steps
+            .iter()
+            .map(|(name, secs)| format!("{name} {secs:.1} s"))
+            .collect();
+        format!("{phase}: {}", steps.join(", "))
+    }
+}
+
 /// One report: `phase` is the `number`-th (from 1) of `of` phases.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Step {
@@ -50,21 +89,45 @@ pub struct Step {
     pub of: usize,
 }
 
-/// The function that receives the [`Step`]s, or none. Options holding one still
-/// compare equal: an observer does not change the analysis.
+/// What receives the notes.
+type NoteSink = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// The functions that receive the [`Step`]s and the notes, or none. Options holding
+/// them still compare equal: an observer does not change the analysis.
 #[derive(Clone, Default)]
-pub struct Observer(Option<Arc<dyn Fn(Step) + Send + Sync>>);
+pub struct Observer {
+    steps: Option<Arc<dyn Fn(Step) + Send + Sync>>,
+    notes: Option<NoteSink>,
+}
 
 impl Observer {
     /// An observer calling `f` at each phase.
     pub fn new(f: impl Fn(Step) + Send + Sync + 'static) -> Observer {
-        Observer(Some(Arc::new(f)))
+        Observer {
+            steps: Some(Arc::new(f)),
+            notes: None,
+        }
+    }
+
+    /// This observer, also calling `f` with each note (a sentence for people).
+    pub fn with_notes(self, f: impl Fn(&str) + Send + Sync + 'static) -> Observer {
+        Observer {
+            notes: Some(Arc::new(f)),
+            ..self
+        }
+    }
+
+    /// Tells the note `text`.
+    pub(crate) fn note(&self, text: &str) {
+        if let Some(f) = &self.notes {
+            f(text);
+        }
     }
 
     /// Reports that `phase` starts, out of the phases an analysis with or without
     /// headroom, saved or not, runs.
     pub(crate) fn enter(&self, phase: Phase, headroom: bool, saved: bool) {
-        let Some(f) = &self.0 else { return };
+        let Some(f) = &self.steps else { return };
         let phases: Vec<Phase> = [
             Phase::Components,
             Phase::Tags,
@@ -88,7 +151,7 @@ impl Observer {
 
 impl fmt::Debug for Observer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(if self.0.is_some() {
+        f.write_str(if self.steps.is_some() || self.notes.is_some() {
             "Observer(set)"
         } else {
             "Observer(none)"

@@ -64,6 +64,22 @@ impl StateGraph for RunGraph<'_> {
         Some(self.run.layers())
     }
 
+    fn will_read(&self, states: Range<u64>, edges: bool) {
+        self.run.will_read_rows(states, edges);
+    }
+
+    fn verify_rows(&self, states: Range<u64>) -> Result<(), HsgError> {
+        self.run
+            .verify_rows(states)
+            .map_err(|e| HsgError::Store(e.to_string()))
+    }
+
+    fn finish_verification(&self) -> Result<(), HsgError> {
+        self.run
+            .finish_verification()
+            .map_err(|e| HsgError::Store(e.to_string()))
+    }
+
     fn outcome(&self, state: StateId) -> Option<OutcomeId> {
         self.run.outcome(state).filter(|&o| o != store::CUT_OUTCOME)
     }

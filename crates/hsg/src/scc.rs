@@ -31,6 +31,7 @@
 use crate::error::HsgError;
 use crate::graph::StateGraph;
 use crate::one_way::OneWays;
+use crate::scc_contract::PassReport;
 use crate::scc_rows::{Dense, InPlace};
 use crate::scc_search::components_over;
 pub use crate::scc_search::{bytes_per_state, Components};
@@ -67,14 +68,18 @@ pub(crate) fn components_with_counts<G: StateGraph + ?Sized>(
     backing: &Backing,
     spare: u64,
     list_room: Option<u64>,
-) -> Result<(Components, PairCounts, Option<OneWays>), HsgError> {
+) -> Result<(Components, PairCounts, Option<OneWays>, PassReport), HsgError> {
     // Most games' moves come in reversible pairs: merging those first leaves a graph
     // of classes small enough to search in RAM (see `crate::scc_contract`).
-    let (components, counts, list) =
+    let (components, counts, list, mut report) =
         crate::scc_contract::components_and_counts(g, backing, true, list_room)?;
     match components {
-        Some(components) => Ok((components, counts, list)),
-        None => Ok((direct_components_in(g, backing, spare)?, counts, None)),
+        Some(components) => Ok((components, counts, list, report)),
+        None => {
+            let components = direct_components_in(g, backing, spare)?;
+            report.times.done("search over the states");
+            Ok((components, counts, None, report))
+        }
     }
 }
 

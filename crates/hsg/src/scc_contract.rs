@@ -37,8 +37,9 @@
 use crate::error::HsgError;
 use crate::graph::StateGraph;
 use crate::ids::{AtomicWord, IdVec, Word};
-use crate::one_way::{OneWayList, OneWays, Room};
+use crate::one_way::{OneWayFate, OneWayList, OneWays, Room};
 use crate::parallel::{map_ranges, threads_for};
+use crate::progress::StepTimes;
 use crate::scc_rows::Rows;
 use crate::scc_search::{components_over, Components};
 use crate::state_arrays::{Backing, Words};
@@ -166,7 +167,9 @@ fn for_each_crossing<G: StateGraph + ?Sized>(
     class: &impl Fn(u64) -> u64,
     f: &(dyn Fn(u64, u64) + Sync),
 ) {
+    let mut ahead = crate::readahead::Ahead::new(g, sources.end, true);
     for s in sources {
+        ahead.at(s);
         let from = class(s);
         for position in g.edge_range(s) {
             let to = class(g.edge(position).1);
@@ -193,8 +196,16 @@ impl<W: Word> Rows for ClassRows<W> {
 }
 
 /// What the contraction gives: the components (None when they were not worth it), the
-/// two-cycle pass's counts, and the one-way transitions when they were recorded.
-pub(crate) type Contracted = (Option<Components>, PairCounts, Option<OneWays>);
+/// two-cycle pass's counts, the one-way transitions when they were recorded, and what
+/// became of them.
+pub(crate) type Contracted = (Option<Components>, PairCounts, Option<OneWays>, PassReport);
+
+/// What the contraction tells of itself: the fate of the one-way list, and how long
+/// its steps took.
+pub(crate) struct PassReport {
+    pub(crate) fate: OneWayFate,
+    pub(crate) times: StepTimes,
+}
 
 /// The components of `g` through its two-cycle classes, or None when
 /// `only_if_worthwhile` and the classes are too many for the contraction to pay (see
@@ -249,29 +260,49 @@ where
 {
     let n = g.state_count();
     let room = list_room.map(Room::new);
+    let mut times = StepTimes::start();
     let (mut classes, counts, list) =
-        two_cycle_classes_recording::<G, W>(g, backing, threads, room.as_ref())?;
+        two_cycle_classes_recording::<G, W>(g, backing, threads, room.as_ref(), &mut times)?;
     if only_if_worthwhile && classes.count.saturating_mul(WORTHWHILE_RATIO) > n {
-        return Ok((None, counts, None));
+        let fate = OneWayFate::NotContracted;
+        return Ok((None, counts, None, PassReport { fate, times }));
     }
-    let list = list.filter(|l| list_leaves_room(l, classes.count, list_room.unwrap_or(0)));
+    let fate = match (&list, list_room) {
+        (_, None) => OneWayFate::NoRoom,
+        (None, Some(room)) => OneWayFate::Outgrew { room },
+        (Some(l), Some(room)) if !list_leaves_room(l, classes.count, room) => {
+            OneWayFate::LeftTooLittle {
+                bytes: l.bytes(),
+                classes: classes.count,
+            }
+        }
+        (Some(l), Some(_)) => OneWayFate::Kept {
+            transitions: l.len(),
+            bytes: l.bytes(),
+        },
+    };
+    let list = list.filter(|_| matches!(fate, OneWayFate::Kept { .. }));
     let of_class = {
         let rows = match &list {
             Some(list) => ClassRows::<W>::from_list(list, &classes, backing)?,
             None => ClassRows::<W>::build(g, &classes, backing, threads)?,
         };
+        times.done("classes' rows");
         components_over(&rows, classes.count, backing)?
     };
+    times.done("search over the classes");
     crate::parallel::for_each_slice(&mut classes.of_state, threads, |slice| {
         for c in slice {
             *c = W::from_u64(of_class.of_state.at(c.to_u64()));
         }
     });
+    times.done("components written back");
     let components = Components {
         of_state: IdVec::from(classes.of_state),
         count: of_class.count,
     };
-    Ok((Some(components), counts, list.map(OneWays::from)))
+    let report = PassReport { fate, times };
+    Ok((Some(components), counts, list.map(OneWays::from), report))
 }
 
 #[cfg(test)]

@@ -189,6 +189,15 @@ impl<G: StateGraph + ?Sized> StateGraph for TargetView<'_, G> {
     fn is_cut(&self, state: u64) -> bool {
         self.inner.is_cut(state)
     }
+    fn will_read(&self, states: std::ops::Range<u64>, edges: bool) {
+        self.inner.will_read(states, edges);
+    }
+    fn verify_rows(&self, states: std::ops::Range<u64>) -> Result<(), crate::error::HsgError> {
+        self.inner.verify_rows(states)
+    }
+    fn finish_verification(&self) -> Result<(), crate::error::HsgError> {
+        self.inner.finish_verification()
+    }
 }
 
 impl<G: ?Sized> TargetView<'_, G> {

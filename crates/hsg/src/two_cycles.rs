@@ -175,18 +175,24 @@ impl<'r, W: Word> Recording<'r, W> {
 /// row index and union-find word, then (once the indices are in) the first word of its
 /// edges, so that the cache misses of the targets overlap instead of following one
 /// another (a source has a few targets, one BFS layer away, far from it in memory).
+/// Leaves each target's row in `rows` (one a target of `ahead`), which the checks read
+/// then rather than decoding it again.
 #[inline]
 fn prefetch_pairs<G: StateGraph + ?Sized, A: AtomicWord>(
     g: &G,
     up: &[A],
     ahead: &[(u64, ActionId)],
+    rows: &mut Vec<Range<u64>>,
 ) {
     for &(t, _) in ahead {
         g.prefetch_row(t);
         store::prefetch(up, t as usize);
     }
+    rows.clear();
     for &(t, _) in ahead {
-        g.prefetch_edge(g.edge_range(t).start);
+        let row = g.edge_range(t);
+        g.prefetch_edge(row.start);
+        rows.push(row);
     }
 }
 
@@ -200,9 +206,15 @@ fn scan<'r, G: StateGraph + ?Sized, A: AtomicWord, W: Word>(
 ) -> (PairCounts, Option<Part<'r, W>>) {
     let mut counts = PairCounts::default();
     let mut ahead: Vec<(u64, ActionId)> = Vec::new();
+    let mut rows: Vec<Range<u64>> = Vec::new();
     let start = sources.start;
     let end = sources.end;
+    // The pass reads its sources' rows, and ahead of them the rows of their larger
+    // targets (the next BFS layer): both are read ahead (see `crate::readahead`).
+    let mut own_rows = crate::readahead::Ahead::new(g, end, true);
+    let mut target_rows = crate::readahead::Ahead::new(g, u64::MAX, true);
     for s in sources {
+        own_rows.at(s);
         ahead.clear();
         for position in g.edge_range(s) {
             let (a, t) = g.edge(position);
@@ -219,13 +231,16 @@ fn scan<'r, G: StateGraph + ?Sized, A: AtomicWord, W: Word>(
         if ahead.len() > 1 {
             ahead.sort_unstable();
         }
-        prefetch_pairs(g, up, &ahead);
+        if let Some(&(last, _)) = ahead.last() {
+            target_rows.at(last);
+        }
+        prefetch_pairs(g, up, &ahead, &mut rows);
         let mut i = 0;
         while i < ahead.len() {
             let t = ahead[i].0;
             let group = ahead[i..].iter().take_while(|e| e.0 == t).count();
             let mut back = false;
-            for position in g.edge_range(t) {
+            for position in rows[i].clone() {
                 let (b, x) = g.edge(position);
                 if x == s {
                     back = true;
@@ -267,7 +282,9 @@ pub(crate) fn two_cycle_classes<G: StateGraph + ?Sized, W: Word>(
     backing: &Backing,
     threads: usize,
 ) -> Result<(Classes<W>, PairCounts), HsgError> {
-    let (classes, counts, _) = two_cycle_classes_recording::<G, W>(g, backing, threads, None)?;
+    let mut times = crate::progress::StepTimes::start();
+    let (classes, counts, _) =
+        two_cycle_classes_recording::<G, W>(g, backing, threads, None, &mut times)?;
     Ok((classes, counts))
 }
 
@@ -283,6 +300,7 @@ pub(crate) fn two_cycle_classes_recording<G: StateGraph + ?Sized, W: Word>(
     backing: &Backing,
     threads: usize,
     room: Option<&Room>,
+    times: &mut crate::progress::StepTimes,
 ) -> Result<Pass<W>, HsgError> {
     let n = g.state_count();
     let mut up: Words<W> = backing.zeroed(n as usize)?;
@@ -300,6 +318,7 @@ pub(crate) fn two_cycle_classes_recording<G: StateGraph + ?Sized, W: Word>(
         recorded.extend(one_way);
     }
     let list = room.and_then(|room| OneWayList::gather(recorded, room));
+    times.done("two-cycle pass");
     let width = counts.total.len();
     counts
         .immediate
@@ -316,6 +335,7 @@ pub(crate) fn two_cycle_classes_recording<G: StateGraph + ?Sized, W: Word>(
             up[s - d as usize]
         };
     }
+    times.done("classes numbered");
     Ok((
         Classes {
             of_state: up,

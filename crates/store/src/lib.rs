@@ -20,6 +20,8 @@ mod append;
 mod bits;
 mod bounds;
 mod data_files;
+mod deferred;
+mod deferred_files;
 mod derived;
 pub mod durability;
 mod error;

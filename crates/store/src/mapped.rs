@@ -90,6 +90,18 @@ impl Mapped {
         }
     }
 
+    /// Asks the kernel to start reading the data bytes `bytes` into the page cache
+    /// (`MADV_WILLNEED`), so that a pass reaching them later does not wait for the
+    /// disk. Only a hint: nothing happens when it cannot be given.
+    pub(crate) fn will_need(&self, bytes: std::ops::Range<u64>) {
+        let Some(map) = &self.map else { return };
+        let end = (bytes.end as usize).min(self.len);
+        let start = (bytes.start as usize).min(end);
+        if start < end {
+            let _ = map.advise_range(memmap2::Advice::WillNeed, HEADER_LEN + start, end - start);
+        }
+    }
+
     /// The file's path.
     pub fn path(&self) -> &Path {
         &self.path
@@ -108,61 +120,107 @@ impl Mapped {
         commit: Commit,
         tick: &mut dyn FnMut(u64) -> bool,
     ) -> Result<bool, StoreError> {
-        let data = self.data();
-        let sums_path = sum_path(&self.path);
-        let sums_map = map_file(&sums_path)?;
-        let sums: &[u8] = sums_map.as_deref().unwrap_or(&[]);
-        sum_header().check(&sums_path, sums)?;
-        let full = data.len() / BLOCK as usize;
-        if sums.len() < HEADER_LEN + full * 8 {
-            return Err(corrupt(
-                &sums_path,
-                format!(
-                    "truncated: {} bytes, {full} block checksums are needed",
-                    sums.len()
-                ),
-            ));
-        }
-        for (b, block) in data.chunks(BLOCK as usize).enumerate() {
-            let expected = if b < full {
-                let at = HEADER_LEN + b * 8;
-                u64::from_le_bytes(sums[at..at + 8].try_into().unwrap_or_default())
-            } else {
-                commit.tail
-            };
-            if xxh3_64(block) != expected {
-                let recorded_in = if b < full {
-                    format!("{}", sums_path.display())
-                } else {
-                    "the manifest's checkpoint".to_string()
-                };
-                return Err(corrupt(
-                    &self.path,
-                    format!(
-                        "checksum mismatch in block {b} (data bytes {}..{}, file offset {}): \
-                         the block or its checksum in {recorded_in} is damaged",
-                        b * BLOCK as usize,
-                        b * BLOCK as usize + block.len(),
-                        HEADER_LEN + b * BLOCK as usize
-                    ),
-                ));
-            }
-            if !tick(block.len() as u64) {
+        let sums = self.sums(commit)?;
+        for b in 0..self.blocks() {
+            self.verify_block(&sums, b)?;
+            if !tick(self.block_range(b).len() as u64) {
                 return Ok(false);
             }
         }
-        if data.len().is_multiple_of(BLOCK as usize) && commit.tail != xxh3_64(&[]) {
+        self.verify_end(commit)?;
+        Ok(true)
+    }
+
+    /// Blocks of the committed data (the last may be partial).
+    pub(crate) fn blocks(&self) -> usize {
+        self.len.div_ceil(BLOCK as usize)
+    }
+
+    /// The data bytes of block `b`.
+    fn block_range(&self, b: usize) -> std::ops::Range<usize> {
+        b * BLOCK as usize..self.len.min((b + 1) * BLOCK as usize)
+    }
+
+    /// The block checksums of this file, mapped and checked to cover its full blocks.
+    pub(crate) fn sums(&self, commit: Commit) -> Result<Sums, StoreError> {
+        let path = sum_path(&self.path);
+        let map = map_file(&path)?;
+        let bytes: &[u8] = map.as_deref().unwrap_or(&[]);
+        sum_header().check(&path, bytes)?;
+        let full = self.len / BLOCK as usize;
+        if bytes.len() < HEADER_LEN + full * 8 {
             return Err(corrupt(
-                &self.path,
+                &path,
                 format!(
-                    "checksum mismatch in the last block (the empty block after data byte {}, \
-                     file offset {}): the manifest's checkpoint records a checksum for data \
-                     the file does not hold",
-                    data.len(),
-                    HEADER_LEN + data.len()
+                    "truncated: {} bytes, {full} block checksums are needed",
+                    bytes.len()
                 ),
             ));
         }
-        Ok(true)
+        Ok(Sums {
+            path,
+            map,
+            tail: commit.tail,
+            full,
+        })
     }
+
+    /// Checks the checksum of block `b` against `sums` (this file's, from
+    /// [`Mapped::sums`]); the error names the block and its byte offsets.
+    pub(crate) fn verify_block(&self, sums: &Sums, b: usize) -> Result<(), StoreError> {
+        let range = self.block_range(b);
+        let expected = if b < sums.full {
+            let at = HEADER_LEN + b * 8;
+            let bytes = sums.map.as_deref().unwrap_or(&[]);
+            u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap_or_default())
+        } else {
+            sums.tail
+        };
+        if xxh3_64(&self.data()[range.clone()]) == expected {
+            return Ok(());
+        }
+        let recorded_in = if b < sums.full {
+            format!("{}", sums.path.display())
+        } else {
+            "the manifest's checkpoint".to_string()
+        };
+        Err(corrupt(
+            &self.path,
+            format!(
+                "checksum mismatch in block {b} (data bytes {}..{}, file offset {}): \
+                 the block or its checksum in {recorded_in} is damaged",
+                range.start,
+                range.end,
+                HEADER_LEN + range.start
+            ),
+        ))
+    }
+
+    /// The check after the last block: a file ending on a block boundary has an empty
+    /// last block, whose checksum the checkpoint must record.
+    pub(crate) fn verify_end(&self, commit: Commit) -> Result<(), StoreError> {
+        let len = self.len;
+        if len.is_multiple_of(BLOCK as usize) && commit.tail != xxh3_64(&[]) {
+            return Err(corrupt(
+                &self.path,
+                format!(
+                    "checksum mismatch in the last block (the empty block after data byte {len}, \
+                     file offset {}): the manifest's checkpoint records a checksum for data \
+                     the file does not hold",
+                    HEADER_LEN + len
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The block checksums of one data file (its `.sum` sidecar, mapped), and the
+/// checkpoint's checksum of its last, partial block.
+pub(crate) struct Sums {
+    path: PathBuf,
+    map: Option<Mmap>,
+    tail: u64,
+    /// Blocks whose checksum is in the sidecar.
+    full: usize,
 }

@@ -156,6 +156,20 @@ impl Packed<'_> {
         }
     }
 
+    /// The bytes of the bit file that hold the values of `range` (none for the values
+    /// of the tail, which the manifest holds), found from the frame index alone.
+    pub fn bit_bytes(&self, range: std::ops::Range<u64>) -> std::ops::Range<u64> {
+        let frames = self.frames() as u64;
+        let first = range.start / FRAME as u64;
+        let end = range.end.div_ceil(FRAME as u64).min(frames);
+        if range.is_empty() || first >= end {
+            return 0..0;
+        }
+        let start = width_and_offset(self.entry(first as usize)).1;
+        let (width, offset) = width_and_offset(self.entry(end as usize - 1));
+        start * 8..(offset + frame_words(width)) * 8
+    }
+
     /// Calls `f` with every value of `range`, in order (decoding frame by
     /// frame rather than value by value).
     pub fn for_each(&self, range: std::ops::Range<u64>, mut f: impl FnMut(u64, u64)) {

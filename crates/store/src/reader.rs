@@ -4,6 +4,7 @@
 
 use crate::append::Commit;
 use crate::data_files::{EDGES, ROWS};
+use crate::deferred_files::Deferred;
 use crate::derived::{Fingerprints, InEdges};
 use crate::error::StoreError;
 use crate::header::header;
@@ -35,6 +36,8 @@ pub struct Run {
     /// Derived on first use (see [`crate::derived`]).
     in_edges: OnceLock<InEdges>,
     fingerprints: OnceLock<Fingerprints>,
+    /// What [`Run::open_deferred`] left to the reader's pass (see [`crate::deferred`]).
+    deferred: Option<Deferred>,
 }
 
 /// What opening a run checks before handing it out.
@@ -154,6 +157,7 @@ impl Run {
             action_bits: action_bits(&m.identity),
             in_edges: OnceLock::new(),
             fingerprints: OnceLock::new(),
+            deferred: None,
             dir: dir.to_path_buf(),
             manifest: m,
         };
@@ -270,6 +274,33 @@ impl Run {
         }
     }
 
+    /// A hint that a pass will soon read the rows of `rows` and, with `edges`, their
+    /// edges: the kernel starts reading those bytes of the bit files into the page
+    /// cache (see `docs/metrics.md`: a store larger than the page cache is otherwise
+    /// read one fault at a time while the pass waits). It reads the frame tables
+    /// only, so that the hint itself never waits for the disk.
+    pub fn will_read_rows(&self, rows: std::ops::Range<u64>, edges: bool) {
+        let out = self.edges();
+        let rows = rows.start..rows.end.min(out.rows());
+        if rows.is_empty() {
+            return;
+        }
+        self.rows[1].will_need(out.rows.bit_bytes(rows.clone()));
+        let frame = |row: u64| (row / crate::packed::FRAME as u64) as usize;
+        // The rows of the tail (fewer than a frame) are in the manifest, and their
+        // edges few: no hint for them.
+        if edges && frame(rows.start) < out.rows.frames() {
+            // A frame's base is the end of the row before it: the edges of the frames
+            // that hold `rows` start and end at their bases.
+            let first = out.rows.entry(frame(rows.start))[0];
+            let end = match frame(rows.end - 1) + 1 {
+                f if f < out.rows.frames() => out.rows.entry(f)[0],
+                _ => out.len(),
+            };
+            self.edges[1].will_need(out.edges.bit_bytes(first..end.max(first)));
+        }
+    }
+
     /// Out-transitions of `id` (none for unexpanded states).
     pub fn out_edges(&self, id: StateId) -> impl ExactSizeIterator<Item = Edge> + '_ {
         let edges = self.edges();
@@ -343,6 +374,30 @@ impl Run {
     pub fn prob(&self, edge: u64) -> Option<(u32, u32)> {
         let words = self.trans_prob.as_ref()?.words();
         words.get(edge as usize).map(|&w| unpack_prob(w))
+    }
+
+    /// `rows.idx` and `rows.bits`.
+    pub(crate) fn row_files(&self) -> &[Mapped; 2] {
+        &self.rows
+    }
+
+    /// `edges.idx` and `edges.bits`.
+    pub(crate) fn edge_files(&self) -> &[Mapped; 2] {
+        &self.edges
+    }
+
+    /// `terminals`.
+    pub(crate) fn terminal_file(&self) -> &Mapped {
+        &self.terminals
+    }
+
+    /// What is left to verify, for a run opened with [`Run::open_deferred`].
+    pub(crate) fn deferred(&self) -> Option<&Deferred> {
+        self.deferred.as_ref()
+    }
+
+    pub(crate) fn set_deferred(&mut self, deferred: Deferred) {
+        self.deferred = Some(deferred);
     }
 
     pub(crate) fn parts(&self) -> crate::structure::Parts<'_> {

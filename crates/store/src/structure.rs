@@ -180,6 +180,30 @@ fn check_frames(
     Ok(())
 }
 
+/// The first row of `range` (from the first, whose predecessor ended at `prev`) that
+/// ends before the row before it, or starts a frame whose base is not where the row
+/// before it ended; and the end of the range's last row.
+fn first_row_out_of_order(
+    rows: &crate::packed::Packed,
+    range: std::ops::Range<u64>,
+    mut prev: u64,
+) -> (Option<u64>, u64) {
+    let mut bad = None;
+    rows.for_each(range, |i, end| {
+        let frame = (i / FRAME as u64) as usize;
+        let starts_frame = i % FRAME as u64 == 0 && frame < rows.frames();
+        if bad.is_none() && (end < prev || (starts_frame && rows.entry(frame)[0] != prev)) {
+            bad = Some(i);
+        }
+        prev = end;
+    });
+    (bad, prev)
+}
+
+fn row_out_of_order(p: &Parts, row: u64) -> StoreError {
+    corrupt(p.rows[0].path(), format!("row {row} is out of order"))
+}
+
 /// Row ends never decrease, a frame starts where the row before it ended,
 /// and the last row ends at the last edge.
 fn check_rows(p: &Parts, tick: &mut dyn FnMut(u64) -> bool) -> Result<bool, StoreError> {
@@ -187,23 +211,15 @@ fn check_rows(p: &Parts, tick: &mut dyn FnMut(u64) -> bool) -> Result<bool, Stor
     let mut prev = 0u64;
     let mut bad = None;
     let whole = in_chunks(rows.len(), tick, |range| {
-        rows.for_each(range, |i, end| {
-            let frame = (i / FRAME as u64) as usize;
-            let starts_frame = i % FRAME as u64 == 0 && frame < rows.frames();
-            if bad.is_none() && (end < prev || (starts_frame && rows.entry(frame)[0] != prev)) {
-                bad = Some(i);
-            }
-            prev = end;
-        })
+        let (found, end) = first_row_out_of_order(&rows, range, prev);
+        bad = bad.or(found);
+        prev = end;
     });
     if !whole && bad.is_none() {
         return Ok(false);
     }
     if let Some(row) = bad {
-        return Err(corrupt(
-            p.rows[0].path(),
-            format!("row {row} is out of order"),
-        ));
+        return Err(row_out_of_order(p, row));
     }
     if prev != p.manifest.transitions {
         return Err(corrupt(
@@ -217,31 +233,86 @@ fn check_rows(p: &Parts, tick: &mut dyn FnMut(u64) -> bool) -> Result<bool, Stor
     Ok(true)
 }
 
+/// The checks of [`check_rows`] on the rows of `range` only, the row before it
+/// included (for a reader verifying a run range by range, see [`crate::deferred`]).
+pub(crate) fn check_row_range(
+    run: &crate::Run,
+    range: std::ops::Range<u64>,
+) -> Result<(), StoreError> {
+    let p = run.parts();
+    let rows = p.out.rows;
+    let prev = match range.start {
+        0 => 0,
+        s => rows.get(s - 1),
+    };
+    match first_row_out_of_order(&rows, range, prev).0 {
+        Some(row) => Err(row_out_of_order(&p, row)),
+        None => Ok(()),
+    }
+}
+
 /// Every edge names a stored state and a declared action.
 fn check_edges(p: &Parts, tick: &mut dyn FnMut(u64) -> bool) -> Result<bool, StoreError> {
-    let labels = p.manifest.identity.action_labels.len() as u64;
-    let states = p.manifest.states;
     let mut bad = None;
     let whole = in_chunks(p.out.len(), tick, |range| {
-        p.out.for_each(range, |i, e| {
-            if bad.is_none() && (e.target >= states || u64::from(e.action) >= labels) {
-                bad = Some((i, e));
-            }
-        })
+        if bad.is_none() {
+            bad = first_bad_edge(p, range);
+        }
     });
     match bad {
-        Some((i, e)) => Err(corrupt(
-            p.edges[0].path(),
-            format!(
-                "edge {i} (to state {}, action {}) names no stored state or an undeclared action",
-                e.target, e.action
-            ),
-        )),
+        Some((i, e)) => Err(bad_edge(p, i, e)),
         None => Ok(whole),
     }
 }
 
+/// The checks of [`check_edges`] on the edges at the positions `range` only (see
+/// [`check_row_range`]).
+pub(crate) fn check_edge_range(
+    run: &crate::Run,
+    range: std::ops::Range<u64>,
+) -> Result<(), StoreError> {
+    let p = run.parts();
+    match first_bad_edge(&p, range) {
+        Some((i, e)) => Err(bad_edge(&p, i, e)),
+        None => Ok(()),
+    }
+}
+
+/// The first edge of `range` that names no stored state or an undeclared action.
+fn first_bad_edge(p: &Parts, range: std::ops::Range<u64>) -> Option<(u64, crate::Edge)> {
+    let labels = p.manifest.identity.action_labels.len() as u64;
+    let states = p.manifest.states;
+    let mut bad = None;
+    p.out.for_each(range, |i, e| {
+        if bad.is_none() && (e.target >= states || u64::from(e.action) >= labels) {
+            bad = Some((i, e));
+        }
+    });
+    bad
+}
+
+fn bad_edge(p: &Parts, i: u64, e: crate::Edge) -> StoreError {
+    corrupt(
+        p.edges[0].path(),
+        format!(
+            "edge {i} (to state {}, action {}) names no stored state or an undeclared action",
+            e.target, e.action
+        ),
+    )
+}
+
 fn check_terminals(p: &Parts, tick: &mut dyn FnMut(u64) -> bool) -> Result<bool, StoreError> {
+    check_terminal_words(p)?;
+    Ok(tick(p.terminals.words().len() as u64))
+}
+
+/// Every terminal entry names a stored state, in increasing order, and a declared
+/// outcome (or the cut), and there are as many as the manifest counts.
+pub(crate) fn check_terminal_entries(run: &crate::Run) -> Result<(), StoreError> {
+    check_terminal_words(&run.parts())
+}
+
+fn check_terminal_words(p: &Parts) -> Result<(), StoreError> {
     let words = p.terminals.words();
     let outcomes = p.manifest.identity.outcome_names.len() as u16;
     if words.len() as u64 != p.manifest.terminals {
@@ -264,7 +335,7 @@ fn check_terminals(p: &Parts, tick: &mut dyn FnMut(u64) -> bool) -> Result<bool,
         }
         prev = Some(id);
     }
-    Ok(tick(words.len() as u64))
+    Ok(())
 }
 
 fn check_probs(p: &Parts, tick: &mut dyn FnMut(u64) -> bool) -> Result<bool, StoreError> {
