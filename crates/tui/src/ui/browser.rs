@@ -210,7 +210,9 @@ impl Column {
 /// long, and dropped from the right (loss, then headroom) when even that is not
 /// enough, as k9s hides columns on narrow terminals.
 fn table_columns(rows: &[Row], width: u16) -> Vec<(Column, u16)> {
-    let digits = |n: u64| n.to_string().len() as u16;
+    // A value's width is that of its grouped form (`1,048,577`), as `fit::count` writes
+    // it when the column is wide enough; narrowing falls back to plain digits, then units.
+    let digits = |n: u64| model::numbers::grouped(n).len() as u16;
     let widest = |f: &dyn Fn(&Row) -> u16| rows.iter().map(f).max().unwrap_or(0);
     let wanted = |c: Column| -> u16 {
         let values = match c {
