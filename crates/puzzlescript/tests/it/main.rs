@@ -7,3 +7,22 @@ mod hostile;
 mod inert;
 mod no_match;
 mod reference_counts;
+
+/// The shared conformance cases (`shared/fixtures/puzzlescript/testdata.jsonl`), looked
+/// for beside the checkout (one level higher for a worktree); `None` (and a line saying
+/// the test is skipped) when they are not there.
+pub fn shared_cases_file() -> Option<std::path::PathBuf> {
+    let crate_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let found = ["../../../shared", "../../../../shared"]
+        .map(|up| {
+            crate_dir
+                .join(up)
+                .join("fixtures/puzzlescript/testdata.jsonl")
+        })
+        .into_iter()
+        .find(|p| p.exists());
+    if found.is_none() {
+        eprintln!("skipped: no shared/fixtures/puzzlescript/testdata.jsonl beside the checkout");
+    }
+    found
+}

@@ -6,7 +6,6 @@
 use model::{Game, Successors};
 use puzzlescript::{compile, PuzzleScriptGame};
 use std::collections::HashSet;
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -73,14 +72,7 @@ fn compare_level(
 
 #[test]
 fn rule_records_change_no_successor() {
-    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let candidates = ["../../../shared", "../../../../shared"].map(|up| {
-        crate_dir
-            .join(up)
-            .join("fixtures/puzzlescript/testdata.jsonl")
-    });
-    let Some(path) = candidates.iter().find(|p| p.exists()) else {
-        eprintln!("skipped: no shared/fixtures/puzzlescript/testdata.jsonl beside the checkout");
+    let Some(path) = crate::shared_cases_file() else {
         return;
     };
     let text = std::fs::read_to_string(path).expect("the cases file reads");
