@@ -1072,6 +1072,26 @@ mod tests {
         late [ Target | ... | Obstacle | ... | no Player ] -> [ Target | ... | Obstacle | ... | Wall ]\n\
         WINCONDITIONS\nLEVELS\n.P.\n";
 
+    /// Every rule of `g`, early and late, in order.
+    fn every_rule(g: &crate::compile::Compiled) -> Vec<&crate::compile::Rule> {
+        g.rules
+            .groups
+            .iter()
+            .chain(&g.late_rules.groups)
+            .flatten()
+            .collect()
+    }
+
+    /// A xorshift generator from `seed`: the random boards' cells.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        }
+    }
+
     /// A row compiled to plain words (`Rule::narrow_rows`) matches exactly
     /// where its patterns do, at every start of many pseudo-random boards.
     #[test]
@@ -1084,20 +1104,8 @@ mod tests {
             cells: vec![0; w * h],
         };
         let mut board = Board::new(&g, &grid);
-        let rules: Vec<_> = g
-            .rules
-            .groups
-            .iter()
-            .chain(&g.late_rules.groups)
-            .flatten()
-            .collect();
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let rules = every_rule(&g);
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         let (mut tried, mut matched) = (0, 0);
         for _ in 0..300 {
             for c in 0..w * h {
@@ -1157,22 +1165,10 @@ mod tests {
             cells: vec![0; w * h],
         };
         let mut board = Board::new(&g, &grid);
-        let rules: Vec<_> = g
-            .rules
-            .groups
-            .iter()
-            .chain(&g.late_rules.groups)
-            .flatten()
-            .filter(|r| r.ellipses.iter().any(|&e| e > 0))
-            .collect();
+        let mut rules = every_rule(&g);
+        rules.retain(|r| r.ellipses.iter().any(|&e| e > 0));
         assert!(rules.iter().any(|r| r.ellipses.contains(&2)));
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         let (mut tried, mut matched) = (0, 0);
         for _ in 0..300 {
             for c in 0..w * h {
