@@ -8,7 +8,7 @@ use crate::headroom::{compute_headroom, Headroom};
 use crate::metrics;
 use crate::paths::{
     count_winning_paths, depths_from, distance_to, longest_to, shortest_walk_length,
-    winning_path_lengths, UNREACHED,
+    winning_path_lengths, Goal, UNREACHED,
 };
 use crate::progress::{Observer, Phase};
 use crate::reversibility::ReversibilityCounts;
@@ -315,12 +315,8 @@ pub(crate) fn summarize<G: StateGraph + ?Sized>(
     // Both figures of the one walk `hsg path --to win` prints (issue 37: the fewest
     // critical actions of any win sat beside the actions of another walk).
     times.done("winning paths");
-    let shortest_win = shortest_walk_length(
-        g,
-        0,
-        |s| c.hyperstate_of(s),
-        |s| g.outcome(s) == Some(target),
-    );
+    let won = |o: OutcomeId| o == target;
+    let shortest_win = shortest_walk_length(g, 0, |s| c.hyperstate_of(s), Goal::Outcome(&won));
     times.done("shortest win");
     let branching = metrics::branching(g, c);
     times.done("branching");
