@@ -90,7 +90,7 @@ pub fn shortest_walk<G: StateGraph + ?Sized>(
     start: StateId,
     goal: Goal,
 ) -> Option<Walk> {
-    match nearest_goal(g, start, goal) {
+    match nearest_goal(g, start, goal, None) {
         Nearest::Walk(hops) => {
             let steps = hops
                 .into_iter()

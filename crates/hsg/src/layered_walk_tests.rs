@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::explain::shortest_walk;
+use crate::graph::TargetBounds;
 use crate::ids::IdVec;
 use crate::mem::MemGraph;
 use crate::paths::{shortest_walk_length, shortest_walk_length_on, WalkLength};
@@ -129,6 +130,7 @@ proptest! {
         goal_state in 0u64..60,
         threads in 1usize..4,
         block in 1u64..4,
+        bounds_block in 1u64..6,
     ) {
         let g = explore(&rules, limit);
         let n = g.state_count();
@@ -145,7 +147,8 @@ proptest! {
             prop_assert_eq!(&rebuilt, &searched);
             // Its length, as the summary measures it, rebuilt and searched for (on one
             // thread and on several).
-            let length = shortest_walk_length(&g, 0, hyperstate, goal);
+            let bounds = crate::graph::validate_bounding(&g).unwrap();
+            let length = shortest_walk_length(&g, 0, hyperstate, (goal, Some(&bounds)));
             let is_goal = |s: StateId| goal.holds(&g, s);
             for search_threads in [1, 3] {
                 let search = shortest_walk_length_on(
@@ -162,9 +165,13 @@ proptest! {
             );
             // A stored run always gives the walk: the search is never needed. The same
             // on several threads and in blocks of any size.
-            let walk = nearest_goal(&g, 0, goal);
+            // With the validation's bounds, whose blocks are cut as small as a test
+            // needs, the same.
+            let walk = nearest_goal(&g, 0, goal, None);
             prop_assert!(!matches!(walk, Nearest::Search));
-            prop_assert_eq!(&nearest_goal_on(&g, 0, goal, (threads, block)), &walk);
+            prop_assert_eq!(&nearest_goal_on(&g, 0, goal, (threads, block, None)), &walk);
+            let fine = bounds_in_blocks(&g, bounds_block);
+            prop_assert_eq!(&nearest_goal_on(&g, 0, goal, (threads, block, Some(&fine))), &walk);
         }
     }
 
@@ -172,10 +179,52 @@ proptest! {
     fn without_layers_or_from_elsewhere_the_search_runs(rules in rules(), from in 0u64..60) {
         let g = explore(&rules, None);
         let any = |_: StateId| true;
-        prop_assert_eq!(nearest_goal(plain(&g), 0, Goal::State(&any)), Nearest::Search);
+        prop_assert_eq!(nearest_goal(plain(&g), 0, Goal::State(&any), None), Nearest::Search);
         if from > 0 {
-            prop_assert_eq!(nearest_goal(&g, from, Goal::State(&any)), Nearest::Search);
+            prop_assert_eq!(nearest_goal(&g, from, Goal::State(&any), None), Nearest::Search);
         }
+    }
+}
+
+/// One more than the largest target of the rows of every `block` states: the bounds
+/// the validation notes for blocks of 65,536 states, cut small.
+fn bounds_in_blocks(g: &Layered, block: u64) -> TargetBounds {
+    let mut bounds = TargetBounds::default();
+    let n = g.state_count();
+    let mut start = 0;
+    while start < n {
+        let end = (start + block).min(n);
+        bounds.push(end, above_of(g, start..end));
+        start = end;
+    }
+    bounds
+}
+
+/// One more than the largest target of the rows of `states` (0 for none).
+fn above_of(g: &Layered, states: Range<u64>) -> u64 {
+    states
+        .flat_map(|s| g.edge_range(s))
+        .map(|i| g.edge(i).1 + 1)
+        .max()
+        .unwrap_or(0)
+}
+
+proptest! {
+    #[test]
+    fn the_validation_bounds_each_block_by_its_largest_target(
+        rules in rules(),
+        threads in 1usize..4,
+    ) {
+        let g = explore(&rules, None);
+        let n = g.state_count();
+        let bounds = crate::graph::check_rows_on(&g, n, g.expanded_count(), threads).unwrap();
+        let mut start = 0;
+        for (end, above) in bounds.blocks() {
+            prop_assert!(start < end);
+            prop_assert_eq!(above, above_of(&g, start..end));
+            start = end;
+        }
+        prop_assert_eq!(start, n);
     }
 }
 
@@ -193,16 +242,19 @@ fn the_walk_takes_the_first_parent_and_its_first_edge() {
     let g = diamond(vec![0, 1, 3, 4]);
     let three = |s: StateId| s == 3;
     assert_eq!(
-        nearest_goal(&g, 0, Goal::State(&three)),
+        nearest_goal(&g, 0, Goal::State(&three), None),
         Nearest::Walk(vec![(0, 0, 1), (1, 0, 3)])
     );
     let root = |s: StateId| s == 0;
     assert_eq!(
-        nearest_goal(&g, 0, Goal::State(&root)),
+        nearest_goal(&g, 0, Goal::State(&root), None),
         Nearest::Walk(vec![])
     );
     let none = |_: StateId| false;
-    assert_eq!(nearest_goal(&g, 0, Goal::State(&none)), Nearest::NoGoal);
+    assert_eq!(
+        nearest_goal(&g, 0, Goal::State(&none), None),
+        Nearest::NoGoal
+    );
 }
 
 #[test]
@@ -211,17 +263,17 @@ fn layers_of_another_search_leave_it_to_the_search() {
     let goal = Goal::State(&three);
     // Two roots in the first layer.
     assert_eq!(
-        nearest_goal(&diamond(vec![0, 2, 4]), 0, goal),
+        nearest_goal(&diamond(vec![0, 2, 4]), 0, goal, None),
         Nearest::Search
     );
     // An empty layer.
     assert_eq!(
-        nearest_goal(&diamond(vec![0, 1, 1, 3]), 0, goal),
+        nearest_goal(&diamond(vec![0, 1, 1, 3]), 0, goal, None),
         Nearest::Search
     );
     // State 2 alone in layer 2: no edge from state 1, the layer before, reaches it.
     assert_eq!(
-        nearest_goal(&diamond(vec![0, 1, 2, 3]), 0, goal),
+        nearest_goal(&diamond(vec![0, 1, 2, 3]), 0, goal, None),
         Nearest::Search
     );
 }
@@ -238,7 +290,7 @@ fn layers_numbered_in_another_order_still_give_a_shortest_walk() {
     };
     let three = |s: StateId| s == 3;
     assert_eq!(
-        nearest_goal(&g, 0, Goal::State(&three)),
+        nearest_goal(&g, 0, Goal::State(&three), None),
         Nearest::Walk(vec![(0, 1, 1), (1, 0, 3)])
     );
     let searched = shortest_walk(

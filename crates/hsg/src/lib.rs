@@ -47,6 +47,7 @@ pub mod state_arrays;
 pub mod summary;
 pub mod tags;
 pub mod target;
+mod target_bounds;
 mod two_cycles;
 pub mod weak;
 

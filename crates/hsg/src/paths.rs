@@ -6,7 +6,7 @@
 //! time and one `u32` (distances) or `u128` (path counts) per hyperstate.
 
 use crate::condense::Condensation;
-use crate::graph::{StateGraph, StateId};
+use crate::graph::{StateGraph, StateId, TargetBounds};
 pub use crate::layered_walk::Goal;
 use crate::layered_walk::{nearest_goal, Hop, Nearest};
 use crate::tags::Tagging;
@@ -92,8 +92,8 @@ pub struct WalkLength {
 /// walk's figure (the shortest HSG path, [`winning_path_lengths`]).
 ///
 /// On a run numbered breadth first from state 0 (every stored run) the walk is rebuilt
-/// from the layers without a search ([`crate::layered_walk`]); otherwise it is searched
-/// for, as below.
+/// from the layers without a search ([`crate::layered_walk`], which passes over the
+/// blocks of rows that `bounds` rules out); otherwise it is searched for, as below.
 ///
 /// Memory of the search: a visited bitset (1/8 byte per state) and two frontiers of
 /// state ids, each with the critical actions of its walk, plus the candidates of one
@@ -107,9 +107,9 @@ pub fn shortest_walk_length<G: StateGraph + ?Sized>(
     g: &G,
     start: StateId,
     hyperstate_of: impl Fn(StateId) -> u64 + Sync,
-    goal: Goal,
+    (goal, bounds): (Goal, Option<&TargetBounds>),
 ) -> Option<WalkLength> {
-    match nearest_goal(g, start, goal) {
+    match nearest_goal(g, start, goal, bounds) {
         Nearest::Walk(hops) => return Some(length_of(&hops, &hyperstate_of)),
         Nearest::NoGoal => return None,
         Nearest::Search => {}
