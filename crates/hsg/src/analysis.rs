@@ -3,12 +3,12 @@
 
 use crate::condense::{condense_counting, Condensation};
 use crate::error::HsgError;
-use crate::graph::{validate, Labels, OutcomeId, StateGraph};
+use crate::graph::{validate_bounding, Labels, OutcomeId, StateGraph, TargetBounds};
 use crate::headroom::{compute_headroom, Headroom};
 use crate::metrics;
 use crate::paths::{
     count_winning_paths, depths_from, distance_to, longest_to, shortest_walk_length,
-    winning_path_lengths, UNREACHED,
+    winning_path_lengths, Goal, UNREACHED,
 };
 use crate::progress::{Observer, Phase};
 use crate::reversibility::ReversibilityCounts;
@@ -129,7 +129,9 @@ pub fn analyze_graph<G: StateGraph + ?Sized>(
     opts: &AnalyzeOptions,
     source: Source,
 ) -> Result<Analysis, HsgError> {
-    validate(g)?;
+    // The validation's pass notes the largest target of each block of rows, which the
+    // shortest win's walk uses to pass over blocks (`crate::layered_walk`).
+    let bounds = validate_bounding(g)?;
     if g.state_count() == 0 {
         return Err(HsgError::MalformedGraph("the graph has no state".into()));
     }
@@ -141,13 +143,19 @@ pub fn analyze_graph<G: StateGraph + ?Sized>(
     };
     let target = crate::target::resolve(&labels.outcomes, spec, best)?;
     let mut analysis = if target.outcomes.len() == 1 {
-        analyze_for(g, labels, opts, source, target.representative())?
+        analyze_for(g, labels, opts, source, (target.representative(), &bounds))?
     } else {
         let view = crate::target::TargetView {
             inner: g,
             target: &target,
         };
-        analyze_for(&view, labels, opts, source, target.representative())?
+        analyze_for(
+            &view,
+            labels,
+            opts,
+            source,
+            (target.representative(), &bounds),
+        )?
     };
     analysis.summary.target = target.name;
     Ok(analysis)
@@ -158,7 +166,7 @@ fn analyze_for<G: StateGraph + ?Sized>(
     labels: &Labels,
     opts: &AnalyzeOptions,
     source: Source,
-    target: OutcomeId,
+    (target, bounds): (OutcomeId, &TargetBounds),
 ) -> Result<Analysis, HsgError> {
     let backing = choose_backing(
         g.state_count(),
@@ -192,7 +200,7 @@ fn analyze_for<G: StateGraph + ?Sized>(
         g,
         labels,
         &analysis,
-        (source, target),
+        (source, target, Some(bounds)),
         headroom_note,
         paths_cells,
         (rev, &mut times),
@@ -292,7 +300,7 @@ pub(crate) fn summarize<G: StateGraph + ?Sized>(
     g: &G,
     labels: &Labels,
     a: &Analysis,
-    (source, target): (Source, OutcomeId),
+    (source, target, bounds): (Source, OutcomeId, Option<&TargetBounds>),
     headroom_note: Option<String>,
     paths_cells: u64,
     (rev, times): (ReversibilityCounts, &mut crate::progress::StepTimes),
@@ -315,12 +323,9 @@ pub(crate) fn summarize<G: StateGraph + ?Sized>(
     // Both figures of the one walk `hsg path --to win` prints (issue 37: the fewest
     // critical actions of any win sat beside the actions of another walk).
     times.done("winning paths");
-    let shortest_win = shortest_walk_length(
-        g,
-        0,
-        |s| c.hyperstate_of(s),
-        |s| g.outcome(s) == Some(target),
-    );
+    let won = |o: OutcomeId| o == target;
+    let hyperstate_of = |s| c.hyperstate_of(s);
+    let shortest_win = shortest_walk_length(g, 0, hyperstate_of, (Goal::Outcome(&won), bounds));
     times.done("shortest win");
     let branching = metrics::branching(g, c);
     times.done("branching");

@@ -3,10 +3,13 @@
 //! shortest path from the root after which no win is reachable.
 //!
 //! Every search is a breadth-first search over the stored out-edges (iterative, one
-//! parent id per state), so the sequences are shortest in actions (SSG transitions).
+//! parent id per state), so the sequences are shortest in actions (SSG transitions);
+//! from the root of a stored run the search's walk is rebuilt from the run's
+//! breadth-first layers instead ([`crate::layered_walk`]).
 
-use crate::graph::{ActionId, StateGraph, StateId};
+use crate::graph::{ActionId, OutcomeId, StateGraph, StateId};
 use crate::ids::IdVec;
+use crate::layered_walk::{nearest_goal, Goal, Nearest};
 use crate::persist::SavedAnalysis;
 use crate::tags::Tag;
 use crate::target::Target;
@@ -75,13 +78,34 @@ pub enum Destination {
 /// critical by `component`, the hyperstate of every state (states past its end count
 /// as hyperstates of their own).
 ///
-/// Memory: one `u64` per state of `g` and the BFS queue.
+/// From state 0 of a run numbered breadth first (every stored run), the walk is
+/// rebuilt from the layers ([`crate::layered_walk`]): the walk the search below finds,
+/// without its array. The analysis's summary measures the same walk
+/// ([`crate::paths::shortest_walk_length`]).
+///
+/// Memory of the search: one `u64` per state of `g` and the BFS queue.
 pub fn shortest_walk<G: StateGraph + ?Sized>(
     g: &G,
     component: &IdVec,
     start: StateId,
-    goal: impl Fn(StateId) -> bool,
+    goal: Goal,
 ) -> Option<Walk> {
+    match nearest_goal(g, start, goal, None) {
+        Nearest::Walk(hops) => {
+            let steps = hops
+                .into_iter()
+                .map(|(from, action, to)| Step {
+                    from,
+                    action,
+                    to,
+                    critical: is_critical(component, from, to),
+                })
+                .collect();
+            return Some(Walk { start, steps });
+        }
+        Nearest::NoGoal => return None,
+        Nearest::Search => {}
+    }
     let n = g.state_count();
     if start >= n {
         return None;
@@ -90,7 +114,7 @@ pub fn shortest_walk<G: StateGraph + ?Sized>(
     parent[start as usize] = start;
     let mut queue = std::collections::VecDeque::from([start]);
     while let Some(s) = queue.pop_front() {
-        if goal(s) {
+        if goal.holds(g, s) {
             return Some(walk_back(g, component, &parent, start, s));
         }
         for index in g.edge_range(s) {
@@ -104,6 +128,15 @@ pub fn shortest_walk<G: StateGraph + ?Sized>(
         }
     }
     None
+}
+
+/// True when `from` and `to` lie in different hyperstates of `component` (a state
+/// past its end is a hyperstate of its own).
+fn is_critical(component: &IdVec, from: StateId, to: StateId) -> bool {
+    match (component.get(from), component.get(to)) {
+        (Some(a), Some(b)) => a != b,
+        _ => true,
+    }
 }
 
 /// Follows the parents back from `end` to `start` and names each step's action (the
@@ -124,15 +157,11 @@ fn walk_back<G: StateGraph + ?Sized>(
             .map(|i| g.edge(i))
             .find(|&(_, t)| t == at)
             .map_or(0, |(a, _)| a);
-        let critical = match (component.get(from), component.get(at)) {
-            (Some(a), Some(b)) => a != b,
-            _ => true,
-        };
         steps.push(Step {
             from,
             action,
             to: at,
-            critical,
+            critical: is_critical(component, from, at),
         });
         at = from;
     }
@@ -180,16 +209,22 @@ pub fn path_to<G: StateGraph + ?Sized>(
 ) -> Option<Walk> {
     let component = &saved.component;
     match to {
-        Destination::Win => shortest_walk(g, component, from, |s| {
-            g.outcome(s).is_some_and(|o| target.contains(o))
-        }),
-        Destination::Fail => shortest_walk(g, component, from, |s| {
-            tag_of_state(saved, s) == Some(Tag::Fail)
-        }),
-        Destination::Dead => shortest_walk(g, component, from, |s| {
-            tag_of_state(saved, s).is_some_and(Tag::is_lost)
-        }),
-        Destination::State(goal) => shortest_walk(g, component, from, |s| s == goal),
+        Destination::Win => {
+            let won = |o: OutcomeId| target.contains(o);
+            shortest_walk(g, component, from, Goal::Outcome(&won))
+        }
+        Destination::Fail => {
+            let failed = |s: StateId| tag_of_state(saved, s) == Some(Tag::Fail);
+            shortest_walk(g, component, from, Goal::State(&failed))
+        }
+        Destination::Dead => {
+            let lost = |s: StateId| tag_of_state(saved, s).is_some_and(Tag::is_lost);
+            shortest_walk(g, component, from, Goal::State(&lost))
+        }
+        Destination::State(goal) => {
+            let reached = |s: StateId| s == goal;
+            shortest_walk(g, component, from, Goal::State(&reached))
+        }
     }
 }
 
@@ -232,7 +267,8 @@ pub fn explain_loss<G: StateGraph + ?Sized>(g: &G, saved: &SavedAnalysis, state:
     if !tag.is_lost() {
         return Why::NotLost(tag);
     }
-    let Some(walk) = shortest_walk(g, &saved.component, 0, |s| s == state) else {
+    let reached = |s: StateId| s == state;
+    let Some(walk) = shortest_walk(g, &saved.component, 0, Goal::State(&reached)) else {
         return Why::Unreachable;
     };
     let root_lost = tag_of_state(saved, 0).is_some_and(Tag::is_lost);

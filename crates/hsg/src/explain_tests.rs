@@ -143,7 +143,8 @@ proptest! {
         // The analysis measures the very walk `hsg path` prints: its actions and its
         // critical actions (issue 37).
         let hyperstate = |x| s.component.get(x).unwrap_or(u64::MAX);
-        let expected = crate::paths::shortest_walk_length(&g, 0, hyperstate, |x| g.outcome(x) == Some(0));
+        let won = |o| o == 0;
+        let expected = crate::paths::shortest_walk_length(&g, 0, hyperstate, (Goal::Outcome(&won), None));
         let walk = path_to(&g, &s, &t, 0, Destination::Win);
         prop_assert_eq!(
             walk.as_ref().map(|w| (w.steps.len() as u64, w.critical_count() as u32)),

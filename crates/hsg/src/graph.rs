@@ -7,6 +7,7 @@
 //! range and target afterwards.
 
 use crate::error::HsgError;
+pub use crate::target_bounds::TargetBounds;
 use std::ops::Range;
 
 pub use model::{ActionId, OutcomeId, StateId};
@@ -137,6 +138,11 @@ pub fn row_range(row_end: &[u64], state: StateId) -> Range<u64> {
 
 /// Checks the [`StateGraph`] contract in one sequential pass over rows and edges.
 pub fn validate<G: StateGraph + ?Sized>(g: &G) -> Result<(), HsgError> {
+    validate_bounding(g).map(|_| ())
+}
+
+/// [`validate`], which also gives the largest target of each block of rows it read.
+pub fn validate_bounding<G: StateGraph + ?Sized>(g: &G) -> Result<TargetBounds, HsgError> {
     let n = g.state_count();
     let expanded = g.expanded_count();
     if expanded > n {
@@ -144,8 +150,9 @@ pub fn validate<G: StateGraph + ?Sized>(g: &G) -> Result<(), HsgError> {
             "{expanded} states expanded but only {n} states exist"
         )));
     }
-    check_rows(g, n, expanded)?;
-    check_terminals(g, n)
+    let bounds = check_rows(g, n, expanded)?;
+    check_terminals(g, n)?;
+    Ok(bounds)
 }
 
 fn malformed(message: String) -> HsgError {
@@ -169,7 +176,11 @@ fn bound_after_next(layers: &[u64], layer: usize) -> u64 {
 
 /// Checks every row, on every core: each thread checks a range of states, and the
 /// error reported is the first in state order, as a single pass would find it.
-fn check_rows<G: StateGraph + ?Sized>(g: &G, n: u64, expanded: u64) -> Result<(), HsgError> {
+fn check_rows<G: StateGraph + ?Sized>(
+    g: &G,
+    n: u64,
+    expanded: u64,
+) -> Result<TargetBounds, HsgError> {
     let threads = crate::parallel::threads_for(g.edge_count());
     check_rows_on(g, n, expanded, threads)
 }
@@ -180,10 +191,13 @@ pub(crate) fn check_rows_on<G: StateGraph + ?Sized>(
     n: u64,
     expanded: u64,
     threads: usize,
-) -> Result<(), HsgError> {
+) -> Result<TargetBounds, HsgError> {
     let results =
         crate::parallel::map_ranges(n, threads, |states| check_row_range(g, n, expanded, states));
-    results.into_iter().collect::<Result<Vec<()>, HsgError>>()?;
+    let mut bounds = TargetBounds::default();
+    for range in results {
+        bounds.extend(range?);
+    }
     g.finish_verification()?;
     // Every earlier row was checked to start where the one before it ended.
     let covered = match expanded {
@@ -196,7 +210,7 @@ pub(crate) fn check_rows_on<G: StateGraph + ?Sized>(
             g.edge_count()
         )));
     }
-    Ok(())
+    Ok(bounds)
 }
 
 /// States whose rows [`check_row_range`] verifies and checks at a time: few enough that
@@ -207,13 +221,14 @@ const VERIFIED_AT_ONCE: u64 = 1 << 16;
 /// The checks of the rows of `states`, each piece of [`VERIFIED_AT_ONCE`] states first
 /// verified by the graph ([`StateGraph::verify_rows`]); a row must start where the
 /// expanded row before it ends (that row is checked by the range it lies in, which
-/// reports first).
+/// reports first). Each piece's largest target is noted on the way.
 fn check_row_range<G: StateGraph + ?Sized>(
     g: &G,
     n: u64,
     expanded: u64,
     states: std::ops::Range<u64>,
-) -> Result<(), HsgError> {
+) -> Result<TargetBounds, HsgError> {
+    let mut bounds = TargetBounds::default();
     let layers = g.layer_starts().unwrap_or(&[]);
     let mut layer = 0usize;
     let mut start = states.start;
@@ -227,16 +242,18 @@ fn check_row_range<G: StateGraph + ?Sized>(
             0 => 0,
             s => g.edge_range(s - 1).end,
         });
+        let mut above = 0;
         for state in start..end {
             check_row(g, expanded, state, next)?;
             if state < expanded {
                 advance_layer(layers, &mut layer, state);
-                check_targets(g, n, (state, layer), layers)?;
+                above = above.max(check_targets(g, n, (state, layer), layers)?);
             }
         }
+        bounds.push(end, above);
         start = end;
     }
-    Ok(())
+    Ok(bounds)
 }
 
 /// The checks of `state`'s row itself: empty past the expanded states, else starting at
@@ -274,14 +291,16 @@ fn check_row<G: StateGraph + ?Sized>(
     Ok(())
 }
 
-/// Every edge of `state` (in `layer`) targets a state, at most one layer deeper.
+/// Every edge of `state` (in `layer`) targets a state, at most one layer deeper; gives
+/// one more than the largest target (0 for an empty row).
 fn check_targets<G: StateGraph + ?Sized>(
     g: &G,
     n: u64,
     (state, layer): (u64, usize),
     layers: &[u64],
-) -> Result<(), HsgError> {
+) -> Result<u64, HsgError> {
     let bound = bound_after_next(layers, layer);
+    let mut above = 0;
     for index in g.edge_range(state) {
         let (_, target) = g.edge(index);
         if target >= n {
@@ -296,8 +315,9 @@ fn check_targets<G: StateGraph + ?Sized>(
                 layer + 1
             )));
         }
+        above = above.max(target + 1);
     }
-    Ok(())
+    Ok(above)
 }
 
 fn check_terminals<G: StateGraph + ?Sized>(g: &G, n: u64) -> Result<(), HsgError> {

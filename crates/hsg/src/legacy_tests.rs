@@ -207,7 +207,7 @@ fn legacy_analysis<G: StateGraph + ?Sized>(g: &G) -> crate::Analysis {
         g,
         &labels(),
         &a,
-        (Source::default(), target),
+        (Source::default(), target, None),
         note,
         left / 8,
         (rev, &mut StepTimes::start()),
@@ -423,6 +423,7 @@ proptest! {
     #[test]
     fn the_parallel_validation_reports_the_sequential_ones_first_error(g in broken_graph(), threads in 1usize..5) {
         let got = crate::graph::check_rows_on(&g, g.state_count(), g.expanded_count(), threads)
+            .map(|_| ())
             .map_err(|e| match e {
                 HsgError::MalformedGraph(m) => m,
                 other => other.to_string(),

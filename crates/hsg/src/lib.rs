@@ -23,6 +23,7 @@ pub mod hll;
 mod hsg_edges;
 pub mod ids;
 pub mod incremental;
+pub mod layered_walk;
 pub mod live_figures;
 pub mod mapped_analysis;
 pub mod mem;
@@ -46,6 +47,7 @@ pub mod state_arrays;
 pub mod summary;
 pub mod tags;
 pub mod target;
+mod target_bounds;
 mod two_cycles;
 pub mod weak;
 

@@ -6,7 +6,9 @@
 //! time and one `u32` (distances) or `u128` (path counts) per hyperstate.
 
 use crate::condense::Condensation;
-use crate::graph::{StateGraph, StateId};
+use crate::graph::{StateGraph, StateId, TargetBounds};
+pub use crate::layered_walk::Goal;
+use crate::layered_walk::{nearest_goal, Hop, Nearest};
 use crate::tags::Tagging;
 use serde::{Deserialize, Serialize};
 
@@ -82,15 +84,20 @@ pub struct WalkLength {
     pub critical: u32,
 }
 
-/// The shortest walk from `start` to a state where `is_target` holds, measured: the very
+/// The shortest walk from `start` to a state where `goal` holds, measured: the very
 /// walk [`crate::explain::shortest_walk`] finds and `hsg path` prints (breadth first in
-/// stored edge order, every state reached from its first parent, the first target of
+/// stored edge order, every state reached from its first parent, the first goal of
 /// the nearest layer), its critical actions counted by `hyperstate_of`. Both figures
 /// describe that one walk: the fewest critical actions of any winning walk is another
 /// walk's figure (the shortest HSG path, [`winning_path_lengths`]).
 ///
-/// Memory: a visited bitset (1/8 byte per state) and two frontiers of state ids, each
-/// with the critical actions of its walk, plus the candidates of one block (below).
+/// On a run numbered breadth first from state 0 (every stored run) the walk is rebuilt
+/// from the layers without a search ([`crate::layered_walk`], which passes over the
+/// blocks of rows that `bounds` rules out); otherwise it is searched for, as below.
+///
+/// Memory of the search: a visited bitset (1/8 byte per state) and two frontiers of
+/// state ids, each with the critical actions of its walk, plus the candidates of one
+/// block (below).
 ///
 /// On every core: each layer's frontier is taken in blocks, whose pieces the threads
 /// read at once (rows, hyperstates), listing the targets not yet visited when the block
@@ -100,10 +107,29 @@ pub fn shortest_walk_length<G: StateGraph + ?Sized>(
     g: &G,
     start: StateId,
     hyperstate_of: impl Fn(StateId) -> u64 + Sync,
-    is_target: impl Fn(StateId) -> bool + Sync,
+    (goal, bounds): (Goal, Option<&TargetBounds>),
 ) -> Option<WalkLength> {
+    match nearest_goal(g, start, goal, bounds) {
+        Nearest::Walk(hops) => return Some(length_of(&hops, &hyperstate_of)),
+        Nearest::NoGoal => return None,
+        Nearest::Search => {}
+    }
+    let is_target = |s: StateId| goal.holds(g, s);
     let threads = crate::parallel::threads_for(g.edge_count());
     shortest_walk_length_on(g, start, (&hyperstate_of, &is_target), threads, WALK_BLOCK)
+}
+
+/// The length of a walk given by its steps, its critical actions counted by
+/// `hyperstate_of`.
+fn length_of(hops: &[Hop], hyperstate_of: &impl Fn(StateId) -> u64) -> WalkLength {
+    let critical = hops
+        .iter()
+        .filter(|&&(from, _, to)| hyperstate_of(from) != hyperstate_of(to))
+        .count();
+    WalkLength {
+        actions: hops.len() as u64,
+        critical: critical as u32,
+    }
 }
 
 /// Frontier entries a thread reads in one block of the shortest-walk search: large

@@ -80,10 +80,13 @@ fn depths_and_distances_count_critical_actions() {
     let longest = longest_to(&c, |h| t.contains_target(h));
     assert_eq!(longest[root as usize], 2);
     assert_eq!(
-        shortest_walk_length(&g, 0, |s| s, |s| s == 3).map(|w| w.actions),
+        shortest_walk_length(&g, 0, |s| s, (Goal::State(&|s| s == 3), None)).map(|w| w.actions),
         Some(1)
     );
-    assert_eq!(shortest_walk_length(&g, 2, |s| s, |s| s == 0), None);
+    assert_eq!(
+        shortest_walk_length(&g, 2, |s| s, (Goal::State(&|s| s == 0), None)),
+        None
+    );
 }
 
 #[test]
