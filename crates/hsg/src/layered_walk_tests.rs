@@ -10,39 +10,6 @@ use crate::mem::MemGraph;
 use crate::paths::{shortest_walk_length, shortest_walk_length_on, WalkLength};
 use proptest::prelude::*;
 
-/// A graph in memory with a layer table (the store's, in a test).
-struct Layered {
-    inner: MemGraph,
-    layers: Vec<u64>,
-}
-
-impl StateGraph for Layered {
-    fn state_count(&self) -> u64 {
-        self.inner.state_count()
-    }
-    fn expanded_count(&self) -> u64 {
-        self.inner.expanded_count()
-    }
-    fn edge_count(&self) -> u64 {
-        self.inner.edge_count()
-    }
-    fn edge_range(&self, state: StateId) -> Range<u64> {
-        self.inner.edge_range(state)
-    }
-    fn edge(&self, index: u64) -> (ActionId, StateId) {
-        self.inner.edge(index)
-    }
-    fn outcome(&self, state: StateId) -> Option<OutcomeId> {
-        self.inner.outcome(state)
-    }
-    fn for_each_terminal(&self, f: &mut dyn FnMut(StateId, OutcomeId)) {
-        self.inner.for_each_terminal(f)
-    }
-    fn layer_starts(&self) -> Option<&[u64]> {
-        Some(&self.layers)
-    }
-}
-
 /// A game's rules as the explorer meets them: the moves of every raw state (in the
 /// order the game lists them) and the raw terminal states with their outcomes.
 #[derive(Debug)]
@@ -55,7 +22,7 @@ struct Rules {
 /// layer after layer, parents in id order, a successor numbered when first met, a
 /// terminal state not expanded, the layer table growing by each complete layer's end;
 /// with `max_parents`, it stops after that many parents (a partial run).
-fn explore(rules: &Rules, max_parents: Option<u64>) -> Layered {
+fn explore(rules: &Rules, max_parents: Option<u64>) -> MemGraph {
     let n = rules.moves.len();
     let mut id = vec![u64::MAX; n];
     let mut raw = vec![0usize];
@@ -93,8 +60,9 @@ fn explore(rules: &Rules, max_parents: Option<u64>) -> Layered {
     // Terminals past the expanded states are known too (the explorer marks them when
     // it reaches them as parents; a test may ask about any).
     let states = raw.len() as u64;
-    let inner = MemGraph::partial(states, next_parent, &edges, &terminals).unwrap();
-    Layered { inner, layers }
+    MemGraph::partial(states, next_parent, &edges, &terminals)
+        .unwrap()
+        .with_layers(Some(layers))
 }
 
 fn rules() -> impl Strategy<Value = Rules> {
@@ -117,8 +85,8 @@ fn parts(n: u64, seed: u64) -> Vec<u64> {
 }
 
 /// The graph without its layer table: the searches' graph.
-fn plain(g: &Layered) -> &MemGraph {
-    &g.inner
+fn plain(g: &MemGraph) -> MemGraph {
+    g.clone().with_layers(None)
 }
 
 proptest! {
@@ -143,7 +111,7 @@ proptest! {
         for goal in [Goal::Outcome(&won), Goal::State(&reached), Goal::State(&odd)] {
             // The walk `hsg path` prints, rebuilt and searched for.
             let rebuilt = shortest_walk(&g, &component, 0, goal);
-            let searched = shortest_walk(plain(&g), &component, 0, goal);
+            let searched = shortest_walk(&plain(&g), &component, 0, goal);
             prop_assert_eq!(&rebuilt, &searched);
             // Its length, as the summary measures it, rebuilt and searched for (on one
             // thread and on several).
@@ -152,7 +120,7 @@ proptest! {
             let is_goal = |s: StateId| goal.holds(&g, s);
             for search_threads in [1, 3] {
                 let search = shortest_walk_length_on(
-                    plain(&g), 0, (&hyperstate, &is_goal), search_threads, 2,
+                    &plain(&g), 0, (&hyperstate, &is_goal), search_threads, 2,
                 );
                 prop_assert_eq!(length, search);
             }
@@ -179,7 +147,7 @@ proptest! {
     fn without_layers_or_from_elsewhere_the_search_runs(rules in rules(), from in 0u64..60) {
         let g = explore(&rules, None);
         let any = |_: StateId| true;
-        prop_assert_eq!(nearest_goal(plain(&g), 0, Goal::State(&any), None), Nearest::Search);
+        prop_assert_eq!(nearest_goal(&plain(&g), 0, Goal::State(&any), None), Nearest::Search);
         if from > 0 {
             prop_assert_eq!(nearest_goal(&g, from, Goal::State(&any), None), Nearest::Search);
         }
@@ -188,7 +156,7 @@ proptest! {
 
 /// One more than the largest target of the rows of every `block` states: the bounds
 /// the validation notes for blocks of 65,536 states, cut small.
-fn bounds_in_blocks(g: &Layered, block: u64) -> TargetBounds {
+fn bounds_in_blocks(g: &MemGraph, block: u64) -> TargetBounds {
     let mut bounds = TargetBounds::default();
     let n = g.state_count();
     let mut start = 0;
@@ -201,7 +169,7 @@ fn bounds_in_blocks(g: &Layered, block: u64) -> TargetBounds {
 }
 
 /// One more than the largest target of the rows of `states` (0 for none).
-fn above_of(g: &Layered, states: Range<u64>) -> u64 {
+fn above_of(g: &MemGraph, states: Range<u64>) -> u64 {
     states
         .flat_map(|s| g.edge_range(s))
         .map(|i| g.edge(i).1 + 1)
@@ -229,12 +197,11 @@ proptest! {
 }
 
 /// 0 -> 1, 0 -> 2, 1 -> 3, 2 -> 3, 3 -> 0: layers [0], [1, 2], [3].
-fn diamond(layers: Vec<u64>) -> Layered {
+fn diamond(layers: Vec<u64>) -> MemGraph {
     let edges = [(0, 0, 1), (0, 1, 2), (1, 0, 3), (2, 1, 3), (3, 0, 0)];
-    Layered {
-        inner: MemGraph::new(4, &edges, &[]).unwrap(),
-        layers,
-    }
+    MemGraph::new(4, &edges, &[])
+        .unwrap()
+        .with_layers(Some(layers))
 }
 
 #[test]
@@ -284,17 +251,16 @@ fn layers_numbered_in_another_order_still_give_a_shortest_walk() {
     // number 1 first, and the rebuilt walk goes through 1: as short, and the one both
     // `hsg path` and the summary take.
     let edges = [(0, 0, 2), (0, 1, 1), (1, 0, 3), (2, 1, 3)];
-    let g = Layered {
-        inner: MemGraph::new(4, &edges, &[]).unwrap(),
-        layers: vec![0, 1, 3, 4],
-    };
+    let g = MemGraph::new(4, &edges, &[])
+        .unwrap()
+        .with_layers(Some(vec![0, 1, 3, 4]));
     let three = |s: StateId| s == 3;
     assert_eq!(
         nearest_goal(&g, 0, Goal::State(&three), None),
         Nearest::Walk(vec![(0, 1, 1), (1, 0, 3)])
     );
     let searched = shortest_walk(
-        plain(&g),
+        &plain(&g),
         &IdVec::from(vec![0u32; 4]),
         0,
         Goal::State(&three),

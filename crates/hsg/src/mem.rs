@@ -15,6 +15,9 @@ pub struct MemGraph {
     targets: Vec<StateId>,
     /// Terminal states and outcomes, sorted by id.
     terminals: Vec<(StateId, OutcomeId)>,
+    /// The first id of each breadth-first layer, as a store records it (see
+    /// [`StateGraph::layer_starts`]); none unless given.
+    layers: Option<Vec<u64>>,
 }
 
 impl MemGraph {
@@ -60,9 +63,17 @@ impl MemGraph {
             actions: sorted.iter().map(|e| e.1).collect(),
             targets: sorted.iter().map(|e| e.2).collect(),
             terminals,
+            layers: None,
         };
         validate(&graph)?;
         Ok(graph)
+    }
+
+    /// The graph with the layer table `layers` (or none), as a store numbered breadth-first
+    /// records it. Not checked here: [`validate`] checks a table against the edges.
+    pub fn with_layers(mut self, layers: Option<Vec<u64>>) -> MemGraph {
+        self.layers = layers;
+        self
     }
 
     /// Copies any [`StateGraph`] into memory (used to compare backends in tests).
@@ -120,6 +131,10 @@ impl StateGraph for MemGraph {
         for &(s, o) in &self.terminals {
             f(s, o);
         }
+    }
+
+    fn layer_starts(&self) -> Option<&[u64]> {
+        self.layers.as_deref()
     }
 }
 

@@ -268,42 +268,9 @@ mod tests {
         );
     }
 
-    /// A graph numbered breadth-first from state 0, with its layers.
-    struct Layered {
-        inner: MemGraph,
-        layers: Vec<u64>,
-    }
-
-    impl StateGraph for Layered {
-        fn state_count(&self) -> u64 {
-            self.inner.state_count()
-        }
-        fn expanded_count(&self) -> u64 {
-            self.inner.expanded_count()
-        }
-        fn edge_count(&self) -> u64 {
-            self.inner.edge_count()
-        }
-        fn edge_range(&self, state: StateId) -> std::ops::Range<u64> {
-            self.inner.edge_range(state)
-        }
-        fn edge(&self, index: u64) -> (ActionId, StateId) {
-            self.inner.edge(index)
-        }
-        fn outcome(&self, state: StateId) -> Option<crate::graph::OutcomeId> {
-            self.inner.outcome(state)
-        }
-        fn for_each_terminal(&self, f: &mut dyn FnMut(StateId, crate::graph::OutcomeId)) {
-            self.inner.for_each_terminal(f)
-        }
-        fn layer_starts(&self) -> Option<&[u64]> {
-            Some(&self.layers)
-        }
-    }
-
     /// Renumbers the states reachable from 0 breadth-first (edges in the given order)
     /// and returns the graph with its layers.
-    fn breadth_first(n: u64, edges: &[(u64, u64)]) -> Layered {
+    fn breadth_first(n: u64, edges: &[(u64, u64)]) -> MemGraph {
         let mut id = vec![u64::MAX; n as usize];
         let mut order = vec![0u64];
         id[0] = 0;
@@ -330,10 +297,9 @@ mod tests {
             .filter(|e| id[e.0 as usize] != u64::MAX)
             .map(|&(s, t)| (id[s as usize], 0, id[t as usize]))
             .collect();
-        Layered {
-            inner: MemGraph::new(order.len() as u64, &renamed, &[]).unwrap(),
-            layers,
-        }
+        MemGraph::new(order.len() as u64, &renamed, &[])
+            .unwrap()
+            .with_layers(Some(layers))
     }
 
     fn arbitrary_graph() -> impl proptest::strategy::Strategy<Value = (u64, Vec<(u64, u64)>)> {
@@ -354,7 +320,7 @@ mod tests {
             crate::graph::validate(&layered).unwrap();
             let c = condense(&layered);
             let with = count_reversibility(&layered, &c);
-            let without = count_reversibility(&layered.inner, &c);
+            let without = count_reversibility(&layered.clone().with_layers(None), &c);
             prop_assert_eq!(&with, &without);
             prop_assert_eq!(count_on(&layered, &c, 3), with);
         }
@@ -362,10 +328,9 @@ mod tests {
 
     #[test]
     fn an_edge_skipping_a_layer_is_refused_by_validation() {
-        let g = Layered {
-            inner: MemGraph::new(3, &[(0, 0, 1), (1, 0, 2), (0, 0, 2)], &[]).unwrap(),
-            layers: vec![0, 1, 2],
-        };
+        let g = MemGraph::new(3, &[(0, 0, 1), (1, 0, 2), (0, 0, 2)], &[])
+            .unwrap()
+            .with_layers(Some(vec![0, 1, 2]));
         let err = crate::graph::validate(&g).unwrap_err().to_string();
         assert!(err.contains("not breadth-first"), "{err}");
     }
