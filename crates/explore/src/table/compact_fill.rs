@@ -66,27 +66,41 @@ impl Range<'_> {
     /// Places the keys of `keys` (ids from `first_id` on) whose home lies
     /// in this range, in the order of their homes' bins; returns those left
     /// over.
-    fn fill(&mut self, shape: Shape, keys: &[u64], first_id: u64) -> Vec<Entry> {
+    fn fill(&mut self, shape: Shape, keys: &[u64], first_id: u64, by_home: bool) -> Vec<Entry> {
         let end = self.first + self.words.len() / LINE_WORDS;
         let bounds = self.first..end;
-        let order = self.by_home(shape, keys);
+        let order = match by_home {
+            true => self.by_home(shape, keys),
+            false => self.in_batch_order(shape, keys),
+        };
         let mut left = Vec::new();
-        for (n, &i) in order.iter().enumerate() {
-            if let Some(&later) = order.get(n + AHEAD) {
-                let at = (shape.home(keys[later as usize]) - self.first) * LINE_WORDS;
+        for (n, &(key, i)) in order.iter().enumerate() {
+            if let Some(&(later, _)) = order.get(n + AHEAD) {
+                let at = (shape.home(later) - self.first) * LINE_WORDS;
                 store::prefetch(self.words, at);
                 store::prefetch(self.words, at + LINE_WORDS);
             }
-            let entry = (keys[i as usize], first_id + u64::from(i) + 1);
+            let entry = (key, first_id + u64::from(i) + 1);
             left.extend(place_in(self, shape, entry, &bounds));
         }
         left
     }
 
+    /// The indices in `keys` of the keys whose home lies in this range, in
+    /// the batch's order (the order before [`Range::by_home`], kept for the
+    /// benchmark that compares the two).
+    fn in_batch_order(&self, shape: Shape, keys: &[u64]) -> Vec<(u64, u32)> {
+        let bounds = self.first..self.first + self.words.len() / LINE_WORDS;
+        let mine = keys.iter().enumerate();
+        mine.filter(|&(_, &key)| bounds.contains(&shape.home(key)))
+            .map(|(i, &key)| (key, i as u32))
+            .collect()
+    }
+
     /// The indices in `keys` of the keys whose home lies in this range,
     /// ordered by bins of consecutive homes (at most [`BINS`] bins): a stable counting
     /// sort, so the order (and the table) depends on the batch alone.
-    fn by_home(&self, shape: Shape, keys: &[u64]) -> Vec<u32> {
+    fn by_home(&self, shape: Shape, keys: &[u64]) -> Vec<(u64, u32)> {
         let buckets = self.words.len() / LINE_WORDS;
         // Homes `first + (b << shift)..` fall in bin `b`, for at most `BINS` bins.
         let shift = usize::BITS - (buckets.max(1) - 1).leading_zeros();
@@ -104,11 +118,18 @@ impl Range<'_> {
         for b in 1..=BINS {
             counts[b] += counts[b - 1];
         }
-        let mut order = vec![0u32; mine.len()];
+        let mut order = vec![(0u64, 0u32); mine.len()];
         for (i, bin) in mine {
             let at = &mut counts[usize::from(bin)];
-            order[*at as usize] = i;
+            order[*at as usize] = (keys[i as usize], i);
             *at += 1;
+        }
+        // Within a bin, ascending keys (homes) too: consecutive inserts then
+        // share their memory pages rather than jump around inside the bin.
+        let mut start = 0;
+        for &end in &counts[..BINS] {
+            order[start..end as usize].sort_unstable();
+            start = end as usize;
         }
         order
     }
@@ -126,11 +147,25 @@ impl Table {
         first_id: u64,
         threads: usize,
     ) {
+        self.fill_compact_ordered(key_bits, keys, first_id, threads, true);
+    }
+
+    /// [`Table::fill_compact`], each thread placing its keys by home or in
+    /// the batch's order.
+    fn fill_compact_ordered(
+        &mut self,
+        key_bits: u32,
+        keys: &[u64],
+        first_id: u64,
+        threads: usize,
+        by_home: bool,
+    ) {
         // A thread numbers its keys with u32s (see `Range::by_home`).
         const MOST: usize = 1 << 31;
         if keys.len() > MOST {
             for (k, part) in keys.chunks(MOST).enumerate() {
-                self.fill_compact(key_bits, part, first_id + (k * MOST) as u64, threads);
+                let first = first_id + (k * MOST) as u64;
+                self.fill_compact_ordered(key_bits, part, first, threads, by_home);
             }
             return;
         }
@@ -155,7 +190,7 @@ impl Table {
             let Some((i, mut range)) = lock(&queue).pop() else {
                 return;
             };
-            let left = range.fill(shape, keys, first_id);
+            let left = range.fill(shape, keys, first_id, by_home);
             lock(&lefts)[i] = left;
         };
         std::thread::scope(|scope| {
@@ -204,6 +239,49 @@ mod tests {
         }
         let words = t.words.as_mut_slice().to_vec();
         (t, words)
+    }
+
+    /// Times the fill of a large compact table (`HSG_FILL_BENCH` keys, default
+    /// 150 M, in batches of 2^20 as the switch's rebuild fills it) on two
+    /// threads, with each thread's keys placed by home and in the batch's
+    /// order, interleaved, three rounds. Run it in release:
+    /// `cargo test --release -p explore --lib fill_order_bench -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn fill_order_bench() {
+        let n: usize = std::env::var("HSG_FILL_BENCH")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(150_000_000);
+        let format = Format::Compact { key_bits: 48 };
+        for round in 1..=3 {
+            for by_home in [false, true] {
+                let mut t = Table::new(format, n, n).unwrap();
+                let started = std::time::Instant::now();
+                let mut batch = Vec::with_capacity(1 << 20);
+                let mut id = 0u64;
+                while (id as usize) < n {
+                    let len = (n - id as usize).min(1 << 20);
+                    batch.clear();
+                    batch.extend((id..id + len as u64).map(|i| t.key(splitmix(i) & low_mask(48))));
+                    t.fill_compact_ordered(48, &batch, id, 2, by_home);
+                    id += len as u64;
+                }
+                let secs = started.elapsed().as_secs_f64();
+                println!(
+                    "round {round} by_home {by_home}: {n} keys in {secs:.2} s ({:.1} ns a key), {} MiB",
+                    secs * 1e9 / n as f64,
+                    t.bytes() >> 20
+                );
+            }
+        }
+    }
+
+    fn splitmix(i: u64) -> u64 {
+        let mut z = i.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
     }
 
     proptest! {
