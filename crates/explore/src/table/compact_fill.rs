@@ -16,11 +16,13 @@
 //! a thread fetches the lines of the key [`AHEAD`] of its own further on
 //! (the single-threaded rebuild of room5 spent 90% of its time waiting, and
 //! one core can only have so many misses in flight, hence the threads).
-//! A thread also places its keys in the order of their homes, binned by a
-//! stable counting sort, rather than in the batch's: in this VM a random
-//! read of a 4 GiB table cost about 150 to 300 ns and one in ascending
-//! order about 55 ns (the translations of neighbouring homes stay in the
-//! TLB, the page walks of random ones cannot overlap much), and the
+//! A thread also places its keys in the order of their homes (binned by a
+//! stable counting sort, each bin sorted) rather than in the batch's: in
+//! this VM a random read of a 4 GiB table cost about 150 to 300 ns and one
+//! in ascending order about 55 ns (the translations of neighbouring homes
+//! stay in the TLB, the page walks of random ones cannot overlap much). The
+//! order carries each key beside its index: indices alone cost two random
+//! reads of the batch a key, more than the ordered table reads saved. The
 //! placement's order changes only where ties of Robin Hood's order put
 //! entries, never what the table holds.
 
@@ -64,7 +66,7 @@ impl Lines for Range<'_> {
 
 impl Range<'_> {
     /// Places the keys of `keys` (ids from `first_id` on) whose home lies
-    /// in this range, in the order of their homes' bins; returns those left
+    /// in this range, by home or in the batch's order; returns those left
     /// over.
     fn fill(&mut self, shape: Shape, keys: &[u64], first_id: u64, by_home: bool) -> Vec<Entry> {
         let end = self.first + self.words.len() / LINE_WORDS;
@@ -86,8 +88,8 @@ impl Range<'_> {
         left
     }
 
-    /// The indices in `keys` of the keys whose home lies in this range, in
-    /// the batch's order (the order before [`Range::by_home`], kept for the
+    /// The keys of `keys` whose home lies in this range, each with its index,
+    /// in the batch's order (the order before [`Range::by_home`], kept for the
     /// benchmark that compares the two).
     fn in_batch_order(&self, shape: Shape, keys: &[u64]) -> Vec<(u64, u32)> {
         let bounds = self.first..self.first + self.words.len() / LINE_WORDS;
@@ -97,9 +99,10 @@ impl Range<'_> {
             .collect()
     }
 
-    /// The indices in `keys` of the keys whose home lies in this range,
-    /// ordered by bins of consecutive homes (at most [`BINS`] bins): a stable counting
-    /// sort, so the order (and the table) depends on the batch alone.
+    /// The keys of `keys` whose home lies in this range, each with its index,
+    /// in ascending order: a stable counting sort into bins of consecutive
+    /// homes (at most [`BINS`]), then each bin sorted, so that the order (and
+    /// the table) depends on the batch alone.
     fn by_home(&self, shape: Shape, keys: &[u64]) -> Vec<(u64, u32)> {
         let buckets = self.words.len() / LINE_WORDS;
         // Homes `first + (b << shift)..` fall in bin `b`, for at most `BINS` bins.
@@ -220,7 +223,7 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 #[cfg(test)]
 mod tests {
-    use crate::table::compact::tests::assert_robin_hood_order;
+    use crate::table::compact::tests::{assert_robin_hood_order, spread};
     use crate::table::format::low_mask;
     use crate::table::{Format, Table};
     use proptest::prelude::*;
@@ -263,7 +266,9 @@ mod tests {
                 while (id as usize) < n {
                     let len = (n - id as usize).min(1 << 20);
                     batch.clear();
-                    batch.extend((id..id + len as u64).map(|i| t.key(splitmix(i) & low_mask(48))));
+                    // The splitmix64 sequence from `id` on, as `spread` gives it.
+                    let tags = spread(id.wrapping_mul(0x9E37_79B9_7F4A_7C15), len, 48);
+                    batch.extend(tags.map(|tag| t.key(tag)));
                     t.fill_compact_ordered(48, &batch, id, 2, by_home);
                     id += len as u64;
                 }
@@ -275,13 +280,6 @@ mod tests {
                 );
             }
         }
-    }
-
-    fn splitmix(i: u64) -> u64 {
-        let mut z = i.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
     }
 
     proptest! {
