@@ -555,7 +555,7 @@ pub(super) mod tests {
     use std::sync::atomic::AtomicBool;
 
     /// The splitmix64 sequence from `seed`: keys spread as states' are.
-    pub(crate) fn spread(seed: u64, n: usize, bits: u32) -> impl Iterator<Item = u64> {
+    fn spread(seed: u64, n: usize, bits: u32) -> impl Iterator<Item = u64> {
         (0..n as u64).map(move |i| {
             let mut z = seed.wrapping_add((i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
             z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
