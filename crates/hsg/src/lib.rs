@@ -28,7 +28,6 @@ pub mod live_figures;
 pub mod mapped_analysis;
 pub mod mem;
 pub mod metrics;
-mod numbering;
 mod one_way;
 mod parallel;
 pub mod paths;

@@ -358,13 +358,7 @@ pub(crate) fn two_cycle_classes_recording<G: StateGraph + ?Sized, W: Word>(
             done
         }
     };
-    // The numbering's bitset takes the place of the pass by sources' marks (an eighth
-    // of a byte an edge, which the budget set aside), when it fits there.
-    let room = match backing {
-        Backing::Heap => g.edge_count().div_ceil(8),
-        Backing::Files(_) => 0,
-    };
-    number_classes(up, (counts, list), (threads, room), times)
+    number_classes(up, counts, list, times)
 }
 
 /// The layer starts of `g` when it is numbered breadth-first and they are in order
@@ -415,13 +409,15 @@ pub(crate) fn gather<W: Word>(
     (counts, list)
 }
 
+/// States ahead of the numbering whose parents are fetched.
+const NUMBER_AHEAD: usize = 16;
+
 /// The classes numbered from the union-find `up` (in the order of their smallest
-/// member), with the pass's counts completed: on `threads` threads
-/// ([`crate::numbering`]), or on one when its bitset would not fit `room` bytes.
+/// member), with the pass's counts completed.
 pub(crate) fn number_classes<W: Word>(
     mut up: Words<W>,
-    (mut counts, list): (PairCounts, Option<OneWayList<W>>),
-    (threads, room): (usize, u64),
+    mut counts: PairCounts,
+    list: Option<OneWayList<W>>,
     times: &mut crate::progress::StepTimes,
 ) -> Result<Pass<W>, HsgError> {
     let n = up.len() as u64;
@@ -429,10 +425,23 @@ pub(crate) fn number_classes<W: Word>(
     counts
         .immediate
         .resize(width.max(counts.immediate.len()), 0);
-    let count = match crate::numbering::bytes_needed(n) <= room {
-        true => crate::numbering::number_in_place(&mut up, threads),
-        false => crate::numbering::number_serially(&mut up),
-    };
+    // Parents point to smaller ids, so when `s` is reached its parent already holds its
+    // class number: the renumbering is one pass in place.
+    // The parents lie anywhere before: the parent of the state NUMBER_AHEAD on is
+    // fetched, so that the cache misses overlap.
+    let mut count = 0u64;
+    for s in 0..n as usize {
+        if let Some(d) = up.get(s + NUMBER_AHEAD).map(|w| w.to_u64()) {
+            store::prefetch(&up[..], s + NUMBER_AHEAD - d as usize);
+        }
+        let d = up[s].to_u64();
+        up[s] = if d == 0 {
+            count += 1;
+            W::from_u64(count - 1)
+        } else {
+            up[s - d as usize]
+        };
+    }
     times.done("classes numbered");
     Ok((
         Classes {

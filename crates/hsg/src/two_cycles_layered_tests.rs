@@ -129,12 +129,7 @@ fn layered<G: StateGraph + ?Sized>(
         )?
     };
     let (counts, list) = crate::two_cycles::gather(parts, Some(&list));
-    let pass = crate::two_cycles::number_classes(
-        up,
-        (counts, list),
-        (threads, u64::MAX),
-        &mut StepTimes::start(),
-    );
+    let pass = crate::two_cycles::number_classes(up, counts, list, &mut StepTimes::start());
     Some(outcome(pass.unwrap()))
 }
 
