@@ -60,7 +60,8 @@ struct Waiting<W: Word> {
 /// A transition kept for the meeting: the other state and the action.
 type Edge<W> = (W, ActionId);
 
-/// The pass gave up: its buffers outgrew their room in the budget.
+/// The pass gave up: its buffers outgrew their room in the budget (or a chunk had more
+/// edges than its 32-bit places can index).
 #[derive(Debug)]
 pub(crate) struct OutOfRoom;
 
@@ -238,6 +239,11 @@ pub(crate) fn scan_layered<'r, G: StateGraph + ?Sized, A: AtomicWord, W: Word>(
         // first chunk may not begin.
         let base = (c0 >> bits) << bits;
         let bucket = buckets.pop_front();
+        // The chunk's arrays index its edges with 32-bit places: a chunk with more
+        // edges (rows of tens of thousands of edges) is left to the pass by sources.
+        if !fits_places(bucket.len()) || !fits_places(arrays.back.len()) {
+            return Err(OutOfRoom);
+        }
         sort_by_target(&bucket, c1 - base, &mut arrays);
         buckets.release(bucket);
         meet_chunk(
@@ -258,6 +264,11 @@ pub(crate) fn scan_layered<'r, G: StateGraph + ?Sized, A: AtomicWord, W: Word>(
         c0 = c1;
     }
     Ok((counts, walk.recording))
+}
+
+/// True when `len` edges can be placed by the chunk's 32-bit indices.
+fn fits_places(len: usize) -> bool {
+    u32::try_from(len).is_ok()
 }
 
 /// Reads the rows of `sources` (states before the thread's range) and buckets their
