@@ -16,7 +16,7 @@
 
 use crate::graph::{ActionId, StateGraph};
 use crate::ids::{IdVec, Word};
-use crate::one_way::{OneWayList, OneWays};
+use crate::one_way::{for_each_fetched, OneWay, OneWayList, OneWays};
 use crate::scc::Components;
 use std::ops::Range;
 
@@ -178,7 +178,11 @@ fn from_list<W: Word>(list: &OneWayList<W>, c: &Components) -> (HsgEdges, u64) {
     let parts = list.map_parts(|edges| {
         let mut acc = Accumulator::new();
         let mut critical = 0u64;
-        for e in edges {
+        let fetch = |e: &OneWay<W>| {
+            c.of_state.prefetch(e.source.to_u64());
+            c.of_state.prefetch(e.target.to_u64());
+        };
+        for_each_fetched(edges, fetch, |e| {
             let (h, th) = (
                 c.of_state.at(e.source.to_u64()),
                 c.of_state.at(e.target.to_u64()),
@@ -187,7 +191,7 @@ fn from_list<W: Word>(list: &OneWayList<W>, c: &Components) -> (HsgEdges, u64) {
                 critical += 1;
                 acc.push(h, th, e.action);
             }
-        }
+        });
         (acc.finish(), critical)
     });
     merge_parts(parts, c.count)

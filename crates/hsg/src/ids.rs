@@ -166,6 +166,15 @@ impl IdVec {
         }
     }
 
+    /// A hint that the entry at `index` will be read soon (see [`store::prefetch`]).
+    #[inline]
+    pub(crate) fn prefetch(&self, index: u64) {
+        match self {
+            IdVec::U32(v) => store::prefetch(&v[..], index as usize),
+            IdVec::U64(v) => store::prefetch(&v[..], index as usize),
+        }
+    }
+
     /// The entries `range` as a fresh `Vec<u64>` (for small slices such as member lists).
     pub fn slice_u64(&self, range: std::ops::Range<u64>) -> Vec<u64> {
         let r = range.start as usize..range.end as usize;

@@ -14,7 +14,7 @@ use crate::hsg_edges::{csr, hsg_edges_from_list, hsg_edges_on, HsgEdges};
 use crate::ids::IdVec;
 use crate::mem::MemGraph;
 use crate::one_way::OneWayFate;
-use crate::one_way::{OneWayList, OneWays, Room};
+use crate::one_way::{OneWayList, OneWays};
 use crate::persist::SavedAnalysis;
 use crate::progress::StepTimes;
 use crate::reversibility::{count_reversibility, from_counts};
@@ -288,9 +288,8 @@ proptest! {
 
     #[test]
     fn the_recorded_one_way_transitions_replace_the_passes(g in arbitrary_game(60), threads in 1usize..5) {
-        let room = Room::new(u64::MAX);
         let (classes, pass, list) =
-            two_cycle_classes_recording::<_, u32>(&g, &Backing::Heap, threads, Some(&room), &mut StepTimes::start()).unwrap();
+            two_cycle_classes_recording::<_, u32>(&g, &Backing::Heap, threads, crate::two_cycles::Rooms { list: Some(u64::MAX), buffers: None }, &mut StepTimes::start()).unwrap();
         let old = legacy_classes(&g);
         prop_assert_eq!(&classes.of_state, &old.of_state);
         prop_assert_eq!(&pass, &two_cycle_classes::<_, u32>(&g, &Backing::Heap, 1).unwrap().1);

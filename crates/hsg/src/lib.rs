@@ -49,6 +49,7 @@ pub mod tags;
 pub mod target;
 mod target_bounds;
 mod two_cycles;
+mod two_cycles_layered;
 pub mod weak;
 
 pub use analysis::{analyze_graph, Analysis, AnalyzeOptions};

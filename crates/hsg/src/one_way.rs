@@ -54,7 +54,7 @@ impl Room {
     }
 
     /// Takes `bytes` from the room, or marks it exhausted and returns false.
-    fn take(&self, bytes: u64) -> bool {
+    pub(crate) fn take(&self, bytes: u64) -> bool {
         let taken = self
             .bytes_left
             .fetch_update(Relaxed, Relaxed, |left| left.checked_sub(bytes))
@@ -63,6 +63,11 @@ impl Room {
             self.exhausted.store(true, Relaxed);
         }
         taken
+    }
+
+    /// Gives `bytes` taken earlier back to the room.
+    pub(crate) fn give_back(&self, bytes: u64) {
+        self.bytes_left.fetch_add(bytes, Relaxed);
     }
 
     /// True once some part could not grow: the list is incomplete.
@@ -182,6 +187,33 @@ impl<W: Word> OneWayList<W> {
                 results
             }),
         }
+    }
+}
+
+/// Entries fetched ahead of their use by [`for_each_fetched`].
+const FETCH_AHEAD: usize = 16;
+
+/// Calls `f` on every entry of `entries` in order, having called `fetch` on each
+/// [`FETCH_AHEAD`] entries earlier: the passes over the list look up per-state arrays at
+/// each entry's source and target, at random, and a prefetch issued that far ahead lets
+/// those cache misses overlap rather than follow one another.
+pub(crate) fn for_each_fetched<W: Word>(
+    entries: &mut dyn Iterator<Item = &OneWay<W>>,
+    fetch: impl Fn(&OneWay<W>),
+    mut f: impl FnMut(&OneWay<W>),
+) {
+    let mut window = std::collections::VecDeque::with_capacity(FETCH_AHEAD + 1);
+    for e in entries {
+        fetch(e);
+        window.push_back(*e);
+        if window.len() > FETCH_AHEAD {
+            if let Some(first) = window.pop_front() {
+                f(&first);
+            }
+        }
+    }
+    for e in &window {
+        f(e);
     }
 }
 

@@ -13,7 +13,8 @@
 //!
 //! # Algorithm
 //! 1. Union-find over every pair `s -> t`, `t -> s` (`t > s`, found by scanning `t`'s
-//!    row), with the smaller root kept as the root: parents always point to smaller ids,
+//!    row, or on breadth-first graphs by meeting `s`'s forward edge with `t`'s row when
+//!    the pass reaches it: [`crate::two_cycles_layered`]), with the smaller root kept as the root: parents always point to smaller ids,
 //!    so no rank is needed for determinism, and path halving keeps finds short. A parent
 //!    is stored as its distance below the state (0 for a root), so the zeroed array needs
 //!    no initialising pass.
@@ -37,7 +38,7 @@
 use crate::error::HsgError;
 use crate::graph::StateGraph;
 use crate::ids::{AtomicWord, IdVec, Word};
-use crate::one_way::{OneWayFate, OneWayList, OneWays, Room};
+use crate::one_way::{for_each_fetched, OneWay, OneWayFate, OneWayList, OneWays};
 use crate::parallel::{map_ranges, threads_for};
 use crate::progress::StepTimes;
 use crate::scc_rows::Rows;
@@ -45,7 +46,7 @@ use crate::scc_search::{components_over, Components};
 use crate::state_arrays::{Backing, Words};
 #[cfg(test)]
 pub(crate) use crate::two_cycles::two_cycle_classes;
-pub(crate) use crate::two_cycles::{two_cycle_classes_recording, Classes, PairCounts};
+pub(crate) use crate::two_cycles::{two_cycle_classes_recording, Classes, PairCounts, Rooms};
 use std::ops::Range;
 
 /// States per class below which the contraction is not worth its passes: a graph whose
@@ -87,14 +88,18 @@ impl<W: Word> ClassRows<W> {
         backing: &Backing,
     ) -> Result<ClassRows<W>, HsgError> {
         let class = |s: C| classes.of_state[s.to_u64() as usize].to_u64();
+        let fetch = |e: &OneWay<C>| {
+            store::prefetch(&classes.of_state[..], e.source.to_u64() as usize);
+            store::prefetch(&classes.of_state[..], e.target.to_u64() as usize);
+        };
         ClassRows::build_from(classes.count, backing, |f| {
             list.map_parts(|edges| {
-                for e in edges {
+                for_each_fetched(edges, fetch, |e| {
                     let (from, to) = (class(e.source), class(e.target));
                     if from != to {
                         f(from, to);
                     }
-                }
+                });
             });
         })
     }
@@ -259,10 +264,14 @@ where
     OneWays: From<OneWayList<W>>,
 {
     let n = g.state_count();
-    let room = list_room.map(Room::new);
+    // The pass by layers may take half the list's room for its buffers while it runs.
+    let rooms = Rooms {
+        list: list_room,
+        buffers: list_room.map(|bytes| bytes / 2),
+    };
     let mut times = StepTimes::start();
     let (mut classes, counts, list) =
-        two_cycle_classes_recording::<G, W>(g, backing, threads, room.as_ref(), &mut times)?;
+        two_cycle_classes_recording::<G, W>(g, backing, threads, rooms, &mut times)?;
     if only_if_worthwhile && classes.count.saturating_mul(WORTHWHILE_RATIO) > n {
         let fate = OneWayFate::NotContracted;
         return Ok((None, counts, None, PassReport { fate, times }));

@@ -67,7 +67,7 @@ impl PairCounts {
 
 /// The counter of action `a`, the table grown to hold it.
 #[inline]
-fn slot(table: &mut Vec<u64>, a: usize) -> &mut u64 {
+pub(crate) fn slot(table: &mut Vec<u64>, a: usize) -> &mut u64 {
     if table.len() <= a {
         table.resize(a + 1, 0);
     }
@@ -283,8 +283,12 @@ pub(crate) fn two_cycle_classes<G: StateGraph + ?Sized, W: Word>(
     threads: usize,
 ) -> Result<(Classes<W>, PairCounts), HsgError> {
     let mut times = crate::progress::StepTimes::start();
+    let rooms = Rooms {
+        list: None,
+        buffers: None,
+    };
     let (classes, counts, _) =
-        two_cycle_classes_recording::<G, W>(g, backing, threads, None, &mut times)?;
+        two_cycle_classes_recording::<G, W>(g, backing, threads, rooms, &mut times)?;
     Ok((classes, counts))
 }
 
@@ -292,25 +296,109 @@ pub(crate) fn two_cycle_classes<G: StateGraph + ?Sized, W: Word>(
 /// one-way transitions.
 pub(crate) type Pass<W> = (Classes<W>, PairCounts, Option<OneWayList<W>>);
 
-/// [`two_cycle_classes`], which also records the one-way transitions in a list drawing
-/// on `room` when one is given (see [`crate::one_way`]); the list is None when the room
-/// ran out.
+/// The rooms in the budget, in bytes, that the two-cycle pass may draw on beyond the
+/// union-find: for the one-way list (None: not recorded) and for the buffers of the pass
+/// by layers (None: the pass by sources runs).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Rooms {
+    pub(crate) list: Option<u64>,
+    pub(crate) buffers: Option<u64>,
+}
+
+/// The parts of the pass (the counts and one-way transitions of each thread's range,
+/// in range order) and whether the list's room ran out.
+type Parts<'r, W> = Vec<(PairCounts, Option<Part<'r, W>>)>;
+
+/// [`two_cycle_classes`], which also records the one-way transitions in a list within
+/// `rooms.list` when asked (see [`crate::one_way`]; the list is None when the room ran
+/// out). With breadth-first layers and a room for its buffers, the pass runs by layers
+/// ([`crate::two_cycles_layered`]: every row read once, in order); without, or when its
+/// buffers outgrow their room, by sources. Both give the same result.
 pub(crate) fn two_cycle_classes_recording<G: StateGraph + ?Sized, W: Word>(
     g: &G,
     backing: &Backing,
     threads: usize,
-    room: Option<&Room>,
+    rooms: Rooms,
     times: &mut crate::progress::StepTimes,
 ) -> Result<Pass<W>, HsgError> {
     let n = g.state_count();
     let mut up: Words<W> = backing.zeroed(n as usize)?;
-    let parts = {
+    let layers = breadth_first_layers(g);
+    let mut done = None;
+    if let (Some(buffers), Some(layers)) = (rooms.buffers, layers) {
+        // The buffers' room is taken from the list's while the pass runs.
+        let list = rooms
+            .list
+            .map(|bytes| Room::new(bytes.saturating_sub(buffers)));
+        let buffer_room = Room::new(buffers);
         let shared = W::atomic(&mut up);
-        map_ranges(g.expanded_count(), threads, |r| {
-            let recording = room.map(|room| Recording::new(g, &r, room));
-            scan(g, shared, r, recording)
-        })
+        let cut = (threads, Some(layers), crate::two_cycles_layered::CHUNK_BITS);
+        let parts = by_layers(g, shared, cut, list.as_ref(), &buffer_room);
+        match parts {
+            Some(parts) => {
+                done = Some(gather(parts, list.as_ref()));
+                times.done("two-cycle pass by layers");
+            }
+            None => times.done("two-cycle pass by layers (out of room, abandoned)"),
+        }
+    }
+    let (counts, list) = match done {
+        Some(done) => done,
+        None => {
+            // Merges made by an abandoned pass by layers are pairs of the graph: they
+            // stay, as the classes are the components of all the pairs.
+            let list = rooms.list.map(Room::new);
+            let shared = W::atomic(&mut up);
+            let parts = map_ranges(g.expanded_count(), threads, |r| {
+                let recording = list.as_ref().map(|room| Recording::new(g, &r, room));
+                scan(g, shared, r, recording)
+            });
+            let done = gather(parts, list.as_ref());
+            times.done("two-cycle pass");
+            done
+        }
     };
+    number_classes(up, counts, list, times)
+}
+
+/// The layer starts of `g` when it is numbered breadth-first and they are in order
+/// (a damaged table gives the pass by sources, which does not need them).
+fn breadth_first_layers<G: StateGraph + ?Sized>(g: &G) -> Option<&[u64]> {
+    let layers = g.layer_starts()?;
+    let sorted = layers.windows(2).all(|w| w[0] <= w[1]);
+    (sorted && !layers.is_empty()).then_some(layers)
+}
+
+/// The pass by layers on `threads` threads (each range's warm-up from the layer before
+/// it, or from state 0 without `layers`) by chunks of `1 << chunk_bits` states, or None
+/// when its buffers outgrew `buffers`.
+pub(crate) fn by_layers<'r, G: StateGraph + ?Sized, A: AtomicWord, W: Word>(
+    g: &G,
+    up: &[A],
+    (threads, layers, chunk_bits): (usize, Option<&[u64]>, u32),
+    list: Option<&'r Room>,
+    buffers: &Room,
+) -> Option<Parts<'r, W>> {
+    let expanded = g.expanded_count();
+    let parts = map_ranges(expanded, threads, |range| {
+        let walk = crate::two_cycles_layered::Walk {
+            warm_from: crate::two_cycles_layered::warm_from(layers, range.start),
+            range,
+            expanded,
+            chunk_bits,
+            recording: list.map(Part::new),
+        };
+        crate::two_cycles_layered::scan_layered(g, up, walk, buffers)
+    });
+    parts.into_iter().collect::<Result<Vec<_>, _>>().ok()
+}
+
+/// The parts' counts summed and their one-way transitions gathered into a list (None
+/// when not recorded or when the room ran out).
+pub(crate) fn gather<W: Word>(
+    parts: Parts<'_, W>,
+    room: Option<&Room>,
+) -> (PairCounts, Option<OneWayList<W>>) {
     let mut counts = PairCounts::default();
     let mut recorded = Vec::new();
     for (part, one_way) in parts {
@@ -318,15 +406,34 @@ pub(crate) fn two_cycle_classes_recording<G: StateGraph + ?Sized, W: Word>(
         recorded.extend(one_way);
     }
     let list = room.and_then(|room| OneWayList::gather(recorded, room));
-    times.done("two-cycle pass");
+    (counts, list)
+}
+
+/// States ahead of the numbering whose parents are fetched.
+const NUMBER_AHEAD: usize = 16;
+
+/// The classes numbered from the union-find `up` (in the order of their smallest
+/// member), with the pass's counts completed.
+pub(crate) fn number_classes<W: Word>(
+    mut up: Words<W>,
+    mut counts: PairCounts,
+    list: Option<OneWayList<W>>,
+    times: &mut crate::progress::StepTimes,
+) -> Result<Pass<W>, HsgError> {
+    let n = up.len() as u64;
     let width = counts.total.len();
     counts
         .immediate
         .resize(width.max(counts.immediate.len()), 0);
     // Parents point to smaller ids, so when `s` is reached its parent already holds its
     // class number: the renumbering is one pass in place.
+    // The parents lie anywhere before: the parent of the state NUMBER_AHEAD on is
+    // fetched, so that the cache misses overlap.
     let mut count = 0u64;
     for s in 0..n as usize {
+        if let Some(d) = up.get(s + NUMBER_AHEAD).map(|w| w.to_u64()) {
+            store::prefetch(&up[..], s + NUMBER_AHEAD - d as usize);
+        }
         let d = up[s].to_u64();
         up[s] = if d == 0 {
             count += 1;
