@@ -29,6 +29,7 @@ pub mod mapped_analysis;
 pub mod mem;
 pub mod metrics;
 mod one_way;
+mod pair_union;
 mod parallel;
 pub mod paths;
 pub mod persist;

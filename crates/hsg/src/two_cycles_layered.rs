@@ -39,7 +39,7 @@
 use crate::graph::{ActionId, StateGraph};
 use crate::ids::{AtomicWord, Word};
 use crate::one_way::{Part, Room};
-use crate::two_cycles::{slot, union, PairCounts};
+use crate::pair_union::{slot, union, PairCounts};
 use std::collections::VecDeque;
 use std::ops::Range;
 
