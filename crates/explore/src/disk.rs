@@ -161,6 +161,10 @@ impl DiskDedup {
     ) -> Result<DiskDedup, ExploreError> {
         let dir = opts.scratch_dir.to_path_buf();
         clear_dir(&dir)?;
+        // Every round frees buffers of megabytes and allocates them again:
+        // they must leave the process when freed, or the peak RSS grows past
+        // what the budget counts (see `store::allocator`).
+        store::allocator::return_large_blocks();
         let free = opts.mem_budget.saturating_sub(
             index_bytes + (48 << 20) + filter_cap(opts.mem_budget) + PROCESS_MARGIN,
         );
@@ -213,6 +217,7 @@ impl DiskDedup {
         width: usize,
     ) -> Result<DiskDedup, ExploreError> {
         let dir = opts.scratch_dir.to_path_buf();
+        store::allocator::return_large_blocks();
         let mut dedup = DiskDedup::empty(
             dir.clone(),
             width,
