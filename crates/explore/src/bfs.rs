@@ -247,6 +247,7 @@ impl<'g> Bfs<'g> {
                         chance,
                         Some(frontier),
                     )?;
+                    self.forget_placeholders_ahead();
                 }
                 if let Some(w) = self.watching.as_mut() {
                     w.feed_upto(&self.writer, layer_end)?;
@@ -291,15 +292,16 @@ impl<'g> Bfs<'g> {
         let Some(disk) = self.index.disk.as_mut() else {
             return Ok(());
         };
-        match disk.round_full() {
-            true => disk.finish_layer(
+        if disk.round_full() {
+            disk.finish_layer(
                 &mut self.writer,
                 (&mut self.index.table, &mut self.index.keys),
                 chance,
                 Some(frontier),
-            ),
-            false => Ok(()),
+            )?;
+            self.forget_placeholders_ahead();
         }
+        Ok(())
     }
 
     /// Where the search stands, for the disk phase's cache: the layer of the

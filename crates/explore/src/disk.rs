@@ -58,6 +58,13 @@ use store::{Edge, RunWriter};
 
 /// Marks an edge target that is a candidate's sequence number.
 const PLACEHOLDER: u64 = 1 << 63;
+/// True for an id that is a candidate's placeholder (see
+/// [`DiskDedup::candidate`]), which names a sequence number of the current
+/// round only.
+pub fn is_placeholder(id: u64) -> bool {
+    id >> 62 == PLACEHOLDER >> 62
+}
+
 /// Marks a resolved candidate that is a new state (its range and its index
 /// among the range's new records, see `layer::fresh_value`).
 const FRESH: u64 = 1 << 62;
