@@ -107,7 +107,8 @@ fn the_overlapped_merge_gives_the_ids_of_one_thread() {
 /// take the ids of a one-pass search. Rounds end at chunk boundaries, so
 /// chunks of two parents and rounds of 1 to 40 candidates cut every layer of
 /// these small levels many times over, on narrow and wide states and with
-/// chance.
+/// chance. Each round sorts and looks up its candidates in one range a
+/// thread: three threads cut rounds in three.
 #[test]
 fn mid_layer_rounds_on_disk_give_the_ids_of_an_in_memory_run() {
     let cases = [
@@ -120,7 +121,7 @@ fn mid_layer_rounds_on_disk_give_the_ids_of_an_in_memory_run() {
         let path = level(name);
         let one = dir.path().join(format!("{name}-mem").replace('/', "-"));
         explore(&path, &one, &["--threads", "1"]);
-        for (threads, round) in [("1", "1"), ("2", "7"), ("1", "40")] {
+        for (threads, round) in [("1", "1"), ("2", "7"), ("1", "40"), ("3", "40")] {
             let other = dir
                 .path()
                 .join(format!("{name}-{threads}-{round}").replace('/', "-"));

@@ -32,14 +32,20 @@
 //! Cost: a round sorts its candidates, checks each against every run's filter
 //! (a batch at a time, see [`lookup`]) and reads, of each run, the blocks its
 //! filter lets through (dense candidates read a run sequentially, in large
-//! reads), so it grows with the candidates, not with the visited states; a
-//! state is rewritten O(log) times by the merges of runs. Runs are synced only
+//! reads, and find their entries by galloping from the last one), so it grows
+//! with the candidates, not with the visited states; a state is rewritten
+//! O(log) times by the merges of runs. The sort and the lookups run on every
+//! thread ([`parallel`]): the sort in pieces merged after, the lookups in
+//! ranges of the sorted candidates cut where the record changes, each with
+//! probes of its own; the new records come back in record order and the ids
+//! do not depend on the count of threads. Runs are synced only
 //! when a checkpoint (at layer ends) names them. Memory: the index (at most a
 //! quarter of `--mem`), the candidate buffer, the round's resolution (8 bytes
 //! a candidate and `width + 16` a new state) and the runs' summaries (an eighth
 //! of `--mem` for the filters, whose bits a state shrink as the runs grow),
 //! all sized from `--mem`.
-//! Checkpoints happen at layer ends; a killed run redoes the current layer.
+//! Checkpoints happen at the first layer end after the checkpoint interval;
+//! a killed run redoes the layers since the last one.
 
 use crate::keys::Keys;
 use crate::table::Table;
@@ -52,8 +58,19 @@ use store::{Edge, RunWriter};
 
 /// Marks an edge target that is a candidate's sequence number.
 const PLACEHOLDER: u64 = 1 << 63;
-/// Marks a resolved candidate that is a new state (index into the fresh list).
+/// True for an id that is a candidate's placeholder (see
+/// [`DiskDedup::candidate`]), which names a sequence number of the current
+/// round only.
+pub fn is_placeholder(id: u64) -> bool {
+    id >> 62 == PLACEHOLDER >> 62
+}
+
+/// Marks a resolved candidate that is a new state (its range and its index
+/// among the range's new records, see `layer::fresh_value`).
 const FRESH: u64 = 1 << 62;
+/// Where a fresh value's range starts: a range holds fewer than 2^40 new
+/// records, and there are fewer than 2^22 ranges (one a thread).
+const FRESH_PART_SHIFT: u32 = 40;
 /// The row marker of a terminal parent in the pending stream.
 const TERMINAL_ROW: u32 = u32::MAX;
 const IO_BUF: usize = 1 << 20;
@@ -63,6 +80,9 @@ const REFILL_SLICE: u64 = 1 << 16;
 /// stacks, the allocator's slack): without it room4's peak RSS under
 /// `--mem 128M` was 128.03 MiB.
 const PROCESS_MARGIN: u64 = 4 << 20;
+/// Steps at most this fraction of the candidate buffer end a round a step
+/// early rather than let it spill (see [`DiskDedup::round_full`]).
+const STEP_SHARE: u64 = 8;
 /// The share of the budget (one part in this many) the runs' filters may use.
 const FILTER_SHARE: u64 = 8;
 
@@ -101,6 +121,13 @@ pub struct DiskDedup {
     cand_limit: usize,
     /// Candidates after which the current round is resolved, even mid-layer.
     round_limit: u64,
+    /// The candidates when the round was last asked whether it is full, and
+    /// the most one step (between two such questions) has added: a round
+    /// ends a step early rather than spill (see [`DiskDedup::round_full`]).
+    seq_asked: u64,
+    step_most: u64,
+    /// Threads the resolution runs on.
+    threads: usize,
     spills: Vec<(PathBuf, u64)>,
     seq: u64,
     pending: Option<(PathBuf, BufWriter<File>)>,
@@ -125,6 +152,8 @@ pub struct DiskBudget<'a> {
     /// Most candidates one resolution takes (a testing aid); `None` to derive
     /// it from the budget.
     pub round_limit: Option<u64>,
+    /// Threads a round's sort and lookups run on; at least one.
+    pub threads: usize,
 }
 
 impl DiskDedup {
@@ -139,6 +168,10 @@ impl DiskDedup {
     ) -> Result<DiskDedup, ExploreError> {
         let dir = opts.scratch_dir.to_path_buf();
         clear_dir(&dir)?;
+        // Every round frees buffers of megabytes and allocates them again:
+        // they must leave the process when freed, or the peak RSS grows past
+        // what the budget counts (see `store::allocator`).
+        store::allocator::return_large_blocks();
         let free = opts.mem_budget.saturating_sub(
             index_bytes + (48 << 20) + filter_cap(opts.mem_budget) + PROCESS_MARGIN,
         );
@@ -173,6 +206,9 @@ impl DiskDedup {
                 .round_limit
                 .unwrap_or(self::round_limit(cand_limit))
                 .max(1),
+            seq_asked: 0,
+            step_most: 0,
+            threads: opts.threads.max(1),
             spills: Vec::new(),
             seq: 0,
             pending: None,
@@ -188,6 +224,7 @@ impl DiskDedup {
         width: usize,
     ) -> Result<DiskDedup, ExploreError> {
         let dir = opts.scratch_dir.to_path_buf();
+        store::allocator::return_large_blocks();
         let mut dedup = DiskDedup::empty(
             dir.clone(),
             width,
@@ -226,9 +263,19 @@ impl DiskDedup {
 
     /// True when the candidates met since the last resolution would make the
     /// next one outgrow its share of the budget: the caller then resolves
-    /// them at the next parent boundary, even in the middle of a layer.
-    pub fn round_full(&self) -> bool {
-        self.seq >= self.round_limit
+    /// them at the next parent boundary, even in the middle of a layer. Asked
+    /// after every step, it answers true a step early when a step as large as
+    /// the largest so far would fill the candidate buffer, so that the buffer
+    /// does not spill (a sorted file written, read back and sorted again,
+    /// nearly every round on room4 under `--mem 128M`); only while steps are
+    /// small beside the buffer, so that rounds stay nearly full.
+    pub fn round_full(&mut self) -> bool {
+        let step = self.seq.saturating_sub(self.seq_asked);
+        self.step_most = self.step_most.max(step);
+        self.seq_asked = self.seq;
+        let buffer = self.cand_limit as u64;
+        let early = self.step_most <= buffer / STEP_SHARE && self.seq + self.step_most >= buffer;
+        self.seq >= self.round_limit || early
     }
 
     /// States the in-memory index holds in disk mode.
@@ -305,7 +352,7 @@ impl DiskDedup {
                 entries.extend_from_slice(rec);
                 entries.extend_from_slice(&(id + k as u64).to_le_bytes());
             }
-            sort_entries(&mut entries, self.width + 8, self.width);
+            sort_entries(&mut entries, self.width + 8, self.width, self.threads);
             let path = self.new_path("base");
             let mut file = File::create(&path).map_err(io_err(&path))?;
             file.write_all(&entries).map_err(io_err(&path))?;
@@ -324,21 +371,50 @@ impl DiskDedup {
     }
 
     /// Filter bits a new run of `entries` entries gets, when the runs
-    /// `replaced` are about to go: the filters together stay within their
-    /// share of the budget.
-    fn filter_bits(&self, entries: u64, replaced: &[PathBuf]) -> u64 {
-        let kept: u64 = self
-            .runs
-            .iter()
-            .filter(|r| !replaced.contains(&r.path))
-            .map(|r| r.summary.filter_bytes())
-            .sum();
-        (self.filter_cap.saturating_sub(kept) * 8 / entries.max(1)).min(MAX_FILTER_BITS)
+    /// `replaced` are about to go: every run's filter aims at the same bits a
+    /// state, the filters' share of the budget over every state in the runs
+    /// (at most [`MAX_FILTER_BITS`]), and the filters together stay within
+    /// that share. Older filters with more bits a state than the aim are
+    /// folded in half, fattest first, to make room. (First come, first
+    /// served, room4's base run took 10 bits a state under `--mem 128M` and
+    /// left the later runs none: every new state then searched them all.)
+    fn filter_bits(&mut self, entries: u64, replaced: &[PathBuf]) -> u64 {
+        let kept = |runs: &[VisitedRun]| -> u64 {
+            runs.iter()
+                .filter(|r| !replaced.contains(&r.path))
+                .map(|r| r.summary.filter_bytes())
+                .sum()
+        };
+        let states: u64 = entries
+            + self
+                .runs
+                .iter()
+                .filter(|r| !replaced.contains(&r.path))
+                .map(|r| r.entries)
+                .sum::<u64>();
+        let aim = (self.filter_cap * 8 / states.max(1)).min(MAX_FILTER_BITS);
+        let need = aim * entries / 8;
+        while kept(&self.runs) + need > self.filter_cap {
+            let bits_a_state = |r: &VisitedRun| r.summary.filter_bytes() * 8 / r.entries.max(1);
+            let fattest = (0..self.runs.len())
+                .filter(|&i| {
+                    let r = &self.runs[i];
+                    !replaced.contains(&r.path) && bits_a_state(r) > aim
+                })
+                .max_by_key(|&i| bits_a_state(&self.runs[i]));
+            match fattest {
+                Some(i) if self.runs[i].summary.fold_filter() => {}
+                _ => break,
+            }
+        }
+        let room = self.filter_cap.saturating_sub(kept(&self.runs)) * 8 / entries.max(1);
+        room.min(aim)
     }
 
     /// Reads a run of the checkpoint back to summarise it.
-    fn summarise(&self, path: &Path, entries: u64) -> Result<Summary, ExploreError> {
-        let mut summary = Summary::new(self.width, entries, self.filter_bits(entries, &[]));
+    fn summarise(&mut self, path: &Path, entries: u64) -> Result<Summary, ExploreError> {
+        let bits = self.filter_bits(entries, &[]);
+        let mut summary = Summary::new(self.width, entries, bits);
         let mut reader = EntryReader::open(path, entries, self.width + 8)?;
         while reader.next(path)? {
             summary.push(&reader.entry()[..self.width]);
@@ -346,27 +422,15 @@ impl DiskDedup {
         Ok(summary.finish())
     }
 
-    /// Merges the sorted entry files `inputs` into a new run, synced so
-    /// that a checkpoint may name it, and summarises it on the way.
+    /// Merges the sorted entry files `inputs` into a new run and summarises
+    /// it on the way.
     fn merge_into_run(&mut self, inputs: &[(PathBuf, u64)]) -> Result<VisitedRun, ExploreError> {
         let entries: u64 = inputs.iter().map(|(_, n)| n).sum();
         let replaced: Vec<PathBuf> = inputs.iter().map(|(p, _)| p.clone()).collect();
-        let mut summary = Summary::new(self.width, entries, self.filter_bits(entries, &replaced));
+        let bits = self.filter_bits(entries, &replaced);
+        let summary = Summary::new(self.width, entries, bits);
         let path = self.new_path("run");
-        let file = File::create(&path).map_err(io_err(&path))?;
-        let mut out = BufWriter::with_capacity(IO_BUF, file);
-        let mut merge = Merge::new(inputs, &[], self.width + 8)?;
-        while let Some(e) = merge.next_entry()? {
-            summary.push(&e[..self.width]);
-            out.write_all(e).map_err(io_err(&path))?;
-        }
-        out.flush().map_err(io_err(&path))?;
-        Ok(VisitedRun {
-            path,
-            entries,
-            summary: summary.finish(),
-            synced: false,
-        })
+        compaction::merge_runs(inputs, path, summary, self.width)
     }
 
     /// The id (or placeholder) of a successor: from the index when it knows
@@ -405,7 +469,7 @@ impl DiskDedup {
 
     fn spill(&mut self) -> Result<(), ExploreError> {
         let entry = self.width + 8;
-        sort_entries(&mut self.cands, entry, entry);
+        sort_entries(&mut self.cands, entry, entry, self.threads);
         let path = self.new_path("cand");
         write_file(&path, &self.cands)?;
         self.spills.push((path, (self.cands.len() / entry) as u64));
@@ -480,12 +544,65 @@ fn round_limit(cand_limit: usize) -> u64 {
 }
 
 mod cache;
+mod compaction;
 mod files;
 mod layer;
 mod lookup;
+mod parallel;
 mod probe;
 
 use cache::Finders;
 pub use cache::Frontier;
-use files::{clear_dir, sort_entries, sync_new_file, write_file, EntryReader, Merge};
+use files::{clear_dir, sort_entries, sync_new_file, write_file, EntryReader};
 use probe::{Summary, MAX_FILTER_BITS};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run of `entries` entries with a filter of `bits` bits each.
+    fn run(name: &str, entries: u64, bits: u64) -> VisitedRun {
+        let mut summary = Summary::new(1, entries, bits);
+        for i in 0..entries {
+            summary.push(&[(i % 251) as u8]);
+        }
+        VisitedRun {
+            path: PathBuf::from(name),
+            entries,
+            summary: summary.finish(),
+            synced: false,
+        }
+    }
+
+    /// A new run's filter aims at the bits a state the share gives every
+    /// state in the runs; older, fatter filters are folded to make room,
+    /// and the filters stay within their share.
+    #[test]
+    fn filters_share_their_budget_evenly_by_folding_the_fattest() {
+        let dir = std::env::temp_dir();
+        let opts = DiskBudget {
+            scratch_dir: &dir,
+            mem_budget: 4 << 20,
+            round_limit: None,
+            threads: 1,
+        };
+        let mut dedup = DiskDedup::empty(dir.clone(), 1, 1 << 16, 0, &opts);
+        let cap = dedup.filter_cap;
+        // The first run takes the most bits a state the share allows.
+        let base = cap * 8 / MAX_FILTER_BITS;
+        let bits = dedup.filter_bits(base, &[]);
+        assert_eq!(bits, MAX_FILTER_BITS);
+        dedup.runs.push(run("base", base, bits));
+        // As many states again: the aim halves, the base run is folded.
+        let bits = dedup.filter_bits(base, &[]);
+        assert_eq!(bits, MAX_FILTER_BITS / 2);
+        let held = dedup.runs[0].summary.filter_bytes();
+        assert!(held * 8 / base <= MAX_FILTER_BITS / 2 + 1, "{held}");
+        assert!(held + bits * base / 8 <= cap, "{held} + new over {cap}");
+        // A run about to be replaced is neither counted nor folded.
+        let before = dedup.runs[0].summary.filter_bytes();
+        let bits = dedup.filter_bits(base * 3, &[PathBuf::from("base")]);
+        assert_eq!(bits, cap * 8 / (base * 3));
+        assert_eq!(dedup.runs[0].summary.filter_bytes(), before);
+    }
+}

@@ -16,6 +16,7 @@
 #[cfg(not(target_endian = "little"))]
 compile_error!("the store maps little-endian u64 files directly and needs a little-endian target");
 
+pub mod allocator;
 mod append;
 mod bits;
 mod bounds;

@@ -18,12 +18,20 @@
 //! Without that, the other threads idled through every layer's last merge
 //! and the merging thread waited on the next layer's first expansion. It
 //! never crosses when a watcher follows the layers (it reads each one once
-//! its merge is done) or when the next layer lies past the depth limit, and
-//! the overlap never runs on disk, where the merge updates the index as a
-//! cache and the expansion would read it unguarded.
+//! its merge is done) or when the next layer lies past the depth limit.
+//!
+//! On disk the overlap runs too (the merge, on one thread, was a quarter of
+//! room4's wall under `--mem 128M`). The merge there inserts placeholders,
+//! candidates' sequence numbers, into the index: a lookup beside it may take
+//! one, which stays right while the round lasts. A round resolved between
+//! the merge and the next chunk's makes them stale, so the next chunk's
+//! placeholders are then forgotten (see [`Bfs::forget_placeholders_ahead`])
+//! and its merge looks those successors up again. The lookups claim no slot
+//! on disk: the index there is a cache the rounds refill.
 
 use super::Bfs;
-use crate::expand::{Chunk, PARTS_PER_THREAD};
+use crate::disk::is_placeholder;
+use crate::expand::{Chunk, PARTS_PER_THREAD, UNRESOLVED};
 use crate::options::ProgressSink;
 use crate::ExploreError;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -65,7 +73,7 @@ impl Bfs<'_> {
         }
         let next = first + count as u64;
         let next_count = self.ahead_count(next, layer_end);
-        if self.threads < 2 || self.index.disk.is_some() || next_count == 0 {
+        if self.threads < 2 || next_count == 0 {
             return self.merge_alone();
         }
         self.writer
@@ -119,11 +127,14 @@ impl Bfs<'_> {
         let stop = AtomicBool::new(false);
         let threads = self.threads;
         // The lookups of the next chunk may claim the slots of the states
-        // they miss, leaving room for every successor this merge may insert.
-        let most = self.index.table.capacity().min(self.index_cap());
-        self.index
-            .table
-            .allow_claims(most.saturating_sub(self.incoming()));
+        // they miss, leaving room for every successor this merge may insert
+        // (in memory only: a claim is settled by an id the merge gives).
+        if self.index.disk.is_none() {
+            let most = self.index.table.capacity().min(self.index_cap());
+            self.index
+                .table
+                .allow_claims(most.saturating_sub(self.incoming()));
+        }
         let (mut merge, beside) = self.merger_beside();
         let chunk = Chunk {
             first: next,
@@ -143,6 +154,21 @@ impl Bfs<'_> {
         let merged = merged?;
         expanded?;
         Ok(merged)
+    }
+
+    /// Forgets the placeholders the lookups of the chunk expanded ahead took
+    /// from the index, once a round was resolved after they ran: they name
+    /// sequence numbers of that round, and the next merge resolves those
+    /// successors again. Ids of stored states stay: they never change.
+    pub(super) fn forget_placeholders_ahead(&mut self) {
+        if self.chunks.ahead_at.is_none() {
+            return;
+        }
+        for (part, _) in &mut self.chunks.ahead {
+            for id in part.ids.iter_mut().filter(|id| is_placeholder(**id)) {
+                *id = UNRESOLVED;
+            }
+        }
     }
 }
 

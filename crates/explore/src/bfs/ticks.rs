@@ -12,9 +12,7 @@ impl<'g> Bfs<'g> {
     /// Checkpoints and reports progress when their time has come.
     pub(super) fn tick(&mut self, sink: &mut dyn ProgressSink) -> Result<(), ExploreError> {
         let now = Instant::now();
-        if self.index.disk.is_none()
-            && now - self.clock.last_checkpoint >= self.opts.checkpoint_every
-        {
+        if self.index.disk.is_none() && self.checkpoint_due() {
             self.checkpoint()?;
         }
         if now - self.clock.last_progress >= self.opts.progress_every {
@@ -24,6 +22,11 @@ impl<'g> Bfs<'g> {
             sink.progress(&progress);
         }
         Ok(())
+    }
+
+    /// True once `checkpoint_every` has passed since the last checkpoint.
+    pub(super) fn checkpoint_due(&self) -> bool {
+        self.clock.last_checkpoint.elapsed() >= self.opts.checkpoint_every
     }
 
     pub(super) fn resume_blob(&self) -> serde_json::Value {

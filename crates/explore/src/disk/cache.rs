@@ -203,6 +203,7 @@ mod tests {
             scratch_dir: &dir.path().join("scratch"),
             mem_budget: 64 << 20,
             round_limit: None,
+            threads: 1,
         };
         let mut dedup = DiskDedup::empty(opts.scratch_dir.to_path_buf(), 4, 1 << 16, 0, &opts);
         let keys = Keys::new(4, 0).expect("keys");

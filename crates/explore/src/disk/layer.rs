@@ -2,24 +2,77 @@
 //! resolve the candidates against the visited runs, number the new states, write
 //! the layer's run and stream its pending edges to the store.
 
-use super::files::Merge;
-use super::lookup::Batch;
-use super::probe::{RunProbe, Summary};
+use super::files::sort_entries;
+use super::lookup::{cut_ranges, resolve_range};
+use super::parallel::run_tasks;
+use super::probe::{Summary, MAX_SPAN};
 use super::{
-    io_err, DiskDedup, Frontier, VisitedRun, FRESH, IO_BUF, PLACEHOLDER, REFILL_SLICE, TERMINAL_ROW,
+    io_err, DiskDedup, Frontier, VisitedRun, FRESH, FRESH_PART_SHIFT, IO_BUF, PLACEHOLDER,
+    REFILL_SLICE, TERMINAL_ROW,
 };
 use crate::keys::Keys;
 use crate::table::Table;
 use crate::ExploreError;
 use std::fs::File;
 use std::io::{BufReader, Read};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicU64;
 use store::{Edge, RunWriter};
 
-/// The new states of a layer, in record order.
+/// The new states of a round, in record order: the new records of each range
+/// the round was resolved in (see [`resolve_range`]), ranges in order.
 struct Fresh {
-    records: Vec<u8>,
-    first_seq: Vec<u64>,
+    width: usize,
+    parts: Vec<Vec<u8>>,
+    /// The index of each part's first record among all the round's.
+    offsets: Vec<u64>,
+}
+
+impl Fresh {
+    fn new(parts: Vec<Vec<u8>>, width: usize) -> Fresh {
+        let mut offsets = Vec::with_capacity(parts.len());
+        let mut total = 0u64;
+        for part in &parts {
+            offsets.push(total);
+            total += (part.len() / width.max(1)) as u64;
+        }
+        Fresh {
+            width,
+            parts,
+            offsets,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.parts.iter().map(|p| p.len() / self.width.max(1)).sum()
+    }
+
+    /// The index among all the round's new records of a resolved value
+    /// `FRESH | part << FRESH_PART_SHIFT | i`.
+    fn index(&self, value: u64) -> usize {
+        let part = ((value & !FRESH) >> FRESH_PART_SHIFT) as usize;
+        let local = value & ((1 << FRESH_PART_SHIFT) - 1);
+        (self.offsets.get(part).copied().unwrap_or(0) + local) as usize
+    }
+
+    /// The `i`-th new record in record order.
+    fn record(&self, i: usize) -> &[u8] {
+        let part = self.offsets.partition_point(|&o| o <= i as u64) - 1;
+        let at = (i - self.offsets[part] as usize) * self.width;
+        &self.parts[part][at..at + self.width]
+    }
+
+    /// Every new record, in record order.
+    fn records(&self) -> impl Iterator<Item = &[u8]> {
+        self.parts.iter().flat_map(|p| p.chunks_exact(self.width))
+    }
+}
+
+/// The value a range's `local`-th new record resolves to, before ids are
+/// given: its part beside its index, so that ranges resolved side by side
+/// need not know how many new records the ranges before them found.
+fn fresh_value(part: usize, local: u64) -> u64 {
+    FRESH | (part as u64) << FRESH_PART_SHIFT | local
 }
 
 impl DiskDedup {
@@ -39,24 +92,34 @@ impl DiskDedup {
         };
         std::io::Write::flush(&mut out).map_err(io_err(&pending_path))?;
         drop(out);
-        let mut resolved = vec![0u64; self.seq as usize];
-        let mut fresh = self.resolve(&mut resolved)?;
+        let resolved: Vec<AtomicU64> = (0..self.seq).map(|_| AtomicU64::new(0)).collect();
+        let fresh = self.resolve(&resolved)?;
+        // Collected in place: the same words, no copy.
+        let mut resolved: Vec<u64> = resolved.into_iter().map(AtomicU64::into_inner).collect();
         let base = writer.state_count();
-        let rank = append_fresh(&mut fresh, self.width, writer)?;
-        for r in resolved.iter_mut() {
-            if *r & FRESH != 0 {
-                *r = base + u64::from(rank[(*r & !FRESH) as usize]);
-            }
-        }
-        self.write_layer_run(&fresh, &rank, base)?;
+        let rank = number_fresh(&fresh, &mut resolved, base, writer)?;
         let first = self.first_pending.take().unwrap_or(0);
         if !rank.is_empty() {
             self.finders.note(base, first);
         }
-        stream_pending(&pending_path, first, &resolved, chance, writer)?;
-        self.garbage.push(pending_path);
-        self.garbage.extend(self.spills.drain(..).map(|(p, _)| p));
+        let mut stream = || stream_pending(&pending_path, first, &resolved, chance, writer);
+        if self.threads < 2 {
+            self.write_layer_run(&fresh, &rank, base)?;
+            stream()?;
+        } else {
+            // The layer's run and its edges go to different files: they are
+            // written side by side (one after the other, each took about a
+            // twentieth of the disk phase's main thread on room4 under
+            // `--mem 128M`).
+            beside(|| self.write_layer_run(&fresh, &rank, base), stream)?;
+        }
+        // No checkpoint names a round's pending edges or spilled candidates.
+        remove_scratch_file(&pending_path)?;
+        for (path, _) in std::mem::take(&mut self.spills) {
+            remove_scratch_file(&path)?;
+        }
         self.seq = 0;
+        self.seq_asked = 0;
         self.cands.clear();
         match at {
             Some(at) if keys.exact() => {
@@ -71,50 +134,53 @@ impl DiskDedup {
     }
 
     /// Sorts the candidates, looks each distinct record up in the runs and
-    /// fills `resolved[seq]` with an old id or `FRESH | index`.
-    fn resolve(&mut self, resolved: &mut [u64]) -> Result<Fresh, ExploreError> {
+    /// fills `resolved[seq]` with an old id or a [`fresh_value`]. Both run on
+    /// every thread: the sort in pieces merged after, the lookups in ranges
+    /// of the sorted candidates cut where the record changes, each range with
+    /// probes of its own. The new records come back in record order whatever
+    /// the count of ranges.
+    fn resolve(&mut self, resolved: &[AtomicU64]) -> Result<Fresh, ExploreError> {
         let width = self.width;
         let entry = width + 8;
-        super::files::sort_entries(&mut self.cands, entry, entry);
-        let mut probes = self
+        self.gather_spills()?;
+        sort_entries(&mut self.cands, entry, entry, self.threads);
+        let runs: Vec<(&Path, &Summary)> = self
             .runs
             .iter()
-            .map(|r| RunProbe::open(&r.path, &r.summary))
-            .collect::<Result<Vec<_>, _>>()?;
-        let mut merge = Merge::new(&self.spills, &self.cands, entry)?;
-        // Room for every candidate being new, so that the vectors never grow by
-        // doubling: the pages past what is used are never touched, so they
-        // cost address space, not memory.
-        let mut fresh = Fresh {
-            records: Vec::with_capacity(self.seq as usize * width),
-            first_seq: Vec::with_capacity(self.seq as usize),
-        };
-        let mut batch = Batch::new(width);
-        let mut settle = |record: &[u8], seq: u64, found: Option<u64>| {
-            resolved[seq as usize] = match found {
-                Some(id) => id,
-                // Occurrences come in record order, the first one first: a
-                // new state's later ones follow its first.
-                None if fresh.records.ends_with(record) => {
-                    FRESH | (fresh.first_seq.len() as u64 - 1)
-                }
-                None => {
-                    fresh.records.extend_from_slice(record);
-                    fresh.first_seq.push(seq);
-                    FRESH | (fresh.first_seq.len() as u64 - 1)
-                }
-            };
-        };
-        while let Some(e) = merge.next_entry()? {
-            let (record, seq) = e.split_at(width);
-            let seq = u64::from_be_bytes(seq.try_into().unwrap_or([0; 8]));
-            if !batch.add(record, seq) {
-                batch.look_up(&mut probes, &mut settle)?;
-                batch.add(record, seq);
+            .map(|r| (r.path.as_path(), &r.summary))
+            .collect();
+        let cands = &self.cands;
+        let bounds = cut_ranges(cands, entry, width, self.threads);
+        let max_span = MAX_SPAN / self.threads.max(1) as u64;
+        let parts = run_tasks(bounds.len() - 1, |p| {
+            let range = &cands[bounds[p] * entry..bounds[p + 1] * entry];
+            let fresh = |local| fresh_value(p, local);
+            resolve_range(&runs, range, width, max_span, fresh, resolved)
+        });
+        let parts = parts.into_iter().collect::<Result<Vec<_>, _>>()?;
+        Ok(Fresh::new(parts, width))
+    }
+
+    /// Brings the round's spilled candidates (sorted runs of a buffer that
+    /// filled within a step) back into the buffer, to be sorted with the rest.
+    /// A round ends a step before its buffer would fill (see
+    /// [`DiskDedup::round_full`]), so this is rare: a step far larger than
+    /// the ones before it.
+    fn gather_spills(&mut self) -> Result<(), ExploreError> {
+        let entry = (self.width + 8) as u64;
+        let bytes: u64 = self.spills.iter().map(|(_, n)| n * entry).sum();
+        self.cands.reserve_exact(bytes as usize);
+        for (path, n) in &self.spills {
+            let file = File::open(path).map_err(io_err(path))?;
+            let read = file
+                .take(n * entry)
+                .read_to_end(&mut self.cands)
+                .map_err(io_err(path))?;
+            if read as u64 != n * entry {
+                return Err(io_err(path)(std::io::ErrorKind::UnexpectedEof.into()));
             }
         }
-        batch.look_up(&mut probes, &mut settle)?;
-        Ok(fresh)
+        Ok(())
     }
 
     /// The layer's new states as a sorted run: they are in record order.
@@ -130,11 +196,12 @@ impl DiskDedup {
         // Streamed through a small buffer: a layer can hold tens of millions
         // of new states, and a whole copy of them would break `--mem`.
         let entries = rank.len() as u64;
-        let mut summary = Summary::new(self.width, entries, self.filter_bits(entries, &[]));
+        let bits = self.filter_bits(entries, &[]);
+        let mut summary = Summary::new(self.width, entries, bits);
         let path = self.new_path("run");
         let file = File::create(&path).map_err(io_err(&path))?;
         let mut out = std::io::BufWriter::with_capacity(IO_BUF, file);
-        for (i, rec) in fresh.records.chunks_exact(self.width).enumerate() {
+        for (i, rec) in fresh.records().enumerate() {
             let id = (base + u64::from(rank[i])).to_le_bytes();
             summary.push(rec);
             std::io::Write::write_all(&mut out, rec).map_err(io_err(&path))?;
@@ -174,7 +241,7 @@ impl DiskDedup {
                 by_id[r as usize] = i as u32;
             }
             for (k, &i) in by_id.iter().enumerate() {
-                let rec = &fresh.records[i as usize * self.width..(i as usize + 1) * self.width];
+                let rec = fresh.record(i as usize);
                 let id = base + k as u64;
                 // A record the arena cannot take leaves its state out of the
                 // cache: it becomes a candidate and the runs resolve it.
@@ -224,52 +291,62 @@ impl DiskDedup {
         self.table_end = id;
         Ok(())
     }
-
-    /// Keeps the runs' count logarithmic in the visited states: while the
-    /// newest run is at least as large as the one before it, the two become
-    /// one (a binary counter of run sizes, as in a log-structured merge
-    /// tree). Sizes then at least double from the newest run to the oldest,
-    /// so a candidate meets O(log) runs and a state is rewritten O(log)
-    /// times. The merged run is synced before it replaces the two; they go
-    /// only once a checkpoint no longer names them.
-    fn compact(&mut self) -> Result<(), ExploreError> {
-        while self.runs.len() >= 2 {
-            let n = self.runs.len();
-            if self.runs[n - 2].entries > self.runs[n - 1].entries {
-                break;
-            }
-            let inputs: Vec<(PathBuf, u64)> = self.runs[n - 2..]
-                .iter()
-                .map(|r| (r.path.clone(), r.entries))
-                .collect();
-            let merged = self.merge_into_run(&inputs)?;
-            for old in self.runs.drain(n - 2..) {
-                self.garbage.push(old.path);
-            }
-            self.runs.push(merged);
-        }
-        Ok(())
-    }
 }
 
-/// Appends the fresh states in order of first occurrence; returns each one's
-/// rank (its id minus the first new id), indexed in record order.
-fn append_fresh(
-    fresh: &mut Fresh,
-    width: usize,
+/// Numbers the round's new states in order of first occurrence, which is the
+/// order in which `resolved` (indexed by sequence number) first names each:
+/// appends them to the store in that order and replaces every fresh value in
+/// `resolved` by the id (`base` and the rank). Returns each new record's
+/// rank, indexed in record order.
+fn number_fresh(
+    fresh: &Fresh,
+    resolved: &mut [u64],
+    base: u64,
     writer: &mut RunWriter,
 ) -> Result<Vec<u32>, ExploreError> {
-    let mut order: Vec<u32> = (0..fresh.first_seq.len() as u32).collect();
-    order.sort_unstable_by_key(|&i| fresh.first_seq[i as usize]);
-    // First occurrences are needed only for this order: free them now.
-    fresh.first_seq = Vec::new();
-    let mut rank = vec![0u32; order.len()];
-    for (r, &i) in order.iter().enumerate() {
-        rank[i as usize] = r as u32;
-        let at = i as usize * width;
-        writer.append_state(&fresh.records[at..at + width])?;
+    const UNRANKED: u32 = u32::MAX;
+    let mut rank = vec![UNRANKED; fresh.len()];
+    let mut order = Vec::with_capacity(fresh.len());
+    for r in resolved.iter_mut().filter(|r| **r & FRESH != 0) {
+        let i = fresh.index(*r);
+        if rank[i] == UNRANKED {
+            rank[i] = order.len() as u32;
+            order.push(i as u32);
+        }
+        *r = base + u64::from(rank[i]);
+    }
+    for &i in &order {
+        writer.append_state(fresh.record(i as usize))?;
     }
     Ok(rank)
+}
+
+/// Runs `other` on a thread of its own while `this` runs on the calling
+/// one. A thread the system refuses is an error, after `this` has run: the
+/// search stops at its last checkpoint, as when the expansion's are refused.
+fn beside(
+    other: impl FnOnce() -> Result<(), ExploreError> + Send,
+    this: impl FnOnce() -> Result<(), ExploreError>,
+) -> Result<(), ExploreError> {
+    std::thread::scope(|scope| {
+        let spawned = std::thread::Builder::new()
+            .spawn_scoped(scope, other)
+            .map_err(|source| ExploreError::Threads { threads: 2, source });
+        let here = this();
+        let there = match spawned {
+            // A panic there is a bug, raised again here.
+            Ok(handle) => handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Err(refused) => Err(refused),
+        };
+        here.and(there)
+    })
+}
+
+/// Removes a scratch file no checkpoint names.
+fn remove_scratch_file(path: &Path) -> Result<(), ExploreError> {
+    std::fs::remove_file(path).map_err(io_err(path))
 }
 
 /// Streams the layer's queued edges to the store with placeholders replaced.

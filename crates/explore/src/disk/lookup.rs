@@ -8,8 +8,10 @@
 //! whose filters let a candidate through, newest run first (a state met again
 //! is most often one of the last layers', and a state is in one run only).
 
-use super::probe::{record_hash, RunProbe};
+use super::probe::{record_hash, RunProbe, Summary};
 use crate::ExploreError;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Distinct candidates a batch takes.
 const BATCH: usize = 64;
@@ -124,9 +126,80 @@ impl Batch {
     }
 }
 
+/// Cuts `n` sorted entries (`entry` bytes each, a `width`-byte record first)
+/// into `parts` ranges of about equal length, each cut moved forward to where
+/// the record changes, so that every occurrence of a record falls in one
+/// range. Returns the ranges' bounds, `parts + 1` entry offsets.
+pub fn cut_ranges(entries: &[u8], entry: usize, width: usize, parts: usize) -> Vec<usize> {
+    let n = entries.len() / entry;
+    let record = |i: usize| &entries[i * entry..i * entry + width];
+    let mut bounds = vec![0];
+    for p in 1..parts.max(1) {
+        let mut cut = (n * p / parts).max(bounds[p - 1]);
+        while cut > 0 && cut < n && record(cut) == record(cut - 1) {
+            cut += 1;
+        }
+        bounds.push(cut);
+    }
+    bounds.push(n);
+    bounds
+}
+
+/// Resolves one range of a round's sorted candidate entries (a record, then
+/// its big-endian sequence number): looks each distinct record up in `runs`
+/// (oldest first) and stores, for every occurrence, the record's id or
+/// `fresh(i)` for the range's `i`-th new record at `resolved[seq]`. Returns
+/// the range's new records, in order. Ranges run side by side, each with its
+/// own probes (reading at most `max_span` blocks at a time).
+pub fn resolve_range(
+    runs: &[(&Path, &Summary)],
+    entries: &[u8],
+    width: usize,
+    max_span: u64,
+    fresh: impl Fn(u64) -> u64,
+    resolved: &[AtomicU64],
+) -> Result<Vec<u8>, ExploreError> {
+    let mut probes = runs
+        .iter()
+        .map(|(path, summary)| RunProbe::open(path, summary, max_span))
+        .collect::<Result<Vec<_>, _>>()?;
+    let entry = width + 8;
+    // Room for every candidate being new: pages never written cost address
+    // space, not memory, and the vector never grows by doubling.
+    let mut records = Vec::with_capacity(entries.len() / entry * width);
+    let mut count = 0u64;
+    let mut settle = |record: &[u8], seq: u64, found: Option<u64>| {
+        let value = match found {
+            Some(id) => id,
+            // Occurrences come in record order: a new record's later
+            // occurrences follow its first.
+            None if count > 0 && records.ends_with(record) => fresh(count - 1),
+            None => {
+                records.extend_from_slice(record);
+                count += 1;
+                fresh(count - 1)
+            }
+        };
+        if let Some(slot) = resolved.get(seq as usize) {
+            slot.store(value, Ordering::Relaxed);
+        }
+    };
+    let mut batch = Batch::new(width);
+    for e in entries.chunks_exact(entry) {
+        let (record, seq) = e.split_at(width);
+        let seq = u64::from_be_bytes(seq.try_into().unwrap_or([0; 8]));
+        if !batch.add(record, seq) {
+            batch.look_up(&mut probes, &mut settle)?;
+            batch.add(record, seq);
+        }
+    }
+    batch.look_up(&mut probes, &mut settle)?;
+    Ok(records)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::super::probe::Summary;
+    use super::super::probe::{Summary, MAX_SPAN};
     use super::*;
     use std::collections::BTreeMap;
 
@@ -159,7 +232,7 @@ mod tests {
         }
         let mut probes: Vec<RunProbe> = runs
             .iter()
-            .map(|(p, s)| RunProbe::open(p, s).expect("open"))
+            .map(|(p, s)| RunProbe::open(p, s, MAX_SPAN).expect("open"))
             .collect();
         let mut asked = Vec::new();
         for v in (0..3_000u32).step_by(2) {
@@ -182,5 +255,96 @@ mod tests {
             .map(|(k, seq)| (k.clone(), *seq, all.get(k).copied()))
             .collect();
         assert_eq!(got, expected);
+    }
+
+    proptest::proptest! {
+        /// A round's candidates resolved in 1 to 4 ranges side by side give
+        /// what a plain map gives: every occurrence the id of the run that
+        /// holds its record, or the rank of its record among the round's new
+        /// records in record order; and the new records in order.
+        #[test]
+        fn ranges_resolve_as_a_map_does(
+            stored in proptest::collection::btree_set(0u16..400, 0..200),
+            asked in proptest::collection::vec(0u16..400, 0..300),
+            parts in 1usize..5,
+        ) {
+            let dir = tempfile::tempdir().expect("temp dir");
+            let width = 2;
+            let rec = |v: u16| v.to_be_bytes().to_vec();
+            // Two runs: the even values stored, and the odd ones.
+            let mut runs = Vec::new();
+            for parity in [0u16, 1] {
+                let values: Vec<u16> = stored.iter().copied().filter(|v| v % 2 == parity).collect();
+                let mut summary = Summary::new(width, values.len() as u64, 4);
+                let mut bytes = Vec::new();
+                for &v in &values {
+                    summary.push(&rec(v));
+                    bytes.extend_from_slice(&rec(v));
+                    bytes.extend_from_slice(&(u64::from(v) * 3).to_le_bytes());
+                }
+                let path = dir.path().join(format!("run-{parity}"));
+                std::fs::write(&path, bytes).expect("write run");
+                runs.push((path, summary.finish()));
+            }
+            let runs: Vec<(&Path, &Summary)> = runs.iter().map(|(p, s)| (p.as_path(), s)).collect();
+            let mut entries: Vec<(Vec<u8>, u64)> =
+                asked.iter().enumerate().map(|(seq, &v)| (rec(v), seq as u64)).collect();
+            entries.sort();
+            let sorted: Vec<u8> = entries
+                .iter()
+                .flat_map(|(r, seq)| r.iter().copied().chain(seq.to_be_bytes()))
+                .collect();
+            let bounds = cut_ranges(&sorted, width + 8, width, parts);
+            let resolved: Vec<AtomicU64> = asked.iter().map(|_| AtomicU64::new(u64::MAX)).collect();
+            let mut new_records = Vec::new();
+            let mut offsets = Vec::new();
+            for p in 0..parts {
+                let range = &sorted[bounds[p] * (width + 8)..bounds[p + 1] * (width + 8)];
+                let fresh = |local: u64| (1 << 62) | (p as u64) << 40 | local;
+                offsets.push((new_records.len() / width) as u64);
+                let got = resolve_range(&runs, range, width, 2, fresh, &resolved).expect("resolve");
+                new_records.extend(got);
+            }
+            let news: Vec<u16> = asked
+                .iter()
+                .copied()
+                .filter(|v| !stored.contains(v))
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect();
+            let expected_records: Vec<u8> = news.iter().flat_map(|&v| rec(v)).collect();
+            proptest::prop_assert_eq!(&new_records, &expected_records);
+            for (seq, &v) in asked.iter().enumerate() {
+                let value = resolved[seq].load(Ordering::Relaxed);
+                let got = if value & (1 << 62) != 0 {
+                    let part = ((value & !(1 << 62)) >> 40) as usize;
+                    Err(offsets[part] + (value & ((1 << 40) - 1)))
+                } else {
+                    Ok(value)
+                };
+                let expected = match stored.contains(&v) {
+                    true => Ok(u64::from(v) * 3),
+                    false => Err(news.binary_search(&v).expect("a new value") as u64),
+                };
+                proptest::prop_assert_eq!(got, expected, "value {} at {}", v, seq);
+            }
+        }
+    }
+
+    /// Cuts fall where the record changes, never inside a record's run of
+    /// occurrences, and cover every entry once.
+    #[test]
+    fn ranges_are_cut_between_records() {
+        let width = 1;
+        let values = [1u8, 1, 1, 1, 2, 3, 3, 3, 3, 3, 4];
+        let sorted: Vec<u8> = values
+            .iter()
+            .enumerate()
+            .flat_map(|(seq, &v)| std::iter::once(v).chain((seq as u64).to_be_bytes()))
+            .collect();
+        assert_eq!(cut_ranges(&sorted, 9, width, 1), vec![0, 11]);
+        assert_eq!(cut_ranges(&sorted, 9, width, 2), vec![0, 5, 11]);
+        assert_eq!(cut_ranges(&sorted, 9, width, 4), vec![0, 4, 5, 10, 11]);
+        assert_eq!(cut_ranges(&[], 9, width, 3), vec![0, 0, 0, 0]);
     }
 }

@@ -15,8 +15,9 @@ use std::path::Path;
 
 /// Bytes of entries per block of the sparse index.
 const BLOCK_BYTES: usize = 4096;
-/// Most blocks one read takes (1 MiB of 4 KiB blocks).
-const MAX_SPAN: u64 = 256;
+/// Most blocks one read takes (1 MiB of 4 KiB blocks), shared between the
+/// probes of a run that look up ranges side by side (see [`RunProbe::open`]).
+pub const MAX_SPAN: u64 = 256;
 /// A block this close past the last one read is read as its continuation.
 const NEAR_BLOCKS: u64 = 4;
 /// Hashes a summary gathers before it puts them into its filter.
@@ -24,6 +25,9 @@ const PENDING_HASHES: usize = 64;
 /// Most filter bits an entry gets: past this the false positives are already
 /// rarer than the reads they would cause are costly.
 pub const MAX_FILTER_BITS: u64 = 10;
+/// A large filter's lines are a multiple of this, so that it can be folded
+/// six times.
+const FOLDABLE: u64 = 64;
 
 /// The hash a candidate's record is filtered by, computed once for all runs.
 pub fn record_hash(record: &[u8]) -> u64 {
@@ -44,7 +48,14 @@ impl Filter {
         if bits == 0 || entries == 0 {
             return Filter::default();
         }
-        let lines = (entries * bits).div_ceil(512).max(1) as usize;
+        // An even count, so that the filter can be folded in half (see
+        // [`Filter::fold`]); a large one a multiple of 64 lines, for six
+        // folds, at a cost under 2% of its size.
+        let lines = (entries * bits).div_ceil(512).max(1);
+        let lines = match lines >= FOLDABLE * FOLDABLE {
+            true => lines.next_multiple_of(FOLDABLE),
+            false => lines.next_multiple_of(2),
+        } as usize;
         // k = bits * ln 2 is the best count for a plain Bloom filter; a
         // blocked one does slightly better with one fewer.
         let probes = ((bits * 69 / 100).saturating_sub(1)).clamp(1, 7) as u32;
@@ -103,6 +114,27 @@ impl Filter {
 
     fn bytes(&self) -> u64 {
         self.lines.len() as u64 * 64
+    }
+
+    /// Halves the filter, keeping every key it holds: a key's line is
+    /// `hash * lines >> 64`, which for half as many lines (an even count) is
+    /// the old line halved, so line `j` becomes the union of lines `2j` and
+    /// `2j + 1`. The bits a key sets within its line do not depend on the
+    /// count. Its false positives grow (at 10 bits a key, from about 1% to
+    /// about 10%); the runs' filters give room to a new run's this way,
+    /// without reading any run again. False when the count is odd.
+    fn fold(&mut self) -> bool {
+        if !self.lines.len().is_multiple_of(2) {
+            return false;
+        }
+        let half = self.lines.len() / 2;
+        for j in 0..half {
+            let (a, b) = (self.lines[2 * j], self.lines[2 * j + 1]);
+            self.lines[j] = std::array::from_fn(|w| a[w] | b[w]);
+        }
+        self.lines.truncate(half);
+        self.lines.shrink_to_fit();
+        true
     }
 }
 
@@ -211,6 +243,11 @@ impl Summary {
         self.filter.bytes()
     }
 
+    /// Halves its filter (see `Filter::fold`); false when it cannot be.
+    pub fn fold_filter(&mut self) -> bool {
+        self.filter.fold()
+    }
+
     fn blocks(&self) -> u64 {
         match self.word {
             Some(_) => self.fence_words.len() as u64,
@@ -225,25 +262,42 @@ impl Summary {
 
     /// The last block, from `from` on, whose first record is at most
     /// `record` (whose word is `word` for narrow records); `None` when
-    /// `record` lies before block `from`.
+    /// `record` lies before block `from`. Galloping from `from`: a round's
+    /// candidates are dense in the runs (room4 under `--mem 128M`: a dozen a
+    /// block of the oldest run), so the next one is a few blocks on, and a
+    /// binary search over every block left cost a dozen steps more.
     fn block_of(&self, record: &[u8], word: u64, from: u64) -> Option<u64> {
-        let (mut lo, mut hi) = (from, self.blocks());
-        // Invariant: blocks before `lo` start at most at `record`, blocks from
-        // `hi` on start past it.
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            let at_most = match self.word {
-                Some(_) => self.fence_words[mid as usize] <= word,
-                None => self.fence(mid) <= record,
-            };
-            if at_most {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        lo.checked_sub(1).filter(|&b| b >= from)
+        let at_most = |block: usize| match self.word {
+            Some(_) => self.fence_words[block] <= word,
+            None => self.fence(block as u64) <= record,
+        };
+        let after = gallop(from as usize, self.blocks() as usize, at_most) as u64;
+        after.checked_sub(1).filter(|&b| b >= from)
     }
+}
+
+/// The first index of `lo..hi` at which `before` is false, `before` being
+/// true on a prefix of the range (as `partition_point`), found by galloping
+/// from `lo`: O(log d) steps for an answer `d` past `lo`.
+fn gallop(mut lo: usize, hi: usize, before: impl Fn(usize) -> bool) -> usize {
+    // Every index before `lo` is known to be before; `probe` is tried next.
+    let mut probe = lo;
+    let mut step = 1;
+    while probe < hi && before(probe) {
+        lo = probe + 1;
+        probe = lo + step;
+        step *= 2;
+    }
+    let mut end = probe.min(hi);
+    while lo < end {
+        let mid = lo + (end - lo) / 2;
+        if before(mid) {
+            lo = mid + 1;
+        } else {
+            end = mid;
+        }
+    }
+    lo
 }
 
 /// Looks increasing records up in one run, reading only the blocks that can
@@ -257,15 +311,27 @@ pub struct RunProbe<'a> {
     lo: u64,
     hi: u64,
     span: u64,
+    /// Most blocks one read takes.
+    max_span: u64,
     /// No record asked from now on lies before this block.
     from: u64,
+    /// The block of the last record asked and the first of its entries not
+    /// before that record.
+    last: Option<(u64, usize)>,
     /// Bytes read so far (a measure for tests and traces).
     pub bytes_read: u64,
 }
 
 impl<'a> RunProbe<'a> {
-    /// Opens the run at `path` summarised by `summary`.
-    pub fn open(path: &'a Path, summary: &'a Summary) -> Result<RunProbe<'a>, ExploreError> {
+    /// Opens the run at `path` summarised by `summary`, reading at most
+    /// `max_span` blocks at a time (at least one): the probes of one run that
+    /// look up ranges side by side share [`MAX_SPAN`], so that their windows
+    /// together stay within what the budget counts.
+    pub fn open(
+        path: &'a Path,
+        summary: &'a Summary,
+        max_span: u64,
+    ) -> Result<RunProbe<'a>, ExploreError> {
         debug_assert!(summary.pending.is_empty(), "an unfinished summary");
         let file = File::open(path).map_err(io_err(path))?;
         Ok(RunProbe {
@@ -276,7 +342,9 @@ impl<'a> RunProbe<'a> {
             lo: 0,
             hi: 0,
             span: 1,
+            max_span: max_span.max(1),
             from: 0,
+            last: None,
             bytes_read: 0,
         })
     }
@@ -325,22 +393,22 @@ impl<'a> RunProbe<'a> {
             .min(summary.entries - block * summary.block_entries);
         let at = first as usize * size;
         let entries = &self.window[at..at + count as usize * size];
-        let (mut lo, mut hi) = (0usize, count as usize);
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            let e = &entries[mid * size..(mid + 1) * size];
-            let order = match summary.word {
-                Some(w) => w.of_entry(e).cmp(&word),
-                None => e[..summary.width].cmp(record),
-            };
-            match order {
-                std::cmp::Ordering::Less => lo = mid + 1,
-                std::cmp::Ordering::Greater => hi = mid,
-                std::cmp::Ordering::Equal => {
-                    let id = e[summary.width..].try_into().unwrap_or([0; 8]);
-                    return Ok(Some(u64::from_le_bytes(id)));
-                }
-            }
+        let entry = |i: usize| &entries[i * size..(i + 1) * size];
+        let order = |e: &[u8]| match summary.word {
+            Some(w) => w.of_entry(e).cmp(&word),
+            None => e[..summary.width].cmp(record),
+        };
+        // Within the block of the last record asked, the search starts
+        // where that one stopped: no entry before it is at least as large.
+        let start = match self.last {
+            Some((b, i)) if b == block => i,
+            _ => 0,
+        };
+        let i = gallop(start, count as usize, |i| order(entry(i)).is_lt());
+        self.last = Some((block, i));
+        if i < count as usize && order(entry(i)).is_eq() {
+            let id = entry(i)[summary.width..].try_into().unwrap_or([0; 8]);
+            return Ok(Some(u64::from_le_bytes(id)));
         }
         Ok(None)
     }
@@ -353,7 +421,7 @@ impl<'a> RunProbe<'a> {
         let near = self.hi > self.lo && block >= self.hi && block < self.hi + NEAR_BLOCKS;
         if near {
             self.lo = self.hi;
-            self.span = (self.span * 2).min(MAX_SPAN);
+            self.span = (self.span * 2).min(self.max_span);
         } else {
             self.lo = block;
             self.span = 1;

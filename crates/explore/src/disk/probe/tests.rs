@@ -27,8 +27,18 @@ fn record(value: u64, width: usize) -> Vec<u8> {
 
 /// Every candidate, in increasing order, looked up with the probe.
 fn probe_all(dir: &Path, summary: &Summary, candidates: &[Vec<u8>]) -> (Vec<Option<u64>>, u64) {
+    probe_spanning(dir, summary, candidates, MAX_SPAN)
+}
+
+/// The same with reads of at most `span` blocks.
+fn probe_spanning(
+    dir: &Path,
+    summary: &Summary,
+    candidates: &[Vec<u8>],
+    span: u64,
+) -> (Vec<Option<u64>>, u64) {
     let path = dir.join("run");
-    let mut probe = RunProbe::open(&path, summary).expect("open");
+    let mut probe = RunProbe::open(&path, summary, span).expect("open");
     let found = candidates
         .iter()
         .map(|c| probe.find(c, record_hash(c)).expect("find"))
@@ -40,13 +50,15 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     /// The probe finds exactly what a map of the run finds, whatever the
-    /// density of the candidates, the record width and the filter.
+    /// density of the candidates, the record width, the filter and the
+    /// longest read.
     #[test]
     fn the_probe_finds_what_the_run_holds(
         width in 1usize..=12,
         states in proptest::collection::btree_set(0u64..50_000, 0..4_000),
         asked in proptest::collection::btree_set(0u64..50_000, 0..3_000),
         bits in 0u64..12,
+        span in prop_oneof![Just(MAX_SPAN), 1u64..8],
     ) {
         let dir = tempfile::tempdir().expect("temp dir");
         let mask = if width >= 8 { u64::MAX } else { (1u64 << (8 * width)) - 1 };
@@ -59,9 +71,22 @@ proptest! {
         let mut candidates: Vec<Vec<u8>> = asked.iter().map(|&a| record(a & mask, width)).collect();
         candidates.sort();
         candidates.dedup();
-        let (found, _) = probe_all(dir.path(), &summary, &candidates);
+        let (found, _) = probe_spanning(dir.path(), &summary, &candidates, span);
         let expected: Vec<Option<u64>> = candidates.iter().map(|c| map.get(c).copied()).collect();
         prop_assert_eq!(found, expected);
+    }
+
+    /// Galloping from any start finds the partition point past it.
+    #[test]
+    fn galloping_finds_the_partition_point(
+        mut values in proptest::collection::vec(0u32..1_000, 0..500),
+        pivot in 0u32..1_000,
+        start in 0usize..500,
+    ) {
+        values.sort_unstable();
+        let point = values.partition_point(|&v| v < pivot);
+        let start = start.min(point);
+        prop_assert_eq!(gallop(start, values.len(), |i| values[i] < pivot), point);
     }
 }
 
@@ -100,4 +125,52 @@ fn the_filter_saves_the_reads_of_most_absent_candidates() {
     assert!(found.iter().all(Option::is_none));
     // A 4 KiB block per false positive: at 8 bits a key, well under one in ten.
     assert!(read < 200 * 4096, "{read} bytes read");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// A folded filter still holds every key it was given, and rules out
+    /// about as many others as a filter built that small would.
+    #[test]
+    fn a_folded_filter_keeps_its_keys(
+        keys in proptest::collection::btree_set(any::<u64>(), 1..3_000),
+        bits in 4u64..=10,
+        folds in 1usize..3,
+    ) {
+        let mut filter = Filter::new(keys.len() as u64, bits);
+        let lines = filter.lines.len();
+        for &k in &keys {
+            filter.insert(record_hash(&k.to_le_bytes()));
+        }
+        for _ in 0..folds {
+            if !filter.fold() {
+                break;
+            }
+        }
+        prop_assert!(filter.lines.len() < lines || lines % 2 == 1);
+        for &k in &keys {
+            prop_assert!(filter.may_contain(record_hash(&k.to_le_bytes())));
+        }
+    }
+}
+
+/// Folding halves a filter's memory; its false positives stay those of a
+/// filter of half the bits a key (10 bits a key folded once: well under a
+/// fifth of absent keys let through).
+#[test]
+fn folding_halves_a_filter_and_keeps_it_useful() {
+    let n = 100_000u64;
+    let mut filter = Filter::new(n, 10);
+    for k in 0..n {
+        filter.insert(record_hash(&k.to_le_bytes()));
+    }
+    let bytes = filter.bytes();
+    assert!(filter.fold());
+    assert_eq!(filter.bytes() * 2, bytes);
+    assert!((0..n).all(|k| filter.may_contain(record_hash(&k.to_le_bytes()))));
+    let passed = (n..2 * n)
+        .filter(|k| filter.may_contain(record_hash(&k.to_le_bytes())))
+        .count() as u64;
+    assert!(passed < n / 5, "{passed} of {n} absent keys pass");
 }
