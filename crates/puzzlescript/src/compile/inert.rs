@@ -105,6 +105,8 @@ pub fn strip(g: &Compiled, inert: &[bool]) -> Compiled {
                     source.decorative = true;
                 }
             }
+            // The replacements changed: the plain-word form follows them.
+            rule.narrow = super::NarrowRule::of(rule);
         }
     }
     for level in &mut out.levels {

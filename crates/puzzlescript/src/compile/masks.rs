@@ -4,7 +4,9 @@
 
 use super::fault::Fault;
 use super::names::Names;
-use super::program::{CellPattern, NarrowCell, PatternCell, Replacement, Rule, RuleSet, WordTest};
+use super::program::{
+    CellPattern, NarrowCell, NarrowRule, PatternCell, Replacement, Rule, RuleSet, WordTest,
+};
 use super::rule_text::{Cell, Command, Draft};
 use crate::bits;
 
@@ -166,7 +168,7 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, Fault> {
         matches!(c, PatternCell::Cell(p)
             if !bits::is_zero(&p.moves_present) || !bits::is_zero(&p.moves_missing))
     });
-    Ok(Some(Rule {
+    let mut rule = Rule {
         direction: dir_bits(&r.directions[0]) as u8,
         rows,
         ellipses,
@@ -187,7 +189,10 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, Fault> {
         reads_movements,
         // Set by the caller once the rules are arranged.
         index: 0,
-    }))
+        narrow: None,
+    };
+    rule.narrow = NarrowRule::of(&rule);
+    Ok(Some(rule))
 }
 
 /// The first cell before any ellipsis that needs some movement.

@@ -15,7 +15,8 @@ use crate::Error;
 pub use fault::Fault;
 pub use names::Names;
 pub use program::{
-    CellPattern, NarrowCell, PatternCell, Replacement, Rule, RuleSet, SourceRule, WordTest,
+    CellPattern, NarrowCell, NarrowRule, PatternCell, Replacement, Rule, RuleSet, SourceRule,
+    WordTest,
 };
 pub use rule_text::Command;
 

@@ -143,6 +143,88 @@ pub struct Rule {
     /// The rule's place among all rules, main then late, in the order they
     /// run: the index of the engine's per-rule records.
     pub index: usize,
+    /// The rule as plain words, when it has that form ([`NarrowRule`]).
+    pub narrow: Option<NarrowRule>,
+}
+
+/// A rule compiled for one-word boards (at most 64 objects, 12 layers): one
+/// row without ellipsis whose cells are [`NarrowCell`]s, a cell that needs a
+/// movement (its matches start where the moving cells put it), no `rigid`,
+/// and replacements without random choices. The engine matches and applies
+/// it by straight loops over words (`engine::narrow_rule`), with the same
+/// matches, writes and order as the general path.
+#[derive(Clone, Debug)]
+pub struct NarrowRule {
+    /// The objects the rule needs somewhere (`Rule::rule_mask`).
+    pub objects: u64,
+    /// The movements the rule needs somewhere (`Rule::rule_move_mask`).
+    pub movements: u64,
+    /// The position of the first cell that needs a movement.
+    pub anchor: usize,
+    /// The row's cells.
+    pub cells: Box<[NarrowCell]>,
+    /// Per cell, what its replacement writes, if it has one: objects
+    /// cleared, objects set, movements cleared (with every bit of the layers
+    /// whose movement is rewritten), movements set.
+    pub writes: Box<[Option<[u64; 4]>]>,
+}
+
+impl NarrowRule {
+    /// The narrow form of a rule, if it has one (see [`NarrowRule`]).
+    pub fn of(rule: &Rule) -> Option<NarrowRule> {
+        let ([row], [0], [Some(cells)], [Some(anchor)]) = (
+            &rule.rows[..],
+            &rule.ellipses[..],
+            &rule.narrow_rows[..],
+            &rule.anchors[..],
+        ) else {
+            return None;
+        };
+        let (&[objects], &[movements]) = (&rule.rule_mask[..], &rule.rule_move_mask[..]) else {
+            return None;
+        };
+        if rule.rigid {
+            return None;
+        }
+        let writes = row
+            .iter()
+            .map(|c| match c {
+                PatternCell::Cell(p) => match &p.replacement {
+                    None => Some(None),
+                    Some(rep) => NarrowRule::write(rep).map(Some),
+                },
+                PatternCell::Ellipsis => None,
+            })
+            .collect::<Option<Box<[_]>>>()?;
+        Some(NarrowRule {
+            objects,
+            movements,
+            anchor: *anchor,
+            cells: cells.clone(),
+            writes,
+        })
+    }
+
+    /// A replacement as four words, if it takes one word each and makes no
+    /// random choice.
+    fn write(rep: &Replacement) -> Option<[u64; 4]> {
+        let random = rep.random_objects.iter().chain(&rep.random_dirs[..]);
+        if random.into_iter().any(|&w| w != 0) {
+            return None;
+        }
+        match (
+            &rep.clear[..],
+            &rep.set[..],
+            &rep.moves_clear[..],
+            &rep.moves_layers[..],
+            &rep.moves_set[..],
+        ) {
+            ([clear], [set], [mclear], [layers], [mset]) => {
+                Some([*clear, *set, mclear | layers, *mset])
+            }
+            _ => None,
+        }
+    }
 }
 
 /// A narrow cell pattern as plain words: objects present, objects missing,

@@ -6,6 +6,7 @@
 //! collected into vectors kept in [`Scratch`].
 
 pub mod movement;
+mod narrow_rule;
 mod no_match;
 pub mod rules;
 pub mod session;
@@ -259,6 +260,9 @@ pub struct Scratch {
     pub fired: Option<Vec<u64>>,
     /// Rules known to find no match on the explorer's prepared board.
     pub no_match: NoMatch,
+    /// True to try every rule by the general path, even those compiled to
+    /// plain words (`compile::NarrowRule`): only tests set it, to compare.
+    pub general_rules: bool,
 }
 
 impl Scratch {

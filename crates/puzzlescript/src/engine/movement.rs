@@ -170,13 +170,30 @@ pub fn resolve_movements(g: &Compiled, board: &mut Board, banned: &mut Vec<bool>
     let mut moved = true;
     while moved {
         moved = false;
+        // A pass after which no cell holds a movement would be the last
+        // (it moves nothing): it is skipped.
+        let mut pending = false;
         for &i in &cells {
             moved |= if sm == 1 {
                 move_cell_narrow(g, board, i)
             } else {
                 move_cell(g, board, i)
             };
+            pending |= !bits::is_zero(board.movements.get(i * sm..i * sm + sm).unwrap_or(&[]));
         }
+        moved &= pending;
+    }
+    if g.rigid_groups.is_empty() && sm == 1 {
+        // Without rigid rules no cell has rigid marks: only the movements
+        // are cleared.
+        for &i in &cells {
+            if let Some(m) = board.movements.get_mut(i) {
+                *m = 0;
+            }
+        }
+        cells.clear();
+        board.moving = cells;
+        return false;
     }
     let mut replay = false;
     for &i in &cells {

@@ -295,13 +295,17 @@ fn row_matches(
     let ellipses = rule.ellipses[r];
     let len = row.len() - usize::from(ellipses);
     let (w, h) = (board.width, board.height);
-    let mut bounds = (0usize, w, 0usize, h);
-    let reach = len.saturating_sub(1);
-    match rule.direction {
-        1 => bounds.2 += reach,
-        2 => bounds.3 = bounds.3.saturating_sub(reach),
-        4 => bounds.0 += reach,
-        _ => bounds.1 = bounds.1.saturating_sub(reach),
+    let bounds = start_bounds(rule.direction, len, w, h);
+    let anchor = rule.anchors.get(r).copied().flatten();
+    if let (1, 1, 0, Some(Some(cells)), Some(anchor)) =
+        (so, sm, ellipses, rule.narrow_rows.get(r), anchor)
+    {
+        // The common row of a game like Sokoban: plain words, no ellipsis,
+        // starts given by the moving cells. Matched without the scan's setup.
+        if board.moving.len() * 4 <= w * h {
+            narrow_anchored_matches(board, rule.direction, anchor, cells, bounds, out, starts);
+            return;
+        }
     }
     let d = delta(rule.direction, h);
     let first = cell(row, 0);
@@ -321,7 +325,7 @@ fn row_matches(
     };
     let visit = |x: usize, y: usize, out: &mut Vec<RowMatch>| start.visit(x, y, out);
     let horizontal = rule.direction > 2;
-    if let Some(anchor) = rule.anchors.get(r).copied().flatten() {
+    if let Some(anchor) = anchor {
         // Few cells move: their positions give the only possible starts.
         if board.moving.len() * 4 <= w * h {
             anchored_starts(board, rule.direction, anchor, bounds, starts);
@@ -414,6 +418,77 @@ fn row_matches(
     }
 }
 
+/// Where a row of `len` cells (ellipses left out) scanned in `direction`
+/// may start on a `w` x `h` board: x from, x to, y from, y to (ends
+/// excluded), so that the whole row lies on the board.
+pub(super) fn start_bounds(
+    direction: u8,
+    len: usize,
+    w: usize,
+    h: usize,
+) -> (usize, usize, usize, usize) {
+    let mut bounds = (0usize, w, 0usize, h);
+    let reach = len.saturating_sub(1);
+    match direction {
+        1 => bounds.2 += reach,
+        2 => bounds.3 = bounds.3.saturating_sub(reach),
+        4 => bounds.0 += reach,
+        _ => bounds.1 = bounds.1.saturating_sub(reach),
+    }
+    bounds
+}
+
+/// The matches of a narrow row without ellipsis whose cell `anchor` needs a
+/// movement, on a one-word board: the starts the moving cells give (in the
+/// reference's scan order, as [`anchored_starts`] sorts them), each tested
+/// by the straight loop over the row's words. The same matches, in the same
+/// order, as the general path's anchored visit (which tests the first cell
+/// on its own first, then the rest).
+pub(super) fn narrow_anchored_matches(
+    board: &Board,
+    direction: u8,
+    anchor: usize,
+    cells: &[NarrowCell],
+    bounds: (usize, usize, usize, usize),
+    out: &mut Vec<RowMatch>,
+    starts: &mut Vec<(usize, usize, usize)>,
+) {
+    let h = board.height;
+    let d = delta(direction, h);
+    if let [only] = board.moving[..] {
+        // One moving cell (a lone player): one start at most, nothing to sort.
+        let (x, y) = anchor_start(board, direction, anchor, only);
+        let (xmin, xmax, ymin, ymax) = bounds;
+        if (xmin..xmax).contains(&x) && (ymin..ymax).contains(&y) {
+            let i = x * h + y;
+            if narrow_cells_match(board, cells, i as isize, d) {
+                out.push([i, 0, 0]);
+            }
+        }
+        return;
+    }
+    anchored_starts(board, direction, anchor, bounds, starts);
+    for &(_, x, y) in starts.iter() {
+        let i = x * h + y;
+        if narrow_cells_match(board, cells, i as isize, d) {
+            out.push([i, 0, 0]);
+        }
+    }
+}
+
+/// The column and row where a row scanned in `direction` starts when its
+/// cell `anchor` lies on cell `i` (wrapping below zero: out of bounds).
+#[inline(always)]
+fn anchor_start(board: &Board, direction: u8, anchor: usize, i: usize) -> (usize, usize) {
+    let (x, y) = board.xy(i);
+    match direction {
+        1 => (x, y + anchor),
+        2 => (x, y.wrapping_sub(anchor)),
+        4 => (x + anchor, y),
+        _ => (x.wrapping_sub(anchor), y),
+    }
+}
+
 /// The test a scan runs inline on each cell of a line before visiting it:
 /// a necessary condition of the row's first cell.
 #[derive(Clone, Copy)]
@@ -457,13 +532,7 @@ fn anchored_starts(
     let (w, h) = (board.width, board.height);
     starts.clear();
     for &i in &board.moving {
-        let (x, y) = board.xy(i);
-        let (x, y) = match direction {
-            1 => (x, y + anchor),
-            2 => (x, y.wrapping_sub(anchor)),
-            4 => (x + anchor, y),
-            _ => (x.wrapping_sub(anchor), y),
-        };
+        let (x, y) = anchor_start(board, direction, anchor, i);
         if (xmin..xmax).contains(&x) && (ymin..ymax).contains(&y) {
             let key = if direction > 2 { y * w + x } else { x * h + y };
             starts.push((key, x, y));
@@ -507,7 +576,7 @@ pub fn find_matches(
 /// True when the cells of a narrow row, the first at index `i` and each
 /// next `d` further, match the board (a one-word board).
 #[inline(always)]
-fn narrow_cells_match(board: &Board, cells: &[NarrowCell], i: isize, d: isize) -> bool {
+pub(super) fn narrow_cells_match(board: &Board, cells: &[NarrowCell], i: isize, d: isize) -> bool {
     let (objs, movs) = (&board.objects[..], &board.movements[..]);
     let mut idx = i;
     for c in cells {
@@ -814,6 +883,11 @@ fn try_apply(
     scratch: &mut Scratch,
     chooser: &mut dyn Chooser,
 ) -> bool {
+    if let (Some(plan), false) = (&rule.narrow, scratch.general_rules) {
+        if let Some(changed) = super::narrow_rule::try_apply(board, rule, plan, scratch) {
+            return changed;
+        }
+    }
     if !may_match(board, rule) {
         return false;
     }

@@ -38,7 +38,10 @@ pub fn run(
             // Computed by the caller for exactly these objects.
             if let Some(dir) = dir {
                 move_players(g, board, dir, players);
-                scratch.players.extend_from_slice(players);
+                // Only `require_player_movement` reads them (below).
+                if g.flags.require_player_movement {
+                    scratch.players.extend_from_slice(players);
+                }
             }
             board.summary.clone_from(summary);
             board.summarize_movements(g.mov_words);
@@ -75,7 +78,7 @@ pub fn run(
             if let Some(start) = &scratch.start {
                 board.clone_from(start);
             }
-        } else {
+        } else if !g.late_rules.groups.is_empty() {
             apply_rules(g, board, &g.late_rules, None, scratch, chooser);
         }
         if !replay || rounds >= 50 {

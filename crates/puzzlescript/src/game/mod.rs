@@ -70,6 +70,9 @@ pub struct PuzzleScriptGame {
     /// True when an expansion carries the rules that found no match across
     /// its inputs (`engine::NoMatch`); off only to check that they change nothing.
     rule_records: bool,
+    /// True when rules compiled to plain words take their own path
+    /// (`compile::NarrowRule`); off only to check that it changes nothing.
+    narrow_rules: bool,
 }
 
 /// The default of [`PuzzleScriptGame::set_max_outcomes`]: a turn replayed this
@@ -142,6 +145,7 @@ impl PuzzleScriptGame {
             failure: OnceLock::new(),
             max_outcomes: DEFAULT_MAX_OUTCOMES,
             rule_records: true,
+            narrow_rules: true,
         })
     }
 
@@ -151,6 +155,14 @@ impl PuzzleScriptGame {
     /// tests check by turning them off).
     pub fn set_rule_records(&mut self, on: bool) {
         self.rule_records = on;
+    }
+
+    /// Turns off (or on again) the path of rules compiled to plain words
+    /// (`compile::NarrowRule`), which then go through the general matcher
+    /// (on by default; the successors are the same either way, which the
+    /// tests check by turning it off).
+    pub fn set_narrow_rules(&mut self, on: bool) {
+        self.narrow_rules = on;
     }
 
     /// Bounds the random outcomes of one (state, input): past `n`, the

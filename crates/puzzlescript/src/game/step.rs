@@ -31,6 +31,9 @@ enum End {
     Nothing,
     /// The grid now on the board, won or not.
     Board(bool),
+    /// The grid now on the board, not won, and known to differ from the
+    /// prepared state's (its one turn found it changed).
+    Changed,
     /// The level's initial state.
     Initial,
     /// An `again` chain that revisits a grid.
@@ -81,6 +84,7 @@ pub fn with_worker(game: &PuzzleScriptGame, f: impl FnOnce(&mut Worker)) {
                     if game.rule_records {
                         scratch.no_match.enable();
                     }
+                    scratch.general_rules = !game.narrow_rules;
                     scratch
                 },
                 chooser: Enumerator::default(),
@@ -245,22 +249,8 @@ impl Worker {
                 // A chain that comes back to the grid it started from is no
                 // transition (the reference compares grids after the chain).
                 End::Board(false) if self.same_as_start() => {}
-                End::Board(won) => {
-                    // Only the cells written since `prepare` differ from `state`.
-                    self.encoded.extend_from_slice(state);
-                    if let Some((outcome, fields)) = self.encoded.split_first_mut() {
-                        *outcome = u8::from(won);
-                        let objects = &self.board.objects;
-                        if !game.layout.reencode_cells(
-                            &self.start,
-                            objects,
-                            &self.board.touched,
-                            fields,
-                        ) {
-                            game.overfull.fetch_add(1, Ordering::Relaxed);
-                        }
-                    }
-                }
+                End::Board(won) => self.encode(game, state, won),
+                End::Changed => self.encode(game, state, false),
             }
             if !random {
                 if !self.encoded.is_empty() {
@@ -336,6 +326,22 @@ impl Worker {
         endless
     }
 
+    /// Sets `encoded` to the board's grid (`won` or not): only the cells
+    /// written since `prepare` differ from `state`.
+    fn encode(&mut self, game: &PuzzleScriptGame, state: &[u8], won: bool) {
+        self.encoded.extend_from_slice(state);
+        if let Some((outcome, fields)) = self.encoded.split_first_mut() {
+            *outcome = u8::from(won);
+            let objects = &self.board.objects;
+            if !game
+                .layout
+                .reencode_cells(&self.start, objects, &self.board.touched, fields)
+            {
+                game.overfull.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    }
+
     /// One input's turn and the `again` turns after it.
     fn chain(&mut self, game: &PuzzleScriptGame, input: Option<u8>) -> End {
         // Every object write since `prepare` is in `touched`.
@@ -345,7 +351,8 @@ impl Worker {
             Turn::Unchanged => return End::Nothing,
             Turn::Restart => return End::Initial,
             Turn::Won => return End::Board(true),
-            Turn::Changed(false) => return End::Board(false),
+            // The turn compared the grid with the prepared state's already.
+            Turn::Changed(false) => return End::Changed,
             Turn::Changed(true) => {}
         }
         // Brent's cycle detection: the grid is compared with one marked grid,

@@ -5,6 +5,7 @@ mod conformance;
 mod game;
 mod hostile;
 mod inert;
+mod narrow_rules;
 mod no_match;
 mod reference_counts;
 

@@ -18,19 +18,20 @@ fn successors(game: &PuzzleScriptGame, state: &[u8]) -> Vec<(model::Move, Vec<u8
 }
 
 /// Explores `level` of `source` breadth-first for at most `budget`,
-/// comparing each state's successors with the records on and off; the
-/// number of states compared.
+/// comparing each state's successors with a speed-up on and off (`off`
+/// turns it off); the number of states compared.
 /// `stop` ends the comparison (an interrupted expansion is not compared).
-fn compare_level(
+pub fn compare_level(
     source: &str,
     level: usize,
     budget: Duration,
     stop: &Arc<AtomicBool>,
+    off: fn(&mut PuzzleScriptGame),
 ) -> Option<usize> {
     let compiled = compile("case", source).ok()?;
     let with = PuzzleScriptGame::new(compiled.clone(), level).ok()?;
     let mut without = PuzzleScriptGame::new(compiled, level).ok()?;
-    without.set_rule_records(false);
+    off(&mut without);
     with.interrupt_on(stop.clone());
     without.interrupt_on(stop.clone());
     let start = Instant::now();
@@ -100,7 +101,8 @@ fn rule_records_change_no_successor() {
         games += 1;
         // The first levels of every game, a tenth of a second each.
         for level in 1..=2 {
-            match compare_level(source, level, Duration::from_millis(50), &stop) {
+            let off = |g: &mut PuzzleScriptGame| g.set_rule_records(false);
+            match compare_level(source, level, Duration::from_millis(50), &stop, off) {
                 Some(n) => states += n,
                 None => break,
             }

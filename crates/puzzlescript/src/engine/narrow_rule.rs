@@ -1,0 +1,106 @@
+//! Rules compiled to plain words ([`NarrowRule`]) tried on a one-word
+//! board: the matches found from the moving cells and the writes applied by
+//! straight loops, without the general path's interpretation of patterns.
+//! Every step mirrors [`super::rules`]'s (`try_apply`, `find_matches`,
+//! `apply_at`, `replace`), in the same order, so the board, the fired record
+//! and the queued commands come out the same (`tests/it/narrow_rules.rs`
+//! compares both on the conformance games).
+
+use super::rules::{
+    delta, narrow_anchored_matches, narrow_cells_match, queue_commands, start_bounds,
+};
+use super::{Board, Overrun, Scratch, MAX_COMBINATIONS};
+use crate::compile::{NarrowRule, Rule};
+
+/// Tries `rule` (whose narrow form is `plan`) everywhere on a one-word board:
+/// whether the board changed, or `None` when many cells move (the general
+/// path then scans lines instead of visiting the moving cells).
+pub(super) fn try_apply(
+    board: &mut Board,
+    rule: &Rule,
+    plan: &NarrowRule,
+    scratch: &mut Scratch,
+) -> Option<bool> {
+    let (w, h) = (board.width, board.height);
+    if board.moving.len() * 4 > w * h {
+        return None;
+    }
+    let (objs, movs) = board.summary.map();
+    let (o, m) = (
+        objs.first().copied().unwrap_or(0),
+        movs.first().copied().unwrap_or(0),
+    );
+    if o & plan.objects != plan.objects || m & plan.movements != plan.movements {
+        return Some(false);
+    }
+    if scratch.rows.is_empty() {
+        scratch.rows.push(Vec::new());
+    }
+    let mut found = std::mem::take(&mut scratch.rows[0]);
+    found.clear();
+    let bounds = start_bounds(rule.direction, plan.cells.len(), w, h);
+    narrow_anchored_matches(
+        board,
+        rule.direction,
+        plan.anchor,
+        &plan.cells,
+        bounds,
+        &mut found,
+        &mut scratch.starts,
+    );
+    if found.is_empty() {
+        scratch.rows[0] = found;
+        return Some(false);
+    }
+    let mut changed = false;
+    if rule.has_replacements {
+        if found.len() > MAX_COMBINATIONS {
+            scratch.fault.get_or_insert(Overrun {
+                line: rule.line,
+                combinations: found.len(),
+            });
+            scratch.rows[0] = found;
+            return Some(false);
+        }
+        let d = delta(rule.direction, h);
+        for (t, &[start, _, _]) in found.iter().enumerate() {
+            // A match is re-checked only once an earlier one changed the
+            // board, as in the general path.
+            if t > 0 && changed && !narrow_cells_match(board, &plan.cells, start as isize, d) {
+                continue;
+            }
+            changed |= write_row(board, plan, start as isize, d);
+        }
+    }
+    scratch.rows[0] = found;
+    queue_commands(board, &rule.commands);
+    if changed || !rule.commands.is_empty() {
+        scratch.note_fired(rule);
+    }
+    Some(changed)
+}
+
+/// Writes the replacements of a match starting at cell `start`, each next
+/// cell `d` further; true when a cell changed.
+fn write_row(board: &mut Board, plan: &NarrowRule, start: isize, d: isize) -> bool {
+    let mut changed = false;
+    let mut i = start;
+    for write in plan.writes.iter() {
+        if let Some([clear, set, mclear, mset]) = *write {
+            let k = i as usize;
+            if let (Some(&o), Some(&m)) = (board.objects.get(k), board.movements.get(k)) {
+                let (new_o, new_m) = ((o & !clear) | set, (m & !mclear) | mset);
+                board.objects[k] = new_o;
+                board.movements[k] = new_m;
+                if new_o != o || new_m != m {
+                    board.note_cell(k, 1, 1);
+                    board.moving.push(k);
+                    board.touch(k);
+                    changed = true;
+                }
+            }
+        }
+        i += d;
+    }
+    changed
+}
