@@ -8,6 +8,7 @@
 pub mod movement;
 mod narrow_rule;
 mod no_match;
+mod row_starts;
 pub mod rules;
 pub mod session;
 mod summary;
@@ -221,6 +222,27 @@ impl Board {
     /// True when `word` is queued.
     pub fn queued(&self, word: &str) -> bool {
         self.queue.iter().any(|c| c.word() == word)
+    }
+
+    /// Queues a rule's commands with the reference's priorities: a queued
+    /// `cancel` blocks everything, a queued `restart` everything but `cancel`.
+    pub fn queue_commands(&mut self, commands: &[Command]) {
+        if commands.is_empty() || self.queued("cancel") {
+            return;
+        }
+        let cancel = commands.contains(&Command::Cancel);
+        let restart = commands.contains(&Command::Restart);
+        if self.queued("restart") && !cancel {
+            return;
+        }
+        if cancel || restart {
+            self.queue.clear();
+        }
+        for c in commands {
+            if !self.queued(c.word()) {
+                self.queue.push(c.clone());
+            }
+        }
     }
 }
 

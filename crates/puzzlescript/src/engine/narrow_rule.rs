@@ -6,9 +6,7 @@
 //! and the queued commands come out the same (`tests/it/narrow_rules.rs`
 //! compares both on the conformance games).
 
-use super::rules::{
-    delta, narrow_anchored_matches, narrow_cells_match, queue_commands, start_bounds,
-};
+use super::row_starts::{delta, narrow_anchored_matches, narrow_cells_match, start_bounds};
 use super::{Board, Overrun, Scratch, MAX_COMBINATIONS};
 use crate::compile::{NarrowRule, Rule};
 
@@ -73,7 +71,7 @@ pub(super) fn try_apply(
         }
     }
     scratch.rows[0] = found;
-    queue_commands(board, &rule.commands);
+    board.queue_commands(&rule.commands);
     if changed || !rule.commands.is_empty() {
         scratch.note_fired(rule);
     }

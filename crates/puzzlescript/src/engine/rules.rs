@@ -1,10 +1,13 @@
 //! Matching rule patterns against a board and applying their replacements,
 //! in the order the reference scans cells and combines row matches.
 
+use super::row_starts::{
+    anchored_starts, delta, narrow_anchored_matches, narrow_cells_match, start_bounds,
+};
 use super::{Board, Chooser, RowMatch, Scratch};
 use crate::bits;
 use crate::compile::{
-    CellPattern, Command, Compiled, NarrowCell, PatternCell, Replacement, Rule, RuleSet, WordTest,
+    CellPattern, Compiled, NarrowCell, PatternCell, Replacement, Rule, RuleSet, WordTest,
 };
 
 /// True when the cell at `i` satisfies `p`.
@@ -50,16 +53,6 @@ fn word_test(board: &Board, so: usize, sm: usize, i: usize, t: &WordTest) -> boo
     .copied()
     .unwrap_or(0);
     v & t.present == t.present && v & t.missing == 0
-}
-
-/// The index step of one cell in a scan direction.
-pub fn delta(direction: u8, height: usize) -> isize {
-    match direction {
-        1 => -1,
-        2 => 1,
-        4 => -(height as isize),
-        _ => height as isize,
-    }
 }
 
 fn at(i: usize, d: isize, steps: usize) -> usize {
@@ -418,77 +411,6 @@ fn row_matches(
     }
 }
 
-/// Where a row of `len` cells (ellipses left out) scanned in `direction`
-/// may start on a `w` x `h` board: x from, x to, y from, y to (ends
-/// excluded), so that the whole row lies on the board.
-pub(super) fn start_bounds(
-    direction: u8,
-    len: usize,
-    w: usize,
-    h: usize,
-) -> (usize, usize, usize, usize) {
-    let mut bounds = (0usize, w, 0usize, h);
-    let reach = len.saturating_sub(1);
-    match direction {
-        1 => bounds.2 += reach,
-        2 => bounds.3 = bounds.3.saturating_sub(reach),
-        4 => bounds.0 += reach,
-        _ => bounds.1 = bounds.1.saturating_sub(reach),
-    }
-    bounds
-}
-
-/// The matches of a narrow row without ellipsis whose cell `anchor` needs a
-/// movement, on a one-word board: the starts the moving cells give (in the
-/// reference's scan order, as [`anchored_starts`] sorts them), each tested
-/// by the straight loop over the row's words. The same matches, in the same
-/// order, as the general path's anchored visit (which tests the first cell
-/// on its own first, then the rest).
-pub(super) fn narrow_anchored_matches(
-    board: &Board,
-    direction: u8,
-    anchor: usize,
-    cells: &[NarrowCell],
-    bounds: (usize, usize, usize, usize),
-    out: &mut Vec<RowMatch>,
-    starts: &mut Vec<(usize, usize, usize)>,
-) {
-    let h = board.height;
-    let d = delta(direction, h);
-    if let [only] = board.moving[..] {
-        // One moving cell (a lone player): one start at most, nothing to sort.
-        let (x, y) = anchor_start(board, direction, anchor, only);
-        let (xmin, xmax, ymin, ymax) = bounds;
-        if (xmin..xmax).contains(&x) && (ymin..ymax).contains(&y) {
-            let i = x * h + y;
-            if narrow_cells_match(board, cells, i as isize, d) {
-                out.push([i, 0, 0]);
-            }
-        }
-        return;
-    }
-    anchored_starts(board, direction, anchor, bounds, starts);
-    for &(_, x, y) in starts.iter() {
-        let i = x * h + y;
-        if narrow_cells_match(board, cells, i as isize, d) {
-            out.push([i, 0, 0]);
-        }
-    }
-}
-
-/// The column and row where a row scanned in `direction` starts when its
-/// cell `anchor` lies on cell `i` (wrapping below zero: out of bounds).
-#[inline(always)]
-fn anchor_start(board: &Board, direction: u8, anchor: usize, i: usize) -> (usize, usize) {
-    let (x, y) = board.xy(i);
-    match direction {
-        1 => (x, y + anchor),
-        2 => (x, y.wrapping_sub(anchor)),
-        4 => (x + anchor, y),
-        _ => (x.wrapping_sub(anchor), y),
-    }
-}
-
 /// The test a scan runs inline on each cell of a line before visiting it:
 /// a necessary condition of the row's first cell.
 #[derive(Clone, Copy)]
@@ -515,31 +437,6 @@ fn quick_first(board: &Board, [op, om, mp, mm]: [u64; 4], i: usize) -> bool {
     }
     let m = board.movements.get(i).copied().unwrap_or(0);
     m & mp == mp && m & mm == 0
-}
-
-/// The starts of a row whose cell `anchor` needs a movement: each moving
-/// cell placed at that position, kept inside `bounds` (x from, x to, y from,
-/// y to), as keys in the reference's scan order (row by row for horizontal
-/// rules, `y * width + x`; column by column for vertical ones, `x * height + y`),
-/// sorted and without repeats, each with its column and row.
-fn anchored_starts(
-    board: &Board,
-    direction: u8,
-    anchor: usize,
-    (xmin, xmax, ymin, ymax): (usize, usize, usize, usize),
-    starts: &mut Vec<(usize, usize, usize)>,
-) {
-    let (w, h) = (board.width, board.height);
-    starts.clear();
-    for &i in &board.moving {
-        let (x, y) = anchor_start(board, direction, anchor, i);
-        if (xmin..xmax).contains(&x) && (ymin..ymax).contains(&y) {
-            let key = if direction > 2 { y * w + x } else { x * h + y };
-            starts.push((key, x, y));
-        }
-    }
-    starts.sort_unstable();
-    starts.dedup();
 }
 
 /// False when the board lacks an object or movement the rule needs
@@ -569,25 +466,6 @@ pub fn find_matches(
         if rows[r].is_empty() {
             return false;
         }
-    }
-    true
-}
-
-/// True when the cells of a narrow row, the first at index `i` and each
-/// next `d` further, match the board (a one-word board).
-#[inline(always)]
-pub(super) fn narrow_cells_match(board: &Board, cells: &[NarrowCell], i: isize, d: isize) -> bool {
-    let (objs, movs) = (&board.objects[..], &board.movements[..]);
-    let mut idx = i;
-    for c in cells {
-        let k = idx as usize;
-        let (Some(&o), Some(&m)) = (objs.get(k), movs.get(k)) else {
-            return false;
-        };
-        if !c.test(o, m) {
-            return false;
-        }
-        idx += d;
     }
     true
 }
@@ -831,27 +709,6 @@ fn mark_rigid(g: &Compiled, board: &mut Board, group: usize, layers: &[u64], i: 
     true
 }
 
-/// Queues a rule's commands with the reference's priorities: a queued
-/// `cancel` blocks everything, a queued `restart` everything but `cancel`.
-pub fn queue_commands(board: &mut Board, commands: &[Command]) {
-    if commands.is_empty() || board.queued("cancel") {
-        return;
-    }
-    let cancel = commands.contains(&Command::Cancel);
-    let restart = commands.contains(&Command::Restart);
-    if board.queued("restart") && !cancel {
-        return;
-    }
-    if cancel || restart {
-        board.queue.clear();
-    }
-    for c in commands {
-        if !board.queued(c.word()) {
-            board.queue.push(c.clone());
-        }
-    }
-}
-
 /// The number of combinations of the row matches `rows` of `rule`, or
 /// `None` (with the fault recorded) past [`super::MAX_COMBINATIONS`].
 fn combinations(
@@ -942,7 +799,7 @@ fn try_apply(
         scratch.rows = rows;
         scratch.tuple = tuple;
     }
-    queue_commands(board, &rule.commands);
+    board.queue_commands(&rule.commands);
     if changed || !rule.commands.is_empty() {
         scratch.note_fired(rule);
     }
@@ -1048,7 +905,7 @@ fn apply_random_group(
         &mut scratch.buf,
         chooser,
     );
-    queue_commands(board, &rule.commands);
+    board.queue_commands(&rule.commands);
     if changed || !rule.commands.is_empty() {
         scratch.note_fired(rule);
     }
