@@ -29,6 +29,14 @@ const REFILL_BATCH: usize = 1 << 20;
 const REFILL_BYTES_PER_STATE: usize =
     crate::table::MOST_PACKED_BITS as usize / 8 + 8 + crate::table::FILL_ORDER_BYTES;
 
+// The refill's batch fits the reserve beside the chunks in flight, with room
+// to spare (the test `the_reserve_holds_a_compact_refill_beside_the_chunks`
+// says what else the reserve holds).
+const _: () = assert!(
+    2 * super::CHUNK_BYTES + REFILL_BATCH * REFILL_BYTES_PER_STATE + (8 << 20)
+        <= RESERVE_BYTES as usize
+);
+
 impl<'g> Bfs<'g> {
     pub(super) fn new(
         game: &'g dyn Game,
