@@ -32,8 +32,9 @@ mod format;
 mod overflow;
 
 pub use claim::{claimed_slot, Lookup, CLAIMED};
-pub use format::Format;
+pub use compact_fill::FILL_ORDER_BYTES;
 use format::{low_mask, Entry};
+pub use format::{Format, MOST_PACKED_BITS};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use store::{AtomicWords, StoreError};
 
@@ -469,10 +470,19 @@ impl Table {
     /// [`Table::key`] gives them) and the ids from `first_id` on, into a
     /// table no lookup reads: a compact table's on `threads` threads, with
     /// the same table whatever their timing (see [`compact_fill`]), the word
-    /// layouts' on this one. The caller keeps the load below capacity.
-    pub fn fill_absent(&mut self, keys: &[u64], first_id: u64, threads: usize) {
+    /// layouts' on this one. The caller keeps the load below capacity. A
+    /// compact table orders the keys in `order`, which it leaves
+    /// [`FILL_ORDER_BYTES`] a key of the longest batch so far long: the
+    /// caller counts it in its memory.
+    pub fn fill_absent(
+        &mut self,
+        keys: &[u64],
+        first_id: u64,
+        threads: usize,
+        order: &mut Vec<u64>,
+    ) {
         if let Format::Compact { key_bits } = self.format {
-            return self.fill_compact(key_bits, keys, first_id, threads);
+            return self.fill_compact(key_bits, keys, first_id, threads, order);
         }
         for (id, &key) in (first_id..).zip(keys) {
             let _ = self.get_or_insert_key(key, id, |_| false);

@@ -17,9 +17,25 @@ use store::{Checkpoint, RunWriter};
 /// How many records ahead [`Bfs::refill_table`] fetches the table lines of.
 const REFILL_AHEAD: usize = 16;
 
-/// States a compact refill reads and places at a time: their records and
-/// keys take 14 bytes each, within the reserve beside the index.
+/// States a compact refill reads and places at a time: their records, keys
+/// and the fill's order take at most [`REFILL_BYTES_PER_STATE`] bytes each,
+/// within the reserve beside the index (see the test
+/// `the_reserve_holds_a_compact_refill_beside_the_chunks`).
 const REFILL_BATCH: usize = 1 << 20;
+
+/// Bytes a state of a compact refill's batch takes: its record (a compact
+/// table's keys are the records, at most six bytes), its key and its place
+/// in the fill's order.
+const REFILL_BYTES_PER_STATE: usize =
+    crate::table::MOST_PACKED_BITS as usize / 8 + 8 + crate::table::FILL_ORDER_BYTES;
+
+// The refill's batch fits the reserve beside the chunks in flight, with room
+// to spare (the test `the_reserve_holds_a_compact_refill_beside_the_chunks`
+// says what else the reserve holds).
+const _: () = assert!(
+    2 * super::CHUNK_BYTES + REFILL_BATCH * REFILL_BYTES_PER_STATE + (8 << 20)
+        <= RESERVE_BYTES as usize
+);
 
 impl<'g> Bfs<'g> {
     pub(super) fn new(
@@ -245,7 +261,12 @@ impl<'g> Bfs<'g> {
     fn refill_compact(&mut self, from: u64) -> Result<bool, ExploreError> {
         let count = self.writer.state_count();
         let width = self.slot().width();
-        let (mut records, mut keys) = (Vec::new(), Vec::new());
+        // Allocated once, the longest batch's size, and counted in the
+        // reserve (`REFILL_BATCH`).
+        let (mut records, mut keys, mut order) = (Vec::new(), Vec::new(), Vec::new());
+        let longest = (count.saturating_sub(from)).min(REFILL_BATCH as u64) as usize;
+        records.reserve_exact(longest * width);
+        keys.reserve_exact(longest);
         let mut id = from;
         while id < count {
             if self.opts.stop.load(Ordering::Relaxed) {
@@ -260,7 +281,9 @@ impl<'g> Bfs<'g> {
                     .chunks_exact(width)
                     .map(|record| table.key(self.index.keys.tag(record))),
             );
-            self.index.table.fill_absent(&keys, id, self.threads);
+            self.index
+                .table
+                .fill_absent(&keys, id, self.threads, &mut order);
             id += n as u64;
         }
         Ok(true)
@@ -383,6 +406,26 @@ mod tests {
         let wide = Format::Wide;
         assert_eq!(most_in_memory(u64::MAX, 8, wide, Some(1 << 20)), 1 << 20);
         assert_eq!(most_in_memory(0, 8, wide, None), 1 << 16);
+    }
+
+    #[test]
+    fn the_reserve_holds_a_compact_refill_beside_the_chunks() {
+        // At the switch to the compact layout the chunk being merged and the
+        // one expanded ahead hold their successors (`CHUNK_BYTES` each)
+        // while the refill's batch holds its records, keys and order. The
+        // rest of the reserve is for the store's buffers (1 MiB a file, and
+        // one in flight), the threads' stacks and the allocator's slack.
+        // (Regression: the fill's order by home once took 24 uncounted
+        // bytes a state of the batch, and room5 under `--mem 3G` went
+        // 10.75 MiB over its budget.)
+        let chunks = 2 * super::super::CHUNK_BYTES as u64;
+        let refill = (REFILL_BATCH * REFILL_BYTES_PER_STATE) as u64;
+        let rest = 8 << 20;
+        assert_eq!(REFILL_BYTES_PER_STATE, 6 + 8 + 8);
+        assert!(
+            chunks + refill + rest <= RESERVE_BYTES,
+            "{chunks} + {refill} + {rest} > {RESERVE_BYTES}"
+        );
     }
 
     #[test]
