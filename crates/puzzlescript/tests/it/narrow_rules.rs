@@ -4,12 +4,8 @@
 //! the general matcher alone, gives the same successors, state by state, in
 //! the same order.
 
-use crate::no_match::compare_level;
+use crate::no_match::compare_suite;
 use puzzlescript::{compile, PuzzleScriptGame};
-use std::collections::HashSet;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::time::Duration;
 
 /// True when some rule of `source` has a narrow form.
 fn has_narrow_rule(source: &str) -> bool {
@@ -23,39 +19,10 @@ fn has_narrow_rule(source: &str) -> bool {
 
 #[test]
 fn narrow_rules_change_no_successor() {
-    let Some(path) = crate::shared_cases_file() else {
+    let off = |g: &mut PuzzleScriptGame| g.set_narrow_rules(false);
+    let Some((games, states)) = compare_suite(has_narrow_rule, off) else {
         return;
     };
-    let text = std::fs::read_to_string(path).expect("the cases file reads");
-    let mut sources = HashSet::new();
-    let (mut games, mut states) = (0, 0);
-    // A bound on the whole test's time, as in `no_match.rs`.
-    let stop = Arc::new(AtomicBool::new(false));
-    let watchdog = stop.clone();
-    std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_secs(40));
-        watchdog.store(true, Ordering::Relaxed);
-    });
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        if stop.load(Ordering::Relaxed) {
-            break;
-        }
-        let case: serde_json::Value = serde_json::from_str(line).expect("a JSON case");
-        let Some(source) = case.get("source").and_then(|s| s.as_str()) else {
-            continue;
-        };
-        if !sources.insert(source.to_string()) || !has_narrow_rule(source) {
-            continue;
-        }
-        games += 1;
-        for level in 1..=2 {
-            let off = |g: &mut PuzzleScriptGame| g.set_narrow_rules(false);
-            match compare_level(source, level, Duration::from_millis(50), &stop, off) {
-                Some(n) => states += n,
-                None => break,
-            }
-        }
-    }
     assert!(
         games >= 10 && states >= 1_000,
         "{games} games with narrow rules, {states} states compared"
