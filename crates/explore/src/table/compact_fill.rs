@@ -239,14 +239,20 @@ impl Table {
         threads: usize,
         order: &mut Vec<u64>,
     ) {
-        let shape = self.shape(key_bits);
-        let threads = threads.clamp(1, shape.buckets / 64);
-        let per = shape.buckets.div_ceil(threads);
+        let (shape, _, per) = self.ranges(key_bits, threads);
         // A key's offset in its bin and its index share a word: a batch
         // too long for that is filled in parts (no batch of the explorer
         // is: at most 38 bits of offset leave 26 for the index).
         let index_room = 64u32.saturating_sub(offset_bits(shape, per)).min(40);
         self.fill_in_parts(key_bits, keys, first_id, threads, order, 1 << index_room);
+    }
+
+    /// The table's shape for `key_bits`, the threads the fill uses (each
+    /// range at least 64 buckets) and the buckets of each thread's range.
+    fn ranges(&self, key_bits: u32, threads: usize) -> (Shape, usize, usize) {
+        let shape = self.shape(key_bits);
+        let threads = threads.clamp(1, shape.buckets / 64);
+        (shape, threads, shape.buckets.div_ceil(threads))
     }
 
     /// [`Table::fill_compact`] in parts of at most `most` keys.
@@ -275,9 +281,7 @@ impl Table {
         threads: usize,
         order: &mut Vec<u64>,
     ) {
-        let shape = self.shape(key_bits);
-        let threads = threads.clamp(1, shape.buckets / 64);
-        let per = shape.buckets.div_ceil(threads);
+        let (shape, threads, per) = self.ranges(key_bits, threads);
         let index_bits = u64::BITS - (keys.len().saturating_sub(1) as u64).leading_zeros();
         // How many keys each range takes, by the lowest keys of the ranges
         // after the first (keys order as their homes do).
