@@ -23,7 +23,8 @@ pub struct FlingArgs {
 
 #[derive(Subcommand, Debug)]
 enum FlingCommand {
-    /// Build (or resume) the retrograde tables of every board of 2..K pieces.
+    /// Build (or resume) the retrograde tables of every board of 2..K pieces (above
+    /// --full-tables, the lists of the uniquely solvable boards).
     Tables(TablesArgs),
     /// Analyse one board: solvability, search sizes, symmetry, solvable edits.
     Board(BoardArgs),
@@ -34,15 +35,37 @@ enum FlingCommand {
 /// Arguments of `hsg fling tables`.
 #[derive(Args, Debug)]
 struct TablesArgs {
-    /// The largest piece count to tabulate (2 to 14; 8 takes minutes, 11 takes hours).
+    /// The largest piece count to cover (2 to 14; 9 takes minutes).
     #[arg(long, value_parser = crate::flags::fling_pieces)]
     max_pieces: usize,
     /// The tables directory (created if missing; finished piece counts are kept).
     #[arg(long)]
     out: PathBuf,
+    #[command(flatten)]
+    full: FullTables,
     /// Worker threads (default: every core). The tables do not depend on it.
     #[arg(long, value_parser = crate::flags::threads)]
     threads: Option<usize>,
+}
+
+/// How far the full tables go; above, the uniquely solvable boards are listed.
+#[derive(Args, Debug)]
+struct FullTables {
+    /// Tabulate every board up to this many pieces (default 9, or --max-pieces when
+    /// smaller); the (at most two) piece counts above get a list of their uniquely
+    /// solvable boards only, found from the count below in minutes where a full
+    /// table takes hours. Their solvable boards are not counted.
+    #[arg(long, value_parser = crate::flags::fling_pieces)]
+    full_tables: Option<usize>,
+}
+
+impl FullTables {
+    /// The full tables' piece count for a build up to `max_pieces`.
+    fn pieces(&self, max_pieces: usize) -> usize {
+        self.full_tables
+            .unwrap_or(fling::DEFAULT_FULL_TABLES)
+            .min(max_pieces)
+    }
 }
 
 /// Arguments of `hsg fling board`. Its level file holds Fling! boards only, so its help
@@ -78,6 +101,8 @@ struct SelectArgs {
     /// The HOG2 level file to write.
     #[arg(short = 'o', long = "output")]
     output: PathBuf,
+    #[command(flatten)]
+    full: FullTables,
     /// Worker threads (default: every core).
     #[arg(long, value_parser = crate::flags::threads)]
     threads: Option<usize>,
@@ -99,9 +124,16 @@ fn threads(asked: Option<usize>) -> usize {
         .max(1)
 }
 
-/// Builds or resumes the tables up to `max_pieces` in `dir`, with a progress report per
-/// piece count (a bar on a terminal, lines otherwise: a 10-piece build takes minutes).
-fn build_tables(dir: &Path, max_pieces: usize, threads: usize) -> Result<Vec<fling::Built>> {
+/// What a build did with one piece count: a full table or a list.
+enum Built {
+    Table(fling::Built),
+    List(fling::BuiltList),
+}
+
+/// Builds or resumes the full tables up to `full` pieces in `dir` and the lists up to
+/// `max_pieces` above them, with a progress report per piece count (a bar on a terminal,
+/// lines otherwise: a 9-piece build takes minutes).
+fn build_tables(dir: &Path, max_pieces: usize, full: usize, threads: usize) -> Result<Vec<Built>> {
     let current: Mutex<Option<(usize, Progress)>> = Mutex::new(None);
     let progress = |p: fling::Progress| {
         let Ok(mut slot) = current.lock() else { return };
@@ -109,15 +141,31 @@ fn build_tables(dir: &Path, max_pieces: usize, threads: usize) -> Result<Vec<fli
             if let Some((_, old)) = slot.take() {
                 old.finish();
             }
-            let report = Progress::counted(p.total, format!("tables of {} pieces", p.pieces));
-            *slot = Some((p.pieces, report));
+            let what = if p.pieces > full {
+                format!(
+                    "uniquely solvable {}-piece boards (from those below)",
+                    p.pieces
+                )
+            } else {
+                format!("tables of {} pieces", p.pieces)
+            };
+            *slot = Some((p.pieces, Progress::counted(p.total, what)));
         }
         if let Some((_, report)) = slot.as_ref() {
             report.set(p.done);
         }
     };
-    let built = fling::build(dir, max_pieces, threads, &progress)
-        .with_context(|| format!("cannot build the Fling! tables in {}", dir.display()))?;
+    let context = || format!("cannot build the Fling! tables in {}", dir.display());
+    let mut built: Vec<Built> = fling::build(dir, full, threads, &progress)
+        .with_context(context)?
+        .into_iter()
+        .map(Built::Table)
+        .collect();
+    if max_pieces > full {
+        let lists =
+            fling::build_lists(dir, full, max_pieces, threads, &progress).with_context(context)?;
+        built.extend(lists.into_iter().map(Built::List));
+    }
     if let Ok(Some((_, report))) = current.into_inner() {
         report.finish();
     }
@@ -125,21 +173,48 @@ fn build_tables(dir: &Path, max_pieces: usize, threads: usize) -> Result<Vec<fli
 }
 
 fn tables(args: TablesArgs) -> Result<()> {
-    let built = build_tables(&args.out, args.max_pieces, threads(args.threads))?;
+    let full = args.full.pieces(args.max_pieces);
+    let built = build_tables(&args.out, args.max_pieces, full, threads(args.threads))?;
     outln!(
         "pieces  boards            with a move       solvable          uniquely solvable  seconds"
     );
     for b in built {
-        let s = b.stats;
+        let (pieces, boards, with_move, solvable, unique, millis, kept) = match b {
+            Built::Table(t) => {
+                let s = t.stats;
+                let (m, v) = (grouped(s.with_move), grouped(s.solvable));
+                (s.pieces, s.boards, m, v, s.unique, s.millis, t.kept)
+            }
+            Built::List(l) => {
+                let s = l.stats;
+                let none = "(not counted)".to_string();
+                (
+                    s.pieces,
+                    s.boards,
+                    none.clone(),
+                    none,
+                    s.unique,
+                    s.millis,
+                    l.kept,
+                )
+            }
+        };
         outln!(
             "{:>6}  {:>16}  {:>16}  {:>16}  {:>17}  {:>8.1}{}",
-            s.pieces,
-            grouped(s.boards),
-            grouped(s.with_move),
-            grouped(s.solvable),
-            grouped(s.unique),
-            s.millis as f64 / 1000.0,
-            if b.kept { " (kept)" } else { "" }
+            pieces,
+            grouped(boards),
+            with_move,
+            solvable,
+            grouped(unique),
+            millis as f64 / 1000.0,
+            if kept { " (kept)" } else { "" }
+        );
+    }
+    if args.max_pieces > full {
+        outln!(
+            "above {full} pieces only the uniquely solvable boards are listed \
+             (--full-tables {} tabulates every board, far more slowly)",
+            args.max_pieces
         );
     }
     outln!("tables in {}", args.out.display());
@@ -261,7 +336,8 @@ fn select(args: SelectArgs) -> Result<()> {
         )));
     }
     let threads = threads(args.threads);
-    build_tables(&args.tables, args.pieces, threads)?;
+    let full = args.full.pieces(args.pieces);
+    build_tables(&args.tables, args.pieces, full, threads)?;
     let tables = Tables::open(&args.tables)
         .with_context(|| format!("cannot open the tables in {}", args.tables.display()))?;
     let report = Progress::counted(

@@ -39,6 +39,8 @@ pub(crate) struct ChildTables {
     col_moves: Vec<LineMoves>,
     /// Row mask spread to one bit per byte (byte x = bit x), for transposing.
     spread: Vec<u64>,
+    /// Column mask laid out as column 0 of a board (bit y at cell 7y).
+    column_cells: Vec<u64>,
 }
 
 static TABLES: OnceLock<ChildTables> = OnceLock::new();
@@ -75,14 +77,15 @@ fn line_moves(
 }
 
 /// Column 0 of the board holding column mask `c` (bit y at cell 7y).
-fn column_board(c: usize) -> u64 {
+pub(crate) fn column_board(c: usize) -> u64 {
     (0..HEIGHT)
         .filter(|y| c >> y & 1 == 1)
         .map(|y| 1u64 << (y * WIDTH))
         .sum()
 }
 
-fn column_of(mask: u64) -> usize {
+/// The column mask (bit y = row y) of column 0 of `mask`.
+pub(crate) fn column_of(mask: u64) -> usize {
     (0..HEIGHT)
         .filter(|y| mask >> (y * WIDTH) & 1 == 1)
         .map(|y| 1 << y)
@@ -135,11 +138,13 @@ impl ChildTables {
                     .sum()
             })
             .collect();
+        let column_cells = (0..COL_MASKS).map(column_board).collect();
         ChildTables {
             row_terms,
             row_moves,
             col_moves,
             spread,
+            column_cells,
         }
     }
 
@@ -248,6 +253,57 @@ impl ChildTables {
     }
 }
 
+impl ChildTables {
+    /// The column masks of `mask`, one per byte (byte x = column x, bit y = row y).
+    #[inline]
+    pub(crate) fn columns(&self, mask: u64) -> u64 {
+        let mut columns = 0u64;
+        for y in 0..HEIGHT {
+            let row = (mask >> (y * WIDTH)) as usize & (ROW_MASKS - 1);
+            columns |= self.spread[row] << y;
+        }
+        columns
+    }
+
+    /// `mask` with column `x` replaced by the column mask `column`.
+    #[inline]
+    pub(crate) fn with_column(&self, mask: u64, x: usize, column: usize) -> u64 {
+        let cells = self.column_cells[COL_MASKS - 1] << x;
+        (mask & !cells) | self.column_cells[column & (COL_MASKS - 1)] << x
+    }
+
+    /// Writes the mask of every child of `mask` (one per legal move, in no
+    /// particular order) into `out` and returns how many there are.
+    #[inline]
+    pub(crate) fn child_masks(&self, mask: u64, out: &mut [u64]) -> usize {
+        let mut n = 0;
+        let mut push = |child: u64| {
+            if let Some(slot) = out.get_mut(n) {
+                *slot = child;
+                n += 1;
+            }
+        };
+        for y in 0..HEIGHT {
+            let shift = y * WIDTH;
+            let row = (mask >> shift) as usize & (ROW_MASKS - 1);
+            let moves = &self.row_moves[row];
+            let cleared = mask & !(((ROW_MASKS - 1) as u64) << shift);
+            for &child in &moves.children[..moves.count as usize] {
+                push(cleared | u64::from(child) << shift);
+            }
+        }
+        let columns = self.columns(mask);
+        for x in 0..WIDTH {
+            let column = (columns >> (8 * x)) as usize & (COL_MASKS - 1);
+            let moves = &self.col_moves[column];
+            for &child in &moves.children[..moves.count as usize] {
+                push(self.with_column(mask, x, child as usize));
+            }
+        }
+        n
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -261,6 +317,23 @@ mod tests {
             .for_each_move(|_, child| ranks.push(rank(child.mask())));
         ranks.sort_unstable();
         ranks
+    }
+
+    fn direct_masks(mask: u64) -> Vec<u64> {
+        let mut masks = Vec::new();
+        Board::from_mask(mask)
+            .unwrap()
+            .for_each_move(|_, child| masks.push(child.mask()));
+        masks.sort_unstable();
+        masks
+    }
+
+    fn fast_masks(mask: u64) -> Vec<u64> {
+        let mut out = [0u64; 4 * 56];
+        let n = tables().child_masks(mask, &mut out);
+        let mut masks = out[..n].to_vec();
+        masks.sort_unstable();
+        masks
     }
 
     fn fast(mask: u64) -> Vec<u64> {
@@ -302,6 +375,12 @@ mod tests {
             let mask = mask & thin & (mask >> 3 | thin << 5);
             prop_assume!(mask.count_ones() <= 14);
             prop_assert_eq!(fast(mask), direct(mask));
+        }
+
+        #[test]
+        fn child_masks_are_those_of_the_rules(mask in 0u64..(1 << 56), thin in 0u64..(1 << 56)) {
+            let mask = mask & (thin | thin >> 9);
+            prop_assert_eq!(fast_masks(mask), direct_masks(mask));
         }
     }
 }

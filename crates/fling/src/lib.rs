@@ -7,10 +7,12 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod above;
 mod analysis;
 mod children;
 mod chunk;
 mod error;
+mod lists;
 mod lookup;
 mod manifest;
 mod rank;
@@ -24,8 +26,9 @@ mod tables;
 
 pub use analysis::{analyze, is_solvable, status, Analysis, Edit};
 pub use error::FlingError;
-pub use lookup::{Level, Tables};
-pub use manifest::{LevelStats, MANIFEST};
+pub use lists::{build_lists, list_path, BuiltList, UniqueList, DEFAULT_FULL_TABLES};
+pub use lookup::{Level, Tables, UniqueBoards};
+pub use manifest::{LevelStats, ListStats, MANIFEST};
 pub use rank::{binomial, boards, next_combination, rank, unrank, MAX_PIECES};
 pub use sample::{sample_rate, Sample};
 pub use search::{classify_with, pruned_size, solvable, Space};

@@ -2,10 +2,12 @@
 //! finished count of a directory for looking boards up.
 
 use crate::error::FlingError;
+use crate::lists::UniqueList;
 use crate::manifest;
 use crate::rank::{boards, rank};
 use crate::table_layout::{kind, table_path};
 use games::fling::Board;
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use store::BitTable;
 
@@ -38,10 +40,12 @@ impl Level {
     }
 }
 
-/// The finished tables of a directory, for looking boards up.
+/// The finished tables of a directory, and the lists of uniquely solvable
+/// boards above them, for looking boards up.
 pub struct Tables {
     dir: PathBuf,
     levels: Vec<Option<Level>>,
+    lists: Vec<Option<UniqueList>>,
 }
 
 impl Tables {
@@ -55,9 +59,18 @@ impl Tables {
                 *slot = Some(Level::open(dir, stats.pieces, false)?);
             }
         }
+        let listed = manifest::read_lists(dir)?;
+        let top = listed.iter().map(|l| l.pieces).max().unwrap_or(0);
+        let mut lists: Vec<Option<UniqueList>> = (0..=top).map(|_| None).collect();
+        for stats in &listed {
+            if let Some(slot) = lists.get_mut(stats.pieces) {
+                *slot = Some(UniqueList::open(dir, stats.pieces, false)?);
+            }
+        }
         Ok(Tables {
             dir: dir.to_path_buf(),
             levels,
+            lists,
         })
     }
 
@@ -66,13 +79,32 @@ impl Tables {
         &self.dir
     }
 
-    /// The largest piece count with tables.
+    /// The largest piece count with full tables.
     pub fn max_pieces(&self) -> usize {
         self.levels
             .iter()
             .rposition(Option::is_some)
             .unwrap_or(1)
             .max(1)
+    }
+
+    /// The list of uniquely solvable boards of `pieces`, when there is one.
+    pub fn list(&self, pieces: usize) -> Option<&UniqueList> {
+        self.lists.get(pieces).and_then(Option::as_ref)
+    }
+
+    /// The uniquely solvable boards of `pieces` (from its list or its table),
+    /// or an error naming the directory.
+    pub fn unique_boards(&self, pieces: usize) -> Result<UniqueBoards<'_>, FlingError> {
+        if let Some(level) = self.levels.get(pieces).and_then(Option::as_ref) {
+            return Ok(UniqueBoards::Bits(level.unique.words()));
+        }
+        self.list(pieces)
+            .map(|list| UniqueBoards::List(list.boards()))
+            .ok_or_else(|| FlingError::MissingTables {
+                dir: self.dir.clone(),
+                pieces,
+            })
     }
 
     /// The tables of `pieces`, or an error naming the directory.
@@ -86,16 +118,54 @@ impl Tables {
             })
     }
 
-    /// (solvable, uniquely solvable) of `board`, when its piece count is covered.
+    /// (solvable, uniquely solvable) of `board`, when its piece count is
+    /// covered: by a table, or by a list (its solvability then searched down
+    /// to the largest full table).
     pub fn status(&self, board: Board) -> Option<(bool, bool)> {
         match board.pieces() {
             0 => Some((false, false)),
             1 => Some((true, true)),
             k => {
-                let level = self.levels.get(k as usize)?.as_ref()?;
-                let r = rank(board.mask());
-                Some((level.solvable.get(r), level.unique.get(r)))
+                if let Some(level) = self.levels.get(k as usize).and_then(Option::as_ref) {
+                    let r = rank(board.mask());
+                    return Some((level.solvable.get(r), level.unique.get(r)));
+                }
+                let unique = self.list(k as usize)?.contains(board.mask());
+                Some((unique || self.solvable_above(board)?, unique))
             }
         }
     }
+
+    /// True when `board` (above the largest full table) reaches a solvable
+    /// board of that table: a depth-first search that stops at the first one
+    /// and never expands a board twice. `None` without any table.
+    fn solvable_above(&self, board: Board) -> Option<bool> {
+        let top = self.max_pieces();
+        let table = self.levels.get(top)?.as_ref()?;
+        let mut seen: HashSet<Board> = HashSet::new();
+        let mut stack = vec![board];
+        while let Some(next) = stack.pop() {
+            if next.pieces() as usize <= top {
+                if table.solvable.get(rank(next.mask())) {
+                    return Some(true);
+                }
+                continue;
+            }
+            next.for_each_move(|_, child| {
+                if seen.insert(child) {
+                    stack.push(child);
+                }
+            });
+        }
+        Some(false)
+    }
+}
+
+/// The uniquely solvable boards of one piece count.
+#[derive(Clone, Copy)]
+pub enum UniqueBoards<'a> {
+    /// A full table's words: bit r set for the board of rank r.
+    Bits(&'a [u64]),
+    /// A list's masks, in ascending order.
+    List(&'a [u64]),
 }

@@ -3,7 +3,7 @@
 //! the commutation-pruned search size and then by the plain size.
 
 use crate::error::FlingError;
-use crate::lookup::Tables;
+use crate::lookup::{Tables, UniqueBoards};
 use crate::rank::unrank;
 use crate::search::{pruned_size, Space};
 use crate::tables::run_workers;
@@ -60,8 +60,8 @@ fn keep_best(candidates: &mut Vec<Candidate>, top: usize) {
 }
 
 /// Ranks every uniquely solvable `pieces`-piece board (one per symmetry
-/// class) with `threads` threads and keeps the best `top`; `progress` gets
-/// (boards scanned, boards in all).
+/// class, from its table or its list) with `threads` threads and keeps the
+/// best `top`; `progress` gets (boards or ranks scanned, in all).
 pub fn select(
     tables: &Tables,
     pieces: usize,
@@ -69,9 +69,12 @@ pub fn select(
     threads: usize,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<Selection, FlingError> {
-    let unique = &tables.level(pieces)?.unique;
-    let words = unique.words();
-    let total = unique.len_bits();
+    // A table is scanned a word of 64 ranks at a time, a list a board at a time.
+    let (items, per_item, per_chunk) = match tables.unique_boards(pieces)? {
+        UniqueBoards::Bits(words) => (words, 64, WORDS_PER_CHUNK),
+        UniqueBoards::List(masks) => (masks, 1, 64 * WORDS_PER_CHUNK),
+    };
+    let total = items.len() as u64 * per_item;
     let next_chunk = AtomicUsize::new(0);
     let (unique_boards, classes) = (AtomicU64::new(0), AtomicU64::new(0));
     let scanned = AtomicU64::new(0);
@@ -79,25 +82,25 @@ pub fn select(
         let workers = run_workers(scope, threads, || {
             let mut best = Vec::new();
             loop {
-                let first = next_chunk.fetch_add(1, AtomicOrdering::Relaxed) * WORDS_PER_CHUNK;
-                let Some(chunk) = words.get(first..(first + WORDS_PER_CHUNK).min(words.len()))
-                else {
+                let first = next_chunk.fetch_add(1, AtomicOrdering::Relaxed) * per_chunk;
+                let Some(chunk) = items.get(first..(first + per_chunk).min(items.len())) else {
                     break;
                 };
-                for (offset, &word) in chunk.iter().enumerate() {
-                    scan_word(
-                        word,
-                        (first + offset) as u64 * 64,
-                        pieces,
-                        &mut best,
-                        (&unique_boards, &classes),
-                    );
+                for (offset, &item) in chunk.iter().enumerate() {
+                    let counts = (&unique_boards, &classes);
+                    if per_item == 64 {
+                        let first_rank = (first + offset) as u64 * 64;
+                        scan_word(item, first_rank, pieces, &mut best, counts);
+                    } else {
+                        consider(Board::from_mask(item), &mut best, counts);
+                    }
                 }
                 if best.len() > 4 * top + 4096 {
                     keep_best(&mut best, top);
                 }
-                let done = scanned.fetch_add(chunk.len() as u64 * 64, AtomicOrdering::Relaxed);
-                progress((done + chunk.len() as u64 * 64).min(total), total);
+                let size = chunk.len() as u64 * per_item;
+                let done = scanned.fetch_add(size, AtomicOrdering::Relaxed) + size;
+                progress(done.min(total), total);
             }
             keep_best(&mut best, top);
             best
@@ -129,18 +132,20 @@ fn scan_word(
     while rest != 0 {
         let r = first_rank + u64::from(rest.trailing_zeros());
         rest &= rest - 1;
-        counts.0.fetch_add(1, AtomicOrdering::Relaxed);
-        let Some(board) = unrank(r, pieces).and_then(Board::from_mask) else {
-            continue;
-        };
-        if board.canonical() != board {
-            continue;
-        }
-        counts.1.fetch_add(1, AtomicOrdering::Relaxed);
-        best.push(Candidate {
-            board,
-            plain: Space::explore(board).size(),
-            pruned: pruned_size(board),
-        });
+        consider(unrank(r, pieces).and_then(Board::from_mask), best, counts);
     }
+}
+
+/// Counts a uniquely solvable board and, when it is canonical, ranks it.
+fn consider(board: Option<Board>, best: &mut Vec<Candidate>, counts: (&AtomicU64, &AtomicU64)) {
+    counts.0.fetch_add(1, AtomicOrdering::Relaxed);
+    let Some(board) = board.filter(|b| b.canonical() == *b) else {
+        return;
+    };
+    counts.1.fetch_add(1, AtomicOrdering::Relaxed);
+    best.push(Candidate {
+        board,
+        plain: Space::explore(board).size(),
+        pruned: pruned_size(board),
+    });
 }

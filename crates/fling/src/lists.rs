@@ -1,0 +1,192 @@
+//! The lists of uniquely solvable boards above the full tables: building them
+//! piece count by piece count (each from the table or the list below, with
+//! [`crate::above::lift`]), recording them in the manifest, reading them back.
+//!
+//! A list is a file of the store's bit-table format whose words are the boards'
+//! masks in ascending order (`unique-k.list`, kind `fling-unique-list-k`), so it
+//! has the tables' header, finished flag and checksum. It is written whole and
+//! recorded in the manifest after it is finished: a build killed at any point
+//! computes the unrecorded piece counts again, with the same result.
+
+use crate::above::{lift, Below};
+use crate::error::FlingError;
+use crate::lookup::Level;
+use crate::manifest::{self, ListStats};
+use crate::rank::{boards, unrank};
+use crate::tables::Progress;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use store::{BitTable, BitTableWriter};
+
+/// The largest piece count `hsg fling tables` tabulates in full unless asked
+/// otherwise: 9 pieces take minutes; 10 and 11 take hours in full, and minutes
+/// as lists of their uniquely solvable boards.
+pub const DEFAULT_FULL_TABLES: usize = 9;
+
+/// The path of the list of `pieces`.
+pub fn list_path(dir: &Path, pieces: usize) -> PathBuf {
+    dir.join(format!("unique-{pieces}.list"))
+}
+
+fn list_kind(pieces: usize) -> String {
+    format!("fling-unique-list-{pieces}")
+}
+
+/// The uniquely solvable boards of one piece count, as a sorted list of masks.
+pub struct UniqueList {
+    table: BitTable,
+}
+
+impl UniqueList {
+    /// Opens the list of `pieces` in `dir`, verifying its checksum if asked,
+    /// and checking that it holds distinct `pieces`-piece boards in order.
+    pub fn open(dir: &Path, pieces: usize, verify: bool) -> Result<UniqueList, FlingError> {
+        let path = list_path(dir, pieces);
+        let table = BitTable::open(&path, &list_kind(pieces), verify)?;
+        let list = UniqueList { table };
+        let masks = list.boards();
+        let misplaced = masks
+            .iter()
+            .position(|m| m.count_ones() as usize != pieces || m >> games::fling::CELLS != 0)
+            .or_else(|| masks.windows(2).position(|w| w[0] >= w[1]));
+        if !list.table.len_bits().is_multiple_of(64) || misplaced.is_some() {
+            return Err(FlingError::Manifest {
+                path,
+                message: format!(
+                    "not a sorted list of {pieces}-piece boards (word {})",
+                    misplaced.unwrap_or(0)
+                ),
+            });
+        }
+        Ok(list)
+    }
+
+    /// The boards' masks in ascending order.
+    pub fn boards(&self) -> &[u64] {
+        self.table.words()
+    }
+
+    /// True when the board `mask` is in the list.
+    pub fn contains(&self, mask: u64) -> bool {
+        self.boards().binary_search(&mask).is_ok()
+    }
+}
+
+/// What a build of lists did with one piece count.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuiltList {
+    /// The count's figures.
+    pub stats: ListStats,
+    /// True when the count was already listed and kept.
+    pub kept: bool,
+}
+
+/// Lists the uniquely solvable boards of `table_pieces + 1 ..= max_pieces`
+/// pieces in `dir`, whose full tables of `table_pieces` (and below) must be
+/// finished; listed counts whose files open are kept. At most two counts
+/// above the tables (see `above.rs`).
+pub fn build_lists(
+    dir: &Path,
+    table_pieces: usize,
+    max_pieces: usize,
+    threads: usize,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<Vec<BuiltList>, FlingError> {
+    if max_pieces > table_pieces + 2 {
+        return Err(FlingError::Pieces {
+            pieces: max_pieces,
+            why: format!(
+                "lists reach at most 2 piece counts above the full tables ({table_pieces} pieces); \
+                 build full tables of at least {} pieces",
+                max_pieces - 2
+            ),
+        });
+    }
+    let table = Level::open(dir, table_pieces, true)?;
+    let recorded = manifest::read_lists(dir)?;
+    let mut built = Vec::new();
+    let mut below: Option<Vec<u64>> = None;
+    for pieces in table_pieces + 1..=max_pieces {
+        let known = recorded.iter().find(|l| l.pieces == pieces);
+        if let Some(stats) = known.filter(|_| UniqueList::open(dir, pieces, false).is_ok()) {
+            built.push(BuiltList {
+                stats: stats.clone(),
+                kept: true,
+            });
+            below = None;
+            continue;
+        }
+        let under = match below.take() {
+            Some(list) => list,
+            None if pieces == table_pieces + 1 => table_boards(&table.unique, table_pieces),
+            None => UniqueList::open(dir, pieces - 1, true)?.boards().to_vec(),
+        };
+        let stats = list_level(
+            dir,
+            pieces,
+            &under,
+            (&table, table_pieces),
+            threads,
+            progress,
+        )?;
+        built.push(BuiltList { stats, kept: false });
+        below = Some(UniqueList::open(dir, pieces, false)?.boards().to_vec());
+    }
+    Ok(built)
+}
+
+/// Computes, writes and records the list of `pieces` from the boards `under`.
+fn list_level(
+    dir: &Path,
+    pieces: usize,
+    under: &[u64],
+    (table, table_pieces): (&Level, usize),
+    threads: usize,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<ListStats, FlingError> {
+    let started = Instant::now();
+    let oracle = Below {
+        solvable: table.solvable.words(),
+        table_pieces,
+    };
+    let total = under.len() as u64;
+    let report = |done: u64| {
+        progress(Progress {
+            pieces,
+            done,
+            total,
+        })
+    };
+    let lifted = lift(under, pieces, &oracle, threads, &report)?;
+    let path = list_path(dir, pieces);
+    let writer =
+        BitTableWriter::create(&path, &list_kind(pieces), 64 * lifted.boards.len() as u64)?;
+    for (i, &mask) in lifted.boards.iter().enumerate() {
+        writer.store_word(i, mask)?;
+    }
+    writer.finish()?;
+    let stats = ListStats {
+        pieces,
+        boards: boards(pieces),
+        unique: lifted.boards.len() as u64,
+        table_pieces,
+        candidates: lifted.candidates,
+        millis: started.elapsed().as_millis() as u64,
+    };
+    manifest::record_list(dir, &stats)?;
+    Ok(stats)
+}
+
+/// The boards whose bit is set in a table of `pieces`, in rank order.
+fn table_boards(table: &BitTable, pieces: usize) -> Vec<u64> {
+    let mut masks = Vec::new();
+    for (w, &word) in table.words().iter().enumerate() {
+        let mut rest = word;
+        while rest != 0 {
+            let rank = w as u64 * 64 + u64::from(rest.trailing_zeros());
+            rest &= rest - 1;
+            masks.extend(unrank(rank, pieces));
+        }
+    }
+    masks
+}
