@@ -141,3 +141,100 @@ fn a_board_command_on_a_wrong_file_names_it() {
     assert_eq!(sokoban.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&sokoban.stderr).contains("not a Fling! board"));
 }
+
+/// The row of `pieces` in the output of `hsg fling tables`.
+fn table_row(text: &str, pieces: usize) -> String {
+    let start = format!("{pieces:>6}  ");
+    text.lines()
+        .find(|l| l.starts_with(&start))
+        .unwrap_or_else(|| panic!("no row for {pieces} pieces in {text}"))
+        .to_string()
+}
+
+/// The last number (uniquely solvable boards) before the seconds of a table row.
+fn unique_column(row: &str) -> String {
+    let fields: Vec<&str> = row.split_whitespace().collect();
+    fields[fields.len() - 2].to_string()
+}
+
+#[test]
+fn lists_above_the_full_tables_agree_with_full_tables() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (full, listed) = (dir.path().join("full"), dir.path().join("listed"));
+    let tables = |out: &std::path::Path, extra: &[&str]| {
+        let mut args = vec![
+            "fling",
+            "tables",
+            "--max-pieces",
+            "6",
+            "--out",
+            path_arg(out),
+        ];
+        args.extend_from_slice(extra);
+        String::from_utf8_lossy(&ok(&args).stdout).to_string()
+    };
+    let whole = tables(&full, &[]);
+    let lists = tables(&listed, &["--full-tables", "4"]);
+    for pieces in [5, 6] {
+        let row = table_row(&lists, pieces);
+        assert!(row.contains("(not counted)"), "{row}");
+        assert_eq!(
+            unique_column(&row),
+            unique_column(&table_row(&whole, pieces)),
+            "{pieces} pieces"
+        );
+    }
+    assert_eq!(unique_column(&table_row(&lists, 6)), "548,966");
+    // Listed counts are kept when the command runs again.
+    let again = tables(&listed, &["--full-tables", "4"]);
+    assert_eq!(again.matches("(kept)").count(), 5, "{again}");
+
+    // Selection and board analysis from a list equal those from full tables.
+    let select = |from: &std::path::Path, name: &str| {
+        let chosen = dir.path().join(name);
+        let args = [
+            "fling",
+            "select",
+            "--pieces",
+            "6",
+            "--top",
+            "4",
+            "--full-tables",
+            "4",
+            "--tables",
+            path_arg(from),
+            "-o",
+            path_arg(&chosen),
+        ];
+        ok(&args);
+        chosen
+    };
+    let (a, b) = (select(&full, "a.txt"), select(&listed, "b.txt"));
+    assert_eq!(std::fs::read(&a).expect("a"), std::fs::read(&b).expect("b"));
+    for index in 1..=4 {
+        let from_list = board_json(&b, index, &["--tables", path_arg(&listed)]);
+        assert_eq!(
+            from_list,
+            board_json(&b, index, &["--tables", path_arg(&full)])
+        );
+        assert_eq!(from_list["uniquely_solvable"], true);
+    }
+}
+
+#[test]
+fn lists_more_than_two_counts_above_the_tables_are_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = run(&[
+        "fling",
+        "tables",
+        "--max-pieces",
+        "6",
+        "--full-tables",
+        "3",
+        "--out",
+        path_arg(dir.path()),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("at most 2 piece counts above"), "{err}");
+}
