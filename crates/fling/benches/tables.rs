@@ -21,6 +21,12 @@
 //! chunks to copy from), so its rate is measured by full builds:
 //! `FLING_BENCH_STEP` (default `symmetric`, the build's) picks the step of a
 //! full build. `benches/fling_tables.sh` runs the whole comparison.
+//!
+//! With `FLING_BENCH_CHECK=K` it solves `FLING_BENCH_CHECK_SAMPLES` (default
+//! 1,000) boards of the list of K pieces in `FLING_BENCH_DIR`, and as many
+//! candidates (boards one move above the uniquely solvable boards of K - 1),
+//! by direct search, and counts disagreements with the list
+//! (`benches/fling_headline.sh`).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -35,6 +41,9 @@ fn main() {
         .map(PathBuf::from)
         .unwrap_or_else(|_| scratch.clone());
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if let Ok(pieces) = std::env::var("FLING_BENCH_CHECK") {
+        return cross_check(&dir, &pieces);
+    }
     if let Ok(range) = std::env::var("FLING_BENCH_SAMPLE") {
         let (low, high) = range.split_once('-').unwrap_or((&range, &range));
         let (Ok(low), Ok(high)) = (low.parse::<usize>(), high.parse::<usize>()) else {
@@ -111,6 +120,33 @@ fn main() {
     }
     if dir == scratch {
         let _ = std::fs::remove_dir_all(&scratch);
+    }
+}
+
+/// Solves `FLING_BENCH_CHECK_SAMPLES` (default 1,000) listed boards of `pieces` and as
+/// many candidates directly, and prints how many agree with the list.
+fn cross_check(dir: &std::path::Path, pieces: &str) {
+    let samples = std::env::var("FLING_BENCH_CHECK_SAMPLES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1000);
+    let Ok(pieces) = pieces.parse::<usize>() else {
+        return eprintln!("FLING_BENCH_CHECK: expected a piece count, got {pieces:?}");
+    };
+    let started = Instant::now();
+    let check = fling::Tables::open(dir).and_then(|t| fling::cross_check(&t, pieces, samples));
+    match check {
+        Ok(c) => println!(
+            "cross-check of the {pieces}-piece list by direct search: {} listed boards, {} \
+             candidates ({} of them uniquely solvable), {} disagreements {:?}, {:.1} s",
+            c.listed,
+            c.candidates,
+            c.candidates_unique,
+            c.disagreements.len(),
+            c.disagreements,
+            started.elapsed().as_secs_f64()
+        ),
+        Err(err) => eprintln!("cross-check: {err}"),
     }
 }
 

@@ -11,6 +11,7 @@ mod above;
 mod analysis;
 mod children;
 mod chunk;
+mod crosscheck;
 mod error;
 mod lists;
 mod lookup;
@@ -25,6 +26,7 @@ mod table_layout;
 mod tables;
 
 pub use analysis::{analyze, is_solvable, status, Analysis, Edit};
+pub use crosscheck::{cross_check, CrossCheck};
 pub use error::FlingError;
 pub use lists::{build_lists, list_path, BuiltList, UniqueList, DEFAULT_FULL_TABLES};
 pub use lookup::{Level, Tables, UniqueBoards};

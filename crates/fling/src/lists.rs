@@ -149,7 +149,9 @@ fn list_level(
     // TLB far less often than the file's 4 KiB pages (as the table build's).
     let copy = copy_words(&table.solvable)?;
     let oracle = Below {
-        solvable: copy.as_ref().map_or(table.solvable.words(), Words::as_slice),
+        solvable: copy
+            .as_ref()
+            .map_or(table.solvable.words(), Words::as_slice),
         table_pieces,
     };
     let total = under.len() as u64;

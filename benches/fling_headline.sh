@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The Fling! headline (issue 39) in one run: `hsg fling tables --max-pieces 11` from nothing
+# (full tables of 2..9 pieces, lists of the uniquely solvable boards of 10 and 11) under
+# /usr/bin/time -v, its table of counts, wall time, processor seconds, peak RSS and disk; the
+# counts of 2..9 compared with docs/games.md; then the lists' independent check: listed boards
+# and candidates solved by direct search (the bench binary's FLING_BENCH_CHECK mode).
+#
+#   benches/fling_headline.sh [DIR]          (DIR keeps the tables; default: scratch)
+#   MAX=11 SAMPLES=1000 benches/fling_headline.sh /work/fling-tables
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+MAX=${MAX:-11}
+SAMPLES=${SAMPLES:-1000}
+hsg=${HSG:-$root/target/release/hsg}
+if [ -z "${HSG:-}" ]; then
+  cargo build --release --quiet -p cli --manifest-path "$root/Cargo.toml"
+fi
+cargo build --release --quiet -p fling --bench tables --manifest-path "$root/Cargo.toml"
+bench=$(ls -t "${CARGO_TARGET_DIR:-$root/target}"/release/deps/tables-* | grep -v '\.d$' | head -1)
+work=$(mktemp -d "${TMPDIR:-/tmp}/fling-headline.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+dir=${1:-$work/tables}
+if [ -e "$dir/manifest.json" ]; then
+  echo "$dir already holds tables: the run would not start from nothing" >&2
+  exit 2
+fi
+
+# The counts of docs/games.md (k: with a move, solvable, uniquely solvable).
+declare -A expected=(
+  [2]="267 267 267" [3]="12,266 2,720 2,110" [4]="255,733 35,518 15,724"
+  [5]="3,310,650 481,048 103,324" [6]="30,921,914 6,110,224 548,966"
+  [7]="228,600,020 67,035,246 2,232,602" [8]="1,415,073,693 597,112,986 6,312,768"
+  [9]="7,568,642,966 4,214,547,264 11,978,388"
+)
+
+echo "== hsg fling tables --max-pieces $MAX from nothing, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+/usr/bin/time -v "$hsg" fling tables --max-pieces "$MAX" --out "$dir" >"$work/out" 2>"$work/time"
+cat "$work/out"
+grep -E 'Elapsed|User time|System time|Maximum resident' "$work/time"
+echo "disk: $(du -sh "$dir" | cut -f1), load after $(cut -d' ' -f1-3 /proc/loadavg)"
+
+echo "== checks"
+for k in $(seq 2 9); do
+  line=$(awk -v k="$k" '$1 == k {print $3, $4, $5}' "$work/out")
+  want=${expected[$k]}
+  [ -z "$line" ] && continue
+  [ "$line" = "$want" ] && echo "k = $k: counts equal docs/games.md" \
+    || echo "k = $k: counts $line, docs/games.md says $want: MISMATCH"
+done
+for k in $(seq 10 "$MAX"); do
+  echo "== k = $k: $SAMPLES listed boards and $SAMPLES candidates solved by direct search"
+  FLING_BENCH_CHECK=$k FLING_BENCH_CHECK_SAMPLES=$SAMPLES FLING_BENCH_DIR=$dir "$bench"
+done
+echo "== done, load $(cut -d' ' -f1-3 /proc/loadavg)"
