@@ -206,3 +206,57 @@ fn table_boards(table: &BitTable, pieces: usize) -> Vec<u64> {
     }
     masks
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tables::build;
+
+    fn no_progress(_: Progress) {}
+
+    #[test]
+    fn a_build_killed_before_recording_a_list_ends_with_the_same_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        build(dir.path(), 3, 2, &no_progress).unwrap();
+        let first = build_lists(dir.path(), 3, 5, 2, &no_progress).unwrap();
+        assert!(first.iter().all(|b| !b.kept));
+        let bytes = std::fs::read(list_path(dir.path(), 5)).unwrap();
+
+        // As if killed while writing the list of 5: its file half written, its
+        // record not yet in the manifest.
+        let manifest_path = dir.path().join(crate::MANIFEST);
+        let text = std::fs::read_to_string(&manifest_path).unwrap();
+        let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        json["lists"]
+            .as_array_mut()
+            .unwrap()
+            .retain(|l| l["pieces"] != 5);
+        std::fs::write(&manifest_path, json.to_string()).unwrap();
+        std::fs::write(list_path(dir.path(), 5), &bytes[..bytes.len() / 2]).unwrap();
+        assert!(UniqueList::open(dir.path(), 5, false).is_err());
+
+        let again = build_lists(dir.path(), 3, 5, 1, &no_progress).unwrap();
+        let kept: Vec<bool> = again.iter().map(|b| b.kept).collect();
+        assert_eq!(kept, [true, false]);
+        assert_eq!(again[1].stats.unique, first[1].stats.unique);
+        assert!(std::fs::read(list_path(dir.path(), 5)).unwrap() == bytes);
+    }
+
+    #[test]
+    fn a_list_whose_boards_are_out_of_order_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = list_path(dir.path(), 3);
+        let writer = BitTableWriter::create(&path, &list_kind(3), 128).unwrap();
+        writer.store_word(0, 0b111 << 8).unwrap();
+        writer.store_word(1, 0b111).unwrap();
+        writer.finish().unwrap();
+        let err = UniqueList::open(dir.path(), 3, true)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            err.contains("not a sorted list") && err.contains("unique-3.list"),
+            "{err}"
+        );
+    }
+}
