@@ -61,8 +61,8 @@ pub fn status(board: Board, tables: Option<&Tables>) -> (bool, bool) {
 
 /// True when `board` is solvable, from the tables when they cover its piece count.
 pub fn is_solvable(board: Board, tables: Option<&Tables>) -> bool {
-    match tables.and_then(|t| t.status(board)) {
-        Some((s, _)) => s,
+    match tables.and_then(|t| t.solvable(board)) {
+        Some(s) => s,
         None => solvable(board),
     }
 }

@@ -136,6 +136,20 @@ impl Tables {
         }
     }
 
+    /// Whether `board` is solvable: from its table, or for a board above the
+    /// largest full table by a search down to it; `None` when neither applies.
+    pub fn solvable(&self, board: Board) -> Option<bool> {
+        let k = board.pieces() as usize;
+        if k <= 1 {
+            return Some(k == 1);
+        }
+        match self.levels.get(k).and_then(Option::as_ref) {
+            Some(level) => Some(level.solvable.get(rank(board.mask()))),
+            None if k > self.max_pieces() => self.solvable_above(board),
+            None => None,
+        }
+    }
+
     /// True when `board` (above the largest full table) reaches a solvable
     /// board of that table: a depth-first search that stops at the first one
     /// and never expands a board twice. `None` without any table.
