@@ -36,6 +36,9 @@ declare -A expected=(
 echo "== hsg fling tables --max-pieces $MAX from nothing, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 /usr/bin/time -v "$hsg" fling tables --max-pieces "$MAX" --out "$dir" >"$work/out" 2>"$work/time"
 cat "$work/out"
+echo "rates (boards of the count, full table or list, per second of its wall time):"
+awk '$1 ~ /^[0-9]+$/ && $NF !~ /kept/ { b = $2; gsub(",", "", b); s = $NF;
+  printf "  k = %2d: %10.1f s, %14.0f boards/s\n", $1, s, (s > 0 ? b / s : 0) }' "$work/out"
 grep -E 'Elapsed|User time|System time|Maximum resident' "$work/time"
 echo "disk: $(du -sh "$dir" | cut -f1), load after $(cut -d' ' -f1-3 /proc/loadavg)"
 
