@@ -3,10 +3,11 @@
 # (full tables of 2..9 pieces, lists of the uniquely solvable boards of 10 and 11) under
 # /usr/bin/time -v, its table of counts, wall time, processor seconds, peak RSS and disk; the
 # counts of 2..9 compared with docs/games.md; then the lists' independent check: listed boards
-# and candidates solved by direct search (the bench binary's FLING_BENCH_CHECK mode).
+# and candidates solved by direct search (the bench binary's FLING_BENCH_CHECK mode), and the
+# solvable boards of the listed counts estimated from boards drawn at random (FLING_BENCH_ESTIMATE).
 #
 #   benches/fling_headline.sh [DIR]          (DIR keeps the tables; default: scratch)
-#   MAX=11 SAMPLES=1000 benches/fling_headline.sh /work/fling-tables
+#   MAX=11 SAMPLES=1000 DRAWS=1000000 benches/fling_headline.sh /work/fling-tables
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 MAX=${MAX:-11}
@@ -53,5 +54,7 @@ done
 for k in $(seq 10 "$MAX"); do
   echo "== k = $k: $SAMPLES listed boards and $SAMPLES candidates solved by direct search"
   FLING_BENCH_CHECK=$k FLING_BENCH_CHECK_SAMPLES=$SAMPLES FLING_BENCH_DIR=$dir "$bench"
+  echo "== k = $k: solvable boards estimated from ${DRAWS:-1000000} boards drawn at random"
+  FLING_BENCH_ESTIMATE=$k FLING_BENCH_ESTIMATE_SAMPLES=${DRAWS:-1000000} FLING_BENCH_DIR=$dir "$bench"
 done
 echo "== done, load $(cut -d' ' -f1-3 /proc/loadavg)"

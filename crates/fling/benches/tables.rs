@@ -26,7 +26,9 @@
 //! 1,000) boards of the list of K pieces in `FLING_BENCH_DIR`, and as many
 //! candidates (boards one move above the uniquely solvable boards of K - 1),
 //! by direct search, and counts disagreements with the list
-//! (`benches/fling_headline.sh`).
+//! (`benches/fling_headline.sh`). With `FLING_BENCH_ESTIMATE=K` it estimates
+//! the solvable boards of K pieces (above the full tables) from
+//! `FLING_BENCH_ESTIMATE_SAMPLES` (default 1,000,000) boards drawn at random.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -43,6 +45,9 @@ fn main() {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     if let Ok(pieces) = std::env::var("FLING_BENCH_CHECK") {
         return cross_check(&dir, &pieces);
+    }
+    if let Ok(pieces) = std::env::var("FLING_BENCH_ESTIMATE") {
+        return estimate(&dir, &pieces, threads);
     }
     if let Ok(range) = std::env::var("FLING_BENCH_SAMPLE") {
         let (low, high) = range.split_once('-').unwrap_or((&range, &range));
@@ -147,6 +152,35 @@ fn cross_check(dir: &std::path::Path, pieces: &str) {
             started.elapsed().as_secs_f64()
         ),
         Err(err) => eprintln!("cross-check: {err}"),
+    }
+}
+
+/// Estimates the solvable boards of `pieces` (above the full tables) from
+/// `FLING_BENCH_ESTIMATE_SAMPLES` (default 1,000,000) boards drawn at random.
+fn estimate(dir: &std::path::Path, pieces: &str, threads: usize) {
+    let samples = std::env::var("FLING_BENCH_ESTIMATE_SAMPLES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1_000_000);
+    let Ok(pieces) = pieces.parse::<usize>() else {
+        return eprintln!("FLING_BENCH_ESTIMATE: expected a piece count, got {pieces:?}");
+    };
+    let started = Instant::now();
+    let found =
+        fling::Tables::open(dir).and_then(|t| fling::estimate(&t, pieces, (samples, 1), threads));
+    match found {
+        Ok(e) => println!(
+            "estimate of the solvable {pieces}-piece boards: {} of {} drawn boards solvable, \
+             {:.4e} +- {:.2e} (95%) of {} boards; {} drawn boards in the list; {:.1} s",
+            e.solvable,
+            e.samples,
+            e.solvable_boards(),
+            e.margin(),
+            e.boards,
+            e.unique,
+            started.elapsed().as_secs_f64()
+        ),
+        Err(err) => eprintln!("estimate: {err}"),
     }
 }
 
