@@ -199,9 +199,10 @@ pub(crate) struct Lifted {
     pub(crate) candidates: u64,
 }
 
-/// The uniquely solvable boards of `pieces` pieces from `below` (every uniquely solvable board of `pieces - 1`
-/// pieces) and the full table of `oracle`; `progress` gets the boards of
-/// `below` done. `pieces` must be `oracle.table_pieces + 1` or `+ 2`.
+/// The uniquely solvable boards of `pieces` pieces, from `below` (every
+/// uniquely solvable board of `pieces - 1` pieces) and the full table of
+/// `oracle`, with `threads` threads; `progress` gets the boards of `below`
+/// done. `pieces` must be `oracle.table_pieces + 1` or `+ 2`.
 pub(crate) fn lift(
     below: &[u64],
     pieces: usize,
