@@ -103,8 +103,9 @@ fn below_boards(tables: &Tables, pieces: usize) -> Result<Vec<u64>, FlingError> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lists::{build_lists, list_path};
+    use crate::lists::build_lists;
     use crate::tables::build;
+    use crate::unique_list::list_path;
 
     #[test]
     fn a_true_list_passes_and_a_list_missing_a_board_does_not() {

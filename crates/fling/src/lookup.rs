@@ -2,10 +2,10 @@
 //! finished count of a directory for looking boards up.
 
 use crate::error::FlingError;
-use crate::lists::UniqueList;
 use crate::manifest;
 use crate::rank::{boards, rank};
 use crate::table_layout::{kind, table_path};
+use crate::unique_list::UniqueList;
 use games::fling::Board;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
