@@ -139,8 +139,27 @@ impl Board {
         }
     }
 
+    /// Makes the summaries whole when they hold the board's alone
+    /// ([`Summary::reset_map`]): recomputed from the board, which the
+    /// summaries they replace only over-approximated.
+    #[inline]
+    pub fn ensure_summary(&mut self, so: usize, sm: usize) {
+        if !self.summary.is_full() {
+            self.summarize(so, sm);
+        }
+    }
+
     /// Adds the movements of the moving cells to the summaries.
     pub fn summarize_movements(&mut self, sm: usize) {
+        if self.summary.narrow_map() {
+            // The board's word alone: no row or column to find.
+            let mut all = 0;
+            for &i in &self.moving {
+                all |= self.movements.get(i).copied().unwrap_or(0);
+            }
+            self.summary.add_map_movement(all);
+            return;
+        }
         for &i in &self.moving {
             let (x, y) = self.xy(i);
             self.summary
@@ -348,6 +367,36 @@ mod tests {
             cells: vec![0; 140],
         };
         Board::new(&game, &grid)
+    }
+
+    /// A board-only summary made whole by `ensure_summary` is the summary
+    /// computed from the board, rows and columns included, while a full
+    /// one is left as it is.
+    #[test]
+    fn a_board_only_summary_is_made_whole_from_the_board() {
+        let mut b = board();
+        b.objects[3] = 2;
+        b.objects[137] = 1;
+        b.movements[137] = 4;
+        b.moving.push(137);
+        let mut whole = b.clone();
+        whole.summarize(1, 1);
+        b.summary.reset_map(1, 1, b.height);
+        b.summary.add_objects(0, 0, &[3]);
+        assert!(!b.summary.is_full());
+        assert_eq!(b.summary.map_words(), (3, 0));
+        b.ensure_summary(1, 1);
+        assert!(b.summary.is_full());
+        for y in 0..b.height {
+            assert_eq!(b.summary.row(y), whole.summary.row(y));
+        }
+        for x in 0..b.width {
+            assert_eq!(b.summary.col(x), whole.summary.col(x));
+        }
+        assert_eq!(b.summary.map(), whole.summary.map());
+        b.summary.add_objects(5, 1, &[8]);
+        b.ensure_summary(1, 1);
+        assert_eq!(b.summary.map_words(), (11, 4));
     }
 
     /// A cell written many times is listed once, and a cleared list takes

@@ -277,6 +277,10 @@ fn row_matches(
     lines: Option<&[u64]>,
 ) {
     out.clear();
+    debug_assert!(
+        board.summary.is_full(),
+        "rows read from a board-only summary"
+    );
     let (so, sm) = (g.obj_words, g.mov_words);
     let (need, need_mov) = (&rule.row_masks[r], &rule.row_move_masks[r]);
     let sum = &board.summary;
@@ -745,6 +749,8 @@ fn try_apply(
             return changed;
         }
     }
+    // The general path reads rows and columns.
+    board.ensure_summary(g.obj_words, g.mov_words);
     if !may_match(board, rule) {
         return false;
     }
@@ -860,6 +866,7 @@ fn apply_random_group(
     scratch: &mut Scratch,
     chooser: &mut dyn Chooser,
 ) -> bool {
+    board.ensure_summary(g.obj_words, g.mov_words);
     let mut options: Vec<(usize, Vec<RowMatch>)> = Vec::new();
     for (ri, rule) in rules.iter().enumerate() {
         if !find_matches(g, board, rule, &mut scratch.rows, &mut scratch.starts) {

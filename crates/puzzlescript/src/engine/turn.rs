@@ -56,14 +56,22 @@ pub fn run(
         }
     }
     board.queue.clear();
+    let has_rigid = !g.rigid_groups.is_empty();
+    if !has_rigid {
+        // Without rigid rules no group is ever banned and no turn replayed.
+        apply_rules(g, board, &g.rules, None, scratch, chooser);
+        let mut none = Vec::new();
+        resolve_movements(g, board, &mut none);
+        if !g.late_rules.groups.is_empty() {
+            apply_rules(g, board, &g.late_rules, None, scratch, chooser);
+        }
+        return player_moved(g, board, dir, scratch);
+    }
     scratch.banned.clear();
     scratch.banned.resize(g.rules.groups.len(), false);
-    let has_rigid = !g.rigid_groups.is_empty();
-    if has_rigid {
-        match &mut scratch.start {
-            Some(s) => s.clone_from(board),
-            None => scratch.start = Some(board.clone()),
-        }
+    match &mut scratch.start {
+        Some(s) => s.clone_from(board),
+        None => scratch.start = Some(board.clone()),
     }
     let mut rounds = 0;
     loop {
@@ -85,15 +93,17 @@ pub fn run(
             break;
         }
     }
+    player_moved(g, board, dir, scratch)
+}
+
+/// False when `require_player_movement` cancels the turn: a directional
+/// turn after which every player cell still holds its player.
+fn player_moved(g: &Compiled, board: &Board, dir: Option<u64>, scratch: &Scratch) -> bool {
     if dir.is_some() && g.flags.require_player_movement && !scratch.players.is_empty() {
         let so = g.obj_words;
-        let moved = scratch
-            .players
-            .iter()
-            .any(|&p| !bits::intersects(&board.objects[p * so..p * so + so], &g.names.player_mask));
-        if !moved {
-            return false;
-        }
+        return scratch.players.iter().any(|&p| {
+            !bits::intersects(&board.objects[p * so..p * so + so], &g.names.player_mask)
+        });
     }
     true
 }
