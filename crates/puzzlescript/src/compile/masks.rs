@@ -368,14 +368,16 @@ fn replacement(
         .iter()
         .chain([&moves_clear, &moves_set, &moves_layers, &random_dirs].iter())
         .any(|m| !bits::is_zero(m));
-    Ok(changes.then(|| Replacement {
-        clear: clear.into_boxed_slice(),
-        set: set.into_boxed_slice(),
-        moves_clear: moves_clear.into_boxed_slice(),
-        moves_set: moves_set.into_boxed_slice(),
-        moves_layers: moves_layers.into_boxed_slice(),
-        random_objects: random_objects.into_boxed_slice(),
-        random_dirs: random_dirs.into_boxed_slice(),
+    Ok(changes.then(|| {
+        Replacement::new([
+            clear,
+            set,
+            moves_clear,
+            moves_set,
+            moves_layers,
+            random_objects,
+            random_dirs,
+        ])
     }))
 }
 

@@ -175,6 +175,34 @@ impl Board {
             .add(x, y, objs, &self.movements[i * sm..i * sm + sm]);
     }
 
+    /// [`Board::note_cell`] of the given object and movement words of
+    /// cell `i` alone (a replacement's written words: the others are in
+    /// the summaries already); true when one of those movement words holds
+    /// a movement.
+    pub fn note_words(
+        &mut self,
+        i: usize,
+        so: usize,
+        sm: usize,
+        object_words: &[u32],
+        move_words: &[u32],
+    ) -> bool {
+        let (x, y) = self.xy(i);
+        for &w in object_words {
+            if let Some(&v) = self.objects.get(i * so + w as usize) {
+                self.summary.add_object_word(x, y, w as usize, v);
+            }
+        }
+        let mut moves = false;
+        for &w in move_words {
+            if let Some(&v) = self.movements.get(i * sm + w as usize) {
+                self.summary.add_movement_word(x, y, w as usize, v);
+                moves |= v != 0;
+            }
+        }
+        moves
+    }
+
     /// Number of cells.
     pub fn cells(&self) -> usize {
         self.width * self.height

@@ -88,7 +88,10 @@ fn write_row(board: &mut Board, plan: &NarrowRule, start: isize, d: isize) -> bo
                 board.movements[k] = new_m;
                 if new_o != o || new_m != m {
                     board.note_cell(k, 1, 1);
-                    board.moving.push(k);
+                    // Only cells that hold a movement are listed (as `replace`).
+                    if new_m != 0 {
+                        board.moving.push(k);
+                    }
                     board.touch(k);
                     changed = true;
                 }

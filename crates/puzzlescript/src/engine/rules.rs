@@ -571,8 +571,22 @@ fn replace(
     }
     if changed {
         let (so, sm) = (g.obj_words, g.mov_words);
-        board.note_cell(i, so, sm);
-        board.moving.push(i);
+        let moves = if rep.fixed && (so > 1 || sm > 1) {
+            // Only the words written can hold something new (the summaries
+            // hold the rest already), and a movement in another word means
+            // the cell is listed in `moving` already.
+            board.note_words(i, so, sm, &rep.object_words, &rep.move_words)
+        } else {
+            board.note_cell(i, so, sm);
+            !bits::is_zero(board.movements.get(i * sm..i * sm + sm).unwrap_or(&[]))
+        };
+        // `moving` must list every cell that holds a movement or a rigid
+        // mark; a rule that rewrites many cells without moving them (a
+        // decoration redrawn every turn) would otherwise make movement
+        // resolution and the anchored searches visit all of them.
+        if rule.rigid || moves {
+            board.moving.push(i);
+        }
         board.touch(i);
     }
     changed
@@ -592,7 +606,7 @@ fn rewrite_masks(
     chooser: &mut dyn Chooser,
 ) -> Option<bool> {
     let (so, sm) = (g.obj_words, g.mov_words);
-    let fixed = bits::is_zero(&rep.random_objects) && bits::is_zero(&rep.random_dirs);
+    let fixed = rep.fixed;
     if let (true, [set], [clear], [mset], [mclear], [layers]) = (
         fixed,
         &rep.set[..],
@@ -615,19 +629,33 @@ fn rewrite_masks(
     if fixed {
         // No random choice on a board of several words: the words are
         // rewritten in place, without copying the masks.
+        // Most words of a wide replacement write nothing: only those that
+        // do are visited (`Replacement::index_words`).
         let mut changed = false;
-        for (w, (&clear, &set)) in rep.clear.iter().zip(&rep.set[..]).enumerate().take(so) {
-            let old = board.objects[at_o + w];
-            let new = (old & !clear) | set;
-            changed |= new != old;
-            board.objects[at_o + w] = new;
+        for &w in rep.object_words.iter() {
+            let w = w as usize;
+            let (Some(&clear), Some(&set)) = (rep.clear.get(w), rep.set.get(w)) else {
+                continue;
+            };
+            if let Some(slot) = board.objects.get_mut(at_o + w).filter(|_| w < so) {
+                let new = (*slot & !clear) | set;
+                changed |= new != *slot;
+                *slot = new;
+            }
         }
-        let moves = rep.moves_clear.iter().zip(&rep.moves_layers[..]);
-        for (w, ((&clear, &layers), &set)) in moves.zip(&rep.moves_set[..]).enumerate().take(sm) {
-            let old = board.movements[at_m + w];
-            let new = (old & !(clear | layers)) | set;
-            changed |= new != old;
-            board.movements[at_m + w] = new;
+        for &w in rep.move_words.iter() {
+            let w = w as usize;
+            let masks = (rep.moves_clear.get(w), rep.moves_layers.get(w));
+            let (Some(&clear), Some(&layers), Some(&set)) =
+                (masks.0, masks.1, rep.moves_set.get(w))
+            else {
+                continue;
+            };
+            if let Some(slot) = board.movements.get_mut(at_m + w).filter(|_| w < sm) {
+                let new = (*slot & !(clear | layers)) | set;
+                changed |= new != *slot;
+                *slot = new;
+            }
         }
         return Some(changed);
     }

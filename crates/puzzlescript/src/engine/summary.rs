@@ -134,10 +134,13 @@ impl Summary {
             }
             return;
         }
-        for k in units {
-            let at = k * u + offset;
-            if let Some(ws) = self.words.get_mut(at..at + v.len()) {
-                crate::bits::or_into(ws, v);
+        // Wide sets (many layers of movements) are mostly zero words: only
+        // the others are ORed in.
+        for (w, &word) in v.iter().enumerate().filter(|(_, &word)| word != 0) {
+            for k in units {
+                if let Some(x) = self.words.get_mut(k * u + offset + w) {
+                    *x |= word;
+                }
             }
         }
     }
@@ -147,6 +150,35 @@ impl Summary {
     #[inline]
     pub fn add_narrow(&mut self, x: usize, y: usize, objs: u64) {
         self.add_at(x, y, 0, &[objs]);
+    }
+
+    /// ORs `v` into object word `w` of the board's, row `y`'s and column
+    /// `x`'s summaries (only the board's when not [`Summary::is_full`]).
+    #[inline]
+    pub fn add_object_word(&mut self, x: usize, y: usize, w: usize, v: u64) {
+        self.add_word(x, y, w, v);
+    }
+
+    /// [`Summary::add_object_word`] of movement word `w`.
+    #[inline]
+    pub fn add_movement_word(&mut self, x: usize, y: usize, w: usize, v: u64) {
+        self.add_word(x, y, self.so + w, v);
+    }
+
+    /// ORs `v` into the word at `offset` of the units cell (`x`, `y`) is in.
+    #[inline(always)]
+    fn add_word(&mut self, x: usize, y: usize, offset: usize, v: u64) {
+        if v == 0 {
+            return;
+        }
+        let u = self.so + self.sm;
+        let units = [0, 1 + y, 1 + self.height + x];
+        let count = if self.full { 3 } else { 1 };
+        for &k in &units[..count] {
+            if let Some(x) = self.words.get_mut(k * u + offset) {
+                *x |= v;
+            }
+        }
     }
 
     /// [`Summary::add`] of objects alone.
