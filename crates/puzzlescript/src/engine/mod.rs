@@ -71,6 +71,14 @@ pub struct Board {
     pub touched: Vec<usize>,
     /// One bit per cell: set when the cell is in `touched`.
     touched_bits: Vec<u64>,
+    /// Every cell written in this turn, in order, repeats kept (see
+    /// [`NoMatch`]): a rule that found no match is searched again only on
+    /// the lines through the cells written since. Emptied by
+    /// [`Board::clear_log`], and when it grows past [`LOG_CAP`].
+    pub log: Vec<usize>,
+    /// The log's number: it changes whenever the log is emptied, so that a
+    /// record names the log it counted.
+    pub log_epoch: u64,
     /// Per cell, its column and row, so that the hot paths look them up
     /// instead of dividing the cell's index by the height.
     pub coords: Vec<(usize, usize)>,
@@ -99,8 +107,18 @@ impl Board {
             moving: Vec::new(),
             touched: Vec::new(),
             touched_bits: vec![0; n.div_ceil(64)],
+            log: Vec::new(),
+            log_epoch: 0,
             coords: coords_of(grid.width, grid.height),
         }
+    }
+
+    /// Empties the log of writes under a new number: records counted on
+    /// the old one no longer hold.
+    #[inline]
+    pub fn clear_log(&mut self) {
+        self.log.clear();
+        self.log_epoch = self.log_epoch.wrapping_add(1);
     }
 
     /// The column and row of cell `i`.
@@ -229,11 +247,17 @@ impl Board {
         self.queue.clear();
         self.moving.clear();
         self.clear_touched();
+        self.clear_log();
     }
 
     /// Adds cell `i` to `touched` unless it is there already.
     #[inline]
     pub fn touch(&mut self, i: usize) {
+        if self.log.len() >= LOG_CAP {
+            // A turn that writes this much is searched in full again.
+            self.clear_log();
+        }
+        self.log.push(i);
         let (word, bit) = (i / 64, 1u64 << (i % 64));
         match self.touched_bits.get_mut(word) {
             Some(w) if *w & bit != 0 => {}
@@ -292,6 +316,10 @@ impl Board {
         }
     }
 }
+
+/// The longest log of writes a turn keeps ([`Board::log`]): past it the log
+/// starts again, and the rules recorded against it are searched in full.
+pub const LOG_CAP: usize = 1 << 16;
 
 /// One match of a pattern row: its first cell and the gaps of its ellipses.
 pub type RowMatch = [usize; 3];

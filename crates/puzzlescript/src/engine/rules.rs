@@ -782,22 +782,37 @@ fn try_apply(
     if !may_match(board, rule) {
         return false;
     }
-    let known = if rule.reads_movements {
-        None
-    } else {
+    let recorded = !rule.reads_movements && scratch.no_match.enabled();
+    let known = if recorded {
         scratch.no_match.row(rule.index)
+    } else {
+        None
     };
-    if let Some(r) = known {
-        if !matches_near_writes(g, board, rule, r, scratch) {
-            return false;
+    if recorded {
+        // A record made in this turn names fewer cells written since than
+        // the prepared board's (see `NoMatch::turn_row`).
+        let (epoch, now) = (board.log_epoch, board.log.len());
+        let since = match scratch.no_match.turn_row(rule.index, epoch, now) {
+            Some((r, at)) => Some((r, board.log.get(at..).unwrap_or(&[]))),
+            None => known.map(|r| (r, &board.touched[..])),
+        };
+        if let Some((r, cells)) = since {
+            if !matches_near_writes(g, board, rule, r, cells, scratch) {
+                scratch.no_match.record_turn(rule.index, r, epoch, now);
+                return false;
+            }
         }
     }
     if !find_matches(g, board, rule, &mut scratch.rows, &mut scratch.starts) {
-        if known.is_none() && !rule.reads_movements && scratch.no_match.may_record(&board.touched) {
+        if recorded {
             // The search stopped at the first row without a match.
             let rows = &scratch.rows[..rule.rows.len()];
             if let Some(r) = rows.iter().position(Vec::is_empty) {
-                scratch.no_match.record(rule.index, r);
+                if known.is_none() && scratch.no_match.may_record(&board.touched) {
+                    scratch.no_match.record(rule.index, r);
+                }
+                let (epoch, now) = (board.log_epoch, board.log.len());
+                scratch.no_match.record_turn(rule.index, r, epoch, now);
             }
         }
         return false;
@@ -840,17 +855,18 @@ fn try_apply(
     changed
 }
 
-/// True when row `r` of `rule`, recorded as matching nowhere on the prepared
-/// board, matches on a line through a cell written since (the only lines
-/// where the board changed, see [`super::NoMatch`]).
+/// True when row `r` of `rule`, recorded as matching nowhere on an earlier
+/// board, matches on a line through one of `cells`, the cells written since
+/// (the only lines where the board changed, see [`super::NoMatch`]).
 fn matches_near_writes(
     g: &Compiled,
     board: &Board,
     rule: &Rule,
     r: usize,
+    cells: &[usize],
     scratch: &mut Scratch,
 ) -> bool {
-    if board.touched.is_empty() {
+    if cells.is_empty() {
         return false;
     }
     let horizontal = rule.direction > 2;
@@ -862,7 +878,7 @@ fn matches_near_writes(
     let lines = &mut scratch.no_match.lines;
     lines.clear();
     lines.resize(count.div_ceil(64), 0);
-    for &i in &board.touched {
+    for &i in cells {
         let (x, y) = board.xy(i);
         let line = if horizontal { y } else { x };
         if line < count {

@@ -31,6 +31,8 @@ pub fn run(
     chooser: &mut dyn Chooser,
 ) -> bool {
     scratch.players.clear();
+    // Records made in another turn say nothing of this one.
+    board.clear_log();
     // Borrowed in place, not taken out and put back (two copies a turn).
     let use_prepared = std::mem::replace(&mut scratch.use_prepared, false);
     match scratch.prepared.as_ref().filter(|_| use_prepared) {
@@ -83,9 +85,14 @@ pub fn run(
         let replay = resolve_movements(g, board, &mut banned);
         scratch.banned = banned;
         if replay {
+            // Restored wholesale: the log no longer lists what changed, and
+            // its number must not go back to the start's.
+            let epoch = board.log_epoch;
             if let Some(start) = &scratch.start {
                 board.clone_from(start);
             }
+            board.log_epoch = epoch;
+            board.clear_log();
         } else if !g.late_rules.groups.is_empty() {
             apply_rules(g, board, &g.late_rules, None, scratch, chooser);
         }
