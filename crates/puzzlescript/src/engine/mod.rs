@@ -79,6 +79,9 @@ pub struct Board {
     /// The log's number: it changes whenever the log is emptied, so that a
     /// record names the log it counted.
     pub log_epoch: u64,
+    /// True when writes are logged (a game whose rules can be recorded,
+    /// by an owner that keeps records): others pay nothing for the log.
+    pub logging: bool,
     /// Per cell, its column and row, so that the hot paths look them up
     /// instead of dividing the cell's index by the height.
     pub coords: Vec<(usize, usize)>,
@@ -109,6 +112,7 @@ impl Board {
             touched_bits: vec![0; n.div_ceil(64)],
             log: Vec::new(),
             log_epoch: 0,
+            logging: false,
             coords: coords_of(grid.width, grid.height),
         }
     }
@@ -253,11 +257,13 @@ impl Board {
     /// Adds cell `i` to `touched` unless it is there already.
     #[inline]
     pub fn touch(&mut self, i: usize) {
-        if self.log.len() >= LOG_CAP {
-            // A turn that writes this much is searched in full again.
-            self.clear_log();
+        if self.logging {
+            if self.log.len() >= LOG_CAP {
+                // A turn that writes this much is searched in full again.
+                self.clear_log();
+            }
+            self.log.push(i);
         }
-        self.log.push(i);
         let (word, bit) = (i / 64, 1u64 << (i % 64));
         match self.touched_bits.get_mut(word) {
             Some(w) if *w & bit != 0 => {}

@@ -76,7 +76,14 @@ pub fn with_worker(game: &PuzzleScriptGame, f: impl FnOnce(&mut Worker)) {
             *slot = Some(Worker {
                 key,
                 so: game.game.obj_words.max(1),
-                board: game.board.clone(),
+                board: {
+                    // Writes are logged for the rules that records can skip.
+                    let mut board = game.board.clone();
+                    let g = &game.game;
+                    let all = g.rules.groups.iter().chain(&g.late_rules.groups);
+                    board.logging = game.rule_records && all.flatten().any(|r| !r.reads_movements);
+                    board
+                },
                 scratch: {
                     // `prepare` starts each board's records, and every
                     // write of a turn goes to `touched` (see `NoMatch`).
