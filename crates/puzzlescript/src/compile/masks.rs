@@ -286,9 +286,17 @@ fn compile_cell(
     let tests = WordTest::of(&present, &missing, false)
         .chain(WordTest::of(&moves_present, &moves_missing, true))
         .collect();
+    let any_words = any_present
+        .iter()
+        .map(|any| {
+            let words = any.iter().enumerate().filter(|&(_, &m)| m != 0);
+            words.map(|(w, &m)| (w as u32, m)).collect()
+        })
+        .collect();
     Ok(Some(CellPattern {
         narrow,
         tests,
+        any_words,
         present: present.into_boxed_slice(),
         missing: missing.into_boxed_slice(),
         any_present,

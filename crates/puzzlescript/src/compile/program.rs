@@ -27,7 +27,13 @@ pub struct CellPattern {
     /// several words a cell is tested on these alone (most patterns name
     /// one or two objects, whatever the number of words).
     pub tests: Box<[WordTest]>,
+    /// Each of `any_present`'s sets as its non-zero words, (word, bits): on
+    /// boards of several words a property is tested on these alone.
+    pub any_words: Box<[WordBits]>,
 }
+
+/// A set of objects as its non-zero words: (word index, bits).
+pub type WordBits = Box<[(u32, u64)]>;
 
 /// One word of a cell pattern's test: bits that must be set and bits that
 /// must be clear in one word of a cell's objects or movements.

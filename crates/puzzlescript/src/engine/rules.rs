@@ -37,8 +37,14 @@ fn cell_matches_wide(p: &CellPattern, board: &Board, so: usize, sm: usize, i: us
             return false;
         }
     }
-    let objs = board.objects.get(i * so..i * so + so).unwrap_or(&[]);
-    p.any_present.iter().all(|any| bits::intersects(objs, any))
+    // Each property on its non-zero words alone.
+    let base = i * so;
+    p.any_words.iter().all(|words| {
+        words.iter().any(|&(w, m)| {
+            let w = w as usize;
+            w < so && board.objects.get(base + w).is_some_and(|o| o & m != 0)
+        })
+    })
 }
 
 /// One word test of a pattern against cell `i`.
