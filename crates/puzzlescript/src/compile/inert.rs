@@ -96,6 +96,7 @@ pub fn strip(g: &Compiled, inert: &[bool]) -> Compiled {
                     } else if let Some(r) = &mut p.replacement {
                         bits::clear_into(&mut r.set, &mask);
                         bits::clear_into(&mut r.random_objects, &mask);
+                        r.index_words();
                     }
                 }
             }

@@ -286,9 +286,17 @@ fn compile_cell(
     let tests = WordTest::of(&present, &missing, false)
         .chain(WordTest::of(&moves_present, &moves_missing, true))
         .collect();
+    let any_words = any_present
+        .iter()
+        .map(|any| {
+            let words = any.iter().enumerate().filter(|&(_, &m)| m != 0);
+            words.map(|(w, &m)| (w as u32, m)).collect()
+        })
+        .collect();
     Ok(Some(CellPattern {
         narrow,
         tests,
+        any_words,
         present: present.into_boxed_slice(),
         missing: missing.into_boxed_slice(),
         any_present,
@@ -368,14 +376,16 @@ fn replacement(
         .iter()
         .chain([&moves_clear, &moves_set, &moves_layers, &random_dirs].iter())
         .any(|m| !bits::is_zero(m));
-    Ok(changes.then(|| Replacement {
-        clear: clear.into_boxed_slice(),
-        set: set.into_boxed_slice(),
-        moves_clear: moves_clear.into_boxed_slice(),
-        moves_set: moves_set.into_boxed_slice(),
-        moves_layers: moves_layers.into_boxed_slice(),
-        random_objects: random_objects.into_boxed_slice(),
-        random_dirs: random_dirs.into_boxed_slice(),
+    Ok(changes.then(|| {
+        Replacement::new([
+            clear,
+            set,
+            moves_clear,
+            moves_set,
+            moves_layers,
+            random_objects,
+            random_dirs,
+        ])
     }))
 }
 

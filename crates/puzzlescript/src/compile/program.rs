@@ -27,7 +27,13 @@ pub struct CellPattern {
     /// several words a cell is tested on these alone (most patterns name
     /// one or two objects, whatever the number of words).
     pub tests: Box<[WordTest]>,
+    /// Each of `any_present`'s sets as its non-zero words, (word, bits): on
+    /// boards of several words a property is tested on these alone.
+    pub any_words: Box<[WordBits]>,
 }
+
+/// A set of objects as its non-zero words: (word index, bits).
+pub type WordBits = Box<[(u32, u64)]>;
 
 /// One word of a cell pattern's test: bits that must be set and bits that
 /// must be clear in one word of a cell's objects or movements.
@@ -82,6 +88,53 @@ pub struct Replacement {
     pub random_objects: Box<[u64]>,
     /// Layers given a random direction (`randomdir`).
     pub random_dirs: Box<[u64]>,
+    /// True when nothing is chosen at random ([`Replacement::index_words`]).
+    pub fixed: bool,
+    /// The object words that `clear` or `set` change, increasing: a fixed
+    /// replacement on a board of several words writes these alone.
+    pub object_words: Box<[u32]>,
+    /// The movement words that `moves_clear`, `moves_layers` or
+    /// `moves_set` change, increasing (many layers make many words, most
+    /// of which a replacement leaves alone).
+    pub move_words: Box<[u32]>,
+}
+
+impl Replacement {
+    /// A replacement of these masks, its words indexed.
+    pub fn new(masks: [Vec<u64>; 7]) -> Replacement {
+        let [clear, set, moves_clear, moves_set, moves_layers, random_objects, random_dirs] = masks;
+        let mut r = Replacement {
+            clear: clear.into_boxed_slice(),
+            set: set.into_boxed_slice(),
+            moves_clear: moves_clear.into_boxed_slice(),
+            moves_set: moves_set.into_boxed_slice(),
+            moves_layers: moves_layers.into_boxed_slice(),
+            random_objects: random_objects.into_boxed_slice(),
+            random_dirs: random_dirs.into_boxed_slice(),
+            fixed: true,
+            object_words: Box::default(),
+            move_words: Box::default(),
+        };
+        r.index_words();
+        r
+    }
+
+    /// Recomputes [`Replacement::fixed`], [`Replacement::object_words`] and
+    /// [`Replacement::move_words`] from the masks (after they changed).
+    pub fn index_words(&mut self) {
+        let nonzero = |words: &mut dyn Iterator<Item = u64>| -> Box<[u32]> {
+            words
+                .enumerate()
+                .filter(|&(_, w)| w != 0)
+                .map(|(k, _)| k as u32)
+                .collect()
+        };
+        self.fixed =
+            crate::bits::is_zero(&self.random_objects) && crate::bits::is_zero(&self.random_dirs);
+        self.object_words = nonzero(&mut self.clear.iter().zip(&self.set[..]).map(|(c, s)| c | s));
+        let moves = self.moves_clear.iter().zip(&self.moves_layers[..]);
+        self.move_words = nonzero(&mut moves.zip(&self.moves_set[..]).map(|((c, l), s)| c | l | s));
+    }
 }
 
 /// A cell of a pattern row: a cell to match or an ellipsis.
@@ -299,4 +352,32 @@ pub struct SourceRule {
     /// them: it lost its replacements, so it can no longer change the grid
     /// (`hsg explore --keep-inert` keeps it whole).
     pub decorative: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Replacement;
+
+    /// A replacement lists exactly the words its masks write, and says
+    /// whether it chooses at random; both follow the masks when they change.
+    #[test]
+    fn a_replacement_indexes_the_words_it_writes() {
+        let mut r = Replacement::new([
+            vec![0, 4, 0],
+            vec![1, 0, 0],
+            vec![0, 0, 0, 0],
+            vec![0, 0, 0, 8],
+            vec![0, 2, 0, 0],
+            vec![0, 0, 0],
+            vec![0, 0, 0, 0],
+        ]);
+        assert!(r.fixed);
+        assert_eq!(&r.object_words[..], &[0, 1]);
+        assert_eq!(&r.move_words[..], &[1, 3]);
+        r.clear[1] = 0;
+        r.random_objects[2] = 1;
+        r.index_words();
+        assert!(!r.fixed);
+        assert_eq!(&r.object_words[..], &[0]);
+    }
 }

@@ -71,6 +71,17 @@ pub struct Board {
     pub touched: Vec<usize>,
     /// One bit per cell: set when the cell is in `touched`.
     touched_bits: Vec<u64>,
+    /// Every cell written in this turn, in order, repeats kept (see
+    /// [`NoMatch`]): a rule that found no match is searched again only on
+    /// the lines through the cells written since. Emptied by
+    /// [`Board::clear_log`], and when it grows past [`LOG_CAP`].
+    pub log: Vec<usize>,
+    /// The log's number: it changes whenever the log is emptied, so that a
+    /// record names the log it counted.
+    pub log_epoch: u64,
+    /// True when writes are logged (a game whose rules can be recorded,
+    /// by an owner that keeps records): others pay nothing for the log.
+    pub logging: bool,
     /// Per cell, its column and row, so that the hot paths look them up
     /// instead of dividing the cell's index by the height.
     pub coords: Vec<(usize, usize)>,
@@ -99,8 +110,19 @@ impl Board {
             moving: Vec::new(),
             touched: Vec::new(),
             touched_bits: vec![0; n.div_ceil(64)],
+            log: Vec::new(),
+            log_epoch: 0,
+            logging: false,
             coords: coords_of(grid.width, grid.height),
         }
+    }
+
+    /// Empties the log of writes under a new number: records counted on
+    /// the old one no longer hold.
+    #[inline]
+    pub fn clear_log(&mut self) {
+        self.log.clear();
+        self.log_epoch = self.log_epoch.wrapping_add(1);
     }
 
     /// The column and row of cell `i`.
@@ -139,8 +161,27 @@ impl Board {
         }
     }
 
+    /// Makes the summaries whole when they hold the board's alone
+    /// ([`Summary::reset_map`]): recomputed from the board, which the
+    /// summaries they replace only over-approximated.
+    #[inline]
+    pub fn ensure_summary(&mut self, so: usize, sm: usize) {
+        if !self.summary.is_full() {
+            self.summarize(so, sm);
+        }
+    }
+
     /// Adds the movements of the moving cells to the summaries.
     pub fn summarize_movements(&mut self, sm: usize) {
+        if self.summary.narrow_map() {
+            // The board's word alone: no row or column to find.
+            let mut all = 0;
+            for &i in &self.moving {
+                all |= self.movements.get(i).copied().unwrap_or(0);
+            }
+            self.summary.add_map_movement(all);
+            return;
+        }
         for &i in &self.moving {
             let (x, y) = self.xy(i);
             self.summary
@@ -154,6 +195,34 @@ impl Board {
         let objs = &self.objects[i * so..i * so + so];
         self.summary
             .add(x, y, objs, &self.movements[i * sm..i * sm + sm]);
+    }
+
+    /// [`Board::note_cell`] of the given object and movement words of
+    /// cell `i` alone (a replacement's written words: the others are in
+    /// the summaries already); true when one of those movement words holds
+    /// a movement.
+    pub fn note_words(
+        &mut self,
+        i: usize,
+        so: usize,
+        sm: usize,
+        object_words: &[u32],
+        move_words: &[u32],
+    ) -> bool {
+        let (x, y) = self.xy(i);
+        for &w in object_words {
+            if let Some(&v) = self.objects.get(i * so + w as usize) {
+                self.summary.add_object_word(x, y, w as usize, v);
+            }
+        }
+        let mut moves = false;
+        for &w in move_words {
+            if let Some(&v) = self.movements.get(i * sm + w as usize) {
+                self.summary.add_movement_word(x, y, w as usize, v);
+                moves |= v != 0;
+            }
+        }
+        moves
     }
 
     /// Number of cells.
@@ -182,11 +251,19 @@ impl Board {
         self.queue.clear();
         self.moving.clear();
         self.clear_touched();
+        self.clear_log();
     }
 
     /// Adds cell `i` to `touched` unless it is there already.
     #[inline]
     pub fn touch(&mut self, i: usize) {
+        if self.logging {
+            if self.log.len() >= LOG_CAP {
+                // A turn that writes this much is searched in full again.
+                self.clear_log();
+            }
+            self.log.push(i);
+        }
         let (word, bit) = (i / 64, 1u64 << (i % 64));
         match self.touched_bits.get_mut(word) {
             Some(w) if *w & bit != 0 => {}
@@ -245,6 +322,10 @@ impl Board {
         }
     }
 }
+
+/// The longest log of writes a turn keeps ([`Board::log`]): past it the log
+/// starts again, and the rules recorded against it are searched in full.
+pub const LOG_CAP: usize = 1 << 16;
 
 /// One match of a pattern row: its first cell and the gaps of its ellipses.
 pub type RowMatch = [usize; 3];
@@ -348,6 +429,36 @@ mod tests {
             cells: vec![0; 140],
         };
         Board::new(&game, &grid)
+    }
+
+    /// A board-only summary made whole by `ensure_summary` is the summary
+    /// computed from the board, rows and columns included, while a full
+    /// one is left as it is.
+    #[test]
+    fn a_board_only_summary_is_made_whole_from_the_board() {
+        let mut b = board();
+        b.objects[3] = 2;
+        b.objects[137] = 1;
+        b.movements[137] = 4;
+        b.moving.push(137);
+        let mut whole = b.clone();
+        whole.summarize(1, 1);
+        b.summary.reset_map(1, 1, b.height);
+        b.summary.add_objects(0, 0, &[3]);
+        assert!(!b.summary.is_full());
+        assert_eq!(b.summary.map_words(), (3, 0));
+        b.ensure_summary(1, 1);
+        assert!(b.summary.is_full());
+        for y in 0..b.height {
+            assert_eq!(b.summary.row(y), whole.summary.row(y));
+        }
+        for x in 0..b.width {
+            assert_eq!(b.summary.col(x), whole.summary.col(x));
+        }
+        assert_eq!(b.summary.map(), whole.summary.map());
+        b.summary.add_objects(5, 1, &[8]);
+        b.ensure_summary(1, 1);
+        assert_eq!(b.summary.map_words(), (11, 4));
     }
 
     /// A cell written many times is listed once, and a cleared list takes

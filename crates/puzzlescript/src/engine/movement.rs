@@ -165,8 +165,10 @@ fn move_cell_narrow(g: &Compiled, board: &mut Board, i: usize) -> bool {
 pub fn resolve_movements(g: &Compiled, board: &mut Board, banned: &mut Vec<bool>) -> bool {
     let sm = g.mov_words;
     let mut cells = std::mem::take(&mut board.moving);
-    cells.sort_unstable();
-    cells.dedup();
+    if cells.len() > 1 {
+        cells.sort_unstable();
+        cells.dedup();
+    }
     let mut moved = true;
     while moved {
         moved = false;

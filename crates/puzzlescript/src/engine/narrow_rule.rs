@@ -23,18 +23,17 @@ pub(super) fn try_apply(
     if board.moving.len() * 4 > w * h {
         return None;
     }
-    let (objs, movs) = board.summary.map();
-    let (o, m) = (
-        objs.first().copied().unwrap_or(0),
-        movs.first().copied().unwrap_or(0),
-    );
+    let (o, m) = board.summary.map_words();
     if o & plan.objects != plan.objects || m & plan.movements != plan.movements {
         return Some(false);
     }
     if scratch.rows.is_empty() {
         scratch.rows.push(Vec::new());
     }
-    let mut found = std::mem::take(&mut scratch.rows[0]);
+    let (rows, starts) = (&mut scratch.rows, &mut scratch.starts);
+    let Some(found) = rows.first_mut() else {
+        return Some(false);
+    };
     found.clear();
     let bounds = start_bounds(rule.direction, plan.cells.len(), w, h);
     narrow_anchored_matches(
@@ -43,11 +42,10 @@ pub(super) fn try_apply(
         plan.anchor,
         &plan.cells,
         bounds,
-        &mut found,
-        &mut scratch.starts,
+        found,
+        starts,
     );
     if found.is_empty() {
-        scratch.rows[0] = found;
         return Some(false);
     }
     let mut changed = false;
@@ -57,7 +55,6 @@ pub(super) fn try_apply(
                 line: rule.line,
                 combinations: found.len(),
             });
-            scratch.rows[0] = found;
             return Some(false);
         }
         let d = delta(rule.direction, h);
@@ -70,7 +67,6 @@ pub(super) fn try_apply(
             changed |= write_row(board, plan, start as isize, d);
         }
     }
-    scratch.rows[0] = found;
     board.queue_commands(&rule.commands);
     if changed || !rule.commands.is_empty() {
         scratch.note_fired(rule);
@@ -92,7 +88,10 @@ fn write_row(board: &mut Board, plan: &NarrowRule, start: isize, d: isize) -> bo
                 board.movements[k] = new_m;
                 if new_o != o || new_m != m {
                     board.note_cell(k, 1, 1);
-                    board.moving.push(k);
+                    // Only cells that hold a movement are listed (as `replace`).
+                    if new_m != 0 {
+                        board.moving.push(k);
+                    }
                     board.touch(k);
                     changed = true;
                 }

@@ -17,7 +17,19 @@
 //! new set at each prepared board ([`NoMatch::new_board`]); the replaying
 //! session, which restores boards wholesale, never turns them on.
 
-/// Per rule, the row that found no match on the prepared board.
+/// Records within a turn follow the same argument against a nearer board.
+/// A group runs its rules to a fixpoint, and each pass searched every rule
+/// again, though most passes write a few cells. A row that found no match
+/// is recorded with the length of the board's log of writes
+/// ([`super::Board::log`], every cell written in this turn, in order); a
+/// later search of the rule in the same turn looks only at the lines
+/// through the cells logged since, and skips the rule when none were.
+/// A log starts empty, under a new number, at each turn and whenever the
+/// board is restored wholesale (a rigid rollback), so a record never
+/// outlives the board it was made on.
+///
+/// Per rule, the row that found no match on the prepared board, and the
+/// row that found none in this turn.
 #[derive(Clone, Debug, Default)]
 pub struct NoMatch {
     /// False until the owner keeps `touched` as the list of every cell
@@ -29,6 +41,9 @@ pub struct NoMatch {
     records: Vec<(u32, u32)>,
     /// One bit per line through a written cell (scratch for the search).
     pub lines: Vec<u64>,
+    /// Per rule index: the board log's number and length when the record
+    /// was made, and the row plus one (zero: none).
+    turn: Vec<(u64, u32, u32)>,
 }
 
 impl NoMatch {
@@ -60,6 +75,38 @@ impl NoMatch {
             }
             _ => None,
         }
+    }
+
+    /// True when the records are on.
+    #[inline]
+    pub fn enabled(&self) -> bool {
+        self.enabled
+    }
+
+    /// The row of rule `index` that found no match in this turn and the
+    /// length the log had then, if recorded for log number `epoch`, now
+    /// `len` long.
+    #[inline]
+    pub fn turn_row(&self, index: usize, epoch: u64, len: usize) -> Option<(usize, usize)> {
+        match self.turn.get(index) {
+            Some(&(e, at, row)) if self.enabled && e == epoch && row > 0 && at as usize <= len => {
+                Some((row as usize - 1, at as usize))
+            }
+            _ => None,
+        }
+    }
+
+    /// Records that row `row` of rule `index` has no match on the board
+    /// whose log (number `epoch`) is `len` long.
+    pub fn record_turn(&mut self, index: usize, row: usize, epoch: u64, len: usize) {
+        if !self.enabled {
+            return;
+        }
+        if self.turn.len() <= index {
+            self.turn.resize(index + 1, (0, 0, 0));
+        }
+        let len = u32::try_from(len).unwrap_or(u32::MAX);
+        self.turn[index] = (epoch, len, row as u32 + 1);
     }
 
     /// True when a search on the board as it is now may be recorded: the
@@ -102,5 +149,21 @@ mod tests {
         assert_eq!(n.row(5), Some(0));
         n.new_board();
         assert_eq!((n.epoch, n.row(5)), (1, None));
+    }
+
+    /// A record made in a turn holds for its log only, up to its length.
+    #[test]
+    fn turn_records_hold_for_their_log_only() {
+        let mut n = NoMatch::default();
+        n.record_turn(2, 1, 7, 10);
+        assert_eq!(n.turn_row(2, 7, 10), None, "off until enabled");
+        n.enable();
+        n.record_turn(2, 1, 7, 10);
+        assert_eq!(n.turn_row(2, 7, 10), Some((1, 10)));
+        assert_eq!(n.turn_row(2, 7, 12), Some((1, 10)));
+        assert_eq!(n.turn_row(2, 7, 9), None, "a log shorter than the record");
+        assert_eq!(n.turn_row(2, 8, 12), None, "another log");
+        assert_eq!(n.turn_row(1, 7, 12), None);
+        assert_eq!(n.turn_row(3, 7, 12), None);
     }
 }

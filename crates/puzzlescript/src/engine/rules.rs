@@ -37,8 +37,14 @@ fn cell_matches_wide(p: &CellPattern, board: &Board, so: usize, sm: usize, i: us
             return false;
         }
     }
-    let objs = board.objects.get(i * so..i * so + so).unwrap_or(&[]);
-    p.any_present.iter().all(|any| bits::intersects(objs, any))
+    // Each property on its non-zero words alone.
+    let base = i * so;
+    p.any_words.iter().all(|words| {
+        words.iter().any(|&(w, m)| {
+            let w = w as usize;
+            w < so && board.objects.get(base + w).is_some_and(|o| o & m != 0)
+        })
+    })
 }
 
 /// One word test of a pattern against cell `i`.
@@ -277,6 +283,10 @@ fn row_matches(
     lines: Option<&[u64]>,
 ) {
     out.clear();
+    debug_assert!(
+        board.summary.is_full(),
+        "rows read from a board-only summary"
+    );
     let (so, sm) = (g.obj_words, g.mov_words);
     let (need, need_mov) = (&rule.row_masks[r], &rule.row_move_masks[r]);
     let sum = &board.summary;
@@ -567,8 +577,22 @@ fn replace(
     }
     if changed {
         let (so, sm) = (g.obj_words, g.mov_words);
-        board.note_cell(i, so, sm);
-        board.moving.push(i);
+        let moves = if rep.fixed && (so > 1 || sm > 1) {
+            // Only the words written can hold something new (the summaries
+            // hold the rest already), and a movement in another word means
+            // the cell is listed in `moving` already.
+            board.note_words(i, so, sm, &rep.object_words, &rep.move_words)
+        } else {
+            board.note_cell(i, so, sm);
+            !bits::is_zero(board.movements.get(i * sm..i * sm + sm).unwrap_or(&[]))
+        };
+        // `moving` must list every cell that holds a movement or a rigid
+        // mark; a rule that rewrites many cells without moving them (a
+        // decoration redrawn every turn) would otherwise make movement
+        // resolution and the anchored searches visit all of them.
+        if rule.rigid || moves {
+            board.moving.push(i);
+        }
         board.touch(i);
     }
     changed
@@ -588,7 +612,7 @@ fn rewrite_masks(
     chooser: &mut dyn Chooser,
 ) -> Option<bool> {
     let (so, sm) = (g.obj_words, g.mov_words);
-    let fixed = bits::is_zero(&rep.random_objects) && bits::is_zero(&rep.random_dirs);
+    let fixed = rep.fixed;
     if let (true, [set], [clear], [mset], [mclear], [layers]) = (
         fixed,
         &rep.set[..],
@@ -611,19 +635,33 @@ fn rewrite_masks(
     if fixed {
         // No random choice on a board of several words: the words are
         // rewritten in place, without copying the masks.
+        // Most words of a wide replacement write nothing: only those that
+        // do are visited (`Replacement::index_words`).
         let mut changed = false;
-        for (w, (&clear, &set)) in rep.clear.iter().zip(&rep.set[..]).enumerate().take(so) {
-            let old = board.objects[at_o + w];
-            let new = (old & !clear) | set;
-            changed |= new != old;
-            board.objects[at_o + w] = new;
+        for &w in rep.object_words.iter() {
+            let w = w as usize;
+            let (Some(&clear), Some(&set)) = (rep.clear.get(w), rep.set.get(w)) else {
+                continue;
+            };
+            if let Some(slot) = board.objects.get_mut(at_o + w).filter(|_| w < so) {
+                let new = (*slot & !clear) | set;
+                changed |= new != *slot;
+                *slot = new;
+            }
         }
-        let moves = rep.moves_clear.iter().zip(&rep.moves_layers[..]);
-        for (w, ((&clear, &layers), &set)) in moves.zip(&rep.moves_set[..]).enumerate().take(sm) {
-            let old = board.movements[at_m + w];
-            let new = (old & !(clear | layers)) | set;
-            changed |= new != old;
-            board.movements[at_m + w] = new;
+        for &w in rep.move_words.iter() {
+            let w = w as usize;
+            let masks = (rep.moves_clear.get(w), rep.moves_layers.get(w));
+            let (Some(&clear), Some(&layers), Some(&set)) =
+                (masks.0, masks.1, rep.moves_set.get(w))
+            else {
+                continue;
+            };
+            if let Some(slot) = board.movements.get_mut(at_m + w).filter(|_| w < sm) {
+                let new = (*slot & !(clear | layers)) | set;
+                changed |= new != *slot;
+                *slot = new;
+            }
         }
         return Some(changed);
     }
@@ -745,25 +783,42 @@ fn try_apply(
             return changed;
         }
     }
+    // The general path reads rows and columns.
+    board.ensure_summary(g.obj_words, g.mov_words);
     if !may_match(board, rule) {
         return false;
     }
-    let known = if rule.reads_movements {
-        None
-    } else {
+    let recorded = !rule.reads_movements && scratch.no_match.enabled();
+    let known = if recorded {
         scratch.no_match.row(rule.index)
+    } else {
+        None
     };
-    if let Some(r) = known {
-        if !matches_near_writes(g, board, rule, r, scratch) {
-            return false;
+    if recorded {
+        // A record made in this turn names fewer cells written since than
+        // the prepared board's (see `NoMatch::turn_row`).
+        let (epoch, now) = (board.log_epoch, board.log.len());
+        let since = match scratch.no_match.turn_row(rule.index, epoch, now) {
+            Some((r, at)) => Some((r, board.log.get(at..).unwrap_or(&[]))),
+            None => known.map(|r| (r, &board.touched[..])),
+        };
+        if let Some((r, cells)) = since {
+            if !matches_near_writes(g, board, rule, r, cells, scratch) {
+                scratch.no_match.record_turn(rule.index, r, epoch, now);
+                return false;
+            }
         }
     }
     if !find_matches(g, board, rule, &mut scratch.rows, &mut scratch.starts) {
-        if known.is_none() && !rule.reads_movements && scratch.no_match.may_record(&board.touched) {
+        if recorded {
             // The search stopped at the first row without a match.
             let rows = &scratch.rows[..rule.rows.len()];
             if let Some(r) = rows.iter().position(Vec::is_empty) {
-                scratch.no_match.record(rule.index, r);
+                if known.is_none() && scratch.no_match.may_record(&board.touched) {
+                    scratch.no_match.record(rule.index, r);
+                }
+                let (epoch, now) = (board.log_epoch, board.log.len());
+                scratch.no_match.record_turn(rule.index, r, epoch, now);
             }
         }
         return false;
@@ -806,17 +861,18 @@ fn try_apply(
     changed
 }
 
-/// True when row `r` of `rule`, recorded as matching nowhere on the prepared
-/// board, matches on a line through a cell written since (the only lines
-/// where the board changed, see [`super::NoMatch`]).
+/// True when row `r` of `rule`, recorded as matching nowhere on an earlier
+/// board, matches on a line through one of `cells`, the cells written since
+/// (the only lines where the board changed, see [`super::NoMatch`]).
 fn matches_near_writes(
     g: &Compiled,
     board: &Board,
     rule: &Rule,
     r: usize,
+    cells: &[usize],
     scratch: &mut Scratch,
 ) -> bool {
-    if board.touched.is_empty() {
+    if cells.is_empty() {
         return false;
     }
     let horizontal = rule.direction > 2;
@@ -828,7 +884,7 @@ fn matches_near_writes(
     let lines = &mut scratch.no_match.lines;
     lines.clear();
     lines.resize(count.div_ceil(64), 0);
-    for &i in &board.touched {
+    for &i in cells {
         let (x, y) = board.xy(i);
         let line = if horizontal { y } else { x };
         if line < count {
@@ -860,6 +916,7 @@ fn apply_random_group(
     scratch: &mut Scratch,
     chooser: &mut dyn Chooser,
 ) -> bool {
+    board.ensure_summary(g.obj_words, g.mov_words);
     let mut options: Vec<(usize, Vec<RowMatch>)> = Vec::new();
     for (ri, rule) in rules.iter().enumerate() {
         if !find_matches(g, board, rule, &mut scratch.rows, &mut scratch.starts) {

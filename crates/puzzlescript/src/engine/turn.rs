@@ -31,6 +31,8 @@ pub fn run(
     chooser: &mut dyn Chooser,
 ) -> bool {
     scratch.players.clear();
+    // Records made in another turn say nothing of this one.
+    board.clear_log();
     // Borrowed in place, not taken out and put back (two copies a turn).
     let use_prepared = std::mem::replace(&mut scratch.use_prepared, false);
     match scratch.prepared.as_ref().filter(|_| use_prepared) {
@@ -56,14 +58,22 @@ pub fn run(
         }
     }
     board.queue.clear();
+    let has_rigid = !g.rigid_groups.is_empty();
+    if !has_rigid {
+        // Without rigid rules no group is ever banned and no turn replayed.
+        apply_rules(g, board, &g.rules, None, scratch, chooser);
+        let mut none = Vec::new();
+        resolve_movements(g, board, &mut none);
+        if !g.late_rules.groups.is_empty() {
+            apply_rules(g, board, &g.late_rules, None, scratch, chooser);
+        }
+        return player_moved(g, board, dir, scratch);
+    }
     scratch.banned.clear();
     scratch.banned.resize(g.rules.groups.len(), false);
-    let has_rigid = !g.rigid_groups.is_empty();
-    if has_rigid {
-        match &mut scratch.start {
-            Some(s) => s.clone_from(board),
-            None => scratch.start = Some(board.clone()),
-        }
+    match &mut scratch.start {
+        Some(s) => s.clone_from(board),
+        None => scratch.start = Some(board.clone()),
     }
     let mut rounds = 0;
     loop {
@@ -75,9 +85,14 @@ pub fn run(
         let replay = resolve_movements(g, board, &mut banned);
         scratch.banned = banned;
         if replay {
+            // Restored wholesale: the log no longer lists what changed, and
+            // its number must not go back to the start's.
+            let epoch = board.log_epoch;
             if let Some(start) = &scratch.start {
                 board.clone_from(start);
             }
+            board.log_epoch = epoch;
+            board.clear_log();
         } else if !g.late_rules.groups.is_empty() {
             apply_rules(g, board, &g.late_rules, None, scratch, chooser);
         }
@@ -85,15 +100,17 @@ pub fn run(
             break;
         }
     }
+    player_moved(g, board, dir, scratch)
+}
+
+/// False when `require_player_movement` cancels the turn: a directional
+/// turn after which every player cell still holds its player.
+fn player_moved(g: &Compiled, board: &Board, dir: Option<u64>, scratch: &Scratch) -> bool {
     if dir.is_some() && g.flags.require_player_movement && !scratch.players.is_empty() {
         let so = g.obj_words;
-        let moved = scratch
-            .players
-            .iter()
-            .any(|&p| !bits::intersects(&board.objects[p * so..p * so + so], &g.names.player_mask));
-        if !moved {
-            return false;
-        }
+        return scratch.players.iter().any(|&p| {
+            !bits::intersects(&board.objects[p * so..p * so + so], &g.names.player_mask)
+        });
     }
     true
 }

@@ -473,9 +473,15 @@ impl Layout {
     }
 }
 
-/// Sorts a short list of cells and drops repeats (an insertion sort: the
-/// lists of a state's changing cells hold a handful).
+/// Sorts a list of cells and drops repeats (an insertion sort when short:
+/// the lists of most states' changing cells hold a handful; a game whose
+/// states change hundreds of cells would pay its square).
 fn sort_short(cells: &mut Vec<usize>) {
+    if cells.len() > 32 {
+        cells.sort_unstable();
+        cells.dedup();
+        return;
+    }
     for k in 1..cells.len() {
         let mut j = k;
         while j > 0 && cells[j - 1] > cells[j] {
@@ -484,4 +490,22 @@ fn sort_short(cells: &mut Vec<usize>) {
         }
     }
     cells.dedup();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sort_short;
+
+    /// Short and long lists of cells come out sorted without repeats.
+    #[test]
+    fn cell_lists_are_sorted_without_repeats() {
+        for n in [0usize, 1, 5, 32, 33, 500] {
+            let mut cells: Vec<usize> = (0..n).map(|k| (k * 7919) % 97).collect();
+            let mut expected = cells.clone();
+            expected.sort_unstable();
+            expected.dedup();
+            sort_short(&mut cells);
+            assert_eq!(cells, expected, "{n} cells");
+        }
+    }
 }

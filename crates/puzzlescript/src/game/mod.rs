@@ -50,6 +50,10 @@ pub struct PuzzleScriptGame {
     layout: Layout,
     /// The summaries of the level's template (the unchanging objects).
     template_summary: Summary,
+    /// True when every rule is compiled to plain words and there are no
+    /// late rules: a turn then reads only the board's summary, and the
+    /// prepared state keeps that alone (see [`Summary::reset_map`]).
+    map_summary: bool,
     win_plan: crate::engine::win::WinPlan,
     initial: Vec<u8>,
     /// True when the initial state satisfies the win conditions.
@@ -114,6 +118,7 @@ impl PuzzleScriptGame {
             inputs.push((None, "tick"));
         }
         let chance = has_chance(&game);
+        let map_summary = map_summary(&game);
         let idle_turns_inert = idle_turns_inert(&game);
         let board = Board::new(&game, grid);
         let (initial_objects, start_won) = step::start_objects(&game, number, &board)?;
@@ -133,6 +138,7 @@ impl PuzzleScriptGame {
             board,
             layout,
             template_summary: template_board.summary,
+            map_summary,
             win_plan,
             initial,
             initial_wins,
@@ -263,6 +269,16 @@ fn idle_turns_inert(g: &Compiled) -> bool {
                 PatternCell::Ellipsis => false,
             })
         })
+}
+
+/// True when every rule is compiled to plain words
+/// ([`crate::compile::NarrowRule`]) on one-word boards and no late rule
+/// runs after movement: such turns read no row or column summary.
+fn map_summary(g: &Compiled) -> bool {
+    g.obj_words == 1
+        && g.mov_words == 1
+        && g.late_rules.groups.is_empty()
+        && g.rules.groups.iter().flatten().all(|r| r.narrow.is_some())
 }
 
 /// True when some rule group is random or some rule spawns or moves at random.

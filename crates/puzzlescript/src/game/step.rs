@@ -76,7 +76,14 @@ pub fn with_worker(game: &PuzzleScriptGame, f: impl FnOnce(&mut Worker)) {
             *slot = Some(Worker {
                 key,
                 so: game.game.obj_words.max(1),
-                board: game.board.clone(),
+                board: {
+                    // Writes are logged for the rules that records can skip.
+                    let mut board = game.board.clone();
+                    let g = &game.game;
+                    let all = g.rules.groups.iter().chain(&g.late_rules.groups);
+                    board.logging = game.rule_records && all.flatten().any(|r| !r.reads_movements);
+                    board
+                },
                 scratch: {
                     // `prepare` starts each board's records, and every
                     // write of a turn goes to `touched` (see `NoMatch`).
@@ -138,7 +145,13 @@ impl Worker {
         self.scratch.no_match.new_board();
         let (mut players, mut summary) = self.scratch.prepared.take().unwrap_or_default();
         players.clear();
-        summary.clone_from(&game.template_summary);
+        if game.map_summary {
+            // Turns of plain-word rules read the board's summary alone.
+            summary.reset_map(so, g.mov_words, self.board.height);
+            summary.add_objects(0, 0, game.template_summary.map().0);
+        } else {
+            summary.clone_from(&game.template_summary);
+        }
         for &i in &self.cells {
             let cell = i * so..i * so + so;
             if so == 1 {
@@ -220,6 +233,9 @@ impl Worker {
         input: Option<u8>,
         out: &mut Successors,
     ) -> bool {
+        if !game.chance {
+            return self.expand_certain(game, state, action, input, out);
+        }
         self.chooser.reset();
         self.outcomes.clear();
         self.outcome_at.clear();
@@ -324,6 +340,38 @@ impl Worker {
             }
         }
         endless
+    }
+
+    /// [`Worker::expand`] for a game without random choices: one path, no
+    /// enumeration and no outcomes to merge.
+    fn expand_certain(
+        &mut self,
+        game: &PuzzleScriptGame,
+        state: &[u8],
+        action: u16,
+        input: Option<u8>,
+        out: &mut Successors,
+    ) -> bool {
+        self.encoded.clear();
+        match self.chain(game, input) {
+            End::Nothing => {}
+            End::Endless => {
+                game.again_loops.fetch_add(1, Ordering::Relaxed);
+                return true;
+            }
+            End::Initial => {
+                if game.initial.as_slice() != state {
+                    self.encoded.extend_from_slice(&game.initial);
+                }
+            }
+            End::Board(false) if self.same_as_start() => {}
+            End::Board(won) => self.encode(game, state, won),
+            End::Changed => self.encode(game, state, false),
+        }
+        if !self.encoded.is_empty() {
+            out.push(Move::solo(action), &self.encoded);
+        }
+        false
     }
 
     /// Sets `encoded` to the board's grid (`won` or not): only the cells
