@@ -1,12 +1,13 @@
 //! The round's distinct candidates looked up in the visited runs a batch at a
-//! time. Each run's filter is a table of megabytes read at a random line per
-//! candidate: checked one candidate after the other, between the block
-//! searches, every check waited for its cache miss (two thirds of the probe's
-//! time on room4 under `--mem 128M`). A batch first checks every filter for
-//! all its candidates, loads that do not depend on each other, so that the
-//! processor overlaps their misses; then it searches the blocks of the runs
-//! whose filters let a candidate through, newest run first (a state met again
-//! is most often one of the last layers', and a state is in one run only).
+//! time. Each run's filter is a table of megabytes, laid out in the run's
+//! order (see [`super::probe`]): a batch first checks every run's filter for
+//! all its candidates, one run after the other, so that each filter is read
+//! forward, a few lines apart; then it searches the blocks of the runs whose
+//! filters let a candidate through, newest run first (a state met again is
+//! most often one of the last layers', and a state is in one run only).
+//! (Checked one candidate after the other, between the block searches,
+//! filters placed by the hash alone cost a cache miss a check: two thirds of
+//! the probe's time on room4 under `--mem 128M`.)
 
 use super::probe::{record_hash, RunProbe, Summary};
 use crate::ExploreError;
@@ -81,27 +82,21 @@ impl Batch {
         mut settle: impl FnMut(&[u8], u64, Option<u64>),
     ) -> Result<(), ExploreError> {
         let n = self.len();
-        // Every line the batch will read is asked for first: the checks
-        // below exit early and depend on each other through their branches,
-        // which kept the processor from overlapping their misses (the filter
-        // checks were two thirds of the batch's time on room4 under
-        // `--mem 128M`).
         self.hashes.clear();
         for i in 0..n {
-            let hash = record_hash(self.record(i));
-            probes.iter().for_each(|p| p.prefetch(hash));
-            self.hashes.push(hash);
+            self.hashes.push(record_hash(self.record(i)));
         }
+        // Run by run, so that each filter is read forward (see the module's
+        // documentation).
         self.masks.clear();
-        for i in 0..n {
-            let hash = self.hashes[i];
-            let mut mask = 0u64;
-            for (r, probe) in probes.iter().enumerate() {
-                if probe.may_hold(hash) {
-                    mask |= 1 << r.min(63);
+        self.masks.resize(n, 0);
+        for (r, probe) in probes.iter_mut().enumerate() {
+            for i in 0..n {
+                let record = &self.records[i * self.width..(i + 1) * self.width];
+                if probe.may_hold(record, self.hashes[i]) {
+                    self.masks[i] |= 1 << r.min(63);
                 }
             }
-            self.masks.push(mask);
         }
         self.found.clear();
         for i in 0..n {
