@@ -469,12 +469,21 @@ impl DiskDedup {
 
     fn spill(&mut self) -> Result<(), ExploreError> {
         let entry = self.width + 8;
-        sort_entries(&mut self.cands, entry, entry, self.threads);
+        self.sort_candidates();
         let path = self.new_path("cand");
         write_file(&path, &self.cands)?;
         self.spills.push((path, (self.cands.len() / entry) as u64));
         self.cands.clear();
         Ok(())
+    }
+
+    /// Sorts the candidate buffer by record, then sequence number: as
+    /// words when they fit one (see [`files::sort_candidates`]).
+    fn sort_candidates(&mut self) {
+        let entry = self.width + 8;
+        if !sort_candidates(&mut self.cands, self.width, self.seq, self.threads) {
+            sort_entries(&mut self.cands, entry, entry, self.threads);
+        }
     }
 
     /// Queues a terminal parent's outcome; it is recorded (with an empty
@@ -553,7 +562,7 @@ mod probe;
 
 use cache::Finders;
 pub use cache::Frontier;
-use files::{clear_dir, sort_entries, sync_new_file, write_file, EntryReader};
+use files::{clear_dir, sort_candidates, sort_entries, sync_new_file, write_file, EntryReader};
 use probe::{Summary, MAX_FILTER_BITS};
 
 #[cfg(test)]

@@ -2,7 +2,6 @@
 //! resolve the candidates against the visited runs, number the new states, write
 //! the layer's run and stream its pending edges to the store.
 
-use super::files::sort_entries;
 use super::lookup::{cut_ranges, resolve_range};
 use super::parallel::run_tasks;
 use super::probe::{Summary, MAX_SPAN};
@@ -149,7 +148,7 @@ impl DiskDedup {
         let width = self.width;
         let entry = width + 8;
         self.gather_spills()?;
-        sort_entries(&mut self.cands, entry, entry, self.threads);
+        self.sort_candidates();
         let runs: Vec<(&Path, &Summary)> = self
             .runs
             .iter()
