@@ -9,7 +9,7 @@
 //! filters placed by the hash alone cost a cache miss a check: two thirds of
 //! the probe's time on room4 under `--mem 128M`.)
 
-use super::probe::{record_hash, RunProbe, Summary};
+use super::probe::{record_hash, record_word, RunProbe, Summary};
 use crate::ExploreError;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -27,6 +27,8 @@ pub struct Batch {
     seqs: Vec<(usize, u64)>,
     /// Per record: its [`record_hash`].
     hashes: Vec<u64>,
+    /// Per record: its [`record_word`].
+    words: Vec<u64>,
     /// Per record: the runs whose filters may hold it (bit `r` for run `r`,
     /// bit 63 for every run from 63 on).
     masks: Vec<u64>,
@@ -42,6 +44,7 @@ impl Batch {
             records: Vec::with_capacity(BATCH * width),
             seqs: Vec::new(),
             hashes: Vec::with_capacity(BATCH),
+            words: Vec::with_capacity(BATCH),
             masks: Vec::with_capacity(BATCH),
             found: Vec::with_capacity(BATCH),
         }
@@ -83,8 +86,10 @@ impl Batch {
     ) -> Result<(), ExploreError> {
         let n = self.len();
         self.hashes.clear();
+        self.words.clear();
         for i in 0..n {
             self.hashes.push(record_hash(self.record(i)));
+            self.words.push(record_word(self.record(i)));
         }
         // Run by run, so that each filter is read forward (see the module's
         // documentation).
@@ -93,7 +98,7 @@ impl Batch {
         for (r, probe) in probes.iter_mut().enumerate() {
             for i in 0..n {
                 let record = &self.records[i * self.width..(i + 1) * self.width];
-                if probe.may_hold(record, self.hashes[i]) {
+                if probe.may_hold(record, self.words[i], self.hashes[i]) {
                     self.masks[i] |= 1 << r.min(63);
                 }
             }
@@ -105,7 +110,7 @@ impl Batch {
                 if self.masks[i] & (1 << r.min(63)) == 0 {
                     continue;
                 }
-                found = probes[r].find_unfiltered(self.record(i))?;
+                found = probes[r].find_unfiltered(self.record(i), self.words[i])?;
                 if found.is_some() {
                     break;
                 }

@@ -43,6 +43,13 @@ pub const MAX_FILTER_BITS: u64 = 10;
 /// six times.
 const FOLDABLE: u64 = 64;
 
+/// The word a record of at most eight bytes is compared by in every run's
+/// sparse index (0 for wider records, which are compared as bytes),
+/// computed once for all runs.
+pub fn record_word(record: &[u8]) -> u64 {
+    Word::for_width(record.len()).map_or(0, |w| w.of_record(record))
+}
+
 /// The hash a candidate's record is filtered by, computed once for all runs.
 pub fn record_hash(record: &[u8]) -> u64 {
     xxhash_rust::xxh3::xxh3_64(record)
@@ -194,12 +201,18 @@ impl Word {
         })
     }
 
-    /// The word of a record of the run's width.
+    /// The word of a record of the run's width: its first eight bytes (or
+    /// fewer) read big-endian as if padded with zeros, shifted down. Built
+    /// byte by byte: a copy of a variable length into a word was a call,
+    /// and its load after the copy's stores stalled (the largest cost of
+    /// the lookups' filter checks on room4 under `--mem 128M`).
+    #[inline]
     fn of_record(self, record: &[u8]) -> u64 {
-        let mut bytes = [0u8; 8];
         let n = record.len().min(8);
-        bytes[..n].copy_from_slice(&record[..n]);
-        u64::from_be_bytes(bytes) >> self.shift
+        let value = record[..n]
+            .iter()
+            .fold(0u64, |w, &b| (w << 8) | u64::from(b));
+        value.checked_shl(8 * (8 - n as u32)).unwrap_or(0) >> self.shift
     }
 
     /// The word of the record an entry (record then 8-byte id) starts with:
@@ -368,21 +381,22 @@ impl<'a> RunProbe<'a> {
     /// must be asked in increasing order.
     #[cfg(test)]
     pub fn find(&mut self, record: &[u8], hash: u64) -> Result<Option<u64>, ExploreError> {
-        if !self.may_hold(record, hash) {
+        let word = record_word(record);
+        if !self.may_hold(record, word, hash) {
             return Ok(None);
         }
-        self.find_unfiltered(record)
+        self.find_unfiltered(record, word)
     }
 
     /// False when the run cannot hold `record`, whose [`record_hash`] is
-    /// `hash`: it lies before the run's first record, or the filter rules it
-    /// out. Records must be checked in increasing order (apart from the
-    /// order they are asked in): the block that would hold one is found by
+    /// `hash` and [`record_word`] `word` (both computed once for all runs):
+    /// it lies before the run's first record, or the filter rules it out.
+    /// Records must be checked in increasing order (apart from the order
+    /// they are asked in): the block that would hold one is found by
     /// galloping on from the last one's.
     #[inline]
-    pub fn may_hold(&mut self, record: &[u8], hash: u64) -> bool {
+    pub fn may_hold(&mut self, record: &[u8], word: u64, hash: u64) -> bool {
         let summary = self.summary;
-        let word = summary.word.map_or(0, |w| w.of_record(record));
         match summary.block_of(record, word, self.filter_from) {
             Some(block) => {
                 self.filter_from = block;
@@ -394,10 +408,14 @@ impl<'a> RunProbe<'a> {
 
     /// The lookup without the filter (the round checks the filters of a
     /// batch first, see [`super::lookup`]): reads the block that can hold
-    /// `record`. Records must be asked in increasing order.
-    pub fn find_unfiltered(&mut self, record: &[u8]) -> Result<Option<u64>, ExploreError> {
+    /// `record`, whose [`record_word`] is `word`. Records must be asked in
+    /// increasing order.
+    pub fn find_unfiltered(
+        &mut self,
+        record: &[u8],
+        word: u64,
+    ) -> Result<Option<u64>, ExploreError> {
         let summary = self.summary;
-        let word = summary.word.map_or(0, |w| w.of_record(record));
         let Some(block) = summary.block_of(record, word, self.from) else {
             return Ok(None);
         };
