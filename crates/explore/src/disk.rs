@@ -134,6 +134,8 @@ pub struct DiskDedup {
     first_pending: Option<u64>,
     /// Where the rounds' new states were found, for the cache's window.
     finders: Finders,
+    /// Scratch for one parent's queued row (see [`DiskDedup::push_parent`]).
+    row: Vec<u8>,
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ExploreError + '_ {
@@ -214,6 +216,7 @@ impl DiskDedup {
             pending: None,
             first_pending: None,
             finders: Finders::default(),
+            row: Vec::new(),
         }
     }
 
@@ -517,7 +520,9 @@ impl DiskDedup {
         edges: &[Edge],
         probs: Option<&[(u32, u32)]>,
     ) -> Result<(), ExploreError> {
-        let mut buf = Vec::with_capacity(4 + edges.len() * 18);
+        // One buffer for every row, not an allocation a parent.
+        let mut buf = std::mem::take(&mut self.row);
+        buf.clear();
         buf.extend_from_slice(&(edges.len() as u32).to_le_bytes());
         for (i, e) in edges.iter().enumerate() {
             buf.extend_from_slice(&e.action.to_le_bytes());
@@ -527,7 +532,9 @@ impl DiskDedup {
                 buf.extend_from_slice(&p.1.to_le_bytes());
             }
         }
-        self.write_pending(parent, &buf)
+        let written = self.write_pending(parent, &buf);
+        self.row = buf;
+        written
     }
 }
 
