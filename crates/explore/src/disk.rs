@@ -34,8 +34,10 @@
 //! filter lets through (dense candidates read a run sequentially, in large
 //! reads, and find their entries by galloping from the last one), so it grows
 //! with the candidates, not with the visited states; a state is rewritten
-//! O(log) times by the merges of runs. The sort and the lookups run on every
-//! thread ([`parallel`]): the sort in pieces merged after, the lookups in
+//! O(log) times by the merges of runs (in a round's tail, beside the stream
+//! of its pending edges). The sort and the lookups run on every thread
+//! ([`parallel`]): the sort in pieces merged after (on every thread when a
+//! record and its sequence number fit a word), the lookups in
 //! ranges of the sorted candidates cut where the record changes, each with
 //! probes of its own; the new records come back in record order and the ids
 //! do not depend on the count of threads. Runs are synced only
