@@ -34,8 +34,10 @@
 //! filter lets through (dense candidates read a run sequentially, in large
 //! reads, and find their entries by galloping from the last one), so it grows
 //! with the candidates, not with the visited states; a state is rewritten
-//! O(log) times by the merges of runs. The sort and the lookups run on every
-//! thread ([`parallel`]): the sort in pieces merged after, the lookups in
+//! O(log) times by the merges of runs (in a round's tail, beside the stream
+//! of its pending edges). The sort and the lookups run on every thread
+//! ([`parallel`]): the sort in pieces merged after (on every thread when a
+//! record and its sequence number fit a word), the lookups in
 //! ranges of the sorted candidates cut where the record changes, each with
 //! probes of its own; the new records come back in record order and the ids
 //! do not depend on the count of threads. Runs are synced only
@@ -134,6 +136,8 @@ pub struct DiskDedup {
     first_pending: Option<u64>,
     /// Where the rounds' new states were found, for the cache's window.
     finders: Finders,
+    /// Scratch for one parent's queued row (see [`DiskDedup::push_parent`]).
+    row: Vec<u8>,
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ExploreError + '_ {
@@ -214,6 +218,7 @@ impl DiskDedup {
             pending: None,
             first_pending: None,
             finders: Finders::default(),
+            row: Vec::new(),
         }
     }
 
@@ -469,12 +474,21 @@ impl DiskDedup {
 
     fn spill(&mut self) -> Result<(), ExploreError> {
         let entry = self.width + 8;
-        sort_entries(&mut self.cands, entry, entry, self.threads);
+        self.sort_candidates();
         let path = self.new_path("cand");
         write_file(&path, &self.cands)?;
         self.spills.push((path, (self.cands.len() / entry) as u64));
         self.cands.clear();
         Ok(())
+    }
+
+    /// Sorts the candidate buffer by record, then sequence number: as
+    /// words when they fit one (see [`files::sort_candidates`]).
+    fn sort_candidates(&mut self) {
+        let entry = self.width + 8;
+        if !sort_candidates(&mut self.cands, self.width, self.seq, self.threads) {
+            sort_entries(&mut self.cands, entry, entry, self.threads);
+        }
     }
 
     /// Queues a terminal parent's outcome; it is recorded (with an empty
@@ -508,7 +522,9 @@ impl DiskDedup {
         edges: &[Edge],
         probs: Option<&[(u32, u32)]>,
     ) -> Result<(), ExploreError> {
-        let mut buf = Vec::with_capacity(4 + edges.len() * 18);
+        // One buffer for every row, not an allocation a parent.
+        let mut buf = std::mem::take(&mut self.row);
+        buf.clear();
         buf.extend_from_slice(&(edges.len() as u32).to_le_bytes());
         for (i, e) in edges.iter().enumerate() {
             buf.extend_from_slice(&e.action.to_le_bytes());
@@ -518,7 +534,9 @@ impl DiskDedup {
                 buf.extend_from_slice(&p.1.to_le_bytes());
             }
         }
-        self.write_pending(parent, &buf)
+        let written = self.write_pending(parent, &buf);
+        self.row = buf;
+        written
     }
 }
 
@@ -553,7 +571,7 @@ mod probe;
 
 use cache::Finders;
 pub use cache::Frontier;
-use files::{clear_dir, sort_entries, sync_new_file, write_file, EntryReader};
+use files::{clear_dir, sort_candidates, sort_entries, sync_new_file, write_file, EntryReader};
 use probe::{Summary, MAX_FILTER_BITS};
 
 #[cfg(test)]

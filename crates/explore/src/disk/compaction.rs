@@ -4,10 +4,12 @@
 //! log-structured merge tree). Merged two at a time, a cascade rewrote the
 //! newest states once for every step of it.
 //!
-//! The merge runs between rounds, not beside the next one: on a thread of
-//! its own its run's filter and read buffers stood beside the inputs'
-//! filters through the next round's peak, and room4's peak RSS under
-//! `--mem 128M` went 6.5 MiB past the budget.
+//! The merge runs in the round's tail, beside the stream of the round's
+//! pending edges into the store (see `DiskDedup::finish_layer`), after the
+//! resolution's buffers have peaked, not beside the next round: there its
+//! run's filter and read buffers stood beside the inputs' filters through
+//! the next round's peak, and room4's peak RSS under `--mem 128M` went
+//! 6.5 MiB past the budget.
 
 use super::files::Merge;
 use super::probe::Summary;

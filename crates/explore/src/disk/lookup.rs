@@ -1,14 +1,15 @@
 //! The round's distinct candidates looked up in the visited runs a batch at a
-//! time. Each run's filter is a table of megabytes read at a random line per
-//! candidate: checked one candidate after the other, between the block
-//! searches, every check waited for its cache miss (two thirds of the probe's
-//! time on room4 under `--mem 128M`). A batch first checks every filter for
-//! all its candidates, loads that do not depend on each other, so that the
-//! processor overlaps their misses; then it searches the blocks of the runs
-//! whose filters let a candidate through, newest run first (a state met again
-//! is most often one of the last layers', and a state is in one run only).
+//! time. Each run's filter is a table of megabytes, laid out in the run's
+//! order (see [`super::probe`]): a batch first checks every run's filter for
+//! all its candidates, one run after the other, so that each filter is read
+//! forward, a few lines apart; then it searches the blocks of the runs whose
+//! filters let a candidate through, newest run first (a state met again is
+//! most often one of the last layers', and a state is in one run only).
+//! (Checked one candidate after the other, between the block searches,
+//! filters placed by the hash alone cost a cache miss a check: two thirds of
+//! the probe's time on room4 under `--mem 128M`.)
 
-use super::probe::{record_hash, RunProbe, Summary};
+use super::probe::{record_hash, record_word, RunProbe, Summary};
 use crate::ExploreError;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -26,6 +27,8 @@ pub struct Batch {
     seqs: Vec<(usize, u64)>,
     /// Per record: its [`record_hash`].
     hashes: Vec<u64>,
+    /// Per record: its [`record_word`].
+    words: Vec<u64>,
     /// Per record: the runs whose filters may hold it (bit `r` for run `r`,
     /// bit 63 for every run from 63 on).
     masks: Vec<u64>,
@@ -41,6 +44,7 @@ impl Batch {
             records: Vec::with_capacity(BATCH * width),
             seqs: Vec::new(),
             hashes: Vec::with_capacity(BATCH),
+            words: Vec::with_capacity(BATCH),
             masks: Vec::with_capacity(BATCH),
             found: Vec::with_capacity(BATCH),
         }
@@ -59,7 +63,7 @@ impl Batch {
     /// new and the batch is full: the caller settles the batch first.
     pub fn add(&mut self, record: &[u8], seq: u64) -> bool {
         let n = self.len();
-        if n > 0 && self.record(n - 1) == record {
+        if n > 0 && same_bytes(self.record(n - 1), record) {
             self.seqs.push((n - 1, seq));
             return true;
         }
@@ -81,27 +85,23 @@ impl Batch {
         mut settle: impl FnMut(&[u8], u64, Option<u64>),
     ) -> Result<(), ExploreError> {
         let n = self.len();
-        // Every line the batch will read is asked for first: the checks
-        // below exit early and depend on each other through their branches,
-        // which kept the processor from overlapping their misses (the filter
-        // checks were two thirds of the batch's time on room4 under
-        // `--mem 128M`).
         self.hashes.clear();
+        self.words.clear();
         for i in 0..n {
-            let hash = record_hash(self.record(i));
-            probes.iter().for_each(|p| p.prefetch(hash));
-            self.hashes.push(hash);
+            self.hashes.push(record_hash(self.record(i)));
+            self.words.push(record_word(self.record(i)));
         }
+        // Run by run, so that each filter is read forward (see the module's
+        // documentation).
         self.masks.clear();
-        for i in 0..n {
-            let hash = self.hashes[i];
-            let mut mask = 0u64;
-            for (r, probe) in probes.iter().enumerate() {
-                if probe.may_hold(hash) {
-                    mask |= 1 << r.min(63);
+        self.masks.resize(n, 0);
+        for (r, probe) in probes.iter_mut().enumerate() {
+            for i in 0..n {
+                let record = &self.records[i * self.width..(i + 1) * self.width];
+                if probe.may_hold(record, self.words[i], self.hashes[i]) {
+                    self.masks[i] |= 1 << r.min(63);
                 }
             }
-            self.masks.push(mask);
         }
         self.found.clear();
         for i in 0..n {
@@ -110,7 +110,7 @@ impl Batch {
                 if self.masks[i] & (1 << r.min(63)) == 0 {
                     continue;
                 }
-                found = probes[r].find_unfiltered(self.record(i))?;
+                found = probes[r].find_unfiltered(self.record(i), self.words[i])?;
                 if found.is_some() {
                     break;
                 }
@@ -123,6 +123,33 @@ impl Batch {
         self.records.clear();
         self.seqs.clear();
         Ok(())
+    }
+}
+
+/// True when `a` and `b` hold the same bytes. Records are a few bytes long,
+/// and a slice comparison is a call to `memcmp` (a twentieth of the disk
+/// phase's time on room4 under `--mem 128M`, from this module): up to 16
+/// bytes they are compared as two overlapping fixed-size loads.
+#[inline]
+pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let word = |s: &[u8], at: usize| -> u64 {
+        s.get(at..at + 8)
+            .and_then(|w| w.try_into().ok())
+            .map_or(0, u64::from_ne_bytes)
+    };
+    let half = |s: &[u8], at: usize| -> u32 {
+        s.get(at..at + 4)
+            .and_then(|w| w.try_into().ok())
+            .map_or(0, u32::from_ne_bytes)
+    };
+    match n {
+        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        _ => a == b,
     }
 }
 
@@ -173,7 +200,9 @@ pub fn resolve_range(
             Some(id) => id,
             // Occurrences come in record order: a new record's later
             // occurrences follow its first.
-            None if count > 0 && records.ends_with(record) => fresh(count - 1),
+            None if count > 0 && same_bytes(&records[records.len() - width..], record) => {
+                fresh(count - 1)
+            }
             None => {
                 records.extend_from_slice(record);
                 count += 1;
@@ -328,6 +357,20 @@ mod tests {
                 };
                 proptest::prop_assert_eq!(got, expected, "value {} at {}", v, seq);
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// Compared by their loads, slices are the same exactly when their
+        /// bytes are.
+        #[test]
+        fn same_bytes_is_slice_equality(
+            a in proptest::collection::vec(0u8..3, 0..24),
+            b in proptest::collection::vec(0u8..3, 0..24),
+        ) {
+            let n = a.len().min(b.len());
+            proptest::prop_assert_eq!(same_bytes(&a[..n], &b[..n]), a[..n] == b[..n]);
+            proptest::prop_assert_eq!(same_bytes(&a, &b), a == b);
         }
     }
 

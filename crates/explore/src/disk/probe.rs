@@ -6,6 +6,15 @@
 //! not the process's memory, as a map's pages would be). Reads of neighbouring
 //! blocks grow into large sequential reads, so that candidates dense in a run
 //! read it about as fast as the plain sequential pass they replace.
+//!
+//! The filter is laid out in the run's order: a record's line lies in the
+//! stretch of lines of its block (the one the sparse index gives), placed
+//! there by its hash. A round's candidates come sorted, so they check each
+//! filter from its start to its end, a few lines apart, where the
+//! processor's prefetcher follows them. (Placed by the hash alone, every
+//! check was a cache miss of its own, which the batch's prefetches only
+//! partly hid: the bit test was a third of the lookups' time on room4 under
+//! `--mem 128M`, the largest filters being megabytes.)
 
 use super::io_err;
 use crate::ExploreError;
@@ -20,8 +29,13 @@ const BLOCK_BYTES: usize = 4096;
 pub const MAX_SPAN: u64 = 256;
 /// A block this close past the last one read is read as its continuation.
 const NEAR_BLOCKS: u64 = 4;
-/// Hashes a summary gathers before it puts them into its filter.
-const PENDING_HASHES: usize = 64;
+/// Bits of a record's hash that place it within its block's stretch of
+/// the filter; the block takes the bits above them (see [`Filter::at`]).
+const IN_BLOCK_BITS: u32 = 24;
+/// Blocks past this many share the last one's stretch of the filter (still
+/// right, only less selective): a run of 2^40 blocks holds more than 2^41
+/// states.
+const MOST_BLOCKS: u64 = 1 << 40;
 /// Most filter bits an entry gets: past this the false positives are already
 /// rarer than the reads they would cause are costly.
 pub const MAX_FILTER_BITS: u64 = 10;
@@ -29,22 +43,37 @@ pub const MAX_FILTER_BITS: u64 = 10;
 /// six times.
 const FOLDABLE: u64 = 64;
 
+/// The word a record of at most eight bytes is compared by in every run's
+/// sparse index (0 for wider records, which are compared as bytes),
+/// computed once for all runs.
+pub fn record_word(record: &[u8]) -> u64 {
+    Word::for_width(record.len()).map_or(0, |w| w.of_record(record))
+}
+
 /// The hash a candidate's record is filtered by, computed once for all runs.
 pub fn record_hash(record: &[u8]) -> u64 {
     xxhash_rust::xxh3::xxh3_64(record)
 }
 
-/// A blocked Bloom filter: one 512-bit line a key, a few bits set in it.
-/// With no lines it holds nothing back (every record may be present).
+/// A blocked Bloom filter: one 512-bit line a key, a few bits set in it,
+/// the line chosen by the key's block in the run and its hash, so that keys
+/// in increasing order fall on lines in increasing order. With no lines it
+/// holds nothing back (every record may be present).
 #[derive(Default)]
 struct Filter {
     lines: Vec<[u64; 8]>,
     probes: u32,
+    /// Lines a unit of position spans, in 64-bit fixed point: the lines the
+    /// filter was made with over the positions (`blocks << IN_BLOCK_BITS`).
+    scale: u64,
+    /// Times the filter was folded in half since.
+    folds: u32,
 }
 
 impl Filter {
-    /// A filter for `entries` keys with about `bits` bits a key.
-    fn new(entries: u64, bits: u64) -> Filter {
+    /// A filter for `entries` keys in `blocks` blocks with about `bits` bits
+    /// a key.
+    fn new(entries: u64, bits: u64, blocks: u64) -> Filter {
         if bits == 0 || entries == 0 {
             return Filter::default();
         }
@@ -59,27 +88,40 @@ impl Filter {
         // k = bits * ln 2 is the best count for a plain Bloom filter; a
         // blocked one does slightly better with one fewer.
         let probes = ((bits * 69 / 100).saturating_sub(1)).clamp(1, 7) as u32;
+        let positions = u128::from(blocks.clamp(1, MOST_BLOCKS)) << IN_BLOCK_BITS;
+        let scale = ((lines as u128) << 64) / positions;
         Filter {
             lines: vec![[0; 8]; lines],
             probes,
+            scale: u64::try_from(scale).unwrap_or(u64::MAX),
+            folds: 0,
         }
     }
 
-    /// The line of `hash` and the bits a probe sets in it (nine bits each,
-    /// from a second mixing of the hash: at most seven probes).
-    fn at(&self, hash: u64) -> (usize, u64) {
-        let line = ((u128::from(hash) * self.lines.len() as u128) >> 64) as usize;
+    /// The line of a key of block `block` whose hash is `hash`, and the bits
+    /// a probe sets in it (nine bits each, from a second mixing of the hash:
+    /// at most seven probes). The key's position, its block then the top
+    /// bits of its hash, scaled to the lines the filter was made with: a
+    /// fold halves the count and every line (`line >> folds`), so a folded
+    /// filter finds its keys where it put them. The scale is rounded down,
+    /// so the line of a block of the run is always one of them; past the
+    /// run's blocks the last line is taken.
+    fn at(&self, block: u64, hash: u64) -> (usize, u64) {
+        let position =
+            (block.min(MOST_BLOCKS - 1) << IN_BLOCK_BITS) | (hash >> (64 - IN_BLOCK_BITS));
+        let line = (u128::from(position) * u128::from(self.scale)) >> (64 + self.folds);
+        let line = (line as usize).min(self.lines.len().saturating_sub(1));
         (
             line,
             hash.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (hash >> 29),
         )
     }
 
-    fn insert(&mut self, hash: u64) {
+    fn insert(&mut self, block: u64, hash: u64) {
         if self.lines.is_empty() {
             return;
         }
-        let (line, mut bits) = self.at(hash);
+        let (line, mut bits) = self.at(block, hash);
         for _ in 0..self.probes {
             let bit = (bits & 511) as usize;
             self.lines[line][bit / 64] |= 1 << (bit % 64);
@@ -87,20 +129,11 @@ impl Filter {
         }
     }
 
-    /// Starts loading the line `hash` falls to, so that a check soon after
-    /// finds it present.
-    #[inline]
-    fn prefetch(&self, hash: u64) {
-        if !self.lines.is_empty() {
-            store::prefetch(&self.lines, self.at(hash).0);
-        }
-    }
-
-    fn may_contain(&self, hash: u64) -> bool {
+    fn may_contain(&self, block: u64, hash: u64) -> bool {
         if self.lines.is_empty() {
             return true;
         }
-        let (line, mut bits) = self.at(hash);
+        let (line, mut bits) = self.at(block, hash);
         let words = &self.lines[line];
         for _ in 0..self.probes {
             let bit = (bits & 511) as usize;
@@ -116,9 +149,10 @@ impl Filter {
         self.lines.len() as u64 * 64
     }
 
-    /// Halves the filter, keeping every key it holds: a key's line is
-    /// `hash * lines >> 64`, which for half as many lines (an even count) is
-    /// the old line halved, so line `j` becomes the union of lines `2j` and
+    /// Halves the filter, keeping every key it holds: a key's line is its
+    /// line in the filter as made shifted right by the folds (see
+    /// [`Filter::at`]), so with half as many lines (an even count) it is the
+    /// old line halved, and line `j` becomes the union of lines `2j` and
     /// `2j + 1`. The bits a key sets within its line do not depend on the
     /// count. Its false positives grow (at 10 bits a key, from about 1% to
     /// about 10%); the runs' filters give room to a new run's this way,
@@ -134,6 +168,7 @@ impl Filter {
         }
         self.lines.truncate(half);
         self.lines.shrink_to_fit();
+        self.folds += 1;
         true
     }
 }
@@ -149,8 +184,6 @@ pub struct Summary {
     fence_words: Vec<u64>,
     word: Option<Word>,
     filter: Filter,
-    /// Hashes of pushed records not yet in the filter (see [`Summary::push`]).
-    pending: Vec<u64>,
 }
 
 /// Records of at most eight bytes compared as one big-endian word: a
@@ -168,12 +201,18 @@ impl Word {
         })
     }
 
-    /// The word of a record of the run's width.
+    /// The word of a record of the run's width: its first eight bytes (or
+    /// fewer) read big-endian as if padded with zeros, shifted down. Built
+    /// byte by byte: a copy of a variable length into a word was a call,
+    /// and its load after the copy's stores stalled (the largest cost of
+    /// the lookups' filter checks on room4 under `--mem 128M`).
+    #[inline]
     fn of_record(self, record: &[u8]) -> u64 {
-        let mut bytes = [0u8; 8];
         let n = record.len().min(8);
-        bytes[..n].copy_from_slice(&record[..n]);
-        u64::from_be_bytes(bytes) >> self.shift
+        let value = record[..n]
+            .iter()
+            .fold(0u64, |w, &b| (w << 8) | u64::from(b));
+        value.checked_shl(8 * (8 - n as u32)).unwrap_or(0) >> self.shift
     }
 
     /// The word of the record an entry (record then 8-byte id) starts with:
@@ -200,8 +239,7 @@ impl Summary {
             fences: Vec::with_capacity(if word.is_some() { 0 } else { blocks * width }),
             fence_words: Vec::with_capacity(if word.is_some() { blocks } else { 0 }),
             word,
-            filter: Filter::new(entries, filter_bits.min(MAX_FILTER_BITS)),
-            pending: Vec::with_capacity(PENDING_HASHES),
+            filter: Filter::new(entries, filter_bits.min(MAX_FILTER_BITS), blocks as u64),
         }
     }
 
@@ -213,28 +251,15 @@ impl Summary {
                 None => self.fences.extend_from_slice(record),
             }
         }
-        // The filter's lines are far apart in memory: inserted a batch at
-        // a time, their cache misses overlap instead of following each other
-        // between the merge's steps.
-        self.pending.push(record_hash(record));
-        if self.pending.len() == PENDING_HASHES {
-            self.flush();
-        }
+        // Records come in order, so their lines do too: the filter is
+        // written from its start to its end.
+        let block = self.entries / self.block_entries;
+        self.filter.insert(block, record_hash(record));
         self.entries += 1;
     }
 
-    /// Puts the pending hashes into the filter.
-    fn flush(&mut self) {
-        for &hash in &self.pending {
-            self.filter.insert(hash);
-        }
-        self.pending.clear();
-    }
-
     /// Completes the summary once every record was pushed; a probe needs it.
-    pub fn finish(mut self) -> Summary {
-        self.flush();
-        self.pending = Vec::new();
+    pub fn finish(self) -> Summary {
         self
     }
 
@@ -315,6 +340,9 @@ pub struct RunProbe<'a> {
     max_span: u64,
     /// No record asked from now on lies before this block.
     from: u64,
+    /// The same for the records checked against the filter, which a batch
+    /// checks before it asks any (see [`RunProbe::may_hold`]).
+    filter_from: u64,
     /// The block of the last record asked and the first of its entries not
     /// before that record.
     last: Option<(u64, usize)>,
@@ -332,7 +360,6 @@ impl<'a> RunProbe<'a> {
         summary: &'a Summary,
         max_span: u64,
     ) -> Result<RunProbe<'a>, ExploreError> {
-        debug_assert!(summary.pending.is_empty(), "an unfinished summary");
         let file = File::open(path).map_err(io_err(path))?;
         Ok(RunProbe {
             path,
@@ -344,6 +371,7 @@ impl<'a> RunProbe<'a> {
             span: 1,
             max_span: max_span.max(1),
             from: 0,
+            filter_from: 0,
             last: None,
             bytes_read: 0,
         })
@@ -353,32 +381,41 @@ impl<'a> RunProbe<'a> {
     /// must be asked in increasing order.
     #[cfg(test)]
     pub fn find(&mut self, record: &[u8], hash: u64) -> Result<Option<u64>, ExploreError> {
-        if !self.may_hold(hash) {
+        let word = record_word(record);
+        if !self.may_hold(record, word, hash) {
             return Ok(None);
         }
-        self.find_unfiltered(record)
+        self.find_unfiltered(record, word)
     }
 
-    /// False when the run's filter rules out the record whose
-    /// [`record_hash`] is `hash`.
+    /// False when the run cannot hold `record`, whose [`record_hash`] is
+    /// `hash` and [`record_word`] `word` (both computed once for all runs):
+    /// it lies before the run's first record, or the filter rules it out.
+    /// Records must be checked in increasing order (apart from the order
+    /// they are asked in): the block that would hold one is found by
+    /// galloping on from the last one's.
     #[inline]
-    pub fn may_hold(&self, hash: u64) -> bool {
-        self.summary.filter.may_contain(hash)
-    }
-
-    /// Starts loading the line of the run's filter that [`RunProbe::may_hold`]
-    /// will read for `hash`.
-    #[inline]
-    pub fn prefetch(&self, hash: u64) {
-        self.summary.filter.prefetch(hash);
+    pub fn may_hold(&mut self, record: &[u8], word: u64, hash: u64) -> bool {
+        let summary = self.summary;
+        match summary.block_of(record, word, self.filter_from) {
+            Some(block) => {
+                self.filter_from = block;
+                summary.filter.may_contain(block, hash)
+            }
+            None => false,
+        }
     }
 
     /// The lookup without the filter (the round checks the filters of a
     /// batch first, see [`super::lookup`]): reads the block that can hold
-    /// `record`. Records must be asked in increasing order.
-    pub fn find_unfiltered(&mut self, record: &[u8]) -> Result<Option<u64>, ExploreError> {
+    /// `record`, whose [`record_word`] is `word`. Records must be asked in
+    /// increasing order.
+    pub fn find_unfiltered(
+        &mut self,
+        record: &[u8],
+        word: u64,
+    ) -> Result<Option<u64>, ExploreError> {
         let summary = self.summary;
-        let word = summary.word.map_or(0, |w| w.of_record(record));
         let Some(block) = summary.block_of(record, word, self.from) else {
             return Ok(None);
         };

@@ -127,6 +127,9 @@ fn the_filter_saves_the_reads_of_most_absent_candidates() {
     assert!(read < 200 * 4096, "{read} bytes read");
 }
 
+/// Keys a block of the filter tests' runs holds.
+const TEST_BLOCK: u64 = 100;
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(32))]
 
@@ -138,10 +141,11 @@ proptest! {
         bits in 4u64..=10,
         folds in 1usize..3,
     ) {
-        let mut filter = Filter::new(keys.len() as u64, bits);
+        let n = keys.len() as u64;
+        let mut filter = Filter::new(n, bits, n.div_ceil(TEST_BLOCK));
         let lines = filter.lines.len();
-        for &k in &keys {
-            filter.insert(record_hash(&k.to_le_bytes()));
+        for (i, &k) in keys.iter().enumerate() {
+            filter.insert(i as u64 / TEST_BLOCK, record_hash(&k.to_le_bytes()));
         }
         for _ in 0..folds {
             if !filter.fold() {
@@ -149,9 +153,35 @@ proptest! {
             }
         }
         prop_assert!(filter.lines.len() < lines || lines % 2 == 1);
-        for &k in &keys {
-            prop_assert!(filter.may_contain(record_hash(&k.to_le_bytes())));
+        for (i, &k) in keys.iter().enumerate() {
+            prop_assert!(filter.may_contain(i as u64 / TEST_BLOCK, record_hash(&k.to_le_bytes())));
         }
+    }
+
+    /// Keys of later blocks fall on later lines (or the same), whatever
+    /// their hashes, and every line is one of the filter's: sorted
+    /// candidates read a filter forward.
+    #[test]
+    fn a_filter_is_laid_out_in_block_order(
+        entries in 1u64..5_000_000,
+        bits in 1u64..=10,
+        per_block in 1u64..500,
+        a in any::<u64>(),
+        b in any::<u64>(),
+        hashes in (any::<u64>(), any::<u64>()),
+        folds in 0usize..4,
+    ) {
+        let blocks = entries.div_ceil(per_block);
+        let mut filter = Filter::new(entries, bits, blocks);
+        for _ in 0..folds {
+            filter.fold();
+        }
+        let (a, b) = (a % blocks, b % blocks);
+        let (lo, hi) = (a.min(b), a.max(b));
+        let line_lo = filter.at(lo, hashes.0).0;
+        let line_hi = filter.at(hi, hashes.1).0;
+        prop_assert!(lo == hi || line_lo <= line_hi, "{} {} -> {} {}", lo, hi, line_lo, line_hi);
+        prop_assert!(line_hi < filter.lines.len());
     }
 }
 
@@ -161,16 +191,18 @@ proptest! {
 #[test]
 fn folding_halves_a_filter_and_keeps_it_useful() {
     let n = 100_000u64;
-    let mut filter = Filter::new(n, 10);
+    let blocks = n.div_ceil(TEST_BLOCK);
+    let mut filter = Filter::new(n, 10, blocks);
     for k in 0..n {
-        filter.insert(record_hash(&k.to_le_bytes()));
+        filter.insert(k / TEST_BLOCK, record_hash(&k.to_le_bytes()));
     }
     let bytes = filter.bytes();
     assert!(filter.fold());
     assert_eq!(filter.bytes() * 2, bytes);
-    assert!((0..n).all(|k| filter.may_contain(record_hash(&k.to_le_bytes()))));
+    assert!((0..n).all(|k| filter.may_contain(k / TEST_BLOCK, record_hash(&k.to_le_bytes()))));
+    // Absent keys spread over the same blocks.
     let passed = (n..2 * n)
-        .filter(|k| filter.may_contain(record_hash(&k.to_le_bytes())))
+        .filter(|k| filter.may_contain((k - n) / TEST_BLOCK, record_hash(&k.to_le_bytes())))
         .count() as u64;
     assert!(passed < n / 5, "{passed} of {n} absent keys pass");
 }
