@@ -249,25 +249,13 @@ impl Worker {
             let prob = self.chooser.probability();
             let random = self.chooser.chose();
             self.encoded.clear();
-            match end {
-                End::Nothing => {}
-                End::Endless => {
-                    if !endless {
-                        game.again_loops.fetch_add(1, Ordering::Relaxed);
-                    }
-                    endless = true;
+            if matches!(end, End::Endless) {
+                if !endless {
+                    game.again_loops.fetch_add(1, Ordering::Relaxed);
                 }
-                End::Initial => {
-                    if game.initial.as_slice() != state {
-                        self.encoded.extend_from_slice(&game.initial);
-                    }
-                }
-                // A chain that comes back to the grid it started from is no
-                // transition (the reference compares grids after the chain).
-                End::Board(false) if self.same_as_start() => {}
-                End::Board(won) => self.encode(game, state, won),
-                End::Changed => self.encode(game, state, false),
+                endless = true;
             }
+            self.encode_end(game, state, end);
             if !random {
                 if !self.encoded.is_empty() {
                     out.push(Move::solo(action), &self.encoded);
@@ -353,25 +341,34 @@ impl Worker {
         out: &mut Successors,
     ) -> bool {
         self.encoded.clear();
-        match self.chain(game, input) {
-            End::Nothing => {}
-            End::Endless => {
-                game.again_loops.fetch_add(1, Ordering::Relaxed);
-                return true;
-            }
+        let end = self.chain(game, input);
+        if matches!(end, End::Endless) {
+            game.again_loops.fetch_add(1, Ordering::Relaxed);
+            return true;
+        }
+        self.encode_end(game, state, end);
+        if !self.encoded.is_empty() {
+            out.push(Move::solo(action), &self.encoded);
+        }
+        false
+    }
+
+    /// Sets `encoded` to the successor a chain's `end` makes (left empty for
+    /// no transition, which the caller handles for an endless chain).
+    fn encode_end(&mut self, game: &PuzzleScriptGame, state: &[u8], end: End) {
+        match end {
+            End::Nothing | End::Endless => {}
             End::Initial => {
                 if game.initial.as_slice() != state {
                     self.encoded.extend_from_slice(&game.initial);
                 }
             }
+            // A chain that comes back to the grid it started from is no
+            // transition (the reference compares grids after the chain).
             End::Board(false) if self.same_as_start() => {}
             End::Board(won) => self.encode(game, state, won),
             End::Changed => self.encode(game, state, false),
         }
-        if !self.encoded.is_empty() {
-            out.push(Move::solo(action), &self.encoded);
-        }
-        false
     }
 
     /// Sets `encoded` to the board's grid (`won` or not): only the cells
