@@ -7,8 +7,8 @@
 use crate::above::Preimages;
 use crate::children::tables as child_tables;
 use crate::error::FlingError;
+use crate::lists::table_boards;
 use crate::lookup::{Tables, UniqueBoards};
-use crate::rank::unrank;
 use crate::search::Space;
 use games::fling::Board;
 
@@ -88,15 +88,7 @@ fn spaced(items: &[u64], samples: usize) -> impl Iterator<Item = &u64> {
 fn below_boards(tables: &Tables, pieces: usize) -> Result<Vec<u64>, FlingError> {
     Ok(match tables.unique_boards(pieces)? {
         UniqueBoards::List(masks) => masks.to_vec(),
-        UniqueBoards::Bits(words) => words
-            .iter()
-            .enumerate()
-            .flat_map(|(w, &word)| {
-                (0..64)
-                    .filter(move |b| word >> b & 1 == 1)
-                    .filter_map(move |b| unrank(w as u64 * 64 + b, pieces))
-            })
-            .collect(),
+        UniqueBoards::Bits(words) => table_boards(words, pieces),
     })
 }
 

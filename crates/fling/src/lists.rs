@@ -13,6 +13,7 @@ use crate::error::FlingError;
 use crate::lookup::Level;
 use crate::manifest::{self, ListStats};
 use crate::rank::{boards, unrank};
+use crate::step::copy_table;
 use crate::tables::{Progress, COPY_BUDGET};
 use crate::unique_list::{list_kind, list_path, UniqueList};
 use std::path::Path;
@@ -70,7 +71,7 @@ pub fn build_lists(
         }
         let under = match below.take() {
             Some(list) => list,
-            None if pieces == table_pieces + 1 => table_boards(&table.unique, table_pieces),
+            None if pieces == table_pieces + 1 => table_boards(table.unique.words(), table_pieces),
             None => UniqueList::open(dir, pieces - 1, true)?.boards().to_vec(),
         };
         let stats = list_level(
@@ -140,15 +141,13 @@ fn copy_words(table: &BitTable) -> Result<Option<Words>, FlingError> {
     if 8 * table.words().len() as u64 > COPY_BUDGET {
         return Ok(None);
     }
-    let mut words = Words::zeroed(table.words().len())?;
-    words.as_mut_slice().copy_from_slice(table.words());
-    Ok(Some(words))
+    copy_table(table).map(Some)
 }
 
-/// The boards whose bit is set in a table of `pieces`, in rank order.
-fn table_boards(table: &BitTable, pieces: usize) -> Vec<u64> {
+/// The boards whose bit is set in the words of a table of `pieces`, in rank order.
+pub(crate) fn table_boards(words: &[u64], pieces: usize) -> Vec<u64> {
     let mut masks = Vec::new();
-    for (w, &word) in table.words().iter().enumerate() {
+    for (w, &word) in words.iter().enumerate() {
         let mut rest = word;
         while rest != 0 {
             let rank = w as u64 * 64 + u64::from(rest.trailing_zeros());

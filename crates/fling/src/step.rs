@@ -180,12 +180,17 @@ pub(crate) fn copy_to_memory(
     if bytes > budget {
         return Ok(None);
     }
-    let copy = |table: &BitTable| -> Result<Words, FlingError> {
-        let mut words = Words::zeroed(table.words().len())?;
-        words.as_mut_slice().copy_from_slice(table.words());
-        Ok(words)
-    };
-    Ok(Some((copy(&level.solvable)?, copy(&level.unique)?)))
+    Ok(Some((
+        copy_table(&level.solvable)?,
+        copy_table(&level.unique)?,
+    )))
+}
+
+/// A table's words copied into anonymous memory with huge pages.
+pub(crate) fn copy_table(table: &BitTable) -> Result<Words, FlingError> {
+    let mut words = Words::zeroed(table.words().len())?;
+    words.as_mut_slice().copy_from_slice(table.words());
+    Ok(words)
 }
 
 /// The words to read the previous level from: the in-memory copies when
