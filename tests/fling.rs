@@ -249,4 +249,6 @@ fn lists_more_than_two_counts_above_the_tables_are_refused() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("at most 2 piece counts above"), "{err}");
+    // Refused before any table is built.
+    assert!(!dir.path().join("manifest.json").exists());
 }

@@ -155,6 +155,7 @@ fn build_tables(dir: &Path, max_pieces: usize, full: usize, threads: usize) -> R
             report.set(p.done);
         }
     };
+    fling::check_reach(full, max_pieces)?;
     let context = || format!("cannot build the Fling! tables in {}", dir.display());
     let mut built: Vec<Built> = fling::build(dir, full, threads, &progress)
         .with_context(context)?

@@ -31,7 +31,7 @@ pub use analysis::{analyze, is_solvable, status, Analysis, Edit};
 pub use crosscheck::{cross_check, CrossCheck};
 pub use error::FlingError;
 pub use estimate::{estimate, Estimate};
-pub use lists::{build_lists, BuiltList, DEFAULT_FULL_TABLES};
+pub use lists::{build_lists, check_reach, BuiltList, DEFAULT_FULL_TABLES};
 pub use lookup::{Level, Tables, UniqueBoards};
 pub use manifest::{LevelStats, ListStats, MANIFEST};
 pub use rank::{binomial, boards, next_combination, rank, unrank, MAX_PIECES};

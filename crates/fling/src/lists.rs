@@ -25,6 +25,23 @@ use store::{BitTable, BitTableWriter, Words};
 /// as lists of their uniquely solvable boards.
 pub const DEFAULT_FULL_TABLES: usize = 9;
 
+/// Refuses lists of `max_pieces` above full tables of `table_pieces` when
+/// they would reach more than two counts above (see `above.rs`): called
+/// before any table is built, so a wrong flag costs no build.
+pub fn check_reach(table_pieces: usize, max_pieces: usize) -> Result<(), FlingError> {
+    if max_pieces <= table_pieces + 2 {
+        return Ok(());
+    }
+    Err(FlingError::Pieces {
+        pieces: max_pieces,
+        why: format!(
+            "lists reach at most 2 piece counts above the full tables ({table_pieces} pieces); \
+             build full tables of at least {} pieces (--full-tables)",
+            max_pieces - 2
+        ),
+    })
+}
+
 /// What a build of lists did with one piece count.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BuiltList {
@@ -45,16 +62,7 @@ pub fn build_lists(
     threads: usize,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Vec<BuiltList>, FlingError> {
-    if max_pieces > table_pieces + 2 {
-        return Err(FlingError::Pieces {
-            pieces: max_pieces,
-            why: format!(
-                "lists reach at most 2 piece counts above the full tables ({table_pieces} pieces); \
-                 build full tables of at least {} pieces",
-                max_pieces - 2
-            ),
-        });
-    }
+    check_reach(table_pieces, max_pieces)?;
     let table = Level::open(dir, table_pieces, true)?;
     let recorded = manifest::read_lists(dir)?;
     let mut built = Vec::new();
