@@ -400,6 +400,8 @@ fn verify_checks_the_bookmarks_database_and_names_its_damage() {
     tmux.keys(&["'"]);
     tmux.wait_for_all(&["is damaged", "moved to"]);
     tmux.keys(&["Escape"]);
+    // As in play mode's test: `q` straight after Escape would be read as Alt-q.
+    tmux.wait_for("the list to close", |s| !s.contains("moved to"));
     tmux.quit_cleanly();
     assert_eq!(
         std::fs::read(store.join("hsg-user.sled.damaged-1/db")).expect("moved aside"),

@@ -471,6 +471,10 @@ impl App {
     }
 
     fn on_key(&mut self, key: KeyEvent) {
+        if let Some(plain) = escape_then_key(&key, self.context()) {
+            self.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
+            return self.on_key(plain);
+        }
         if let Overlay::Prompt(_, text) = &mut self.overlay {
             let plain = !key
                 .modifiers
@@ -592,3 +596,15 @@ impl App {
 mod refusal_tests;
 #[cfg(test)]
 mod tests;
+
+/// The plain key of an unbound Alt key, which is Escape and that key typed quickly: the
+/// terminal sends Alt-q as the bytes of Escape then `q`, and over SSH the two arrive in
+/// one read when the user typed them apart. Bound Alt keys keep their meaning.
+fn escape_then_key(key: &KeyEvent, context: Context) -> Option<KeyEvent> {
+    if !key.modifiers.contains(KeyModifiers::ALT) || action_for(key, context).is_some() {
+        return None;
+    }
+    let mut plain = *key;
+    plain.modifiers.remove(KeyModifiers::ALT);
+    Some(plain)
+}

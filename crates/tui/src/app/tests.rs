@@ -215,6 +215,27 @@ fn help_opens_and_any_key_closes_it_and_q_quits() {
     assert!(app.quit);
 }
 
+/// Escape then `q` read together arrive as Alt-q: the help closes and the workbench quits,
+/// as the two keys would (regression: the workbench ignored the pair, and a test waited
+/// for an exit that never came).
+#[test]
+fn an_unbound_alt_key_is_escape_then_the_key() {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let mut app = fixture_app(UNICODE, SIZE, None);
+    press(&mut app, "2?");
+    assert_eq!(app.overlay, Overlay::Help(0));
+    let alt = |ch| super::Event::Key(KeyEvent::new(KeyCode::Char(ch), KeyModifiers::ALT));
+    app.on_event(alt('3'));
+    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(
+        app.screen,
+        Screen::Paths,
+        "the 3 after the Escape went to the screen"
+    );
+    app.on_event(alt('q'));
+    assert!(app.quit);
+}
+
 #[test]
 fn bookmarks_persist_across_reopening() {
     let dir = tempfile::tempdir().unwrap();
