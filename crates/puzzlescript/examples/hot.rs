@@ -2,6 +2,7 @@
 //! (for profiling the hot path alone).
 //!
 //! `cargo run --release -p puzzlescript --example hot -- GAME.txt [ROUNDS [LEVEL [STATES]]]`
+//! (`HOT_GENERAL=1` turns direct turns off, to compare them with the general turn)
 use model::{Game, Successors};
 fn main() {
     let path = std::env::args().nth(1).unwrap_or_default();
@@ -13,9 +14,12 @@ fn main() {
             .unwrap_or(default)
     };
     let (level, limit) = (arg(3, 1), arg(4, 100_000));
-    let game =
+    let mut game =
         puzzlescript::PuzzleScriptGame::new(puzzlescript::compile("x", &text).unwrap(), level)
             .unwrap();
+    if std::env::var_os("HOT_GENERAL").is_some() {
+        game.set_direct_turns(false);
+    }
     let mut seen = std::collections::HashSet::new();
     let mut queue = game.initial_states();
     let mut head = 0;

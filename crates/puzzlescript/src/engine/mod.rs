@@ -5,6 +5,7 @@
 //! A turn never allocates once its scratch buffers have grown: matches are
 //! collected into vectors kept in [`Scratch`].
 
+pub mod direct;
 pub mod movement;
 mod narrow_rule;
 mod no_match;

@@ -7,7 +7,7 @@
 //! compares both on the conformance games).
 
 use super::row_starts::{delta, narrow_anchored_matches, narrow_cells_match, start_bounds};
-use super::{Board, Overrun, Scratch, MAX_COMBINATIONS};
+use super::{Board, Overrun, RowMatch, Scratch, MAX_COMBINATIONS};
 use crate::compile::{NarrowRule, Rule};
 
 /// Tries `rule` (whose narrow form is `plan`) everywhere on a one-word board:
@@ -34,17 +34,7 @@ pub(super) fn try_apply(
     let Some(found) = rows.first_mut() else {
         return Some(false);
     };
-    found.clear();
-    let bounds = start_bounds(rule.direction, plan.cells.len(), w, h);
-    narrow_anchored_matches(
-        board,
-        rule.direction,
-        plan.anchor,
-        &plan.cells,
-        bounds,
-        found,
-        starts,
-    );
+    anchored_matches(board, rule, plan, found, starts);
     if found.is_empty() {
         return Some(false);
     }
@@ -57,15 +47,9 @@ pub(super) fn try_apply(
             });
             return Some(false);
         }
-        let d = delta(rule.direction, h);
-        for (t, &[start, _, _]) in found.iter().enumerate() {
-            // A match is re-checked only once an earlier one changed the
-            // board, as in the general path.
-            if t > 0 && changed && !narrow_cells_match(board, &plan.cells, start as isize, d) {
-                continue;
-            }
-            changed |= write_row(board, plan, start as isize, d);
-        }
+        changed = write_matches(board, rule, plan, found, |board, k, _, _| {
+            board.note_cell(k, 1, 1)
+        });
     }
     board.queue_commands(&rule.commands);
     if changed || !rule.commands.is_empty() {
@@ -74,9 +58,62 @@ pub(super) fn try_apply(
     Some(changed)
 }
 
+/// Sets `found` to the matches of `rule` (whose narrow form is `plan`):
+/// the starts its anchor's moving cells give, in the reference's order.
+#[inline]
+pub(super) fn anchored_matches(
+    board: &Board,
+    rule: &Rule,
+    plan: &NarrowRule,
+    found: &mut Vec<RowMatch>,
+    starts: &mut Vec<(usize, usize, usize)>,
+) {
+    found.clear();
+    let bounds = start_bounds(rule.direction, plan.cells.len(), board.width, board.height);
+    narrow_anchored_matches(
+        board,
+        rule.direction,
+        plan.anchor,
+        &plan.cells,
+        bounds,
+        found,
+        starts,
+    );
+}
+
+/// Writes the replacements of every match in `found`, in order; true when
+/// a cell changed. A match is re-checked only once an earlier one changed
+/// the board, as in the general path. `note` is told of each changed cell
+/// with its new objects and movements (the caller's summaries).
+#[inline]
+pub(super) fn write_matches(
+    board: &mut Board,
+    rule: &Rule,
+    plan: &NarrowRule,
+    found: &[RowMatch],
+    mut note: impl FnMut(&mut Board, usize, u64, u64),
+) -> bool {
+    let d = delta(rule.direction, board.height);
+    let mut changed = false;
+    for (t, &[start, _, _]) in found.iter().enumerate() {
+        if t > 0 && changed && !narrow_cells_match(board, &plan.cells, start as isize, d) {
+            continue;
+        }
+        changed |= write_row(board, plan, start as isize, d, &mut note);
+    }
+    changed
+}
+
 /// Writes the replacements of a match starting at cell `start`, each next
 /// cell `d` further; true when a cell changed.
-fn write_row(board: &mut Board, plan: &NarrowRule, start: isize, d: isize) -> bool {
+#[inline(always)]
+fn write_row(
+    board: &mut Board,
+    plan: &NarrowRule,
+    start: isize,
+    d: isize,
+    note: &mut impl FnMut(&mut Board, usize, u64, u64),
+) -> bool {
     let mut changed = false;
     let mut i = start;
     for write in plan.writes.iter() {
@@ -87,7 +124,7 @@ fn write_row(board: &mut Board, plan: &NarrowRule, start: isize, d: isize) -> bo
                 board.objects[k] = new_o;
                 board.movements[k] = new_m;
                 if new_o != o || new_m != m {
-                    board.note_cell(k, 1, 1);
+                    note(board, k, new_o, new_m);
                     // Only cells that hold a movement are listed (as `replace`).
                     if new_m != 0 {
                         board.moving.push(k);

@@ -77,6 +77,9 @@ pub struct PuzzleScriptGame {
     /// True when rules compiled to plain words take their own path
     /// (`compile::NarrowRule`); off only to check that it changes nothing.
     narrow_rules: bool,
+    /// True when every turn can run as a direct turn (`engine::direct`):
+    /// the whole turn of narrow rules in one function.
+    direct: bool,
 }
 
 /// The default of [`PuzzleScriptGame::set_max_outcomes`]: a turn replayed this
@@ -118,6 +121,7 @@ impl PuzzleScriptGame {
             inputs.push((None, "tick"));
         }
         let chance = has_chance(&game);
+        let direct = crate::engine::direct::applies(&game);
         let map_summary = map_summary(&game);
         let idle_turns_inert = idle_turns_inert(&game);
         let board = Board::new(&game, grid);
@@ -152,6 +156,7 @@ impl PuzzleScriptGame {
             max_outcomes: DEFAULT_MAX_OUTCOMES,
             rule_records: true,
             narrow_rules: true,
+            direct,
         })
     }
 
@@ -169,6 +174,21 @@ impl PuzzleScriptGame {
     /// tests check by turning it off).
     pub fn set_narrow_rules(&mut self, on: bool) {
         self.narrow_rules = on;
+    }
+
+    /// Turns off (or on again) direct turns (`engine::direct`: the whole
+    /// turn of a game of narrow rules in one function), which then run
+    /// through the general turn (on by default where they apply; the
+    /// successors are the same either way, which the tests check by turning
+    /// them off).
+    pub fn set_direct_turns(&mut self, on: bool) {
+        self.direct = on && crate::engine::direct::applies(&self.game);
+    }
+
+    /// True when turns run as direct turns (see
+    /// [`PuzzleScriptGame::set_direct_turns`]); off with the narrow rules.
+    pub fn direct_turns(&self) -> bool {
+        self.direct && self.narrow_rules
     }
 
     /// Bounds the random outcomes of one (state, input): past `n`, the

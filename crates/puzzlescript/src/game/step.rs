@@ -11,7 +11,7 @@ use super::chance::{add, Enumerator};
 use super::{chance_move, PuzzleScriptGame};
 use crate::engine::movement::is_player;
 use crate::engine::turn::{input_bits, run};
-use crate::engine::{Board, Chooser, Scratch};
+use crate::engine::{direct, Board, Chooser, Scratch};
 
 /// How one turn ended.
 enum Turn {
@@ -438,14 +438,18 @@ impl Worker {
         if !first {
             self.before.clone_from(&self.board.objects);
         }
-        let chooser: &mut dyn Chooser = &mut self.chooser;
-        let kept = run(
-            g,
-            &mut self.board,
-            input.map(input_bits),
-            &mut self.scratch,
-            chooser,
-        );
+        let kept = if first && game.direct_turns() {
+            self.direct_turn(g, input)
+        } else {
+            let chooser: &mut dyn Chooser = &mut self.chooser;
+            run(
+                g,
+                &mut self.board,
+                input.map(input_bits),
+                &mut self.scratch,
+                chooser,
+            )
+        };
         if let Some(overrun) = self.scratch.fault.take() {
             game.fail(overrun.to_string());
         }
@@ -483,6 +487,25 @@ impl Worker {
 }
 
 impl Worker {
+    /// The first turn of an input as a direct turn (`engine::direct`), from
+    /// the prepared players and summary.
+    fn direct_turn(&mut self, g: &crate::compile::Compiled, input: Option<u8>) -> bool {
+        self.scratch.use_prepared = false;
+        let Some((players, summary)) = self.scratch.prepared.take() else {
+            return false;
+        };
+        let kept = direct::run(
+            g,
+            &mut self.board,
+            input.map(input_bits),
+            &players,
+            summary.map_words().0,
+            &mut self.scratch,
+        );
+        self.scratch.prepared = Some((players, summary));
+        kept
+    }
+
     /// Puts the cells written since the prepared state back as they were.
     fn put_back(&mut self) {
         let so = self.so;

@@ -2,6 +2,7 @@
 //! whole dependency graph, so one binary instead of five saves `cargo test` links).
 
 mod conformance;
+mod direct_turns;
 mod game;
 mod hostile;
 mod inert;

@@ -1,0 +1,155 @@
+//! Direct turns: the whole turn of a game whose rules are all narrow
+//! (`compile::NarrowRule`: one row anchored on a movement, plain-word
+//! masks) on a one-word board, without rigid or late rules, random
+//! choices, loop points or commands, run as one function.
+//!
+//! Such a turn is the input's movement, each group's rules to a fixpoint,
+//! and movement resolution; nothing else can happen (no command can cancel,
+//! restart, win or ask for `again`). The general turn ([`super::turn::run`])
+//! copies the prepared summaries into the board, summarises the movements,
+//! dispatches every rule through the group loop of [`super::rules`] and its
+//! summary prefilter, and keeps the summaries up to date at each write. Here
+//! the prefilter is two words carried in registers: the objects of the
+//! prepared board ORed with every object written since, and the movements
+//! written since (supersets of what the board holds, which is all a
+//! prefilter needs). The matches and writes are [`super::narrow_rule`]'s, in
+//! the same order, so the board, the written cells and the fired record come
+//! out as the general path's (`tests/it/direct_turns.rs` compares the
+//! successors of both on the conformance games).
+
+use super::movement::{move_players, resolve_movements};
+use super::narrow_rule::{anchored_matches, write_matches};
+use super::{Board, Overrun, Scratch, MAX_COMBINATIONS};
+use crate::bits;
+use crate::compile::{Compiled, Rule};
+
+/// True when every turn of `g` can run as a direct turn (see the module's
+/// documentation): one word of objects and of movements, no rigid or late
+/// rules, no loop points, and every rule narrow, not random and without
+/// commands.
+pub fn applies(g: &Compiled) -> bool {
+    g.obj_words == 1
+        && g.mov_words == 1
+        && g.rigid_groups.is_empty()
+        && g.late_rules.groups.is_empty()
+        && g.rules.loop_point.iter().all(Option::is_none)
+        && g.rules.groups.iter().flatten().all(|r| {
+            r.narrow.is_some() && !r.random && r.commands.is_empty() && !has_random_writes(r)
+        })
+}
+
+/// True when a replacement of `rule` draws a random object or direction.
+fn has_random_writes(rule: &Rule) -> bool {
+    rule.rows.iter().flatten().any(|c| match c {
+        crate::compile::PatternCell::Cell(p) => p
+            .replacement
+            .as_ref()
+            .is_some_and(|r| !bits::is_zero(&r.random_objects) || !bits::is_zero(&r.random_dirs)),
+        crate::compile::PatternCell::Ellipsis => false,
+    })
+}
+
+/// Runs one direct turn on `board`, which holds a prepared state (no
+/// movement anywhere, `moving` empty) whose players are `players` and whose
+/// objects, ORed over the board, are `objects`. `dir` is the input's
+/// movement bit. Returns false when `require_player_movement` cancels the
+/// turn (the caller restores the board), as [`super::turn::run`] does.
+pub fn run(
+    g: &Compiled,
+    board: &mut Board,
+    dir: Option<u64>,
+    players: &[usize],
+    objects: u64,
+    scratch: &mut Scratch,
+) -> bool {
+    let mut movements = 0u64;
+    if let Some(dir) = dir {
+        move_players(g, board, dir, players);
+        for &p in players {
+            movements |= board.movements.get(p).copied().unwrap_or(0);
+        }
+    }
+    let mut seen = (objects, movements);
+    for group in &g.rules.groups {
+        if scratch.fault.is_some() {
+            break;
+        }
+        run_group(board, group, &mut seen, scratch);
+    }
+    let mut none = Vec::new();
+    resolve_movements(g, board, &mut none);
+    if dir.is_some() && g.flags.require_player_movement && !players.is_empty() {
+        let mask = g.names.player_mask.first().copied().unwrap_or(0);
+        return players
+            .iter()
+            .any(|&p| board.objects.get(p).is_some_and(|&o| o & mask == 0));
+    }
+    true
+}
+
+/// A group's rules to a fixpoint, as `rules::apply_group` runs them: a pass
+/// tries every rule in order, and stops early once as many rules in a row
+/// as the group has changed nothing (they would change nothing again).
+fn run_group(board: &mut Board, rules: &[Rule], seen: &mut (u64, u64), scratch: &mut Scratch) {
+    let mut idle: isize = -1;
+    for _ in 0..200 {
+        let mut propagated = false;
+        if scratch.fault.is_some() {
+            break;
+        }
+        for rule in rules {
+            if try_rule(board, rule, seen, scratch) {
+                propagated = true;
+                idle = 0;
+            } else {
+                idle += 1;
+            }
+            if idle == rules.len() as isize {
+                break;
+            }
+        }
+        if !propagated {
+            break;
+        }
+    }
+}
+
+/// Tries one rule everywhere (`narrow_rule::try_apply` with the prefilter
+/// of `seen`, the objects and movements the board may hold); true when the
+/// board changed.
+#[inline]
+fn try_rule(board: &mut Board, rule: &Rule, seen: &mut (u64, u64), scratch: &mut Scratch) -> bool {
+    let Some(plan) = &rule.narrow else {
+        return false;
+    };
+    let (o, m) = *seen;
+    if o & plan.objects != plan.objects || m & plan.movements != plan.movements {
+        return false;
+    }
+    if scratch.rows.is_empty() {
+        scratch.rows.push(Vec::new());
+    }
+    let (rows, starts) = (&mut scratch.rows, &mut scratch.starts);
+    let Some(found) = rows.first_mut() else {
+        return false;
+    };
+    anchored_matches(board, rule, plan, found, starts);
+    if found.is_empty() || !rule.has_replacements {
+        return false;
+    }
+    if found.len() > MAX_COMBINATIONS {
+        scratch.fault.get_or_insert(Overrun {
+            line: rule.line,
+            combinations: found.len(),
+        });
+        return false;
+    }
+    let changed = write_matches(board, rule, plan, found, |_, _, o, m| {
+        seen.0 |= o;
+        seen.1 |= m;
+    });
+    if changed {
+        scratch.note_fired(rule);
+    }
+    changed
+}
