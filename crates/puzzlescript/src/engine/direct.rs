@@ -17,7 +17,7 @@
 //! out as the general path's (`tests/it/direct_turns.rs` compares the
 //! successors of both on the conformance games).
 
-use super::movement::{move_players, resolve_movements};
+use super::movement::move_players;
 use super::narrow_rule::{anchored_matches, write_matches};
 use super::{Board, Overrun, Scratch, MAX_COMBINATIONS};
 use crate::bits;
@@ -76,8 +76,7 @@ pub fn run(
         }
         run_group(board, group, &mut seen, scratch);
     }
-    let mut none = Vec::new();
-    resolve_movements(g, board, &mut none);
+    resolve(g, board);
     if dir.is_some() && g.flags.require_player_movement && !players.is_empty() {
         let mask = g.names.player_mask.first().copied().unwrap_or(0);
         return players
@@ -152,4 +151,91 @@ fn try_rule(board: &mut Board, rule: &Rule, seen: &mut (u64, u64), scratch: &mut
         scratch.note_fired(rule);
     }
     changed
+}
+
+/// Movement resolution (`movement::resolve_movements` without rigid marks,
+/// on one word): passes over the moving cells in index order, each moving
+/// every layer whose movement is free to go, until a pass moves nothing or
+/// leaves no movement; then every movement is cleared.
+fn resolve(g: &Compiled, board: &mut Board) {
+    let mut cells = std::mem::take(&mut board.moving);
+    if cells.len() > 1 {
+        cells.sort_unstable();
+        cells.dedup();
+    }
+    let masks = &g.names.layer_masks;
+    loop {
+        let (mut moved, mut pending) = (false, false);
+        for &i in &cells {
+            let word = board.movements.get(i).copied().unwrap_or(0);
+            if word == 0 {
+                continue;
+            }
+            let (mut rest, mut left) = (word, word);
+            while rest != 0 {
+                let shift = rest.trailing_zeros() / 5 * 5;
+                rest &= !(0x1f << shift);
+                let dir = (word >> shift) & 0x1f;
+                let mask = masks
+                    .get(shift as usize / 5)
+                    .and_then(|m| m.first())
+                    .copied()
+                    .unwrap_or(0);
+                if move_layer(board, i, mask, dir) {
+                    left &= !(0x1f << shift);
+                    moved = true;
+                }
+            }
+            if let Some(m) = board.movements.get_mut(i) {
+                *m = left;
+            }
+            pending |= left != 0;
+        }
+        // A pass after which no cell holds a movement would move nothing.
+        if !(moved && pending) {
+            break;
+        }
+    }
+    for &i in &cells {
+        if let Some(m) = board.movements.get_mut(i) {
+            *m = 0;
+        }
+    }
+    cells.clear();
+    board.moving = cells;
+}
+
+/// Moves the objects of layer `mask` of cell `i` one step in `dir` (as
+/// `movement::move_layer`: off the board or onto a cell holding that layer
+/// is blocked; `action`, or any value that is not one direction, stays in
+/// place); false when blocked. The step and the room left in its direction
+/// come from tables, not a jump per direction.
+#[inline(always)]
+fn move_layer(board: &mut Board, i: usize, mask: u64, dir: u64) -> bool {
+    let (w, h) = (board.width, board.height);
+    let (x, y) = board.xy(i);
+    let k = if dir.is_power_of_two() {
+        (dir.trailing_zeros() as usize).min(4)
+    } else {
+        4
+    };
+    // Up, down, left, right, in place.
+    let room = [y, h - 1 - y, x, w - 1 - x, 1][k];
+    let step = [-1, 1, -(h as isize), h as isize, 0][k];
+    if room == 0 {
+        return false;
+    }
+    let t = (i as isize + step) as usize;
+    let (Some(&there), Some(&here)) = (board.objects.get(t), board.objects.get(i)) else {
+        return false;
+    };
+    if dir != 16 && there & mask != 0 {
+        return false;
+    }
+    let moving = here & mask;
+    board.objects[i] = here & !mask;
+    board.objects[t] |= moving;
+    board.touch(i);
+    board.touch(t);
+    true
 }

@@ -50,6 +50,8 @@ pub struct PuzzleScriptGame {
     layout: Layout,
     /// The summaries of the level's template (the unchanging objects).
     template_summary: Summary,
+    /// The objects of the level's template ORed together (its first word).
+    template_objects: u64,
     /// True when every rule is compiled to plain words and there are no
     /// late rules: a turn then reads only the board's summary, and the
     /// prepared state keeps that alone (see [`Summary::reset_map`]).
@@ -141,6 +143,7 @@ impl PuzzleScriptGame {
             number,
             board,
             layout,
+            template_objects: template_board.summary.map_words().0,
             template_summary: template_board.summary,
             map_summary,
             win_plan,

@@ -61,6 +61,10 @@ pub struct Worker {
     outcome_at: std::collections::HashMap<Vec<u8>, usize>,
     /// True when the prepared state satisfies the win conditions.
     start_won: bool,
+    /// The prepared state's player cells, for direct turns.
+    players: Vec<usize>,
+    /// The objects of the prepared board ORed together, for direct turns.
+    objects_seen: u64,
 }
 
 thread_local! {
@@ -103,6 +107,8 @@ pub fn with_worker(game: &PuzzleScriptGame, f: impl FnOnce(&mut Worker)) {
                 outcomes: Vec::new(),
                 outcome_at: std::collections::HashMap::new(),
                 start_won: false,
+                players: Vec::new(),
+                objects_seen: 0,
             });
         }
         if let Some(w) = slot.as_mut() {
@@ -117,6 +123,9 @@ impl Worker {
     /// template: the previous state's are put back to it, the new state's
     /// written, and the players and summaries found from them.
     pub fn prepare(&mut self, game: &PuzzleScriptGame, state: &[u8]) {
+        if game.direct_turns() {
+            return self.prepare_direct(game, state);
+        }
         let g = &*game.game;
         let so = g.obj_words;
         let template = &game.layout.template;
@@ -233,6 +242,10 @@ impl Worker {
         input: Option<u8>,
         out: &mut Successors,
     ) -> bool {
+        if game.direct_turns() {
+            self.expand_direct(game, state, action, input, out);
+            return false;
+        }
         if !game.chance {
             return self.expand_certain(game, state, action, input, out);
         }
@@ -438,18 +451,14 @@ impl Worker {
         if !first {
             self.before.clone_from(&self.board.objects);
         }
-        let kept = if first && game.direct_turns() {
-            self.direct_turn(g, input)
-        } else {
-            let chooser: &mut dyn Chooser = &mut self.chooser;
-            run(
-                g,
-                &mut self.board,
-                input.map(input_bits),
-                &mut self.scratch,
-                chooser,
-            )
-        };
+        let chooser: &mut dyn Chooser = &mut self.chooser;
+        let kept = run(
+            g,
+            &mut self.board,
+            input.map(input_bits),
+            &mut self.scratch,
+            chooser,
+        );
         if let Some(overrun) = self.scratch.fault.take() {
             game.fail(overrun.to_string());
         }
@@ -486,26 +495,96 @@ impl Worker {
     }
 }
 
+/// Direct turns (`engine::direct`): what the general path's `prepare`,
+/// `chain`, `turn` and `encode_end` do for a game whose turns cannot
+/// cancel, restart, win by command, ask for `again` or choose at random,
+/// on one word of objects, without the summaries those turns do not read.
 impl Worker {
-    /// The first turn of an input as a direct turn (`engine::direct`), from
-    /// the prepared players and summary.
-    fn direct_turn(&mut self, g: &crate::compile::Compiled, input: Option<u8>) -> bool {
-        self.scratch.use_prepared = false;
-        let Some((players, summary)) = self.scratch.prepared.take() else {
-            return false;
-        };
+    /// [`Worker::prepare`] for direct turns: the players and the objects
+    /// ORed over the board are all a direct turn needs besides the board.
+    fn prepare_direct(&mut self, game: &PuzzleScriptGame, state: &[u8]) {
+        let template = &game.layout.template;
+        if self.start.len() == template.len() {
+            self.put_back();
+            for &i in &self.cells {
+                if let (Some(s), Some(o), Some(&t)) = (
+                    self.start.get_mut(i),
+                    self.board.objects.get_mut(i),
+                    template.get(i),
+                ) {
+                    (*s, *o) = (t, t);
+                }
+            }
+        } else {
+            self.start.clone_from(template);
+            self.board.objects.clone_from(template);
+        }
+        game.layout
+            .decode_fields(state, &mut self.start, &mut self.cells);
+        self.board.moving.clear();
+        self.board.clear_touched();
+        let g = &*game.game;
+        let mask = g.names.player_mask.first().copied().unwrap_or(0);
+        let aggregate = g.names.player_aggregate;
+        let mut seen = game.template_objects;
+        self.players.clear();
+        for &i in &self.cells {
+            let (Some(&o), Some(slot)) = (self.start.get(i), self.board.objects.get_mut(i)) else {
+                continue;
+            };
+            *slot = o;
+            seen |= o;
+            let hit = o & mask;
+            if hit != 0 && (!aggregate || hit == mask) {
+                self.players.push(i);
+            }
+        }
+        self.objects_seen = seen;
+        self.start_won = game.initial_wins && state == game.initial.as_slice();
+    }
+
+    /// [`Worker::expand`] for direct turns: one turn, no chain.
+    fn expand_direct(
+        &mut self,
+        game: &PuzzleScriptGame,
+        state: &[u8],
+        action: u16,
+        input: Option<u8>,
+        out: &mut Successors,
+    ) {
+        self.put_back();
+        let g = &*game.game;
         let kept = direct::run(
             g,
             &mut self.board,
             input.map(input_bits),
-            &players,
-            summary.map_words().0,
+            &self.players,
+            self.objects_seen,
             &mut self.scratch,
         );
-        self.scratch.prepared = Some((players, summary));
-        kept
+        if let Some(overrun) = self.scratch.fault.take() {
+            game.fail(overrun.to_string());
+        }
+        if !kept {
+            self.put_back();
+            return;
+        }
+        // An unchanged grid wins only if it already did (the level's start can).
+        let won = if self.same_as_start() {
+            if !self.start_won {
+                return;
+            }
+            true
+        } else {
+            game.win_plan.satisfied(g, &self.board.objects)
+        };
+        self.encoded.clear();
+        self.encode(game, state, won);
+        out.push(Move::solo(action), &self.encoded);
     }
+}
 
+impl Worker {
     /// Puts the cells written since the prepared state back as they were.
     fn put_back(&mut self) {
         let so = self.so;
