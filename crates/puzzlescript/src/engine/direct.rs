@@ -17,7 +17,6 @@
 //! out as the general path's (`tests/it/direct_turns.rs` compares the
 //! successors of both on the conformance games).
 
-use super::movement::move_players;
 use super::narrow_rule::{anchored_matches, write_matches};
 use super::{Board, Overrun, Scratch, MAX_COMBINATIONS};
 use crate::bits;
@@ -38,6 +37,48 @@ pub fn applies(g: &Compiled) -> bool {
         })
 }
 
+/// What a direct turn reads of the game besides its rules, in flat tables.
+#[derive(Clone, Debug, Default)]
+pub struct Plan {
+    /// Per object id, the shift of its layer's movement in a cell's word.
+    shift: Vec<u32>,
+    /// Per layer, its objects.
+    layer_mask: Vec<u64>,
+    /// The player objects.
+    pub player_mask: u64,
+    /// True when a player is all of `player_mask` (an aggregate), not any.
+    pub aggregate: bool,
+}
+
+impl Plan {
+    /// The plan of `g`, when its turns can run as direct turns ([`applies`]).
+    pub fn new(g: &Compiled) -> Option<Plan> {
+        if !applies(g) {
+            return None;
+        }
+        let names = &g.names;
+        Some(Plan {
+            // One word of movements: every layer's field is in it (at most
+            // `bits::LAYERS_PER_WORD` layers).
+            shift: names.id_layer.iter().map(|&l| l as u32 * 5).collect(),
+            layer_mask: names
+                .layer_masks
+                .iter()
+                .map(|m| m.first().copied().unwrap_or(0))
+                .collect(),
+            player_mask: names.player_mask.first().copied().unwrap_or(0),
+            aggregate: names.player_aggregate,
+        })
+    }
+
+    /// True when a cell of objects `o` holds a player.
+    #[inline(always)]
+    pub fn is_player(&self, o: u64) -> bool {
+        let hit = o & self.player_mask;
+        hit != 0 && (!self.aggregate || hit == self.player_mask)
+    }
+}
+
 /// True when a replacement of `rule` draws a random object or direction.
 fn has_random_writes(rule: &Rule) -> bool {
     rule.rows.iter().flatten().any(|c| match c {
@@ -56,6 +97,7 @@ fn has_random_writes(rule: &Rule) -> bool {
 /// turn (the caller restores the board), as [`super::turn::run`] does.
 pub fn run(
     g: &Compiled,
+    plan: &Plan,
     board: &mut Board,
     dir: Option<u64>,
     players: &[usize],
@@ -64,10 +106,7 @@ pub fn run(
 ) -> bool {
     let mut movements = 0u64;
     if let Some(dir) = dir {
-        move_players(g, board, dir, players);
-        for &p in players {
-            movements |= board.movements.get(p).copied().unwrap_or(0);
-        }
+        movements = move_players(plan, board, dir & 0x1f, players);
     }
     let mut seen = (objects, movements);
     for group in &g.rules.groups {
@@ -76,14 +115,35 @@ pub fn run(
         }
         run_group(board, group, &mut seen, scratch);
     }
-    resolve(g, board);
+    resolve(plan, board);
     if dir.is_some() && g.flags.require_player_movement && !players.is_empty() {
-        let mask = g.names.player_mask.first().copied().unwrap_or(0);
+        let mask = plan.player_mask;
         return players
             .iter()
             .any(|&p| board.objects.get(p).is_some_and(|&o| o & mask == 0));
     }
     true
+}
+
+/// Sets the input's movement `dir` on the player objects of the given
+/// cells (as `movement::move_players`); returns the movements set.
+#[inline]
+fn move_players(plan: &Plan, board: &mut Board, dir: u64, players: &[usize]) -> u64 {
+    let mut all = 0;
+    for &i in players {
+        board.moving.push(i);
+        let Some(slot) = board.movements.get_mut(i) else {
+            continue;
+        };
+        let mut hit = board.objects.get(i).map_or(0, |o| o & plan.player_mask);
+        while hit != 0 {
+            let id = hit.trailing_zeros() as usize;
+            hit &= hit - 1;
+            *slot |= dir << plan.shift.get(id).copied().unwrap_or(0);
+        }
+        all |= *slot;
+    }
+    all
 }
 
 /// A group's rules to a fixpoint, as `rules::apply_group` runs them: a pass
@@ -157,13 +217,13 @@ fn try_rule(board: &mut Board, rule: &Rule, seen: &mut (u64, u64), scratch: &mut
 /// on one word): passes over the moving cells in index order, each moving
 /// every layer whose movement is free to go, until a pass moves nothing or
 /// leaves no movement; then every movement is cleared.
-fn resolve(g: &Compiled, board: &mut Board) {
+fn resolve(plan: &Plan, board: &mut Board) {
     let mut cells = std::mem::take(&mut board.moving);
     if cells.len() > 1 {
         cells.sort_unstable();
         cells.dedup();
     }
-    let masks = &g.names.layer_masks;
+    let masks = &plan.layer_mask;
     loop {
         let (mut moved, mut pending) = (false, false);
         for &i in &cells {
@@ -176,11 +236,7 @@ fn resolve(g: &Compiled, board: &mut Board) {
                 let shift = rest.trailing_zeros() / 5 * 5;
                 rest &= !(0x1f << shift);
                 let dir = (word >> shift) & 0x1f;
-                let mask = masks
-                    .get(shift as usize / 5)
-                    .and_then(|m| m.first())
-                    .copied()
-                    .unwrap_or(0);
+                let mask = masks.get(shift as usize / 5).copied().unwrap_or(0);
                 if move_layer(board, i, mask, dir) {
                     left &= !(0x1f << shift);
                     moved = true;

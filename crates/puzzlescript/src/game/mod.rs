@@ -81,7 +81,7 @@ pub struct PuzzleScriptGame {
     narrow_rules: bool,
     /// True when every turn can run as a direct turn (`engine::direct`):
     /// the whole turn of narrow rules in one function.
-    direct: bool,
+    direct: Option<crate::engine::direct::Plan>,
 }
 
 /// The default of [`PuzzleScriptGame::set_max_outcomes`]: a turn replayed this
@@ -123,7 +123,7 @@ impl PuzzleScriptGame {
             inputs.push((None, "tick"));
         }
         let chance = has_chance(&game);
-        let direct = crate::engine::direct::applies(&game);
+        let direct = crate::engine::direct::Plan::new(&game);
         let map_summary = map_summary(&game);
         let idle_turns_inert = idle_turns_inert(&game);
         let board = Board::new(&game, grid);
@@ -185,13 +185,22 @@ impl PuzzleScriptGame {
     /// successors are the same either way, which the tests check by turning
     /// them off).
     pub fn set_direct_turns(&mut self, on: bool) {
-        self.direct = on && crate::engine::direct::applies(&self.game);
+        self.direct = if on {
+            crate::engine::direct::Plan::new(&self.game)
+        } else {
+            None
+        };
     }
 
     /// True when turns run as direct turns (see
     /// [`PuzzleScriptGame::set_direct_turns`]); off with the narrow rules.
     pub fn direct_turns(&self) -> bool {
-        self.direct && self.narrow_rules
+        self.direct.is_some() && self.narrow_rules
+    }
+
+    /// The plan of direct turns, when they run.
+    fn direct_plan(&self) -> Option<&crate::engine::direct::Plan> {
+        self.direct.as_ref().filter(|_| self.narrow_rules)
     }
 
     /// Bounds the random outcomes of one (state, input): past `n`, the

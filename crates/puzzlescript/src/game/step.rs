@@ -123,8 +123,8 @@ impl Worker {
     /// template: the previous state's are put back to it, the new state's
     /// written, and the players and summaries found from them.
     pub fn prepare(&mut self, game: &PuzzleScriptGame, state: &[u8]) {
-        if game.direct_turns() {
-            return self.prepare_direct(game, state);
+        if let Some(plan) = game.direct_plan() {
+            return self.prepare_direct(game, plan, state);
         }
         let g = &*game.game;
         let so = g.obj_words;
@@ -242,8 +242,8 @@ impl Worker {
         input: Option<u8>,
         out: &mut Successors,
     ) -> bool {
-        if game.direct_turns() {
-            self.expand_direct(game, state, action, input, out);
+        if let Some(plan) = game.direct_plan() {
+            self.expand_direct(game, plan, state, action, input, out);
             return false;
         }
         if !game.chance {
@@ -502,7 +502,7 @@ impl Worker {
 impl Worker {
     /// [`Worker::prepare`] for direct turns: the players and the objects
     /// ORed over the board are all a direct turn needs besides the board.
-    fn prepare_direct(&mut self, game: &PuzzleScriptGame, state: &[u8]) {
+    fn prepare_direct(&mut self, game: &PuzzleScriptGame, plan: &direct::Plan, state: &[u8]) {
         let template = &game.layout.template;
         if self.start.len() == template.len() {
             self.put_back();
@@ -523,9 +523,6 @@ impl Worker {
             .decode_fields(state, &mut self.start, &mut self.cells);
         self.board.moving.clear();
         self.board.clear_touched();
-        let g = &*game.game;
-        let mask = g.names.player_mask.first().copied().unwrap_or(0);
-        let aggregate = g.names.player_aggregate;
         let mut seen = game.template_objects;
         self.players.clear();
         for &i in &self.cells {
@@ -534,8 +531,7 @@ impl Worker {
             };
             *slot = o;
             seen |= o;
-            let hit = o & mask;
-            if hit != 0 && (!aggregate || hit == mask) {
+            if plan.is_player(o) {
                 self.players.push(i);
             }
         }
@@ -547,6 +543,7 @@ impl Worker {
     fn expand_direct(
         &mut self,
         game: &PuzzleScriptGame,
+        plan: &direct::Plan,
         state: &[u8],
         action: u16,
         input: Option<u8>,
@@ -556,6 +553,7 @@ impl Worker {
         let g = &*game.game;
         let kept = direct::run(
             g,
+            plan,
             &mut self.board,
             input.map(input_bits),
             &self.players,
@@ -578,9 +576,28 @@ impl Worker {
         } else {
             game.win_plan.satisfied(g, &self.board.objects)
         };
-        self.encoded.clear();
-        self.encode(game, state, won);
-        out.push(Move::solo(action), &self.encoded);
+        // Written straight into the successors: no copy through `encoded`.
+        let (start, touched) = (&self.start, &self.board.touched);
+        let objects = &self.board.objects;
+        let mut overfull = false;
+        out.push_with(Move::solo(action), |bytes| {
+            let at = bytes.len();
+            if state.len() <= 8 {
+                // A short state byte by byte: no copy call.
+                for &b in state {
+                    bytes.push(b);
+                }
+            } else {
+                bytes.extend_from_slice(state);
+            }
+            if let Some((outcome, fields)) = bytes.get_mut(at..).and_then(|s| s.split_first_mut()) {
+                *outcome = u8::from(won);
+                overfull = !game.layout.reencode_cells(start, objects, touched, fields);
+            }
+        });
+        if overfull {
+            game.overfull.fetch_add(1, Ordering::Relaxed);
+        }
     }
 }
 
