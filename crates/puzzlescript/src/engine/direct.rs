@@ -18,6 +18,7 @@
 //! successors of both on the conformance games).
 
 use super::narrow_rule::{anchored_matches, write_matches};
+use super::row_starts::narrow_cells_match;
 use super::{Board, Overrun, Scratch, MAX_COMBINATIONS};
 use crate::bits;
 use crate::compile::{Compiled, Rule};
@@ -48,14 +49,75 @@ pub struct Plan {
     pub player_mask: u64,
     /// True when a player is all of `player_mask` (an aggregate), not any.
     pub aggregate: bool,
+    /// Per group, per rule, where its row lies around a lone moving cell.
+    lone: Vec<Vec<Lone>>,
+    /// Per cell, the cell one step up, down, left and right (`u32::MAX`
+    /// off the board): a movement's target is one load, not a branch per
+    /// direction or a table built on the stack.
+    next: Vec<[u32; 4]>,
+}
+
+/// Where a narrow rule's row lies when its anchor is on a given cell, on a
+/// board of known size: the search of a turn with one moving cell (a lone
+/// player) is then a bounds test on one coordinate and the test of the
+/// row's cells, the same start `row_starts::narrow_anchored_matches` finds.
+#[derive(Clone, Debug, Default)]
+struct Lone {
+    /// True when the row runs along a column (up or down).
+    vertical: bool,
+    /// Cells of the row before the anchor's coordinate, along the row's
+    /// axis, in increasing coordinates.
+    back: usize,
+    /// Cells of the row after it.
+    ahead: usize,
+    /// The index step of one cell of the row.
+    step: isize,
+    /// The anchor's index minus the row's first cell's.
+    offset: isize,
+}
+
+impl Lone {
+    /// The placement of `rule`'s row (narrow form `plan`) on a board of
+    /// `height` rows, as `row_starts::start_bounds` and `anchor_start` place it.
+    fn new(rule: &Rule, plan: &super::super::compile::NarrowRule, height: usize) -> Lone {
+        let reach = plan.cells.len().saturating_sub(1);
+        let anchor = plan.anchor.min(reach);
+        let step = super::row_starts::delta(rule.direction, height);
+        // Up and left run towards lower coordinates.
+        let (back, ahead) = match rule.direction {
+            1 | 4 => (reach - anchor, anchor),
+            _ => (anchor, reach - anchor),
+        };
+        Lone {
+            vertical: matches!(rule.direction, 1 | 2),
+            back,
+            ahead,
+            step,
+            offset: anchor as isize * step,
+        }
+    }
 }
 
 impl Plan {
-    /// The plan of `g`, when its turns can run as direct turns ([`applies`]).
-    pub fn new(g: &Compiled) -> Option<Plan> {
-        if !applies(g) {
+    /// The plan of `g` on a board of `width` columns and `height` rows,
+    /// when its turns can run as direct turns ([`applies`]).
+    pub fn new(g: &Compiled, width: usize, height: usize) -> Option<Plan> {
+        if !applies(g) || u32::try_from(width * height).is_err() {
             return None;
         }
+        let cell = |ok: bool, i: usize| if ok { i as u32 } else { u32::MAX };
+        let next = (0..width)
+            .flat_map(|x| (0..height).map(move |y| (x, y)))
+            .map(|(x, y)| {
+                let i = x * height + y;
+                [
+                    cell(y > 0, i.wrapping_sub(1)),
+                    cell(y + 1 < height, i + 1),
+                    cell(x > 0, i.wrapping_sub(height)),
+                    cell(x + 1 < width, i + height),
+                ]
+            })
+            .collect();
         let names = &g.names;
         Some(Plan {
             // One word of movements: every layer's field is in it (at most
@@ -68,6 +130,21 @@ impl Plan {
                 .collect(),
             player_mask: names.player_mask.first().copied().unwrap_or(0),
             aggregate: names.player_aggregate,
+            lone: g
+                .rules
+                .groups
+                .iter()
+                .map(|group| {
+                    group
+                        .iter()
+                        .map(|r| match &r.narrow {
+                            Some(plan) => Lone::new(r, plan, height),
+                            None => Lone::default(),
+                        })
+                        .collect()
+                })
+                .collect(),
+            next,
         })
     }
 
@@ -109,11 +186,11 @@ pub fn run(
         movements = move_players(plan, board, dir & 0x1f, players);
     }
     let mut seen = (objects, movements);
-    for group in &g.rules.groups {
+    for (group, lone) in g.rules.groups.iter().zip(&plan.lone) {
         if scratch.fault.is_some() {
             break;
         }
-        run_group(board, group, &mut seen, scratch);
+        run_group(board, group, lone, &mut seen, scratch);
     }
     resolve(plan, board);
     if dir.is_some() && g.flags.require_player_movement && !players.is_empty() {
@@ -149,15 +226,21 @@ fn move_players(plan: &Plan, board: &mut Board, dir: u64, players: &[usize]) -> 
 /// A group's rules to a fixpoint, as `rules::apply_group` runs them: a pass
 /// tries every rule in order, and stops early once as many rules in a row
 /// as the group has changed nothing (they would change nothing again).
-fn run_group(board: &mut Board, rules: &[Rule], seen: &mut (u64, u64), scratch: &mut Scratch) {
+fn run_group(
+    board: &mut Board,
+    rules: &[Rule],
+    lone: &[Lone],
+    seen: &mut (u64, u64),
+    scratch: &mut Scratch,
+) {
     let mut idle: isize = -1;
     for _ in 0..200 {
         let mut propagated = false;
         if scratch.fault.is_some() {
             break;
         }
-        for rule in rules {
-            if try_rule(board, rule, seen, scratch) {
+        for (rule, lone) in rules.iter().zip(lone) {
+            if try_rule(board, rule, lone, seen, scratch) {
                 propagated = true;
                 idle = 0;
             } else {
@@ -177,13 +260,53 @@ fn run_group(board: &mut Board, rules: &[Rule], seen: &mut (u64, u64), scratch: 
 /// of `seen`, the objects and movements the board may hold); true when the
 /// board changed.
 #[inline]
-fn try_rule(board: &mut Board, rule: &Rule, seen: &mut (u64, u64), scratch: &mut Scratch) -> bool {
+fn try_rule(
+    board: &mut Board,
+    rule: &Rule,
+    lone: &Lone,
+    seen: &mut (u64, u64),
+    scratch: &mut Scratch,
+) -> bool {
     let Some(plan) = &rule.narrow else {
         return false;
     };
     let (o, m) = *seen;
     if o & plan.objects != plan.objects || m & plan.movements != plan.movements {
         return false;
+    }
+    // Without replacements a match changes nothing, and records nothing
+    // (direct rules have no commands).
+    if !rule.has_replacements {
+        return false;
+    }
+    if let [only] = board.moving[..] {
+        // One moving cell: its row, if it lies on the board, is the only match.
+        let (x, y) = board.xy(only);
+        let (c, n) = match lone.vertical {
+            true => (y, board.height),
+            false => (x, board.width),
+        };
+        if c < lone.back || c + lone.ahead >= n {
+            return false;
+        }
+        let start = only as isize - lone.offset;
+        if !narrow_cells_match(board, &plan.cells, start, lone.step) {
+            return false;
+        }
+        let changed = write_matches(
+            board,
+            rule,
+            plan,
+            &[[start as usize, 0, 0]],
+            |_, _, o, m| {
+                seen.0 |= o;
+                seen.1 |= m;
+            },
+        );
+        if changed {
+            scratch.note_fired(rule);
+        }
+        return changed;
     }
     if scratch.rows.is_empty() {
         scratch.rows.push(Vec::new());
@@ -237,7 +360,7 @@ fn resolve(plan: &Plan, board: &mut Board) {
                 rest &= !(0x1f << shift);
                 let dir = (word >> shift) & 0x1f;
                 let mask = masks.get(shift as usize / 5).copied().unwrap_or(0);
-                if move_layer(board, i, mask, dir) {
+                if move_layer(plan, board, i, mask, dir) {
                     left &= !(0x1f << shift);
                     moved = true;
                 }
@@ -264,24 +387,20 @@ fn resolve(plan: &Plan, board: &mut Board) {
 /// Moves the objects of layer `mask` of cell `i` one step in `dir` (as
 /// `movement::move_layer`: off the board or onto a cell holding that layer
 /// is blocked; `action`, or any value that is not one direction, stays in
-/// place); false when blocked. The step and the room left in its direction
-/// come from tables, not a jump per direction.
+/// place); false when blocked.
 #[inline(always)]
-fn move_layer(board: &mut Board, i: usize, mask: u64, dir: u64) -> bool {
-    let (w, h) = (board.width, board.height);
-    let (x, y) = board.xy(i);
-    let k = if dir.is_power_of_two() {
-        (dir.trailing_zeros() as usize).min(4)
-    } else {
-        4
+fn move_layer(plan: &Plan, board: &mut Board, i: usize, mask: u64, dir: u64) -> bool {
+    let t = match dir {
+        1 | 2 | 4 | 8 => {
+            // Up, down, left, right: 0, 1, 2, 3.
+            let k = dir.trailing_zeros() as usize;
+            match plan.next.get(i).and_then(|n| n.get(k)) {
+                Some(&t) if t != u32::MAX => t as usize,
+                _ => return false,
+            }
+        }
+        _ => i,
     };
-    // Up, down, left, right, in place.
-    let room = [y, h - 1 - y, x, w - 1 - x, 1][k];
-    let step = [-1, 1, -(h as isize), h as isize, 0][k];
-    if room == 0 {
-        return false;
-    }
-    let t = (i as isize + step) as usize;
     let (Some(&there), Some(&here)) = (board.objects.get(t), board.objects.get(i)) else {
         return false;
     };

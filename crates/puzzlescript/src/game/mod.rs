@@ -123,7 +123,7 @@ impl PuzzleScriptGame {
             inputs.push((None, "tick"));
         }
         let chance = has_chance(&game);
-        let direct = crate::engine::direct::Plan::new(&game);
+        let direct = crate::engine::direct::Plan::new(&game, grid.width, grid.height);
         let map_summary = map_summary(&game);
         let idle_turns_inert = idle_turns_inert(&game);
         let board = Board::new(&game, grid);
@@ -186,7 +186,7 @@ impl PuzzleScriptGame {
     /// them off).
     pub fn set_direct_turns(&mut self, on: bool) {
         self.direct = if on {
-            crate::engine::direct::Plan::new(&self.game)
+            crate::engine::direct::Plan::new(&self.game, self.board.width, self.board.height)
         } else {
             None
         };
