@@ -55,8 +55,6 @@ pub trait CellSet:
     fn lowest(self) -> u32;
     /// The set without its lowest cell.
     fn drop_lowest(self) -> Self;
-    /// The number of cells.
-    fn count(self) -> u32;
 }
 
 macro_rules! cell_set {
@@ -74,10 +72,6 @@ macro_rules! cell_set {
             #[inline]
             fn drop_lowest(self) -> Self {
                 self & self.wrapping_sub(1)
-            }
-            #[inline]
-            fn count(self) -> u32 {
-                self.count_ones()
             }
         }
     };
