@@ -427,6 +427,24 @@ impl Layout {
         }
     }
 
+    /// [`Layout::decode_fields`] without the sort: `cells` lists the cells
+    /// in no particular order, a cell that holds several changing objects
+    /// possibly more than once (for a caller that needs no order and skips
+    /// repeats itself).
+    pub fn decode_fields_unsorted(
+        &self,
+        state: &[u8],
+        objects: &mut [u64],
+        cells: &mut Vec<usize>,
+    ) {
+        cells.clear();
+        let fields = state.get(1..).unwrap_or(&[]);
+        self.decode_field_bits(fields, objects, cells);
+        if !self.positions.is_empty() {
+            self.positions.decode(fields, objects, cells);
+        }
+    }
+
     /// The walk of [`Layout::decode_fields`] over the fields alone.
     fn decode_field_bits(&self, fields: &[u8], objects: &mut [u64], cells: &mut Vec<usize>) {
         let fields = fields.get(..self.field_bytes).unwrap_or(fields);

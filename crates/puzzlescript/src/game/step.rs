@@ -519,8 +519,11 @@ impl Worker {
             self.start.clone_from(template);
             self.board.objects.clone_from(template);
         }
+        // No sort: a direct turn needs no order of the players (its moving
+        // cells are sorted where order matters), and a cell listed twice is
+        // skipped below.
         game.layout
-            .decode_fields(state, &mut self.start, &mut self.cells);
+            .decode_fields_unsorted(state, &mut self.start, &mut self.cells);
         self.board.moving.clear();
         self.board.clear_touched();
         let mut seen = game.template_objects;
@@ -529,6 +532,12 @@ impl Worker {
             let (Some(&o), Some(slot)) = (self.start.get(i), self.board.objects.get_mut(i)) else {
                 continue;
             };
+            // A listed cell holds a changing object, which the template
+            // never does: a cell whose board already equals its state was
+            // listed before.
+            if *slot == o {
+                continue;
+            }
             *slot = o;
             seen |= o;
             if plan.is_player(o) {
