@@ -54,10 +54,15 @@ fn main() {
     }
     let ns = cpu() - c0;
     println!(
-        "{} states x{rounds} in {:?} ({:.2} s on the CPU): {:.0} ns a state on the CPU ({n})",
+        "{} states x{rounds} in {:?} ({:.2} s on the CPU): {:.0} ns a state on the CPU ({n}){}",
         queue.len(),
         t.elapsed(),
         ns / 1e9,
-        ns / (rounds * queue.len()) as f64
+        ns / (rounds * queue.len()) as f64,
+        if game.direct_turns() {
+            ", direct turns"
+        } else {
+            ""
+        }
     );
 }
