@@ -592,10 +592,9 @@ impl Worker {
         out.push_with(Move::solo(action), |bytes| {
             let at = bytes.len();
             if state.len() <= 8 {
-                // A short state byte by byte: no copy call.
-                for &b in state {
-                    bytes.push(b);
-                }
+                // A short state by one reserve and a byte loop: no copy
+                // call, no capacity check a byte.
+                bytes.extend(state.iter().copied());
             } else {
                 bytes.extend_from_slice(state);
             }
