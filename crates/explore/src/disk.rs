@@ -118,7 +118,6 @@ pub struct DiskDedup {
     garbage: Vec<PathBuf>,
     next_file: u64,
     table_states: u64,
-    table_end: u64,
     cands: Vec<u8>,
     cand_limit: usize,
     /// Candidates after which the current round is resolved, even mid-layer.
@@ -134,8 +133,8 @@ pub struct DiskDedup {
     seq: u64,
     pending: Option<(PathBuf, BufWriter<File>)>,
     first_pending: Option<u64>,
-    /// Where the rounds' new states were found, for the cache's window.
-    finders: Finders,
+    /// What the index holds between rounds (see [`cache`]).
+    cache: Cache,
     /// Scratch for one parent's queued row (see [`DiskDedup::push_parent`]).
     row: Vec<u8>,
 }
@@ -182,7 +181,7 @@ impl DiskDedup {
         let cand_limit = (free / resolution_bytes_per_candidate(width)).max(1 << 16) as usize;
         let mut dedup = DiskDedup::empty(dir, width, cand_limit, 0, opts);
         dedup.table_states = table_capacity as u64;
-        dedup.table_end = writer.state_count();
+        dedup.cache.table_end = writer.state_count();
         dedup.write_base_runs(writer, opts.mem_budget)?;
         Ok(dedup)
     }
@@ -203,7 +202,6 @@ impl DiskDedup {
             garbage: Vec::new(),
             next_file,
             table_states: 0,
-            table_end: 0,
             cands: Vec::new(),
             cand_limit,
             round_limit: opts
@@ -217,7 +215,10 @@ impl DiskDedup {
             seq: 0,
             pending: None,
             first_pending: None,
-            finders: Finders::default(),
+            cache: Cache {
+                width,
+                ..Cache::default()
+            },
             row: Vec::new(),
         }
     }
@@ -290,7 +291,19 @@ impl DiskDedup {
 
     /// Records that the index (and the key arena) now ends before `id`.
     pub fn set_table_end(&mut self, id: u64) {
-        self.table_end = id;
+        self.cache.table_end = id;
+    }
+
+    /// Fills the index as after a round, for the search standing at `at`: at
+    /// the switch to disk, so that the first round meets the states the
+    /// later ones do. With fingerprints the cache starts empty.
+    pub fn prime(
+        &mut self,
+        writer: &mut RunWriter,
+        index: (&mut Table, &Keys),
+        at: Frontier,
+    ) -> Result<(), ExploreError> {
+        self.cache.prime(writer, index, at)
     }
 
     /// What a checkpoint taken now must record.
@@ -569,7 +582,7 @@ mod lookup;
 mod parallel;
 mod probe;
 
-use cache::Finders;
+use cache::Cache;
 pub use cache::Frontier;
 use files::{clear_dir, sort_candidates, sort_entries, sync_new_file, write_file, EntryReader};
 use probe::{Summary, MAX_FILTER_BITS};
