@@ -54,7 +54,7 @@ use crate::table::Table;
 use crate::ExploreError;
 use serde::{Deserialize, Serialize};
 use std::fs::{self, File};
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use store::{Edge, RunWriter};
 
@@ -131,7 +131,7 @@ pub struct DiskDedup {
     threads: usize,
     spills: Vec<(PathBuf, u64)>,
     seq: u64,
-    pending: Option<(PathBuf, BufWriter<File>)>,
+    pending: Option<PendingOut>,
     first_pending: Option<u64>,
     /// What the index holds between rounds (see [`cache`]).
     cache: Cache,
@@ -455,22 +455,31 @@ impl DiskDedup {
     /// the state, else a new candidate. With exact tags a candidate's
     /// placeholder goes into the index too, so that the layer's later
     /// meetings of the same state share it: the layer then sorts each
-    /// distinct candidate once, not once per meeting.
+    /// distinct candidate once, not once per meeting. `key` is the
+    /// successor's [`Table::key`] (the merge computed it to prefetch its
+    /// slot), `tag` gives its tag.
     pub fn lookup_or_candidate(
         &mut self,
         table: &Table,
         keys: &Keys,
-        tag: u64,
+        (key, tag): (u64, impl Fn() -> u64),
         record: &[u8],
     ) -> Result<u64, ExploreError> {
-        if let Some(id) = table.get(tag, |id| keys.same(id, record)) {
+        if keys.exact() && table.len() < table.capacity() {
+            // One probe finds the state or places the candidate's
+            // placeholder where it missed. (A lookup then an insert probed
+            // twice and mixed the tag twice: a sixth of the merge's time on
+            // room4 under `--mem 128M`.)
+            let placeholder = PLACEHOLDER | self.seq;
+            return match table.get_or_insert_key(key, placeholder, |id| keys.same(id, record)) {
+                Ok(id) => Ok(id),
+                Err(_) => self.candidate(record),
+            };
+        }
+        if let Some(id) = table.get(tag(), |id| keys.same(id, record)) {
             return Ok(id);
         }
-        let placeholder = self.candidate(record)?;
-        if keys.exact() && table.len() < table.capacity() {
-            table.insert_absent(tag, placeholder);
-        }
-        Ok(placeholder)
+        self.candidate(record)
     }
 
     /// Registers a successor the index did not know; returns its placeholder.
@@ -479,7 +488,7 @@ impl DiskDedup {
         self.seq += 1;
         self.cands.extend_from_slice(record);
         self.cands.extend_from_slice(&seq.to_be_bytes());
-        if self.cands.len() / (self.width + 8) >= self.cand_limit {
+        if self.cands.len() >= self.cand_limit * (self.width + 8) {
             self.spill()?;
         }
         Ok(PLACEHOLDER | seq)
@@ -518,12 +527,11 @@ impl DiskDedup {
     fn write_pending(&mut self, parent: u64, bytes: &[u8]) -> Result<(), ExploreError> {
         if self.pending.is_none() {
             let path = self.new_path("pending");
-            let file = File::create(&path).map_err(io_err(&path))?;
-            self.pending = Some((path, BufWriter::with_capacity(IO_BUF, file)));
+            self.pending = Some(PendingOut::create(path, self.threads > 1)?);
             self.first_pending = Some(parent);
         }
         match self.pending.as_mut() {
-            Some((path, out)) => out.write_all(bytes).map_err(io_err(path)),
+            Some(out) => out.write(bytes),
             None => Ok(()),
         }
     }
@@ -580,11 +588,13 @@ mod files;
 mod layer;
 mod lookup;
 mod parallel;
+mod pending;
 mod probe;
 
 use cache::Cache;
 pub use cache::Frontier;
 use files::{clear_dir, sort_candidates, sort_entries, sync_new_file, write_file, EntryReader};
+use pending::PendingOut;
 use probe::{Summary, MAX_FILTER_BITS};
 
 #[cfg(test)]
