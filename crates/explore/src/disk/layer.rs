@@ -6,8 +6,7 @@ use super::lookup::{cut_ranges, resolve_range};
 use super::parallel::run_tasks;
 use super::probe::{Summary, MAX_SPAN};
 use super::{
-    io_err, DiskDedup, Frontier, VisitedRun, FRESH, FRESH_PART_SHIFT, IO_BUF, PLACEHOLDER,
-    TERMINAL_ROW,
+    io_err, DiskDedup, Frontier, FRESH, FRESH_PART_SHIFT, IO_BUF, PLACEHOLDER, TERMINAL_ROW,
 };
 use crate::keys::Keys;
 use crate::table::Table;
@@ -123,10 +122,7 @@ impl DiskDedup {
                 None => Ok(()),
             }
         };
-        let mut runs = || {
-            self.write_layer_run(&fresh, &rank, base)?;
-            self.compact()
-        };
+        let mut runs = || self.write_layer_run(&fresh, &rank, base);
         let done = match alone {
             true => runs().and_then(|()| store_side()),
             false => beside(runs, store_side),
@@ -194,38 +190,28 @@ impl DiskDedup {
         Ok(())
     }
 
-    /// The layer's new states as a sorted run: they are in record order.
+    /// The layer's new states as a sorted run (they are in record order),
+    /// merged at once with the newest runs when their sizes call for it (see
+    /// [`DiskDedup::add_run`]). The entries are laid out in the candidate
+    /// buffer, which the round no longer reads and which holds at least as
+    /// many entries: a whole copy of tens of millions of new states in
+    /// memory of its own would break `--mem`.
     fn write_layer_run(
         &mut self,
         fresh: &Fresh,
         rank: &[u32],
         base: u64,
     ) -> Result<(), ExploreError> {
-        if rank.is_empty() {
-            return Ok(());
-        }
-        // Streamed through a small buffer: a layer can hold tens of millions
-        // of new states, and a whole copy of them would break `--mem`.
-        let entries = rank.len() as u64;
-        let bits = self.filter_bits(entries, &[]);
-        let mut summary = Summary::new(self.width, entries, bits);
-        let path = self.new_path("run");
-        let file = File::create(&path).map_err(io_err(&path))?;
-        let mut out = std::io::BufWriter::with_capacity(IO_BUF, file);
+        let mut entries = std::mem::take(&mut self.cands);
+        entries.clear();
         for (i, rec) in fresh.records().enumerate() {
-            let id = (base + u64::from(rank[i])).to_le_bytes();
-            summary.push(rec);
-            std::io::Write::write_all(&mut out, rec).map_err(io_err(&path))?;
-            std::io::Write::write_all(&mut out, &id).map_err(io_err(&path))?;
+            entries.extend_from_slice(rec);
+            entries.extend_from_slice(&(base + u64::from(rank[i])).to_le_bytes());
         }
-        std::io::Write::flush(&mut out).map_err(io_err(&path))?;
-        self.runs.push(VisitedRun {
-            path,
-            entries,
-            summary: summary.finish(),
-            synced: false,
-        });
-        Ok(())
+        let added = self.add_run(&entries);
+        entries.clear();
+        self.cands = entries;
+        added
     }
 }
 
