@@ -54,7 +54,7 @@ use crate::table::Table;
 use crate::ExploreError;
 use serde::{Deserialize, Serialize};
 use std::fs::{self, File};
-use std::io::Write;
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use store::{Edge, RunWriter};
 
@@ -131,7 +131,7 @@ pub struct DiskDedup {
     threads: usize,
     spills: Vec<(PathBuf, u64)>,
     seq: u64,
-    pending: Option<PendingOut>,
+    pending: Option<(PathBuf, BufWriter<File>)>,
     first_pending: Option<u64>,
     /// What the index holds between rounds (see [`cache`]).
     cache: Cache,
@@ -550,11 +550,12 @@ impl DiskDedup {
     fn write_pending(&mut self, parent: u64, bytes: &[u8]) -> Result<(), ExploreError> {
         if self.pending.is_none() {
             let path = self.new_path("pending");
-            self.pending = Some(PendingOut::create(path, self.threads > 1)?);
+            let file = File::create(&path).map_err(io_err(&path))?;
+            self.pending = Some((path, BufWriter::with_capacity(IO_BUF, file)));
             self.first_pending = Some(parent);
         }
         match self.pending.as_mut() {
-            Some(out) => out.write(bytes),
+            Some((path, out)) => out.write_all(bytes).map_err(io_err(path)),
             None => Ok(()),
         }
     }
@@ -611,13 +612,11 @@ mod files;
 mod layer;
 mod lookup;
 mod parallel;
-mod pending;
 mod probe;
 
 use cache::Cache;
 pub use cache::Frontier;
 use files::{clear_dir, sort_candidates, sort_entries, sync_new_file, write_file, EntryReader};
-use pending::PendingOut;
 use probe::{Summary, MAX_FILTER_BITS};
 
 #[cfg(test)]

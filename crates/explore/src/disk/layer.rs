@@ -85,10 +85,11 @@ impl DiskDedup {
         chance: bool,
         at: Option<Frontier>,
     ) -> Result<(), ExploreError> {
-        let Some(out) = self.pending.take() else {
+        let Some((pending_path, mut out)) = self.pending.take() else {
             return Ok(());
         };
-        let pending_path = out.finish()?;
+        std::io::Write::flush(&mut out).map_err(io_err(&pending_path))?;
+        drop(out);
         let resolved: Vec<AtomicU64> = (0..self.seq).map(|_| AtomicU64::new(0)).collect();
         let fresh = self.resolve(&resolved)?;
         // Collected in place: the same words, no copy.
