@@ -111,7 +111,7 @@ pub struct DiskDedup {
     dir: PathBuf,
     width: usize,
     /// Oldest first; each run at most as large as the one before it, but for
-    /// the newest (see [`DiskDedup::compact`]).
+    /// the newest (see [`DiskDedup::add_run`]).
     runs: Vec<VisitedRun>,
     /// Bytes the runs' filters may hold together.
     filter_cap: u64,
@@ -323,7 +323,7 @@ impl DiskDedup {
 
     /// Makes every run durable, its data and its name, before a checkpoint
     /// names it. Runs are not synced when they are written: most are merged
-    /// away by [`DiskDedup::compact`] before any checkpoint sees them, and a
+    /// away by [`DiskDedup::add_run`] before any checkpoint sees them, and a
     /// sync a round (hundreds of rounds a run under a small budget) cost more
     /// than the rounds' reads.
     pub fn sync_runs(&mut self) -> Result<(), ExploreError> {
