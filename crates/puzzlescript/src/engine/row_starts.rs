@@ -144,6 +144,8 @@ pub struct Starts {
     /// The same by `y * width + x`, when `sorted[1]`.
     by_row: Vec<usize>,
     sorted: [bool; 2],
+    /// A buffer for merging new cells into an order.
+    merged: Vec<usize>,
 }
 
 impl Starts {
@@ -153,36 +155,84 @@ impl Starts {
     }
 
     /// Sorts the board's moving cells in one scan order, unless the list
-    /// is the one they were last sorted from.
+    /// is the one they were last sorted from. A list that grew (movements
+    /// spreading through a row of crates, a pass at a time) has its new
+    /// cells merged into the orders already sorted.
     fn sort_moving(&mut self, board: &Board, horizontal: bool) {
-        if self.sorted_from != board.moving {
+        let old = self.sorted_from.len();
+        let grown = board.moving.get(..old) == Some(&self.sorted_from[..]);
+        if !grown {
             self.sorted_from.clone_from(&board.moving);
             self.sorted = [false; 2];
+        } else if board.moving.len() > old {
+            let tail = &board.moving[old..];
+            for order in [false, true] {
+                if self.sorted[usize::from(order)] {
+                    let list = if order {
+                        &mut self.by_row
+                    } else {
+                        &mut self.by_column
+                    };
+                    merge_in(board, order, list, tail, &mut self.merged);
+                }
+            }
+            self.sorted_from.extend_from_slice(tail);
         }
         if self.sorted[usize::from(horizontal)] {
             return;
         }
-        let (w, h) = (board.width, board.height);
         let order = if horizontal {
             &mut self.by_row
         } else {
             &mut self.by_column
         };
         order.clone_from(&self.sorted_from);
-        if horizontal {
-            order.sort_unstable_by_key(|&i| {
-                let (x, y) = board.xy(i);
-                y * w + x
-            });
-        } else {
-            order.sort_unstable_by_key(|&i| {
-                let (x, y) = board.xy(i);
-                x * h + y
-            });
-        }
+        order.sort_unstable_by_key(|&i| scan_key(board, horizontal, i));
         order.dedup();
         self.sorted[usize::from(horizontal)] = true;
     }
+}
+
+/// Where cell `i` comes in a scan: row by row for horizontal rules, column
+/// by column for vertical ones.
+#[inline(always)]
+fn scan_key(board: &Board, horizontal: bool, i: usize) -> usize {
+    let (x, y) = board.xy(i);
+    if horizontal {
+        y * board.width + x
+    } else {
+        x * board.height + y
+    }
+}
+
+/// Merges the cells of `tail` into the sorted, repeat-free `list` (by
+/// [`scan_key`]), through the buffer `merged`.
+fn merge_in(
+    board: &Board,
+    horizontal: bool,
+    list: &mut Vec<usize>,
+    tail: &[usize],
+    merged: &mut Vec<usize>,
+) {
+    let key = |i: usize| scan_key(board, horizontal, i);
+    let mut new = tail.to_vec();
+    new.sort_unstable_by_key(|&i| key(i));
+    merged.clear();
+    let (mut a, mut b) = (0, 0);
+    while a < list.len() || b < new.len() {
+        let take_list = b == new.len() || (a < list.len() && key(list[a]) <= key(new[b]));
+        let next = if take_list {
+            a += 1;
+            list[a - 1]
+        } else {
+            b += 1;
+            new[b - 1]
+        };
+        if merged.last() != Some(&next) {
+            merged.push(next);
+        }
+    }
+    std::mem::swap(list, merged);
 }
 
 /// True when the cells of a narrow row, the first at index `i` and each
