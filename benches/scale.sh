@@ -14,8 +14,12 @@ runs=${RUNS:-3}
 
 # timed NAME CMD...: runs CMD under /usr/bin/time -v, appends its wall seconds to
 # $work/NAME.wall and its peak RSS (MiB) to $work/NAME.rss; its stderr stays in $work/NAME.err.
+# The page cache is written back first: a run started while the kernel still writes the
+# stores of the runs before it (a gigabyte after a --mem 128M run) spent twice the system
+# time, and which run came after which moved the ratios by tenths.
 timed() {
   local name=$1; shift
+  sync
   /usr/bin/time -v "$@" 2> "$work/$name.err" >/dev/null
   grep -oP 'Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): \K[0-9:.]+' "$work/$name.err" \
     | awk -F: '{s=0; for (i=1;i<=NF;i++) s=s*60+$i; print s}' >> "$work/$name.wall"

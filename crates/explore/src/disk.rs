@@ -111,14 +111,13 @@ pub struct DiskDedup {
     dir: PathBuf,
     width: usize,
     /// Oldest first; each run at most as large as the one before it, but for
-    /// the newest (see [`DiskDedup::compact`]).
+    /// the newest (see [`DiskDedup::add_run`]).
     runs: Vec<VisitedRun>,
     /// Bytes the runs' filters may hold together.
     filter_cap: u64,
     garbage: Vec<PathBuf>,
     next_file: u64,
     table_states: u64,
-    table_end: u64,
     cands: Vec<u8>,
     cand_limit: usize,
     /// Candidates after which the current round is resolved, even mid-layer.
@@ -134,8 +133,8 @@ pub struct DiskDedup {
     seq: u64,
     pending: Option<(PathBuf, BufWriter<File>)>,
     first_pending: Option<u64>,
-    /// Where the rounds' new states were found, for the cache's window.
-    finders: Finders,
+    /// What the index holds between rounds (see [`cache`]).
+    cache: Cache,
     /// Scratch for one parent's queued row (see [`DiskDedup::push_parent`]).
     row: Vec<u8>,
 }
@@ -182,7 +181,7 @@ impl DiskDedup {
         let cand_limit = (free / resolution_bytes_per_candidate(width)).max(1 << 16) as usize;
         let mut dedup = DiskDedup::empty(dir, width, cand_limit, 0, opts);
         dedup.table_states = table_capacity as u64;
-        dedup.table_end = writer.state_count();
+        dedup.cache.table_end = writer.state_count();
         dedup.write_base_runs(writer, opts.mem_budget)?;
         Ok(dedup)
     }
@@ -203,7 +202,6 @@ impl DiskDedup {
             garbage: Vec::new(),
             next_file,
             table_states: 0,
-            table_end: 0,
             cands: Vec::new(),
             cand_limit,
             round_limit: opts
@@ -217,7 +215,10 @@ impl DiskDedup {
             seq: 0,
             pending: None,
             first_pending: None,
-            finders: Finders::default(),
+            cache: Cache {
+                width,
+                ..Cache::default()
+            },
             row: Vec::new(),
         }
     }
@@ -290,7 +291,19 @@ impl DiskDedup {
 
     /// Records that the index (and the key arena) now ends before `id`.
     pub fn set_table_end(&mut self, id: u64) {
-        self.table_end = id;
+        self.cache.table_end = id;
+    }
+
+    /// Fills the index as after a round, for the search standing at `at`: at
+    /// the switch to disk, so that the first round meets the states the
+    /// later ones do. With fingerprints the cache starts empty.
+    pub fn prime(
+        &mut self,
+        writer: &mut RunWriter,
+        index: (&mut Table, &Keys),
+        at: Frontier,
+    ) -> Result<(), ExploreError> {
+        self.cache.prime(writer, index, at)
     }
 
     /// What a checkpoint taken now must record.
@@ -310,7 +323,7 @@ impl DiskDedup {
 
     /// Makes every run durable, its data and its name, before a checkpoint
     /// names it. Runs are not synced when they are written: most are merged
-    /// away by [`DiskDedup::compact`] before any checkpoint sees them, and a
+    /// away by [`DiskDedup::add_run`] before any checkpoint sees them, and a
     /// sync a round (hundreds of rounds a run under a small budget) cost more
     /// than the rounds' reads.
     pub fn sync_runs(&mut self) -> Result<(), ExploreError> {
@@ -352,12 +365,7 @@ impl DiskDedup {
         while id < count {
             let n = (count - id).min(chunk) as usize;
             writer.read_states(id, n, &mut records)?;
-            let mut entries = Vec::with_capacity(n * (self.width + 8));
-            for (k, rec) in records.chunks_exact(self.width).enumerate() {
-                entries.extend_from_slice(rec);
-                entries.extend_from_slice(&(id + k as u64).to_le_bytes());
-            }
-            sort_entries(&mut entries, self.width + 8, self.width, self.threads);
+            let entries = self.sorted_base_chunk(&records, id);
             let path = self.new_path("base");
             let mut file = File::create(&path).map_err(io_err(&path))?;
             file.write_all(&entries).map_err(io_err(&path))?;
@@ -373,6 +381,34 @@ impl DiskDedup {
             fs::remove_file(&path).map_err(io_err(&path))?;
         }
         Ok(())
+    }
+
+    /// The entries (a record, then its id) of the stored states `records`,
+    /// the first of which is `first`, sorted by record. Records are distinct,
+    /// so a record and its index in the chunk sort as the candidates do: as
+    /// one word when they fit it (room4: 5 bytes and 20 bits), on every
+    /// thread, merged back on every thread. (As 16-byte numbers merged on
+    /// one thread, the chunks' sort was a third of the switch to disk on
+    /// room4 under `--mem 128M`.)
+    fn sorted_base_chunk(&self, records: &[u8], first: u64) -> Vec<u8> {
+        let width = self.width;
+        let n = records.len() / width.max(1);
+        let mut entries = Vec::with_capacity(n * (width + 8));
+        for (k, rec) in records.chunks_exact(width).enumerate() {
+            entries.extend_from_slice(rec);
+            entries.extend_from_slice(&(k as u64).to_be_bytes());
+        }
+        let words = sort_candidates(&mut entries, width, n as u64, self.threads);
+        // The index in the chunk becomes the id, little-endian as a run's.
+        for e in entries.chunks_exact_mut(width + 8) {
+            let (_, tail) = e.split_at_mut(width);
+            let k = u64::from_be_bytes(tail.try_into().unwrap_or([0; 8]));
+            tail.copy_from_slice(&(first + k).to_le_bytes());
+        }
+        if !words {
+            sort_entries(&mut entries, width + 8, width, self.threads);
+        }
+        entries
     }
 
     /// Filter bits a new run of `entries` entries gets, when the runs
@@ -435,29 +471,38 @@ impl DiskDedup {
         let bits = self.filter_bits(entries, &replaced);
         let summary = Summary::new(self.width, entries, bits);
         let path = self.new_path("run");
-        compaction::merge_runs(inputs, path, summary, self.width)
+        compaction::merge_runs(inputs, &[], path, summary, self.width)
     }
 
     /// The id (or placeholder) of a successor: from the index when it knows
     /// the state, else a new candidate. With exact tags a candidate's
     /// placeholder goes into the index too, so that the layer's later
     /// meetings of the same state share it: the layer then sorts each
-    /// distinct candidate once, not once per meeting.
+    /// distinct candidate once, not once per meeting. `key` is the
+    /// successor's [`Table::key`] (the merge computed it to prefetch its
+    /// slot), `tag` gives its tag.
     pub fn lookup_or_candidate(
         &mut self,
         table: &Table,
         keys: &Keys,
-        tag: u64,
+        (key, tag): (u64, impl Fn() -> u64),
         record: &[u8],
     ) -> Result<u64, ExploreError> {
-        if let Some(id) = table.get(tag, |id| keys.same(id, record)) {
+        if keys.exact() && table.len() < table.capacity() {
+            // One probe finds the state or places the candidate's
+            // placeholder where it missed. (A lookup then an insert probed
+            // twice and mixed the tag twice: a sixth of the merge's time on
+            // room4 under `--mem 128M`.)
+            let placeholder = PLACEHOLDER | self.seq;
+            return match table.get_or_insert_key(key, placeholder, |id| keys.same(id, record)) {
+                Ok(id) => Ok(id),
+                Err(_) => self.candidate(record),
+            };
+        }
+        if let Some(id) = table.get(tag(), |id| keys.same(id, record)) {
             return Ok(id);
         }
-        let placeholder = self.candidate(record)?;
-        if keys.exact() && table.len() < table.capacity() {
-            table.insert_absent(tag, placeholder);
-        }
-        Ok(placeholder)
+        self.candidate(record)
     }
 
     /// Registers a successor the index did not know; returns its placeholder.
@@ -466,7 +511,7 @@ impl DiskDedup {
         self.seq += 1;
         self.cands.extend_from_slice(record);
         self.cands.extend_from_slice(&seq.to_be_bytes());
-        if self.cands.len() / (self.width + 8) >= self.cand_limit {
+        if self.cands.len() >= self.cand_limit * (self.width + 8) {
             self.spill()?;
         }
         Ok(PLACEHOLDER | seq)
@@ -569,7 +614,7 @@ mod lookup;
 mod parallel;
 mod probe;
 
-use cache::Finders;
+use cache::Cache;
 pub use cache::Frontier;
 use files::{clear_dir, sort_candidates, sort_entries, sync_new_file, write_file, EntryReader};
 use probe::{Summary, MAX_FILTER_BITS};

@@ -209,7 +209,11 @@ impl Merge<'_> {
             }
         }
         if let Some(disk) = self.disk.as_mut() {
-            return disk.lookup_or_candidate(self.table, self.keys, tag(), record);
+            let key = self
+                .keys_ahead
+                .get(s)
+                .unwrap_or_else(|| self.table.key(tag()));
+            return disk.lookup_or_candidate(self.table, self.keys, (key, tag), record);
         }
         let next = self.writer.state_count();
         // The record goes into the arena before the table can publish its

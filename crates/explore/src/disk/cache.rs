@@ -19,7 +19,8 @@
 //! parent is interpolated between those points. Which states the cache holds
 //! changes which successors become candidates, never an id.
 
-use super::{DiskDedup, REFILL_SLICE};
+use super::layer::Fresh;
+use super::REFILL_SLICE;
 use crate::keys::Keys;
 use crate::table::Table;
 use crate::ExploreError;
@@ -96,7 +97,22 @@ impl Finders {
     }
 }
 
-impl DiskDedup {
+/// What the disk phase knows of its cache between rounds: which states the
+/// index holds and where the rounds' new states were found. Apart from the
+/// rest of [`super::DiskDedup`], so that a round's refill of the index runs
+/// beside the write and the merges of its runs (see
+/// `DiskDedup::finish_layer`), which touch only the runs.
+#[derive(Default)]
+pub struct Cache {
+    /// Bytes a record takes.
+    pub width: usize,
+    /// The index (and the key arena) ends before this id (fingerprints only).
+    pub table_end: u64,
+    /// Where the rounds' new states were found, for the cache's window.
+    pub finders: Finders,
+}
+
+impl Cache {
     /// Empties the index and fills it, up to half its capacity, with a window
     /// of the layer before the parents' starting at the next parents' finders
     /// and with the newest of the `end` stored states (see the module's
@@ -135,10 +151,83 @@ impl DiskDedup {
         Ok(())
     }
 
+    /// Keeps the index a cache of the newest states across rounds, with
+    /// fingerprints (exact keys are refilled by [`Cache::refill_around`]):
+    /// the new states join the index while the key arena stays contiguous.
+    /// When the index is too full to take the next round's candidates, it is
+    /// rebuilt from the store with the newest states, the layer being built
+    /// and the end of the parents' (the arena holds one range of ids).
+    pub(super) fn refresh_table(
+        &mut self,
+        (fresh, rank, base): (&Fresh, &[u32], u64),
+        writer: &mut RunWriter,
+        table: &mut Table,
+        keys: &mut Keys,
+    ) -> Result<(), ExploreError> {
+        let n = rank.len();
+        let end = base + n as u64;
+        let mut complete = true;
+        if self.table_end == base && table.len() + n <= table.capacity() {
+            let mut by_id = vec![0u32; n];
+            for (i, &r) in rank.iter().enumerate() {
+                by_id[r as usize] = i as u32;
+            }
+            for (k, &i) in by_id.iter().enumerate() {
+                let rec = fresh.record(i as usize);
+                let id = base + k as u64;
+                // A record the arena cannot take leaves its state out of the
+                // cache: it becomes a candidate and the runs resolve it.
+                if !keys.put(id, rec) {
+                    complete = false;
+                    break;
+                }
+                table.insert_absent(keys.tag(rec), id);
+                self.table_end = id + 1;
+            }
+        } else {
+            complete = false;
+        }
+        if !complete || table.len() > table.capacity() / 4 * 3 {
+            self.refill_newest(writer, table, keys, end)?;
+        }
+        Ok(())
+    }
+
+    /// Empties the index and fills it with the newest stored states, up to
+    /// half its capacity, leaving the other half to the next round's
+    /// placeholders and new states. Read from the store a slice at a time.
+    fn refill_newest(
+        &mut self,
+        writer: &mut RunWriter,
+        table: &mut Table,
+        keys: &mut Keys,
+        end: u64,
+    ) -> Result<(), ExploreError> {
+        table.clear();
+        let keep = (table.capacity() / 2).min(keys.capacity()) as u64;
+        let first = end.saturating_sub(keep);
+        keys.reset(first);
+        let mut records = Vec::new();
+        let mut id = first;
+        'slices: while id < end {
+            let count = (end - id).min(REFILL_SLICE);
+            writer.read_states(id, count as usize, &mut records)?;
+            for rec in records.chunks_exact(self.width) {
+                if !keys.put(id, rec) {
+                    break 'slices;
+                }
+                table.insert_absent(keys.tag(rec), id);
+                id += 1;
+            }
+        }
+        self.table_end = id;
+        Ok(())
+    }
+
     /// Fills the index as after a round, for the search standing at `at`: at
     /// the switch to disk, so that the first round meets the states the
     /// later ones do. With fingerprints the cache starts empty.
-    pub fn prime(
+    pub(super) fn prime(
         &mut self,
         writer: &mut RunWriter,
         (table, keys): (&mut Table, &Keys),
@@ -179,7 +268,7 @@ impl DiskDedup {
 
 #[cfg(test)]
 mod tests {
-    use super::super::DiskBudget;
+    use super::super::{DiskBudget, DiskDedup};
     use super::*;
     use store::OpenMode;
 
@@ -205,7 +294,8 @@ mod tests {
             round_limit: None,
             threads: 1,
         };
-        let mut dedup = DiskDedup::empty(opts.scratch_dir.to_path_buf(), 4, 1 << 16, 0, &opts);
+        let dedup = DiskDedup::empty(opts.scratch_dir.to_path_buf(), 4, 1 << 16, 0, &opts);
+        let mut cache = dedup.cache;
         let keys = Keys::new(4, 0).expect("keys");
         let mut table = Table::with_capacity(40_000).expect("table");
         let keep = table.capacity() as u64 / 2;
@@ -217,7 +307,7 @@ mod tests {
             parents_end: Some(90_000),
             next_parent: 70_000,
         };
-        dedup
+        cache
             .refill_around(&mut writer, (&mut table, &keys), 100_000, at)
             .expect("refill");
         let held: Vec<u64> = (0..100_000u64)

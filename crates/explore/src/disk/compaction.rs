@@ -1,6 +1,6 @@
 //! The merges that keep the disk phase's runs logarithmic: after a round,
-//! the newest runs, while together at least as large as the run before them,
-//! become one in a single pass (a binary counter of run sizes, as in a
+//! its new states and the newest runs, while together at least as large as
+//! the run before them, become one in a single pass (a binary counter of run sizes, as in a
 //! log-structured merge tree). Merged two at a time, a cascade rewrote the
 //! newest states once for every step of it.
 //!
@@ -20,23 +20,25 @@ use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
 impl DiskDedup {
-    /// Merges the newest runs while together they are at least as large as
-    /// the run before them, all of them in one pass. Sizes then at least
-    /// double from the newest run to the oldest, so a candidate meets O(log)
-    /// runs and a state is rewritten O(log) times.
-    pub(super) fn compact(&mut self) -> Result<(), ExploreError> {
-        let n = self.runs.len();
-        if n < 2 {
+    /// Adds the run of a round's new states, `memory` (sorted entries: a
+    /// record and its id), and merges it at once with the newest runs while
+    /// together they are at least as large as the run before them, all of
+    /// them in one pass. Sizes then at least double from the newest run to
+    /// the oldest, so a candidate meets O(log) runs and a state is rewritten
+    /// O(log) times. The new states go into the merge from memory: written
+    /// as a run of their own first, then read back by the merge, about half
+    /// the rounds' new states were written, read and summarised twice.
+    pub(super) fn add_run(&mut self, memory: &[u8]) -> Result<(), ExploreError> {
+        let count = (memory.len() / (self.width + 8)) as u64;
+        if count == 0 {
             return Ok(());
         }
-        let mut first = n - 1;
-        let mut entries = self.runs[first].entries;
+        let n = self.runs.len();
+        let mut first = n;
+        let mut entries = count;
         while first > 0 && self.runs[first - 1].entries <= entries {
             first -= 1;
             entries += self.runs[first].entries;
-        }
-        if first == n - 1 {
-            return Ok(());
         }
         let inputs: Vec<(PathBuf, u64)> = self.runs[first..]
             .iter()
@@ -46,7 +48,7 @@ impl DiskDedup {
         let bits = self.filter_bits(entries, &replaced);
         let summary = Summary::new(self.width, entries, bits);
         let path = self.new_path("run");
-        let run = merge_runs(&inputs, path, summary, self.width)?;
+        let run = merge_runs(&inputs, memory, path, summary, self.width)?;
         self.replace_runs(first, n - first, run)
     }
 
@@ -71,18 +73,20 @@ impl DiskDedup {
     }
 }
 
-/// Merges the sorted runs `inputs` into a new run at `path`, summarised on
-/// the way into `summary`.
+/// Merges the sorted runs `inputs` and the sorted entries `memory` into a
+/// new run at `path`, summarised on the way into `summary`.
 pub(super) fn merge_runs(
     inputs: &[(PathBuf, u64)],
+    memory: &[u8],
     path: PathBuf,
     mut summary: Summary,
     width: usize,
 ) -> Result<VisitedRun, ExploreError> {
-    let entries: u64 = inputs.iter().map(|(_, n)| n).sum();
+    let in_memory = (memory.len() / (width + 8)) as u64;
+    let entries: u64 = inputs.iter().map(|(_, n)| n).sum::<u64>() + in_memory;
     let file = File::create(&path).map_err(io_err(&path))?;
     let mut out = BufWriter::with_capacity(IO_BUF, file);
-    let mut merge = Merge::new(inputs, &[], width + 8)?;
+    let mut merge = Merge::new(inputs, memory, width + 8)?;
     while let Some(e) = merge.next_entry()? {
         summary.push(&e[..width]);
         out.write_all(e).map_err(io_err(&path))?;

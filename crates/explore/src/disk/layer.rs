@@ -6,8 +6,7 @@ use super::lookup::{cut_ranges, resolve_range};
 use super::parallel::run_tasks;
 use super::probe::{Summary, MAX_SPAN};
 use super::{
-    io_err, DiskDedup, Frontier, VisitedRun, FRESH, FRESH_PART_SHIFT, IO_BUF, PLACEHOLDER,
-    REFILL_SLICE, TERMINAL_ROW,
+    io_err, DiskDedup, Frontier, FRESH, FRESH_PART_SHIFT, IO_BUF, PLACEHOLDER, TERMINAL_ROW,
 };
 use crate::keys::Keys;
 use crate::table::Table;
@@ -20,7 +19,7 @@ use store::{Edge, RunWriter};
 
 /// The new states of a round, in record order: the new records of each range
 /// the round was resolved in (see [`resolve_range`]), ranges in order.
-struct Fresh {
+pub(super) struct Fresh {
     width: usize,
     parts: Vec<Vec<u8>>,
     /// The index of each part's first record among all the round's.
@@ -55,7 +54,7 @@ impl Fresh {
     }
 
     /// The `i`-th new record in record order.
-    fn record(&self, i: usize) -> &[u8] {
+    pub(super) fn record(&self, i: usize) -> &[u8] {
         let part = self.offsets.partition_point(|&o| o <= i as u64) - 1;
         let at = (i - self.offsets[part] as usize) * self.width;
         &self.parts[part][at..at + self.width]
@@ -96,29 +95,41 @@ impl DiskDedup {
         // Collected in place: the same words, no copy.
         let mut resolved: Vec<u64> = resolved.into_iter().map(AtomicU64::into_inner).collect();
         let base = writer.state_count();
-        let rank = number_fresh(&fresh, &mut resolved, base, writer)?;
+        let (rank, order) = number_fresh(&fresh, &mut resolved, base);
         let first = self.first_pending.take().unwrap_or(0);
         if !rank.is_empty() {
-            self.finders.note(base, first);
+            self.cache.finders.note(base, first);
         }
-        let mut stream = || stream_pending(&pending_path, first, &resolved, chance, writer);
         // The layer's run, then the merge of the newest runs it may set off,
-        // touch only the runs; the edges go to the store: they are written
-        // side by side. (One after the other, the run's write and the
-        // stream each took about a twentieth of the disk phase's main
-        // thread on room4 under `--mem 128M`, and the merges after them,
-        // alone, another 1.2 s of its 16.)
+        // touch only the runs; the new states, the edges and the refill of
+        // the index go to and come from the store: the two sides run side by
+        // side. (One after the other, the run's write and the stream each
+        // took about a twentieth of the disk phase's main thread on room4
+        // under `--mem 128M`, and the merges after them, alone, another 1.2 s
+        // of its 16. With the stream alone beside them, the store's side
+        // waited a second of its 13 for the runs', and the states' appends
+        // and the refill then ran with the other core idle.)
+        let mut cache = std::mem::take(&mut self.cache);
         let alone = self.threads < 2;
-        let mut runs = || {
-            self.write_layer_run(&fresh, &rank, base)?;
-            self.compact()
+        let store_side = || {
+            append_fresh(&fresh, order, writer)?;
+            stream_pending(&pending_path, first, &resolved, chance, writer)?;
+            match at {
+                Some(at) if keys.exact() => {
+                    let end = writer.state_count();
+                    cache.refill_around(writer, (table, keys), end, at)
+                }
+                Some(_) => cache.refresh_table((&fresh, &rank, base), writer, table, keys),
+                None => Ok(()),
+            }
         };
-        if alone {
-            runs()?;
-            stream()?;
-        } else {
-            beside(runs, stream)?;
-        }
+        let mut runs = || self.write_layer_run(&fresh, &rank, base);
+        let done = match alone {
+            true => runs().and_then(|()| store_side()),
+            false => beside(runs, store_side),
+        };
+        self.cache = cache;
+        done?;
         // No checkpoint names a round's pending edges or spilled candidates.
         remove_scratch_file(&pending_path)?;
         for (path, _) in std::mem::take(&mut self.spills) {
@@ -127,14 +138,6 @@ impl DiskDedup {
         self.seq = 0;
         self.seq_asked = 0;
         self.cands.clear();
-        match at {
-            Some(at) if keys.exact() => {
-                drop(fresh);
-                self.refill_around(writer, (table, keys), writer.state_count(), at)?;
-            }
-            Some(_) => self.refresh_table(&fresh, &rank, base, writer, table, keys)?,
-            None => {}
-        }
         Ok(())
     }
 
@@ -188,127 +191,37 @@ impl DiskDedup {
         Ok(())
     }
 
-    /// The layer's new states as a sorted run: they are in record order.
+    /// The layer's new states as a sorted run (they are in record order),
+    /// merged at once with the newest runs when their sizes call for it (see
+    /// [`DiskDedup::add_run`]). The entries are laid out in the candidate
+    /// buffer, which the round no longer reads and which holds at least as
+    /// many entries: a whole copy of tens of millions of new states in
+    /// memory of its own would break `--mem`.
     fn write_layer_run(
         &mut self,
         fresh: &Fresh,
         rank: &[u32],
         base: u64,
     ) -> Result<(), ExploreError> {
-        if rank.is_empty() {
-            return Ok(());
-        }
-        // Streamed through a small buffer: a layer can hold tens of millions
-        // of new states, and a whole copy of them would break `--mem`.
-        let entries = rank.len() as u64;
-        let bits = self.filter_bits(entries, &[]);
-        let mut summary = Summary::new(self.width, entries, bits);
-        let path = self.new_path("run");
-        let file = File::create(&path).map_err(io_err(&path))?;
-        let mut out = std::io::BufWriter::with_capacity(IO_BUF, file);
+        let mut entries = std::mem::take(&mut self.cands);
+        entries.clear();
         for (i, rec) in fresh.records().enumerate() {
-            let id = (base + u64::from(rank[i])).to_le_bytes();
-            summary.push(rec);
-            std::io::Write::write_all(&mut out, rec).map_err(io_err(&path))?;
-            std::io::Write::write_all(&mut out, &id).map_err(io_err(&path))?;
+            entries.extend_from_slice(rec);
+            entries.extend_from_slice(&(base + u64::from(rank[i])).to_le_bytes());
         }
-        std::io::Write::flush(&mut out).map_err(io_err(&path))?;
-        self.runs.push(VisitedRun {
-            path,
-            entries,
-            summary: summary.finish(),
-            synced: false,
-        });
-        Ok(())
-    }
-
-    /// Keeps the index a cache of the newest states across rounds, with
-    /// fingerprints (exact keys are refilled by [`DiskDedup::refill_around`]):
-    /// the new states join the index while the key arena stays contiguous.
-    /// When the index is too full to take the next round's candidates, it is
-    /// rebuilt from the store with the newest states, the layer being built
-    /// and the end of the parents' (the arena holds one range of ids).
-    fn refresh_table(
-        &mut self,
-        fresh: &Fresh,
-        rank: &[u32],
-        base: u64,
-        writer: &mut RunWriter,
-        table: &mut Table,
-        keys: &mut Keys,
-    ) -> Result<(), ExploreError> {
-        let n = rank.len();
-        let end = base + n as u64;
-        let mut complete = true;
-        if self.table_end == base && table.len() + n <= table.capacity() {
-            let mut by_id = vec![0u32; n];
-            for (i, &r) in rank.iter().enumerate() {
-                by_id[r as usize] = i as u32;
-            }
-            for (k, &i) in by_id.iter().enumerate() {
-                let rec = fresh.record(i as usize);
-                let id = base + k as u64;
-                // A record the arena cannot take leaves its state out of the
-                // cache: it becomes a candidate and the runs resolve it.
-                if !keys.put(id, rec) {
-                    complete = false;
-                    break;
-                }
-                table.insert_absent(keys.tag(rec), id);
-                self.table_end = id + 1;
-            }
-        } else {
-            complete = false;
-        }
-        if !complete || table.len() > table.capacity() / 4 * 3 {
-            self.refill_newest(writer, table, keys, end)?;
-        }
-        Ok(())
-    }
-
-    /// Empties the index and fills it with the newest stored states, up to
-    /// half its capacity, leaving the other half to the next round's
-    /// placeholders and new states. Read from the store a slice at a time.
-    fn refill_newest(
-        &mut self,
-        writer: &mut RunWriter,
-        table: &mut Table,
-        keys: &mut Keys,
-        end: u64,
-    ) -> Result<(), ExploreError> {
-        table.clear();
-        let keep = (table.capacity() / 2).min(keys.capacity()) as u64;
-        let first = end.saturating_sub(keep);
-        keys.reset(first);
-        let mut records = Vec::new();
-        let mut id = first;
-        'slices: while id < end {
-            let count = (end - id).min(REFILL_SLICE);
-            writer.read_states(id, count as usize, &mut records)?;
-            for rec in records.chunks_exact(self.width) {
-                if !keys.put(id, rec) {
-                    break 'slices;
-                }
-                table.insert_absent(keys.tag(rec), id);
-                id += 1;
-            }
-        }
-        self.table_end = id;
-        Ok(())
+        let added = self.add_run(&entries);
+        entries.clear();
+        self.cands = entries;
+        added
     }
 }
 
 /// Numbers the round's new states in order of first occurrence, which is the
 /// order in which `resolved` (indexed by sequence number) first names each:
-/// appends them to the store in that order and replaces every fresh value in
-/// `resolved` by the id (`base` and the rank). Returns each new record's
-/// rank, indexed in record order.
-fn number_fresh(
-    fresh: &Fresh,
-    resolved: &mut [u64],
-    base: u64,
-    writer: &mut RunWriter,
-) -> Result<Vec<u32>, ExploreError> {
+/// replaces every fresh value in `resolved` by the id (`base` and the rank).
+/// Returns each new record's rank, indexed in record order, and the new
+/// records' indices in id order (see [`append_fresh`]).
+fn number_fresh(fresh: &Fresh, resolved: &mut [u64], base: u64) -> (Vec<u32>, Vec<u32>) {
     const UNRANKED: u32 = u32::MAX;
     let mut rank = vec![UNRANKED; fresh.len()];
     let mut order = Vec::with_capacity(fresh.len());
@@ -320,10 +233,20 @@ fn number_fresh(
         }
         *r = base + u64::from(rank[i]);
     }
-    for &i in &order {
+    (rank, order)
+}
+
+/// Appends the round's new states to the store in id order: `order` holds
+/// their indices in record order, as [`number_fresh`] returned them.
+fn append_fresh(
+    fresh: &Fresh,
+    order: Vec<u32>,
+    writer: &mut RunWriter,
+) -> Result<(), ExploreError> {
+    for i in order {
         writer.append_state(fresh.record(i as usize))?;
     }
-    Ok(rank)
+    Ok(())
 }
 
 /// Runs `other` on a thread of its own while `this` runs on the calling

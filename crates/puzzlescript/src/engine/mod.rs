@@ -344,9 +344,9 @@ pub struct Scratch {
     pub buf: Vec<u64>,
     /// The row matches being applied.
     pub tuple: Vec<RowMatch>,
-    /// Candidate starts of a row anchored on a moving cell, as (scan-order
-    /// key, column, row).
-    pub starts: Vec<(usize, usize, usize)>,
+    /// Candidate starts of a row anchored on a moving cell, and the moving
+    /// cells sorted for them.
+    pub starts: row_starts::Starts,
     /// Players and object summaries computed ahead for the board the next
     /// turn starts from (several inputs tried on one state share them).
     pub prepared: Option<(Vec<usize>, Summary)>,

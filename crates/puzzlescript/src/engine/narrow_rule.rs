@@ -6,7 +6,7 @@
 //! and the queued commands come out the same (`tests/it/narrow_rules.rs`
 //! compares both on the conformance games).
 
-use super::row_starts::{delta, narrow_anchored_matches, narrow_cells_match, start_bounds};
+use super::row_starts::{delta, narrow_anchored_matches, narrow_cells_match, start_bounds, Starts};
 use super::{Board, Overrun, RowMatch, Scratch, MAX_COMBINATIONS};
 use crate::compile::{NarrowRule, Rule};
 
@@ -66,7 +66,7 @@ pub(super) fn anchored_matches(
     rule: &Rule,
     plan: &NarrowRule,
     found: &mut Vec<RowMatch>,
-    starts: &mut Vec<(usize, usize, usize)>,
+    starts: &mut Starts,
 ) {
     found.clear();
     let bounds = start_bounds(rule.direction, plan.cells.len(), board.width, board.height);

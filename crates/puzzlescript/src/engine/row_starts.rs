@@ -49,7 +49,7 @@ pub(super) fn narrow_anchored_matches(
     cells: &[NarrowCell],
     bounds: (usize, usize, usize, usize),
     out: &mut Vec<RowMatch>,
-    starts: &mut Vec<(usize, usize, usize)>,
+    starts: &mut Starts,
 ) {
     let h = board.height;
     let d = delta(direction, h);
@@ -97,24 +97,142 @@ pub(super) fn anchor_start(
 /// y to), as keys in the reference's scan order (row by row for horizontal
 /// rules, `y * width + x`; column by column for vertical ones, `x * height + y`),
 /// sorted and without repeats, each with its column and row.
+///
+/// The moving cells come sorted from [`Starts`]: placing every cell the same
+/// number of steps back along the scan keeps their order (a start inside the
+/// bounds lies on its cell's line), so the starts need no sort of their own.
 pub(super) fn anchored_starts(
     board: &Board,
     direction: u8,
     anchor: usize,
     (xmin, xmax, ymin, ymax): (usize, usize, usize, usize),
-    starts: &mut Vec<(usize, usize, usize)>,
+    starts: &mut Starts,
 ) {
     let (w, h) = (board.width, board.height);
-    starts.clear();
-    for &i in &board.moving {
+    let horizontal = direction > 2;
+    starts.sort_moving(board, horizontal);
+    let Starts {
+        list,
+        by_column,
+        by_row,
+        ..
+    } = starts;
+    list.clear();
+    let order = if horizontal { by_row } else { by_column };
+    for &i in order.iter() {
         let (x, y) = anchor_start(board, direction, anchor, i);
         if (xmin..xmax).contains(&x) && (ymin..ymax).contains(&y) {
-            let key = if direction > 2 { y * w + x } else { x * h + y };
-            starts.push((key, x, y));
+            let key = if horizontal { y * w + x } else { x * h + y };
+            list.push((key, x, y));
         }
     }
-    starts.sort_unstable();
-    starts.dedup();
+}
+
+/// A row's candidate starts (as scan-order key, column, row), and the board's
+/// moving cells sorted in the two scan orders. The sorted cells are kept while
+/// the board's moving list stays the same: a group's fixpoint searches its
+/// anchored rows again on every pass, and stopping a moving object does not
+/// change the list, so a game that moves dozens of objects at once (a slide)
+/// sorted the same list for every rule of every pass, most of its time.
+#[derive(Clone, Debug, Default)]
+pub struct Starts {
+    list: Vec<(usize, usize, usize)>,
+    /// The moving list the orders below were sorted from.
+    sorted_from: Vec<usize>,
+    /// The moving cells without repeats, by `x * height + y`, when `sorted[0]`.
+    by_column: Vec<usize>,
+    /// The same by `y * width + x`, when `sorted[1]`.
+    by_row: Vec<usize>,
+    sorted: [bool; 2],
+    /// A buffer for merging new cells into an order.
+    merged: Vec<usize>,
+}
+
+impl Starts {
+    /// The starts found by the last [`anchored_starts`].
+    pub fn iter(&self) -> std::slice::Iter<'_, (usize, usize, usize)> {
+        self.list.iter()
+    }
+
+    /// Sorts the board's moving cells in one scan order, unless the list
+    /// is the one they were last sorted from. A list that grew (movements
+    /// spreading through a row of crates, a pass at a time) has its new
+    /// cells merged into the orders already sorted.
+    fn sort_moving(&mut self, board: &Board, horizontal: bool) {
+        let old = self.sorted_from.len();
+        let grown = board.moving.get(..old) == Some(&self.sorted_from[..]);
+        if !grown {
+            self.sorted_from.clone_from(&board.moving);
+            self.sorted = [false; 2];
+        } else if board.moving.len() > old {
+            let tail = &board.moving[old..];
+            for order in [false, true] {
+                if self.sorted[usize::from(order)] {
+                    let list = if order {
+                        &mut self.by_row
+                    } else {
+                        &mut self.by_column
+                    };
+                    merge_in(board, order, list, tail, &mut self.merged);
+                }
+            }
+            self.sorted_from.extend_from_slice(tail);
+        }
+        if self.sorted[usize::from(horizontal)] {
+            return;
+        }
+        let order = if horizontal {
+            &mut self.by_row
+        } else {
+            &mut self.by_column
+        };
+        order.clone_from(&self.sorted_from);
+        order.sort_unstable_by_key(|&i| scan_key(board, horizontal, i));
+        order.dedup();
+        self.sorted[usize::from(horizontal)] = true;
+    }
+}
+
+/// Where cell `i` comes in a scan: row by row for horizontal rules, column
+/// by column for vertical ones.
+#[inline(always)]
+fn scan_key(board: &Board, horizontal: bool, i: usize) -> usize {
+    let (x, y) = board.xy(i);
+    if horizontal {
+        y * board.width + x
+    } else {
+        x * board.height + y
+    }
+}
+
+/// Merges the cells of `tail` into the sorted, repeat-free `list` (by
+/// [`scan_key`]), through the buffer `merged`.
+fn merge_in(
+    board: &Board,
+    horizontal: bool,
+    list: &mut Vec<usize>,
+    tail: &[usize],
+    merged: &mut Vec<usize>,
+) {
+    let key = |i: usize| scan_key(board, horizontal, i);
+    let mut new = tail.to_vec();
+    new.sort_unstable_by_key(|&i| key(i));
+    merged.clear();
+    let (mut a, mut b) = (0, 0);
+    while a < list.len() || b < new.len() {
+        let take_list = b == new.len() || (a < list.len() && key(list[a]) <= key(new[b]));
+        let next = if take_list {
+            a += 1;
+            list[a - 1]
+        } else {
+            b += 1;
+            new[b - 1]
+        };
+        if merged.last() != Some(&next) {
+            merged.push(next);
+        }
+    }
+    std::mem::swap(list, merged);
 }
 
 /// True when the cells of a narrow row, the first at index `i` and each
@@ -134,4 +252,86 @@ pub(super) fn narrow_cells_match(board: &Board, cells: &[NarrowCell], i: isize, 
         idx += d;
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{anchor_start, anchored_starts, start_bounds, Starts};
+    use crate::compile::Grid;
+    use crate::engine::Board;
+
+    fn board(width: usize, height: usize) -> Board {
+        let game = crate::compile(
+            "t",
+            "OBJECTS\nBackground\nblack\nPlayer\nwhite\nLEGEND\n. = Background\nP = Player\nSOUNDS\n\
+             COLLISIONLAYERS\nBackground\nPlayer\nRULES\nWINCONDITIONS\nLEVELS\n.P.\n",
+        )
+        .expect("compiles");
+        let grid = Grid {
+            width,
+            height,
+            cells: vec![0; width * height],
+        };
+        Board::new(&game, &grid)
+    }
+
+    /// The starts as they were found before the sorted cells were kept: every
+    /// moving cell placed, then sorted by key and repeats dropped.
+    fn sorted_afresh(
+        board: &Board,
+        direction: u8,
+        anchor: usize,
+        len: usize,
+    ) -> Vec<(usize, usize, usize)> {
+        let (w, h) = (board.width, board.height);
+        let (xmin, xmax, ymin, ymax) = start_bounds(direction, len, w, h);
+        let mut out: Vec<_> = board
+            .moving
+            .iter()
+            .map(|&i| anchor_start(board, direction, anchor, i))
+            .filter(|&(x, y)| (xmin..xmax).contains(&x) && (ymin..ymax).contains(&y))
+            .map(|(x, y)| (if direction > 2 { y * w + x } else { x * h + y }, x, y))
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// One `Starts` kept across changing moving lists (grown, replaced by a
+    /// list of the same length, repeated) gives, in every direction and for
+    /// every anchor, the starts found afresh.
+    #[test]
+    fn kept_sorted_cells_give_the_starts_found_afresh() {
+        let mut b = board(7, 5);
+        let mut starts = Starts::default();
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for round in 0..300 {
+            match round % 3 {
+                0 => b.moving = (0..next(12)).map(|_| next(35)).collect(),
+                1 => b.moving.push(next(35)),
+                _ => {
+                    let len = b.moving.len();
+                    b.moving = (0..len).map(|_| next(35)).collect();
+                }
+            }
+            for direction in 1..=4u8 {
+                for (anchor, len) in [(0, 1), (0, 3), (1, 3), (2, 3)] {
+                    let bounds = start_bounds(direction, len, b.width, b.height);
+                    anchored_starts(&b, direction, anchor, bounds, &mut starts);
+                    let kept: Vec<_> = starts.iter().copied().collect();
+                    assert_eq!(
+                        kept,
+                        sorted_afresh(&b, direction, anchor, len),
+                        "round {round}"
+                    );
+                }
+            }
+        }
+    }
 }

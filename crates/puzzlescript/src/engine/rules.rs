@@ -2,7 +2,7 @@
 //! in the order the reference scans cells and combines row matches.
 
 use super::row_starts::{
-    anchored_starts, delta, narrow_anchored_matches, narrow_cells_match, start_bounds,
+    anchored_starts, delta, narrow_anchored_matches, narrow_cells_match, start_bounds, Starts,
 };
 use super::{Board, Chooser, RowMatch, Scratch};
 use crate::bits;
@@ -279,7 +279,7 @@ fn row_matches(
     rule: &Rule,
     r: usize,
     out: &mut Vec<RowMatch>,
-    starts: &mut Vec<(usize, usize, usize)>,
+    starts: &mut Starts,
     lines: Option<&[u64]>,
 ) {
     out.clear();
@@ -463,7 +463,7 @@ pub fn find_matches(
     board: &Board,
     rule: &Rule,
     rows: &mut Vec<Vec<RowMatch>>,
-    starts: &mut Vec<(usize, usize, usize)>,
+    starts: &mut Starts,
 ) -> bool {
     if !may_match(board, rule) {
         return false;
