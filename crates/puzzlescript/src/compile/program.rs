@@ -200,6 +200,25 @@ pub struct Rule {
     pub narrow: Option<NarrowRule>,
 }
 
+impl Rule {
+    /// True when a search of this rule may be recorded although it found
+    /// matches (`engine::NoMatch`): one row, whose matches each lie on one
+    /// line and write only there; no command, so that a match that changes
+    /// nothing does nothing; no random choice, so that applying it again
+    /// draws nothing; and no movement read, so that only the logged writes
+    /// change its matches.
+    pub fn records_matches(&self) -> bool {
+        let fixed = |c: &PatternCell| match c {
+            PatternCell::Cell(p) => p.replacement.as_ref().is_none_or(|r| r.fixed),
+            PatternCell::Ellipsis => true,
+        };
+        self.rows.len() == 1
+            && self.commands.is_empty()
+            && !self.reads_movements
+            && self.rows.iter().flatten().all(fixed)
+    }
+}
+
 /// A rule compiled for one-word boards (at most 64 objects, 12 layers): one
 /// row without ellipsis whose cells are [`NarrowCell`]s, a cell that needs a
 /// movement (its matches start where the moving cells put it), no `rigid`,

@@ -794,10 +794,14 @@ fn try_apply(
     } else {
         None
     };
+    // The log's number and length before this search and its writes.
+    let (epoch, now) = (board.log_epoch, board.log.len());
+    // True when the search near the writes found every match that can
+    // change the board, so that no full search follows.
+    let mut near_enough = false;
     if recorded {
         // A record made in this turn names fewer cells written since than
         // the prepared board's (see `NoMatch::turn_row`).
-        let (epoch, now) = (board.log_epoch, board.log.len());
         let since = match scratch.no_match.turn_row(rule.index, epoch, now) {
             Some((r, at)) => Some((r, board.log.get(at..).unwrap_or(&[]))),
             None => known.map(|r| (r, &board.touched[..])),
@@ -807,9 +811,12 @@ fn try_apply(
                 scratch.no_match.record_turn(rule.index, r, epoch, now);
                 return false;
             }
+            // A rule of one row has no other row to search, and its
+            // matches away from the writes change nothing (`NoMatch`).
+            near_enough = rule.rows.len() == 1;
         }
     }
-    if !find_matches(g, board, rule, &mut scratch.rows, &mut scratch.starts) {
+    if !near_enough && !find_matches(g, board, rule, &mut scratch.rows, &mut scratch.starts) {
         if recorded {
             // The search stopped at the first row without a match.
             let rows = &scratch.rows[..rule.rows.len()];
@@ -817,11 +824,16 @@ fn try_apply(
                 if known.is_none() && scratch.no_match.may_record(&board.touched) {
                     scratch.no_match.record(rule.index, r);
                 }
-                let (epoch, now) = (board.log_epoch, board.log.len());
                 scratch.no_match.record_turn(rule.index, r, epoch, now);
             }
         }
         return false;
+    }
+    if recorded && rule.records_matches() && matches_within_bound(board, rule) {
+        // Applied below, these matches leave every other line of the board
+        // as it is: a later search in this turn need only look at the lines
+        // written from now on (`NoMatch`, matches kept).
+        scratch.no_match.record_turn(rule.index, 0, epoch, now);
     }
     let mut changed = false;
     if rule.has_replacements {
@@ -859,6 +871,18 @@ fn try_apply(
         scratch.note_fired(rule);
     }
     changed
+}
+
+/// True when a full search of `rule` on `board` can find no more matches
+/// than [`super::MAX_COMBINATIONS`] (one row: one match a start, or one a
+/// gap of each ellipsis), so that leaving out the matches that change
+/// nothing cannot hide an overrun the full search would report.
+fn matches_within_bound(board: &Board, rule: &Rule) -> bool {
+    let side = board.width.max(board.height).max(1);
+    let gaps = rule.ellipses.first().copied().unwrap_or(0);
+    (0..gaps)
+        .try_fold(board.cells(), |n, _| n.checked_mul(side))
+        .is_some_and(|n| n <= super::MAX_COMBINATIONS)
 }
 
 /// True when row `r` of `rule`, recorded as matching nowhere on an earlier
