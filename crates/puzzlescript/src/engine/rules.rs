@@ -2,7 +2,7 @@
 //! in the order the reference scans cells and combines row matches.
 
 use super::row_starts::{
-    anchored_starts, delta, narrow_anchored_matches, narrow_cells_match, start_bounds,
+    anchor_start, anchored_starts, delta, narrow_anchored_matches, narrow_cells_match, start_bounds,
 };
 use super::{Board, Chooser, RowMatch, Scratch};
 use crate::bits;
@@ -205,7 +205,27 @@ struct Start<'a> {
     len: usize,
 }
 
-impl Start<'_> {
+impl<'a> Start<'a> {
+    /// What trying a start of row `r` of `rule` on `board` needs.
+    fn of(g: &'a Compiled, board: &'a Board, rule: &'a Rule, r: usize) -> Start<'a> {
+        let row = &rule.rows[r];
+        let ellipses = rule.ellipses[r];
+        Start {
+            g,
+            board,
+            row,
+            first: cell(row, 0),
+            narrow: match (rule.narrow_rows.get(r), g.obj_words, g.mov_words) {
+                (Some(Some(cells)), 1, 1) => Some(cells),
+                _ => None,
+            },
+            ellipses,
+            d: delta(rule.direction, board.height),
+            direction: rule.direction,
+            len: row.len() - usize::from(ellipses),
+        }
+    }
+
     /// Appends the matches of the row starting at column `x`, row `y`.
     #[inline(always)]
     fn visit(&self, x: usize, y: usize, out: &mut Vec<RowMatch>) {
@@ -310,22 +330,8 @@ fn row_matches(
             return;
         }
     }
-    let d = delta(rule.direction, h);
-    let first = cell(row, 0);
-    let start = Start {
-        g,
-        board,
-        row,
-        first,
-        narrow: match (rule.narrow_rows.get(r), so, sm) {
-            (Some(Some(cells)), 1, 1) => Some(cells),
-            _ => None,
-        },
-        ellipses,
-        d,
-        direction: rule.direction,
-        len,
-    };
+    let start = Start::of(g, board, rule, r);
+    let first = start.first;
     let visit = |x: usize, y: usize, out: &mut Vec<RowMatch>| start.visit(x, y, out);
     let horizontal = rule.direction > 2;
     if let Some(anchor) = anchor {
@@ -908,27 +914,88 @@ fn matches_near_writes(
     let lines = &mut scratch.no_match.lines;
     lines.clear();
     lines.resize(count.div_ceil(64), 0);
+    let mut crossed = 0;
     for &i in cells {
         let (x, y) = board.xy(i);
         let line = if horizontal { y } else { x };
-        if line < count {
+        if line < count && !bits::get(lines, line) {
             bits::set(lines, line);
+            crossed += 1;
         }
     }
     if scratch.rows.len() <= r {
         scratch.rows.resize_with(r + 1, Vec::new);
     }
     let out = &mut scratch.rows[r];
-    row_matches(
-        g,
-        board,
-        rule,
-        r,
-        out,
-        &mut scratch.starts,
-        Some(lines.as_slice()),
-    );
+    let len = rule.rows[r].len();
+    let line_cells = if horizontal {
+        board.width
+    } else {
+        board.height
+    };
+    // A match that covers none of the cells finds the cells it found before
+    // (see `NoMatch`): without ellipsis, the starts that put some cell of
+    // the row on a written cell are the only ones to try, cheaper than the
+    // lines through them when few cells were written. (The cost of a start
+    // tried, its sort included, is taken as eight cells of a line scanned.)
+    if rule.ellipses[r] == 0 && cells.len() * len * 8 <= crossed * line_cells {
+        row_matches_covering(g, board, rule, r, cells, out, &mut scratch.starts);
+    } else {
+        row_matches(
+            g,
+            board,
+            rule,
+            r,
+            out,
+            &mut scratch.starts,
+            Some(lines.as_slice()),
+        );
+    }
     !out.is_empty()
+}
+
+/// Collects the matches of row `r` of `rule` (a row without ellipsis) that
+/// cover one of `cells`, in the reference's scan order: each cell of the
+/// row placed on each of `cells` gives a start, and the starts, sorted
+/// without repeats, are tried as a scan would try them.
+fn row_matches_covering(
+    g: &Compiled,
+    board: &Board,
+    rule: &Rule,
+    r: usize,
+    cells: &[usize],
+    out: &mut Vec<RowMatch>,
+    starts: &mut Vec<(usize, usize, usize)>,
+) {
+    out.clear();
+    let (map_objs, map_movs) = board.summary.map();
+    if !bits::contains(map_objs, &rule.row_masks[r])
+        || !bits::contains(map_movs, &rule.row_move_masks[r])
+    {
+        return;
+    }
+    let start = Start::of(g, board, rule, r);
+    let (w, h) = (board.width, board.height);
+    let (xmin, xmax, ymin, ymax) = start_bounds(rule.direction, start.len, w, h);
+    starts.clear();
+    for &i in cells {
+        for k in 0..start.len {
+            let (x, y) = anchor_start(board, rule.direction, k, i);
+            if (xmin..xmax).contains(&x) && (ymin..ymax).contains(&y) {
+                let key = if rule.direction > 2 {
+                    y * w + x
+                } else {
+                    x * h + y
+                };
+                starts.push((key, x, y));
+            }
+        }
+    }
+    starts.sort_unstable();
+    starts.dedup();
+    for &(_, x, y) in starts.iter() {
+        start.visit(x, y, out);
+    }
 }
 
 /// A random group: one application, picked among all matches of all its rules.
@@ -1070,9 +1137,13 @@ pub fn apply_rules(
 
 #[cfg(test)]
 mod tests {
-    use super::{cell_matches, delta, each_row_match_at, narrow_cells_match};
+    use super::{
+        cell_matches, delta, each_row_match_at, narrow_cells_match, row_matches,
+        row_matches_covering,
+    };
     use crate::compile::{Grid, PatternCell};
     use crate::engine::Board;
+    use crate::engine::RowMatch;
 
     const GAME: &str = "OBJECTS\nBackground\nblack\nPlayer\nwhite\nCrate\nred\nWall\nblue\n\
         Target\ngreen\nLEGEND\n. = Background\nP = Player\n* = Crate\n# = Wall\nT = Target\n\
@@ -1162,6 +1233,55 @@ mod tests {
         assert!(
             tried > 10_000 && matched > 100,
             "{tried} starts, {matched} matches"
+        );
+    }
+
+    /// The matches found from the starts that cover some written cells are
+    /// exactly the matches of a full scan that cover one of those cells,
+    /// in the same order, on many pseudo-random boards and sets of cells.
+    #[test]
+    fn matches_covering_cells_are_the_scans_that_do() {
+        let g = crate::compile("t", GAME).expect("compiles");
+        let (w, h) = (7, 5);
+        let grid = Grid {
+            width: w,
+            height: h,
+            cells: vec![0; w * h],
+        };
+        let mut board = Board::new(&g, &grid);
+        let mut rules = every_rule(&g);
+        rules.retain(|r| r.ellipses.contains(&0));
+        let mut next = xorshift(0x5851_f42d_4c95_7f2d);
+        let (mut tried, mut matched) = (0, 0);
+        let (mut all, mut near, mut starts) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..500 {
+            for c in 0..w * h {
+                board.objects[c] = next() & next() & 0x1f;
+                board.movements[c] = next() & next() & next() & 0x7fff;
+            }
+            board.moving = (0..w * h).filter(|&c| board.movements[c] != 0).collect();
+            board.summarize(1, 1);
+            let count = (next() % 4) as usize;
+            let cells: Vec<usize> = (0..count).map(|_| next() as usize % (w * h)).collect();
+            for rule in &rules {
+                let d = delta(rule.direction, h);
+                for r in (0..rule.rows.len()).filter(|&r| rule.ellipses[r] == 0) {
+                    row_matches(&g, &board, rule, r, &mut all, &mut starts, None);
+                    let len = rule.rows[r].len() as isize;
+                    let covers = |m: &RowMatch| {
+                        (0..len).any(|k| cells.contains(&((m[0] as isize + d * k) as usize)))
+                    };
+                    all.retain(covers);
+                    row_matches_covering(&g, &board, rule, r, &cells, &mut near, &mut starts);
+                    assert_eq!(near, all, "rule on line {}", rule.line);
+                    tried += 1;
+                    matched += all.len();
+                }
+            }
+        }
+        assert!(
+            tried > 2_000 && matched > 100,
+            "{tried} rows, {matched} matches"
         );
     }
 
