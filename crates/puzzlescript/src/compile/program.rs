@@ -177,6 +177,11 @@ pub struct Rule {
     pub row_masks: Vec<Box<[u64]>>,
     /// Movements each row needs somewhere.
     pub row_move_masks: Vec<Box<[u64]>>,
+    /// Per row, the properties its cells need, each once: a line (or a
+    /// board) that holds no object of one of them holds no match of the row.
+    pub row_any: Vec<Box<[WordBits]>>,
+    /// The properties of every row, each once (see `row_any`).
+    pub rule_any: Box<[WordBits]>,
     /// Objects the whole rule needs somewhere.
     pub rule_mask: Box<[u64]>,
     /// Movements the whole rule needs somewhere.

@@ -7,7 +7,7 @@ use super::row_starts::{
 use super::{Board, Chooser, RowMatch, Scratch};
 use crate::bits;
 use crate::compile::{
-    CellPattern, Compiled, NarrowCell, PatternCell, Replacement, Rule, RuleSet, WordTest,
+    CellPattern, Compiled, NarrowCell, PatternCell, Replacement, Rule, RuleSet, WordBits, WordTest,
 };
 
 /// True when the cell at `i` satisfies `p`.
@@ -309,9 +309,13 @@ fn row_matches(
     );
     let (so, sm) = (g.obj_words, g.mov_words);
     let (need, need_mov) = (&rule.row_masks[r], &rule.row_move_masks[r]);
+    let need_any = &rule.row_any[r];
     let sum = &board.summary;
     let (map_objs, map_movs) = sum.map();
-    if !bits::contains(map_objs, need) || !bits::contains(map_movs, need_mov) {
+    if !bits::contains(map_objs, need)
+        || !bits::contains(map_movs, need_mov)
+        || !holds_properties(map_objs, need_any)
+    {
         return;
     }
     let row = &rule.rows[r];
@@ -348,11 +352,20 @@ fn row_matches(
     // Most cells of a scanned line fail the first cell's test: on one-word
     // boards it runs inline here, and only the cells that pass are visited.
     let quick = match (first.and_then(|p| p.narrow), so, sm) {
-        (Some(masks), 1, 1) => Quick::Narrow(masks),
-        // On wider boards, the first word the first cell tests.
-        _ => match first.and_then(|p| p.tests.first()) {
-            Some(&t) => Quick::Word(t),
-            None => Quick::None,
+        // With the first of its properties (zero: none).
+        (Some(masks), 1, 1) => Quick::Narrow(
+            masks,
+            first
+                .and_then(|p| p.any_present.first())
+                .and_then(|any| any.first().copied())
+                .unwrap_or(0),
+        ),
+        // On wider boards, the first word the first cell tests, else the
+        // first of its properties when it lies in one word.
+        _ => match first.map(|p| (p.tests.first(), p.any_words.first().map(|a| &a[..]))) {
+            Some((Some(&t), _)) => Quick::Word(t),
+            Some((None, Some(&[(w, m)]))) => Quick::Any(w as usize, m),
+            _ => Quick::None,
         },
     };
     // The cells of a line: `count` cells from `from`, `stride` apart, each
@@ -363,7 +376,7 @@ fn row_matches(
             let start = from.0 * h + from.1;
             let at = |k: usize| (from.0 + k * step.0, from.1 + k * step.1);
             match quick {
-                Quick::Narrow([op, om, mp, mm]) => {
+                Quick::Narrow([op, om, mp, mm], any) => {
                     // The words read through slices held in registers.
                     let (objs, movs) = (&board.objects[..], &board.movements[..]);
                     let mut idx = start;
@@ -371,6 +384,7 @@ fn row_matches(
                         let o = objs.get(idx).copied().unwrap_or(0);
                         if o & op == op
                             && o & om == 0
+                            && (any == 0 || o & any != 0)
                             && (mp | mm == 0 || {
                                 let m = movs.get(idx).copied().unwrap_or(0);
                                 m & mp == mp && m & mm == 0
@@ -398,6 +412,17 @@ fn row_matches(
                         idx += stride * per;
                     }
                 }
+                Quick::Any(w, m) => {
+                    let objs = &board.objects[..];
+                    let mut idx = start * so + w;
+                    for k in 0..count {
+                        if objs.get(idx).is_some_and(|&o| o & m != 0) {
+                            let (x, y) = at(k);
+                            visit(x, y, out);
+                        }
+                        idx += stride * so;
+                    }
+                }
                 Quick::None => {
                     for k in 0..count {
                         let (x, y) = at(k);
@@ -409,7 +434,9 @@ fn row_matches(
     if horizontal {
         let row_ok = |y: usize| {
             let (objs, movs) = sum.row(y);
-            bits::contains(objs, need) && bits::contains(movs, need_mov)
+            bits::contains(objs, need)
+                && bits::contains(movs, need_mov)
+                && holds_properties(objs, need_any)
         };
         let wanted = |y: usize| lines.is_none_or(|l| bits::get(l, y));
         for y in (ymin..ymax).filter(|&y| wanted(y) && row_ok(y)) {
@@ -418,7 +445,9 @@ fn row_matches(
     } else {
         let col_ok = |x: usize| {
             let (objs, movs) = sum.col(x);
-            bits::contains(objs, need) && bits::contains(movs, need_mov)
+            bits::contains(objs, need)
+                && bits::contains(movs, need_mov)
+                && holds_properties(objs, need_any)
         };
         let wanted = |x: usize| lines.is_none_or(|l| bits::get(l, x));
         for x in (xmin..xmax).filter(|&x| wanted(x) && col_ok(x)) {
@@ -427,14 +456,29 @@ fn row_matches(
     }
 }
 
+/// True when `objs` (a summary's objects) hold some object of each of the
+/// properties `props`: else no cell under that summary satisfies them all.
+#[inline(always)]
+fn holds_properties(objs: &[u64], props: &[WordBits]) -> bool {
+    props.iter().all(|p| {
+        p.iter()
+            .any(|&(w, m)| objs.get(w as usize).is_some_and(|o| o & m != 0))
+    })
+}
+
 /// The test a scan runs inline on each cell of a line before visiting it:
 /// a necessary condition of the row's first cell.
 #[derive(Clone, Copy)]
 enum Quick {
-    /// The narrow masks of [`quick_first`] (one-word boards).
-    Narrow([u64; 4]),
+    /// The narrow masks of [`quick_first`] and the first of the cell's
+    /// properties, of which some object must be present (zero: none), on
+    /// one-word boards.
+    Narrow([u64; 4], u64),
     /// One word test of the first cell (wider boards).
     Word(WordTest),
+    /// The word and bits of the first cell's first property, when the cell
+    /// tests nothing else and the property lies in one word (wider boards).
+    Any(usize, u64),
     /// No test (the first cell tests nothing but properties).
     None,
 }
@@ -460,7 +504,9 @@ fn quick_first(board: &Board, [op, om, mp, mm]: [u64; 4], i: usize) -> bool {
 #[inline(always)]
 fn may_match(board: &Board, rule: &Rule) -> bool {
     let (map_objs, map_movs) = board.summary.map();
-    bits::contains(map_objs, &rule.rule_mask) && bits::contains(map_movs, &rule.rule_move_mask)
+    bits::contains(map_objs, &rule.rule_mask)
+        && bits::contains(map_movs, &rule.rule_move_mask)
+        && holds_properties(map_objs, &rule.rule_any)
 }
 
 /// Fills `rows` with the matches of every row; false when a row has none.
@@ -971,6 +1017,7 @@ fn row_matches_covering(
     let (map_objs, map_movs) = board.summary.map();
     if !bits::contains(map_objs, &rule.row_masks[r])
         || !bits::contains(map_movs, &rule.row_move_masks[r])
+        || !holds_properties(map_objs, &rule.row_any[r])
     {
         return;
     }
@@ -1139,7 +1186,7 @@ pub fn apply_rules(
 mod tests {
     use super::{
         cell_matches, delta, each_row_match_at, narrow_cells_match, row_matches,
-        row_matches_covering,
+        row_matches_covering, start_bounds,
     };
     use crate::compile::{Grid, PatternCell};
     use crate::engine::Board;
@@ -1234,6 +1281,131 @@ mod tests {
             tried > 10_000 && matched > 100,
             "{tried} starts, {matched} matches"
         );
+    }
+
+    /// Every match of `row` (row `r` of `rule`) on `board`, start by start in
+    /// the reference's scan order, each start tried by the plain matcher:
+    /// the definition the scans' filters and shortcuts must keep to.
+    fn every_match(
+        g: &crate::compile::Compiled,
+        board: &Board,
+        rule: &crate::compile::Rule,
+        r: usize,
+    ) -> Vec<RowMatch> {
+        let (w, h) = (board.width, board.height);
+        let row = &rule.rows[r];
+        let e = rule.ellipses[r];
+        let len = row.len() - usize::from(e);
+        let (xmin, xmax, ymin, ymax) = start_bounds(rule.direction, len, w, h);
+        let mut starts: Vec<(usize, usize)> = (xmin..xmax)
+            .flat_map(|x| (ymin..ymax).map(move |y| (x, y)))
+            .collect();
+        if rule.direction > 2 {
+            starts.sort_by_key(|&(x, y)| (y, x));
+        }
+        let mut out = Vec::new();
+        for (x, y) in starts {
+            let kmax = match rule.direction {
+                1 => (y + 2).saturating_sub(len),
+                2 => (h + 1).saturating_sub(y + len),
+                4 => (x + 2).saturating_sub(len),
+                _ => (w + 1).saturating_sub(x + len),
+            };
+            let gaps = ((0, kmax), (0, kmax), (0, kmax));
+            let d = delta(rule.direction, h);
+            each_row_match_at(g, board, row, None, e, x * h + y, d, gaps, |m| {
+                out.push(m);
+                true
+            });
+        }
+        out
+    }
+
+    /// A game of `extra` more objects than `GAME` (in their own layer), so
+    /// that boards take several words, with properties across words.
+    fn wide_game(extra: usize) -> String {
+        let names: Vec<String> = (0..extra).map(|k| format!("Filler{k}")).collect();
+        let objects: String = names.iter().map(|n| format!("{n}\ngrey\n")).collect();
+        GAME.replace("Target\ngreen\n", &format!("Target\ngreen\n{objects}"))
+            .replace(
+                "Obstacle = Wall or Crate\n",
+                &format!(
+                    "Obstacle = Wall or Crate\nFar = Crate or {}\n",
+                    names.last().map_or("Wall", |n| n.as_str())
+                ),
+            )
+            .replace("Target\nPlayer,", &format!("Target\n{}\nPlayer,", names.join(", ")))
+            .replace(
+                "WINCONDITIONS",
+                "late [ Far | Obstacle ] -> [ Far | Target ]\n[ Obstacle no Player | Far ] -> [ Obstacle | Far ]\nWINCONDITIONS",
+            )
+    }
+
+    /// A full scan (its filters by summaries and properties, its inline
+    /// first-cell tests, its plain-word rows) finds exactly the matches
+    /// of trying every start with the plain matcher, in the same order, on
+    /// many pseudo-random boards of one word and of several.
+    #[test]
+    fn scans_find_every_match_in_order() {
+        for (source, objects) in [(wide_game(0), 5usize), (wide_game(70), 75)] {
+            let g = crate::compile("t", &source).expect("compiles");
+            assert_eq!(g.obj_words, objects.div_ceil(64));
+            let (w, h) = (6, 5);
+            let grid = Grid {
+                width: w,
+                height: h,
+                cells: vec![0; w * h * g.obj_words],
+            };
+            let mut board = Board::new(&g, &grid);
+            let rules = every_rule(&g);
+            assert!(rules.iter().any(|r| !r.rule_any.is_empty()));
+            // The objects the rules name (ids follow the layers, so that
+            // the fillers come between them on the wide board).
+            let named = [
+                "background",
+                "target",
+                "player",
+                "wall",
+                "crate",
+                "filler69",
+            ];
+            let ids: Vec<usize> = named
+                .iter()
+                .filter_map(|n| g.names.objects.get(*n).map(|&(id, _)| id))
+                .collect();
+            let mut next = xorshift(0x1405_7b7e_f767_814f);
+            let (mut tried, mut matched) = (0, 0);
+            let (mut found, mut starts) = (Vec::new(), Vec::new());
+            for _ in 0..300 {
+                for c in 0..w * h {
+                    let cell = &mut board.objects[c * g.obj_words..(c + 1) * g.obj_words];
+                    cell.fill(0);
+                    for &id in &ids {
+                        if next().is_multiple_of(3) {
+                            crate::bits::set(cell, id);
+                        }
+                    }
+                    for k in 0..g.mov_words {
+                        board.movements[c * g.mov_words + k] = next() & next() & next() & 0x7fff;
+                    }
+                }
+                board.moving = (0..w * h).collect();
+                board.summarize(g.obj_words, g.mov_words);
+                for rule in &rules {
+                    for r in 0..rule.rows.len() {
+                        row_matches(&g, &board, rule, r, &mut found, &mut starts, None);
+                        let expected = every_match(&g, &board, rule, r);
+                        assert_eq!(found, expected, "rule on line {}", rule.line);
+                        tried += 1;
+                        matched += found.len();
+                    }
+                }
+            }
+            assert!(
+                tried > 2_000 && matched > 100,
+                "{tried} rows, {matched} matches"
+            );
+        }
     }
 
     /// The matches found from the starts that cover some written cells are
