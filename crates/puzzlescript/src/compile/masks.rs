@@ -200,8 +200,10 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, Fault> {
         // Set by the caller once the rules are arranged.
         index: 0,
         narrow: None,
+        keeps_own_matches: false,
     };
     rule.narrow = NarrowRule::of(&rule);
+    rule.keeps_own_matches = rule.keeps_matches();
     Ok(Some(rule))
 }
 

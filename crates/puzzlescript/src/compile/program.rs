@@ -203,9 +203,59 @@ pub struct Rule {
     pub index: usize,
     /// The rule as plain words, when it has that form ([`NarrowRule`]).
     pub narrow: Option<NarrowRule>,
+    /// True when no replacement of the rule can make a cell stop matching
+    /// one of its patterns ([`Rule::keeps_matches`]): its matches then
+    /// need no re-check before they are applied.
+    pub keeps_own_matches: bool,
 }
 
 impl Rule {
+    /// True when no replacement of this rule, written on a cell, can make
+    /// that cell stop satisfying one of the rule's patterns, whatever the
+    /// cell held: each object it removes is required by no pattern (nor a
+    /// member of a property one requires), each it adds is excluded by
+    /// none, and likewise for movements; and nothing is chosen at random.
+    /// Then every cell of every match found stays as the search found it
+    /// as far as the patterns can tell, and the reference's re-check of a
+    /// match before applying it always succeeds.
+    pub fn keeps_matches(&self) -> bool {
+        let cells: Vec<&CellPattern> = self
+            .rows
+            .iter()
+            .flatten()
+            .filter_map(|c| match c {
+                PatternCell::Cell(p) => Some(p),
+                PatternCell::Ellipsis => None,
+            })
+            .collect();
+        let meets = |a: &[u64], b: &[u64]| a.iter().zip(b).any(|(x, y)| x & y != 0);
+        cells
+            .iter()
+            .filter_map(|c| c.replacement.as_ref())
+            .all(|r| {
+                // What the rewrite `(old & !clear) | set` can take away and add.
+                let removed: Vec<u64> = r
+                    .clear
+                    .iter()
+                    .zip(&r.set[..])
+                    .map(|(c, s)| c & !s)
+                    .collect();
+                let moves = r.moves_clear.iter().zip(&r.moves_layers[..]);
+                let moves_removed: Vec<u64> = moves
+                    .zip(&r.moves_set[..])
+                    .map(|((c, l), s)| (c | l) & !s)
+                    .collect();
+                r.fixed
+                    && cells.iter().all(|p| {
+                        !meets(&removed, &p.present)
+                            && !meets(&r.set, &p.missing)
+                            && !p.any_present.iter().any(|any| meets(&removed, any))
+                            && !meets(&moves_removed, &p.moves_present)
+                            && !meets(&r.moves_set, &p.moves_missing)
+                    })
+            })
+    }
+
     /// True when a search of this rule may be recorded although it found
     /// matches (`engine::NoMatch`): one row, whose matches each lie on one
     /// line and write only there; no command, so that a match that changes

@@ -903,14 +903,15 @@ fn try_apply(
                 rest /= row.len();
             }
             // A match is re-checked only once an earlier one changed the
-            // board: until then the board is the one the matches were found on.
+            // board (until then the board is the one the matches were found
+            // on), and only if the rule's writes can undo its own matches.
             changed |= apply_at(
                 g,
                 board,
                 rule,
                 group,
                 &tuple[..n],
-                t > 0 && changed,
+                t > 0 && changed && !rule.keeps_own_matches,
                 &mut scratch.buf,
                 chooser,
             );
@@ -1185,8 +1186,8 @@ pub fn apply_rules(
 #[cfg(test)]
 mod tests {
     use super::{
-        cell_matches, delta, each_row_match_at, narrow_cells_match, row_matches,
-        row_matches_covering, start_bounds,
+        apply_at, cell_matches, delta, each_row_match_at, find_matches, narrow_cells_match,
+        row_matches, row_matches_covering, start_bounds, still_matches,
     };
     use crate::compile::{Grid, PatternCell};
     use crate::engine::Board;
@@ -1406,6 +1407,87 @@ mod tests {
                 "{tried} rows, {matched} matches"
             );
         }
+    }
+
+    /// Always picks the first option (the test rules choose nothing).
+    struct First;
+
+    impl crate::engine::Chooser for First {
+        fn choose(&mut self, _n: usize) -> usize {
+            0
+        }
+    }
+
+    /// A rule said to keep its own matches (`Rule::keeps_own_matches`)
+    /// does: applied at every combination of its matches, one after the
+    /// other without re-checks, each match still holds when its turn comes,
+    /// on many pseudo-random boards; and the analysis says so of floods
+    /// and not of rules that remove what they match.
+    #[test]
+    fn rules_that_keep_their_matches_need_no_recheck() {
+        let extra = "late right [ Crate no Wall | ] -> [ Crate | Crate ]\n\
+            late [ Target | no Player ] -> [ Target | Target ]\n\
+            [ Crate | Obstacle ] -> [ Crate | Obstacle Target ]\n\
+            [ Crate | Crate ] -> [ Crate | ]\n\
+            [ Target ] [ Player ] -> [ Target Player ] [ Player ]\n";
+        let source = GAME.replace("WINCONDITIONS", &format!("{extra}WINCONDITIONS"));
+        let g = crate::compile("t", &source).expect("compiles");
+        let rules = every_rule(&g);
+        let keeps = |text: &str| {
+            let line = source
+                .lines()
+                .position(|l| l.starts_with(text))
+                .map(|l| l + 1);
+            let of_line: Vec<_> = rules.iter().filter(|r| Some(r.line) == line).collect();
+            assert!(!of_line.is_empty(), "{text}");
+            of_line.iter().all(|r| r.keeps_own_matches)
+        };
+        assert!(keeps("late right [ Crate no Wall"));
+        assert!(keeps("late [ Target | no Player ]"));
+        assert!(!keeps("[ Crate | Crate ]"));
+        assert!(!keeps("[ Crate | Obstacle ]"));
+        let (w, h) = (6, 5);
+        let grid = Grid {
+            width: w,
+            height: h,
+            cells: vec![0; w * h],
+        };
+        let mut board = Board::new(&g, &grid);
+        let mut next = xorshift(0x0bad_5eed_1234_5678);
+        let (mut rows, mut starts, mut buf) = (Vec::new(), Vec::new(), Vec::new());
+        let mut applied = 0;
+        for _ in 0..400 {
+            for rule in rules.iter().filter(|r| r.keeps_own_matches) {
+                for c in 0..w * h {
+                    board.objects[c] = next() & next() & 0x1f;
+                    board.movements[c] = next() & next() & next() & 0x7fff;
+                }
+                board.moving = (0..w * h).collect();
+                board.summarize(1, 1);
+                if !find_matches(&g, &board, rule, &mut rows, &mut starts) {
+                    continue;
+                }
+                let found = &rows[..rule.rows.len()];
+                let total: usize = found.iter().map(Vec::len).product();
+                for t in 0..total {
+                    let mut rest = t;
+                    let tuple: Vec<RowMatch> = found
+                        .iter()
+                        .map(|row| {
+                            let m = row[rest % row.len()];
+                            rest /= row.len();
+                            m
+                        })
+                        .collect();
+                    for (r, &m) in tuple.iter().enumerate() {
+                        assert!(still_matches(&g, &board, rule, r, m), "line {}", rule.line);
+                    }
+                    apply_at(&g, &mut board, rule, 0, &tuple, false, &mut buf, &mut First);
+                    applied += 1;
+                }
+            }
+        }
+        assert!(applied > 1_000, "{applied} matches applied");
     }
 
     /// The matches found from the starts that cover some written cells are
