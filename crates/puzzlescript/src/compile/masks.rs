@@ -308,6 +308,8 @@ fn compile_cell(
         &moves_missing[..],
     ) {
         ([op], [om], [mp], [mm]) => Some([*op, *om, *mp, *mm]),
+        // Movements over several words, none tested: the objects' word.
+        ([op], [om], mp, mm) if bits::is_zero(mp) && bits::is_zero(mm) => Some([*op, *om, 0, 0]),
         _ => None,
     };
     let tests = WordTest::of(&present, &missing, false)

@@ -20,7 +20,8 @@ pub struct CellPattern {
     pub replacement: Option<Replacement>,
     /// `present`, `missing`, `moves_present` and `moves_missing` as plain
     /// words when each takes one (the common case), so that matching a cell
-    /// reads no slices.
+    /// reads no slices; also when the objects take one word and no movement
+    /// is tested, whatever the movements take (the last two words zero).
     pub narrow: Option<[u64; 4]>,
     /// The words of `present`, `missing`, `moves_present` and
     /// `moves_missing` that test something, objects first: on boards of

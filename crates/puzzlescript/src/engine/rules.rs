@@ -2,7 +2,8 @@
 //! in the order the reference scans cells and combines row matches.
 
 use super::row_starts::{
-    anchor_start, anchored_starts, delta, narrow_anchored_matches, narrow_cells_match, start_bounds,
+    anchor_start, anchored_starts, delta, narrow_anchored_matches, narrow_cells_match,
+    narrow_objects_match, start_bounds,
 };
 use super::{Board, Chooser, RowMatch, Scratch};
 use crate::bits;
@@ -13,10 +14,15 @@ use crate::compile::{
 /// True when the cell at `i` satisfies `p`.
 #[inline(always)]
 pub fn cell_matches(p: &CellPattern, board: &Board, so: usize, sm: usize, i: usize) -> bool {
-    if let (Some([op, om, mp, mm]), 1, 1) = (p.narrow, so, sm) {
-        // One word of objects and one of movements: the common case.
+    if let (Some([op, om, mp, mm]), 1) = (p.narrow, so) {
+        // One word of objects, and one of movements or none tested: the
+        // common case.
+        let m = match sm {
+            1 => board.movements.get(i).copied().unwrap_or(0),
+            _ if mp | mm == 0 => 0,
+            _ => return cell_matches_wide(p, board, so, sm, i),
+        };
         let o = board.objects.get(i).copied().unwrap_or(0);
-        let m = board.movements.get(i).copied().unwrap_or(0);
         return o & op == op
             && o & om == 0
             && m & mp == mp
@@ -26,6 +32,25 @@ pub fn cell_matches(p: &CellPattern, board: &Board, so: usize, sm: usize, i: usi
                 .all(|any| any.first().is_some_and(|a| o & a != 0));
     }
     cell_matches_wide(p, board, so, sm, i)
+}
+
+/// True when a pattern's plain words test no movement: on boards whose
+/// objects take one word it is tested on its objects' word alone, whatever
+/// the movements take.
+#[inline(always)]
+fn mp_free(p: &CellPattern) -> bool {
+    p.narrow.is_some_and(|[_, _, mp, mm]| mp | mm == 0)
+}
+
+/// The cells of a plain-word row (`Rule::narrow_rows`) against the board
+/// from cell `i`, each next `d` further: on boards of several movement
+/// words such a row tests no movement, and its objects alone are read.
+#[inline(always)]
+fn plain_cells_match(board: &Board, cells: &[NarrowCell], i: isize, d: isize, sm: usize) -> bool {
+    match sm {
+        1 => narrow_cells_match(board, cells, i, d),
+        _ => narrow_objects_match(board, cells, i, d),
+    }
 }
 
 /// [`cell_matches`] on boards of several words: only the words the pattern
@@ -136,7 +161,7 @@ fn each_row_match_at(
         Some(cells) => {
             let (from, to) = (range.start - shift, range.end - shift);
             cells.get(from..to).is_some_and(|cs| {
-                narrow_cells_match(board, cs, base as isize + d * from as isize, d)
+                plain_cells_match(board, cs, base as isize + d * from as isize, d, g.mov_words)
             })
         }
         None => cells_match(row, range, base, d, shift, board, g),
@@ -196,6 +221,9 @@ struct Start<'a> {
     board: &'a Board,
     row: &'a [PatternCell],
     first: Option<&'a CellPattern>,
+    /// The first cell's plain words, when the board lets them decide
+    /// (objects in one word, and movements in one or not tested).
+    first_masks: Option<[u64; 4]>,
     /// The row as plain words, if it has that form (`Rule::narrow_rows`).
     narrow: Option<&'a [NarrowCell]>,
     ellipses: u8,
@@ -215,8 +243,14 @@ impl<'a> Start<'a> {
             board,
             row,
             first: cell(row, 0),
-            narrow: match (rule.narrow_rows.get(r), g.obj_words, g.mov_words) {
-                (Some(Some(cells)), 1, 1) => Some(cells),
+            first_masks: cell(row, 0).and_then(|p| {
+                let plain = g.obj_words == 1 && (g.mov_words == 1 || mp_free(p));
+                p.narrow.filter(|_| plain)
+            }),
+            // On boards of several movement words, a row has this form only
+            // when it tests no movement (see `CellPattern::narrow`).
+            narrow: match (rule.narrow_rows.get(r), g.obj_words) {
+                (Some(Some(cells)), 1) => Some(cells),
                 _ => None,
             },
             ellipses,
@@ -235,8 +269,8 @@ impl<'a> Start<'a> {
         // Most candidates fail on their first cell: test it before anything
         // else, inline on one-word boards.
         if let Some(p) = self.first {
-            let ok = match (p.narrow, g.obj_words, g.mov_words) {
-                (Some(masks), 1, 1) => {
+            let ok = match self.first_masks {
+                Some(masks) => {
                     quick_first(board, masks, i)
                         && p.any_present.iter().all(|any| {
                             let o = board.objects.get(i).copied().unwrap_or(0);
@@ -250,11 +284,12 @@ impl<'a> Start<'a> {
             }
         }
         if let (Some(cells), 0) = (self.narrow, self.ellipses) {
-            if narrow_cells_match(
+            if plain_cells_match(
                 board,
                 cells.get(1..).unwrap_or(&[]),
                 i as isize + self.d,
                 self.d,
+                g.mov_words,
             ) {
                 out.push([i, 0, 0]);
             }
@@ -351,9 +386,10 @@ fn row_matches(
     let (xmin, xmax, ymin, ymax) = bounds;
     // Most cells of a scanned line fail the first cell's test: on one-word
     // boards it runs inline here, and only the cells that pass are visited.
-    let quick = match (first.and_then(|p| p.narrow), so, sm) {
+    let plain = |p: &CellPattern| sm == 1 || mp_free(p);
+    let quick = match (first.filter(|p| plain(p)).and_then(|p| p.narrow), so) {
         // With the first of its properties (zero: none).
-        (Some(masks), 1, 1) => Quick::Narrow(
+        (Some(masks), 1) => Quick::Narrow(
             masks,
             first
                 .and_then(|p| p.any_present.first())
@@ -535,12 +571,12 @@ pub fn find_matches(
 /// Re-checks that one row match still holds.
 fn still_matches(g: &Compiled, board: &Board, rule: &Rule, r: usize, m: RowMatch) -> bool {
     let d = delta(rule.direction, board.height);
-    let narrow = match (rule.narrow_rows.get(r), g.obj_words, g.mov_words) {
-        (Some(Some(cells)), 1, 1) => Some(&cells[..]),
+    let narrow = match (rule.narrow_rows.get(r), g.obj_words) {
+        (Some(Some(cells)), 1) => Some(&cells[..]),
         _ => None,
     };
     if let (Some(cells), 0) = (narrow, rule.ellipses[r]) {
-        return narrow_cells_match(board, cells, m[0] as isize, d);
+        return plain_cells_match(board, cells, m[0] as isize, d, g.mov_words);
     }
     let (i, a, b) = (m[0], m[1], m[2]);
     // The reference checks exactly these gaps; with two ellipses the first
@@ -1322,9 +1358,10 @@ mod tests {
         out
     }
 
-    /// A game of `extra` more objects than `GAME` (in their own layer), so
-    /// that boards take several words, with properties across words.
-    fn wide_game(extra: usize) -> String {
+    /// A game of `extra` more objects than `GAME`, in one layer of their
+    /// own (boards of several object words, properties across words) or
+    /// each in its own (`layered`: several movement words).
+    fn wide_game(extra: usize, layered: bool) -> String {
         let names: Vec<String> = (0..extra).map(|k| format!("Filler{k}")).collect();
         let objects: String = names.iter().map(|n| format!("{n}\ngrey\n")).collect();
         GAME.replace("Target\ngreen\n", &format!("Target\ngreen\n{objects}"))
@@ -1335,7 +1372,13 @@ mod tests {
                     names.last().map_or("Wall", |n| n.as_str())
                 ),
             )
-            .replace("Target\nPlayer,", &format!("Target\n{}\nPlayer,", names.join(", ")))
+            .replace(
+                "Target\nPlayer,",
+                &format!(
+                    "Target\n{}\nPlayer,",
+                    names.join(if layered { "\n" } else { ", " })
+                ),
+            )
             .replace(
                 "WINCONDITIONS",
                 "late [ Far | Obstacle ] -> [ Far | Target ]\n[ Obstacle no Player | Far ] -> [ Obstacle | Far ]\nWINCONDITIONS",
@@ -1345,12 +1388,18 @@ mod tests {
     /// A full scan (its filters by summaries and properties, its inline
     /// first-cell tests, its plain-word rows) finds exactly the matches
     /// of trying every start with the plain matcher, in the same order, on
-    /// many pseudo-random boards of one word and of several.
+    /// many pseudo-random boards of one word, of several object words and
+    /// of several movement words.
     #[test]
     fn scans_find_every_match_in_order() {
-        for (source, objects) in [(wide_game(0), 5usize), (wide_game(70), 75)] {
+        let games = [
+            (wide_game(0, false), 1, 1),
+            (wide_game(70, false), 2, 1),
+            (wide_game(14, true), 1, 2),
+        ];
+        for (source, obj_words, mov_words) in games {
             let g = crate::compile("t", &source).expect("compiles");
-            assert_eq!(g.obj_words, objects.div_ceil(64));
+            assert_eq!((g.obj_words, g.mov_words), (obj_words, mov_words));
             let (w, h) = (6, 5);
             let grid = Grid {
                 width: w,
@@ -1369,6 +1418,7 @@ mod tests {
                 "wall",
                 "crate",
                 "filler69",
+                "filler13",
             ];
             let ids: Vec<usize> = named
                 .iter()
