@@ -108,6 +108,7 @@ pub fn strip(g: &Compiled, inert: &[bool]) -> Compiled {
             }
             // The replacements changed: the plain-word form follows them.
             rule.narrow = super::NarrowRule::of(rule);
+            rule.keeps_own_matches = rule.keeps_matches();
         }
     }
     for level in &mut out.levels {

@@ -5,7 +5,8 @@
 use super::fault::Fault;
 use super::names::Names;
 use super::program::{
-    CellPattern, NarrowCell, NarrowRule, PatternCell, Replacement, Rule, RuleSet, WordTest,
+    CellPattern, NarrowCell, NarrowRule, PatternCell, Replacement, Rule, RuleSet, WordBits,
+    WordTest,
 };
 use super::rule_text::{Cell, Command, Draft};
 use crate::bits;
@@ -162,6 +163,13 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, Fault> {
         row_masks.push(om.into_boxed_slice());
         row_move_masks.push(mm.into_boxed_slice());
     }
+    let row_any: Vec<Box<[WordBits]>> = rows.iter().map(|row| row_properties(row)).collect();
+    let mut rule_any: Vec<WordBits> = Vec::new();
+    for any in row_any.iter().flatten() {
+        if !rule_any.contains(any) {
+            rule_any.push(any.clone());
+        }
+    }
     let anchors = rows.iter().map(|row| movement_anchor(row)).collect();
     let narrow_rows = rows.iter().map(|row| NarrowCell::row(row)).collect();
     let reads_movements = rows.iter().flatten().any(|c| {
@@ -182,6 +190,8 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, Fault> {
         random: r.random,
         row_masks,
         row_move_masks,
+        row_any,
+        rule_any: rule_any.into_boxed_slice(),
         rule_mask: rule_mask.into_boxed_slice(),
         rule_move_mask: rule_move_mask.into_boxed_slice(),
         narrow_rows,
@@ -190,9 +200,26 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, Fault> {
         // Set by the caller once the rules are arranged.
         index: 0,
         narrow: None,
+        keeps_own_matches: false,
     };
     rule.narrow = NarrowRule::of(&rule);
+    rule.keeps_own_matches = rule.keeps_matches();
     Ok(Some(rule))
+}
+
+/// The properties the cells of a row need, each once, as their words.
+fn row_properties(row: &[PatternCell]) -> Box<[WordBits]> {
+    let mut out: Vec<WordBits> = Vec::new();
+    for c in row {
+        if let PatternCell::Cell(p) = c {
+            for any in p.any_words.iter() {
+                if !out.contains(any) {
+                    out.push(any.clone());
+                }
+            }
+        }
+    }
+    out.into_boxed_slice()
 }
 
 /// The first cell before any ellipsis that needs some movement.
@@ -281,6 +308,8 @@ fn compile_cell(
         &moves_missing[..],
     ) {
         ([op], [om], [mp], [mm]) => Some([*op, *om, *mp, *mm]),
+        // Movements over several words, none tested: the objects' word.
+        ([op], [om], mp, mm) if bits::is_zero(mp) && bits::is_zero(mm) => Some([*op, *om, 0, 0]),
         _ => None,
     };
     let tests = WordTest::of(&present, &missing, false)

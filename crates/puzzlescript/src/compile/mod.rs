@@ -16,7 +16,7 @@ pub use fault::Fault;
 pub use names::Names;
 pub use program::{
     CellPattern, NarrowCell, NarrowRule, PatternCell, Replacement, Rule, RuleSet, SourceRule,
-    WordTest,
+    WordBits, WordTest,
 };
 pub use rule_text::Command;
 

@@ -20,7 +20,8 @@ pub struct CellPattern {
     pub replacement: Option<Replacement>,
     /// `present`, `missing`, `moves_present` and `moves_missing` as plain
     /// words when each takes one (the common case), so that matching a cell
-    /// reads no slices.
+    /// reads no slices; also when the objects take one word and no movement
+    /// is tested, whatever the movements take (the last two words zero).
     pub narrow: Option<[u64; 4]>,
     /// The words of `present`, `missing`, `moves_present` and
     /// `moves_missing` that test something, objects first: on boards of
@@ -177,6 +178,11 @@ pub struct Rule {
     pub row_masks: Vec<Box<[u64]>>,
     /// Movements each row needs somewhere.
     pub row_move_masks: Vec<Box<[u64]>>,
+    /// Per row, the properties its cells need, each once: a line (or a
+    /// board) that holds no object of one of them holds no match of the row.
+    pub row_any: Vec<Box<[WordBits]>>,
+    /// The properties of every row, each once (see `row_any`).
+    pub rule_any: Box<[WordBits]>,
     /// Objects the whole rule needs somewhere.
     pub rule_mask: Box<[u64]>,
     /// Movements the whole rule needs somewhere.
@@ -198,6 +204,75 @@ pub struct Rule {
     pub index: usize,
     /// The rule as plain words, when it has that form ([`NarrowRule`]).
     pub narrow: Option<NarrowRule>,
+    /// True when no replacement of the rule can make a cell stop matching
+    /// one of its patterns ([`Rule::keeps_matches`]): its matches then
+    /// need no re-check before they are applied.
+    pub keeps_own_matches: bool,
+}
+
+impl Rule {
+    /// True when no replacement of this rule, written on a cell, can make
+    /// that cell stop satisfying one of the rule's patterns, whatever the
+    /// cell held: each object it removes is required by no pattern (nor a
+    /// member of a property one requires), each it adds is excluded by
+    /// none, and likewise for movements; and nothing is chosen at random.
+    /// Then every cell of every match found stays as the search found it
+    /// as far as the patterns can tell, and the reference's re-check of a
+    /// match before applying it always succeeds.
+    pub fn keeps_matches(&self) -> bool {
+        let cells: Vec<&CellPattern> = self
+            .rows
+            .iter()
+            .flatten()
+            .filter_map(|c| match c {
+                PatternCell::Cell(p) => Some(p),
+                PatternCell::Ellipsis => None,
+            })
+            .collect();
+        let meets = |a: &[u64], b: &[u64]| a.iter().zip(b).any(|(x, y)| x & y != 0);
+        cells
+            .iter()
+            .filter_map(|c| c.replacement.as_ref())
+            .all(|r| {
+                // What the rewrite `(old & !clear) | set` can take away and add.
+                let removed: Vec<u64> = r
+                    .clear
+                    .iter()
+                    .zip(&r.set[..])
+                    .map(|(c, s)| c & !s)
+                    .collect();
+                let moves = r.moves_clear.iter().zip(&r.moves_layers[..]);
+                let moves_removed: Vec<u64> = moves
+                    .zip(&r.moves_set[..])
+                    .map(|((c, l), s)| (c | l) & !s)
+                    .collect();
+                r.fixed
+                    && cells.iter().all(|p| {
+                        !meets(&removed, &p.present)
+                            && !meets(&r.set, &p.missing)
+                            && !p.any_present.iter().any(|any| meets(&removed, any))
+                            && !meets(&moves_removed, &p.moves_present)
+                            && !meets(&r.moves_set, &p.moves_missing)
+                    })
+            })
+    }
+
+    /// True when a search of this rule may be recorded although it found
+    /// matches (`engine::NoMatch`): one row, whose matches each lie on one
+    /// line and write only there; no command, so that a match that changes
+    /// nothing does nothing; no random choice, so that applying it again
+    /// draws nothing; and no movement read, so that only the logged writes
+    /// change its matches.
+    pub fn records_matches(&self) -> bool {
+        let fixed = |c: &PatternCell| match c {
+            PatternCell::Cell(p) => p.replacement.as_ref().is_none_or(|r| r.fixed),
+            PatternCell::Ellipsis => true,
+        };
+        self.rows.len() == 1
+            && self.commands.is_empty()
+            && !self.reads_movements
+            && self.rows.iter().flatten().all(fixed)
+    }
 }
 
 /// A rule compiled for one-word boards (at most 64 objects, 12 layers): one

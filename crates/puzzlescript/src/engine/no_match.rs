@@ -28,6 +28,18 @@
 /// board is restored wholesale (a rigid rollback), so a record never
 /// outlives the board it was made on.
 ///
+/// A rule of one row without commands or random choices is recorded in the
+/// same way when it did match (`Rule::records_matches`). Each of its
+/// matches lies on one line and writes only there, so a match on a line
+/// that no logged write crossed since the search was applied then and
+/// changed nothing (a change is logged), and finds the same cells now: it
+/// would change nothing again. The search near the writes then finds every
+/// match that can change the board, in the reference's order, and the rule
+/// is applied at those alone (with no command, a match that changes nothing
+/// does nothing). A row with a record of no match has no match away from
+/// the writes either, so a rule of one row takes the matches near the
+/// writes as all of its matches whichever record it has.
+///
 /// Per rule, the row that found no match on the prepared board, and the
 /// row that found none in this turn.
 #[derive(Clone, Debug, Default)]

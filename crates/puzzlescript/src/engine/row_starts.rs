@@ -149,6 +149,12 @@ pub struct Starts {
 }
 
 impl Starts {
+    /// The list of starts as a buffer for other searches' starts (the next
+    /// [`anchored_starts`] clears it; the sorted cells are not touched).
+    pub(super) fn list_mut(&mut self) -> &mut Vec<(usize, usize, usize)> {
+        &mut self.list
+    }
+
     /// The starts found by the last [`anchored_starts`].
     pub fn iter(&self) -> std::slice::Iter<'_, (usize, usize, usize)> {
         self.list.iter()
@@ -247,6 +253,30 @@ pub(super) fn narrow_cells_match(board: &Board, cells: &[NarrowCell], i: isize, 
             return false;
         };
         if !c.test(o, m) {
+            return false;
+        }
+        idx += d;
+    }
+    true
+}
+
+/// [`narrow_cells_match`] of a row that tests no movement, on a board whose
+/// objects take one word (its movements may take several): the objects
+/// alone are read.
+#[inline(always)]
+pub(super) fn narrow_objects_match(
+    board: &Board,
+    cells: &[NarrowCell],
+    i: isize,
+    d: isize,
+) -> bool {
+    let objs = &board.objects[..];
+    let mut idx = i;
+    for c in cells {
+        let Some(&o) = objs.get(idx as usize) else {
+            return false;
+        };
+        if !c.test(o, 0) {
             return false;
         }
         idx += d;

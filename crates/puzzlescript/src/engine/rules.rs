@@ -2,21 +2,27 @@
 //! in the order the reference scans cells and combines row matches.
 
 use super::row_starts::{
-    anchored_starts, delta, narrow_anchored_matches, narrow_cells_match, start_bounds, Starts,
+    anchor_start, anchored_starts, delta, narrow_anchored_matches, narrow_cells_match,
+    narrow_objects_match, start_bounds, Starts,
 };
 use super::{Board, Chooser, RowMatch, Scratch};
 use crate::bits;
 use crate::compile::{
-    CellPattern, Compiled, NarrowCell, PatternCell, Replacement, Rule, RuleSet, WordTest,
+    CellPattern, Compiled, NarrowCell, PatternCell, Replacement, Rule, RuleSet, WordBits, WordTest,
 };
 
 /// True when the cell at `i` satisfies `p`.
 #[inline(always)]
 pub fn cell_matches(p: &CellPattern, board: &Board, so: usize, sm: usize, i: usize) -> bool {
-    if let (Some([op, om, mp, mm]), 1, 1) = (p.narrow, so, sm) {
-        // One word of objects and one of movements: the common case.
+    if let (Some([op, om, mp, mm]), 1) = (p.narrow, so) {
+        // One word of objects, and one of movements or none tested: the
+        // common case.
+        let m = match sm {
+            1 => board.movements.get(i).copied().unwrap_or(0),
+            _ if mp | mm == 0 => 0,
+            _ => return cell_matches_wide(p, board, so, sm, i),
+        };
         let o = board.objects.get(i).copied().unwrap_or(0);
-        let m = board.movements.get(i).copied().unwrap_or(0);
         return o & op == op
             && o & om == 0
             && m & mp == mp
@@ -26,6 +32,25 @@ pub fn cell_matches(p: &CellPattern, board: &Board, so: usize, sm: usize, i: usi
                 .all(|any| any.first().is_some_and(|a| o & a != 0));
     }
     cell_matches_wide(p, board, so, sm, i)
+}
+
+/// True when a pattern's plain words test no movement: on boards whose
+/// objects take one word it is tested on its objects' word alone, whatever
+/// the movements take.
+#[inline(always)]
+fn mp_free(p: &CellPattern) -> bool {
+    p.narrow.is_some_and(|[_, _, mp, mm]| mp | mm == 0)
+}
+
+/// The cells of a plain-word row (`Rule::narrow_rows`) against the board
+/// from cell `i`, each next `d` further: on boards of several movement
+/// words such a row tests no movement, and its objects alone are read.
+#[inline(always)]
+fn plain_cells_match(board: &Board, cells: &[NarrowCell], i: isize, d: isize, sm: usize) -> bool {
+    match sm {
+        1 => narrow_cells_match(board, cells, i, d),
+        _ => narrow_objects_match(board, cells, i, d),
+    }
 }
 
 /// [`cell_matches`] on boards of several words: only the words the pattern
@@ -136,7 +161,7 @@ fn each_row_match_at(
         Some(cells) => {
             let (from, to) = (range.start - shift, range.end - shift);
             cells.get(from..to).is_some_and(|cs| {
-                narrow_cells_match(board, cs, base as isize + d * from as isize, d)
+                plain_cells_match(board, cs, base as isize + d * from as isize, d, g.mov_words)
             })
         }
         None => cells_match(row, range, base, d, shift, board, g),
@@ -196,6 +221,9 @@ struct Start<'a> {
     board: &'a Board,
     row: &'a [PatternCell],
     first: Option<&'a CellPattern>,
+    /// The first cell's plain words, when the board lets them decide
+    /// (objects in one word, and movements in one or not tested).
+    first_masks: Option<[u64; 4]>,
     /// The row as plain words, if it has that form (`Rule::narrow_rows`).
     narrow: Option<&'a [NarrowCell]>,
     ellipses: u8,
@@ -205,7 +233,33 @@ struct Start<'a> {
     len: usize,
 }
 
-impl Start<'_> {
+impl<'a> Start<'a> {
+    /// What trying a start of row `r` of `rule` on `board` needs.
+    fn of(g: &'a Compiled, board: &'a Board, rule: &'a Rule, r: usize) -> Start<'a> {
+        let row = &rule.rows[r];
+        let ellipses = rule.ellipses[r];
+        Start {
+            g,
+            board,
+            row,
+            first: cell(row, 0),
+            first_masks: cell(row, 0).and_then(|p| {
+                let plain = g.obj_words == 1 && (g.mov_words == 1 || mp_free(p));
+                p.narrow.filter(|_| plain)
+            }),
+            // On boards of several movement words, a row has this form only
+            // when it tests no movement (see `CellPattern::narrow`).
+            narrow: match (rule.narrow_rows.get(r), g.obj_words) {
+                (Some(Some(cells)), 1) => Some(cells),
+                _ => None,
+            },
+            ellipses,
+            d: delta(rule.direction, board.height),
+            direction: rule.direction,
+            len: row.len() - usize::from(ellipses),
+        }
+    }
+
     /// Appends the matches of the row starting at column `x`, row `y`.
     #[inline(always)]
     fn visit(&self, x: usize, y: usize, out: &mut Vec<RowMatch>) {
@@ -215,8 +269,8 @@ impl Start<'_> {
         // Most candidates fail on their first cell: test it before anything
         // else, inline on one-word boards.
         if let Some(p) = self.first {
-            let ok = match (p.narrow, g.obj_words, g.mov_words) {
-                (Some(masks), 1, 1) => {
+            let ok = match self.first_masks {
+                Some(masks) => {
                     quick_first(board, masks, i)
                         && p.any_present.iter().all(|any| {
                             let o = board.objects.get(i).copied().unwrap_or(0);
@@ -230,11 +284,12 @@ impl Start<'_> {
             }
         }
         if let (Some(cells), 0) = (self.narrow, self.ellipses) {
-            if narrow_cells_match(
+            if plain_cells_match(
                 board,
                 cells.get(1..).unwrap_or(&[]),
                 i as isize + self.d,
                 self.d,
+                g.mov_words,
             ) {
                 out.push([i, 0, 0]);
             }
@@ -289,9 +344,13 @@ fn row_matches(
     );
     let (so, sm) = (g.obj_words, g.mov_words);
     let (need, need_mov) = (&rule.row_masks[r], &rule.row_move_masks[r]);
+    let need_any = &rule.row_any[r];
     let sum = &board.summary;
     let (map_objs, map_movs) = sum.map();
-    if !bits::contains(map_objs, need) || !bits::contains(map_movs, need_mov) {
+    if !bits::contains(map_objs, need)
+        || !bits::contains(map_movs, need_mov)
+        || !holds_properties(map_objs, need_any)
+    {
         return;
     }
     let row = &rule.rows[r];
@@ -310,22 +369,8 @@ fn row_matches(
             return;
         }
     }
-    let d = delta(rule.direction, h);
-    let first = cell(row, 0);
-    let start = Start {
-        g,
-        board,
-        row,
-        first,
-        narrow: match (rule.narrow_rows.get(r), so, sm) {
-            (Some(Some(cells)), 1, 1) => Some(cells),
-            _ => None,
-        },
-        ellipses,
-        d,
-        direction: rule.direction,
-        len,
-    };
+    let start = Start::of(g, board, rule, r);
+    let first = start.first;
     let visit = |x: usize, y: usize, out: &mut Vec<RowMatch>| start.visit(x, y, out);
     let horizontal = rule.direction > 2;
     if let Some(anchor) = anchor {
@@ -341,12 +386,22 @@ fn row_matches(
     let (xmin, xmax, ymin, ymax) = bounds;
     // Most cells of a scanned line fail the first cell's test: on one-word
     // boards it runs inline here, and only the cells that pass are visited.
-    let quick = match (first.and_then(|p| p.narrow), so, sm) {
-        (Some(masks), 1, 1) => Quick::Narrow(masks),
-        // On wider boards, the first word the first cell tests.
-        _ => match first.and_then(|p| p.tests.first()) {
-            Some(&t) => Quick::Word(t),
-            None => Quick::None,
+    let plain = |p: &CellPattern| sm == 1 || mp_free(p);
+    let quick = match (first.filter(|p| plain(p)).and_then(|p| p.narrow), so) {
+        // With the first of its properties (zero: none).
+        (Some(masks), 1) => Quick::Narrow(
+            masks,
+            first
+                .and_then(|p| p.any_present.first())
+                .and_then(|any| any.first().copied())
+                .unwrap_or(0),
+        ),
+        // On wider boards, the first word the first cell tests, else the
+        // first of its properties when it lies in one word.
+        _ => match first.map(|p| (p.tests.first(), p.any_words.first().map(|a| &a[..]))) {
+            Some((Some(&t), _)) => Quick::Word(t),
+            Some((None, Some(&[(w, m)]))) => Quick::Any(w as usize, m),
+            _ => Quick::None,
         },
     };
     // The cells of a line: `count` cells from `from`, `stride` apart, each
@@ -357,7 +412,7 @@ fn row_matches(
             let start = from.0 * h + from.1;
             let at = |k: usize| (from.0 + k * step.0, from.1 + k * step.1);
             match quick {
-                Quick::Narrow([op, om, mp, mm]) => {
+                Quick::Narrow([op, om, mp, mm], any) => {
                     // The words read through slices held in registers.
                     let (objs, movs) = (&board.objects[..], &board.movements[..]);
                     let mut idx = start;
@@ -365,6 +420,7 @@ fn row_matches(
                         let o = objs.get(idx).copied().unwrap_or(0);
                         if o & op == op
                             && o & om == 0
+                            && (any == 0 || o & any != 0)
                             && (mp | mm == 0 || {
                                 let m = movs.get(idx).copied().unwrap_or(0);
                                 m & mp == mp && m & mm == 0
@@ -392,6 +448,17 @@ fn row_matches(
                         idx += stride * per;
                     }
                 }
+                Quick::Any(w, m) => {
+                    let objs = &board.objects[..];
+                    let mut idx = start * so + w;
+                    for k in 0..count {
+                        if objs.get(idx).is_some_and(|&o| o & m != 0) {
+                            let (x, y) = at(k);
+                            visit(x, y, out);
+                        }
+                        idx += stride * so;
+                    }
+                }
                 Quick::None => {
                     for k in 0..count {
                         let (x, y) = at(k);
@@ -403,7 +470,9 @@ fn row_matches(
     if horizontal {
         let row_ok = |y: usize| {
             let (objs, movs) = sum.row(y);
-            bits::contains(objs, need) && bits::contains(movs, need_mov)
+            bits::contains(objs, need)
+                && bits::contains(movs, need_mov)
+                && holds_properties(objs, need_any)
         };
         let wanted = |y: usize| lines.is_none_or(|l| bits::get(l, y));
         for y in (ymin..ymax).filter(|&y| wanted(y) && row_ok(y)) {
@@ -412,7 +481,9 @@ fn row_matches(
     } else {
         let col_ok = |x: usize| {
             let (objs, movs) = sum.col(x);
-            bits::contains(objs, need) && bits::contains(movs, need_mov)
+            bits::contains(objs, need)
+                && bits::contains(movs, need_mov)
+                && holds_properties(objs, need_any)
         };
         let wanted = |x: usize| lines.is_none_or(|l| bits::get(l, x));
         for x in (xmin..xmax).filter(|&x| wanted(x) && col_ok(x)) {
@@ -421,14 +492,29 @@ fn row_matches(
     }
 }
 
+/// True when `objs` (a summary's objects) hold some object of each of the
+/// properties `props`: else no cell under that summary satisfies them all.
+#[inline(always)]
+fn holds_properties(objs: &[u64], props: &[WordBits]) -> bool {
+    props.iter().all(|p| {
+        p.iter()
+            .any(|&(w, m)| objs.get(w as usize).is_some_and(|o| o & m != 0))
+    })
+}
+
 /// The test a scan runs inline on each cell of a line before visiting it:
 /// a necessary condition of the row's first cell.
 #[derive(Clone, Copy)]
 enum Quick {
-    /// The narrow masks of [`quick_first`] (one-word boards).
-    Narrow([u64; 4]),
+    /// The narrow masks of [`quick_first`] and the first of the cell's
+    /// properties, of which some object must be present (zero: none), on
+    /// one-word boards.
+    Narrow([u64; 4], u64),
     /// One word test of the first cell (wider boards).
     Word(WordTest),
+    /// The word and bits of the first cell's first property, when the cell
+    /// tests nothing else and the property lies in one word (wider boards).
+    Any(usize, u64),
     /// No test (the first cell tests nothing but properties).
     None,
 }
@@ -454,7 +540,9 @@ fn quick_first(board: &Board, [op, om, mp, mm]: [u64; 4], i: usize) -> bool {
 #[inline(always)]
 fn may_match(board: &Board, rule: &Rule) -> bool {
     let (map_objs, map_movs) = board.summary.map();
-    bits::contains(map_objs, &rule.rule_mask) && bits::contains(map_movs, &rule.rule_move_mask)
+    bits::contains(map_objs, &rule.rule_mask)
+        && bits::contains(map_movs, &rule.rule_move_mask)
+        && holds_properties(map_objs, &rule.rule_any)
 }
 
 /// Fills `rows` with the matches of every row; false when a row has none.
@@ -483,12 +571,12 @@ pub fn find_matches(
 /// Re-checks that one row match still holds.
 fn still_matches(g: &Compiled, board: &Board, rule: &Rule, r: usize, m: RowMatch) -> bool {
     let d = delta(rule.direction, board.height);
-    let narrow = match (rule.narrow_rows.get(r), g.obj_words, g.mov_words) {
-        (Some(Some(cells)), 1, 1) => Some(&cells[..]),
+    let narrow = match (rule.narrow_rows.get(r), g.obj_words) {
+        (Some(Some(cells)), 1) => Some(&cells[..]),
         _ => None,
     };
     if let (Some(cells), 0) = (narrow, rule.ellipses[r]) {
-        return narrow_cells_match(board, cells, m[0] as isize, d);
+        return plain_cells_match(board, cells, m[0] as isize, d, g.mov_words);
     }
     let (i, a, b) = (m[0], m[1], m[2]);
     // The reference checks exactly these gaps; with two ellipses the first
@@ -794,10 +882,14 @@ fn try_apply(
     } else {
         None
     };
+    // The log's number and length before this search and its writes.
+    let (epoch, now) = (board.log_epoch, board.log.len());
+    // True when the search near the writes found every match that can
+    // change the board, so that no full search follows.
+    let mut near_enough = false;
     if recorded {
         // A record made in this turn names fewer cells written since than
         // the prepared board's (see `NoMatch::turn_row`).
-        let (epoch, now) = (board.log_epoch, board.log.len());
         let since = match scratch.no_match.turn_row(rule.index, epoch, now) {
             Some((r, at)) => Some((r, board.log.get(at..).unwrap_or(&[]))),
             None => known.map(|r| (r, &board.touched[..])),
@@ -807,9 +899,12 @@ fn try_apply(
                 scratch.no_match.record_turn(rule.index, r, epoch, now);
                 return false;
             }
+            // A rule of one row has no other row to search, and its
+            // matches away from the writes change nothing (`NoMatch`).
+            near_enough = rule.rows.len() == 1;
         }
     }
-    if !find_matches(g, board, rule, &mut scratch.rows, &mut scratch.starts) {
+    if !near_enough && !find_matches(g, board, rule, &mut scratch.rows, &mut scratch.starts) {
         if recorded {
             // The search stopped at the first row without a match.
             let rows = &scratch.rows[..rule.rows.len()];
@@ -817,11 +912,16 @@ fn try_apply(
                 if known.is_none() && scratch.no_match.may_record(&board.touched) {
                     scratch.no_match.record(rule.index, r);
                 }
-                let (epoch, now) = (board.log_epoch, board.log.len());
                 scratch.no_match.record_turn(rule.index, r, epoch, now);
             }
         }
         return false;
+    }
+    if recorded && rule.records_matches() && matches_within_bound(board, rule) {
+        // Applied below, these matches leave every other line of the board
+        // as it is: a later search in this turn need only look at the lines
+        // written from now on (`NoMatch`, matches kept).
+        scratch.no_match.record_turn(rule.index, 0, epoch, now);
     }
     let mut changed = false;
     if rule.has_replacements {
@@ -839,14 +939,15 @@ fn try_apply(
                 rest /= row.len();
             }
             // A match is re-checked only once an earlier one changed the
-            // board: until then the board is the one the matches were found on.
+            // board (until then the board is the one the matches were found
+            // on), and only if the rule's writes can undo its own matches.
             changed |= apply_at(
                 g,
                 board,
                 rule,
                 group,
                 &tuple[..n],
-                t > 0 && changed,
+                t > 0 && changed && !rule.keeps_own_matches,
                 &mut scratch.buf,
                 chooser,
             );
@@ -859,6 +960,18 @@ fn try_apply(
         scratch.note_fired(rule);
     }
     changed
+}
+
+/// True when a full search of `rule` on `board` can find no more matches
+/// than [`super::MAX_COMBINATIONS`] (one row: one match a start, or one a
+/// gap of each ellipsis), so that leaving out the matches that change
+/// nothing cannot hide an overrun the full search would report.
+fn matches_within_bound(board: &Board, rule: &Rule) -> bool {
+    let side = board.width.max(board.height).max(1);
+    let gaps = rule.ellipses.first().copied().unwrap_or(0);
+    (0..gaps)
+        .try_fold(board.cells(), |n, _| n.checked_mul(side))
+        .is_some_and(|n| n <= super::MAX_COMBINATIONS)
 }
 
 /// True when row `r` of `rule`, recorded as matching nowhere on an earlier
@@ -884,27 +997,92 @@ fn matches_near_writes(
     let lines = &mut scratch.no_match.lines;
     lines.clear();
     lines.resize(count.div_ceil(64), 0);
+    let mut crossed = 0;
     for &i in cells {
         let (x, y) = board.xy(i);
         let line = if horizontal { y } else { x };
-        if line < count {
+        if line < count && !bits::get(lines, line) {
             bits::set(lines, line);
+            crossed += 1;
         }
     }
     if scratch.rows.len() <= r {
         scratch.rows.resize_with(r + 1, Vec::new);
     }
     let out = &mut scratch.rows[r];
-    row_matches(
-        g,
-        board,
-        rule,
-        r,
-        out,
-        &mut scratch.starts,
-        Some(lines.as_slice()),
-    );
+    let len = rule.rows[r].len();
+    let line_cells = if horizontal {
+        board.width
+    } else {
+        board.height
+    };
+    // A match that covers none of the cells finds the cells it found before
+    // (see `NoMatch`): without ellipsis, the starts that put some cell of
+    // the row on a written cell are the only ones to try, cheaper than the
+    // lines through them when few cells were written. (The cost of a start
+    // tried, its sort included, is taken as five cells of a line scanned:
+    // of 1, 2, 3, 5 and 8, three and five gave the fewest instructions over
+    // the floods of the slow games of the reference bench, and three cost
+    // Atlas Shrank 6%, whose line scans are cheap.)
+    if rule.ellipses[r] == 0 && cells.len() * len * 5 <= crossed * line_cells {
+        row_matches_covering(g, board, rule, r, cells, out, scratch.starts.list_mut());
+    } else {
+        row_matches(
+            g,
+            board,
+            rule,
+            r,
+            out,
+            &mut scratch.starts,
+            Some(lines.as_slice()),
+        );
+    }
     !out.is_empty()
+}
+
+/// Collects the matches of row `r` of `rule` (a row without ellipsis) that
+/// cover one of `cells`, in the reference's scan order: each cell of the
+/// row placed on each of `cells` gives a start, and the starts, sorted
+/// without repeats, are tried as a scan would try them.
+fn row_matches_covering(
+    g: &Compiled,
+    board: &Board,
+    rule: &Rule,
+    r: usize,
+    cells: &[usize],
+    out: &mut Vec<RowMatch>,
+    starts: &mut Vec<(usize, usize, usize)>,
+) {
+    out.clear();
+    let (map_objs, map_movs) = board.summary.map();
+    if !bits::contains(map_objs, &rule.row_masks[r])
+        || !bits::contains(map_movs, &rule.row_move_masks[r])
+        || !holds_properties(map_objs, &rule.row_any[r])
+    {
+        return;
+    }
+    let start = Start::of(g, board, rule, r);
+    let (w, h) = (board.width, board.height);
+    let (xmin, xmax, ymin, ymax) = start_bounds(rule.direction, start.len, w, h);
+    starts.clear();
+    for &i in cells {
+        for k in 0..start.len {
+            let (x, y) = anchor_start(board, rule.direction, k, i);
+            if (xmin..xmax).contains(&x) && (ymin..ymax).contains(&y) {
+                let key = if rule.direction > 2 {
+                    y * w + x
+                } else {
+                    x * h + y
+                };
+                starts.push((key, x, y));
+            }
+        }
+    }
+    starts.sort_unstable();
+    starts.dedup();
+    for &(_, x, y) in starts.iter() {
+        start.visit(x, y, out);
+    }
 }
 
 /// A random group: one application, picked among all matches of all its rules.
@@ -1046,9 +1224,13 @@ pub fn apply_rules(
 
 #[cfg(test)]
 mod tests {
-    use super::{cell_matches, delta, each_row_match_at, narrow_cells_match};
+    use super::{
+        apply_at, cell_matches, delta, each_row_match_at, find_matches, narrow_cells_match,
+        row_matches, row_matches_covering, start_bounds, still_matches,
+    };
     use crate::compile::{Grid, PatternCell};
     use crate::engine::Board;
+    use crate::engine::RowMatch;
 
     const GAME: &str = "OBJECTS\nBackground\nblack\nPlayer\nwhite\nCrate\nred\nWall\nblue\n\
         Target\ngreen\nLEGEND\n. = Background\nP = Player\n* = Crate\n# = Wall\nT = Target\n\
@@ -1138,6 +1320,275 @@ mod tests {
         assert!(
             tried > 10_000 && matched > 100,
             "{tried} starts, {matched} matches"
+        );
+    }
+
+    /// Every match of `row` (row `r` of `rule`) on `board`, start by start in
+    /// the reference's scan order, each start tried by the plain matcher:
+    /// the definition the scans' filters and shortcuts must keep to.
+    fn every_match(
+        g: &crate::compile::Compiled,
+        board: &Board,
+        rule: &crate::compile::Rule,
+        r: usize,
+    ) -> Vec<RowMatch> {
+        let (w, h) = (board.width, board.height);
+        let row = &rule.rows[r];
+        let e = rule.ellipses[r];
+        let len = row.len() - usize::from(e);
+        let (xmin, xmax, ymin, ymax) = start_bounds(rule.direction, len, w, h);
+        let mut starts: Vec<(usize, usize)> = (xmin..xmax)
+            .flat_map(|x| (ymin..ymax).map(move |y| (x, y)))
+            .collect();
+        if rule.direction > 2 {
+            starts.sort_by_key(|&(x, y)| (y, x));
+        }
+        let mut out = Vec::new();
+        for (x, y) in starts {
+            let kmax = match rule.direction {
+                1 => (y + 2).saturating_sub(len),
+                2 => (h + 1).saturating_sub(y + len),
+                4 => (x + 2).saturating_sub(len),
+                _ => (w + 1).saturating_sub(x + len),
+            };
+            let gaps = ((0, kmax), (0, kmax), (0, kmax));
+            let d = delta(rule.direction, h);
+            each_row_match_at(g, board, row, None, e, x * h + y, d, gaps, |m| {
+                out.push(m);
+                true
+            });
+        }
+        out
+    }
+
+    /// A game of `extra` more objects than `GAME`, in one layer of their
+    /// own (boards of several object words, properties across words) or
+    /// each in its own (`layered`: several movement words).
+    fn wide_game(extra: usize, layered: bool) -> String {
+        let names: Vec<String> = (0..extra).map(|k| format!("Filler{k}")).collect();
+        let objects: String = names.iter().map(|n| format!("{n}\ngrey\n")).collect();
+        GAME.replace("Target\ngreen\n", &format!("Target\ngreen\n{objects}"))
+            .replace(
+                "Obstacle = Wall or Crate\n",
+                &format!(
+                    "Obstacle = Wall or Crate\nFar = Crate or {}\n",
+                    names.last().map_or("Wall", |n| n.as_str())
+                ),
+            )
+            .replace(
+                "Target\nPlayer,",
+                &format!(
+                    "Target\n{}\nPlayer,",
+                    names.join(if layered { "\n" } else { ", " })
+                ),
+            )
+            .replace(
+                "WINCONDITIONS",
+                "late [ Far | Obstacle ] -> [ Far | Target ]\n[ Obstacle no Player | Far ] -> [ Obstacle | Far ]\nWINCONDITIONS",
+            )
+    }
+
+    /// A full scan (its filters by summaries and properties, its inline
+    /// first-cell tests, its plain-word rows) finds exactly the matches
+    /// of trying every start with the plain matcher, in the same order, on
+    /// many pseudo-random boards of one word, of several object words and
+    /// of several movement words.
+    #[test]
+    fn scans_find_every_match_in_order() {
+        let games = [
+            (wide_game(0, false), 1, 1),
+            (wide_game(70, false), 2, 1),
+            (wide_game(14, true), 1, 2),
+        ];
+        for (source, obj_words, mov_words) in games {
+            let g = crate::compile("t", &source).expect("compiles");
+            assert_eq!((g.obj_words, g.mov_words), (obj_words, mov_words));
+            let (w, h) = (6, 5);
+            let grid = Grid {
+                width: w,
+                height: h,
+                cells: vec![0; w * h * g.obj_words],
+            };
+            let mut board = Board::new(&g, &grid);
+            let rules = every_rule(&g);
+            assert!(rules.iter().any(|r| !r.rule_any.is_empty()));
+            // The objects the rules name (ids follow the layers, so that
+            // the fillers come between them on the wide board).
+            let named = [
+                "background",
+                "target",
+                "player",
+                "wall",
+                "crate",
+                "filler69",
+                "filler13",
+            ];
+            let ids: Vec<usize> = named
+                .iter()
+                .filter_map(|n| g.names.objects.get(*n).map(|&(id, _)| id))
+                .collect();
+            let mut next = xorshift(0x1405_7b7e_f767_814f);
+            let (mut tried, mut matched) = (0, 0);
+            let (mut found, mut starts) = (Vec::new(), super::Starts::default());
+            for _ in 0..300 {
+                for c in 0..w * h {
+                    let cell = &mut board.objects[c * g.obj_words..(c + 1) * g.obj_words];
+                    cell.fill(0);
+                    for &id in &ids {
+                        if next().is_multiple_of(3) {
+                            crate::bits::set(cell, id);
+                        }
+                    }
+                    for k in 0..g.mov_words {
+                        board.movements[c * g.mov_words + k] = next() & next() & next() & 0x7fff;
+                    }
+                }
+                board.moving = (0..w * h).collect();
+                board.summarize(g.obj_words, g.mov_words);
+                for rule in &rules {
+                    for r in 0..rule.rows.len() {
+                        row_matches(&g, &board, rule, r, &mut found, &mut starts, None);
+                        let expected = every_match(&g, &board, rule, r);
+                        assert_eq!(found, expected, "rule on line {}", rule.line);
+                        tried += 1;
+                        matched += found.len();
+                    }
+                }
+            }
+            assert!(
+                tried > 2_000 && matched > 100,
+                "{tried} rows, {matched} matches"
+            );
+        }
+    }
+
+    /// Always picks the first option (the test rules choose nothing).
+    struct First;
+
+    impl crate::engine::Chooser for First {
+        fn choose(&mut self, _n: usize) -> usize {
+            0
+        }
+    }
+
+    /// A rule said to keep its own matches (`Rule::keeps_own_matches`)
+    /// does: applied at every combination of its matches, one after the
+    /// other without re-checks, each match still holds when its turn comes,
+    /// on many pseudo-random boards; and the analysis says so of floods
+    /// and not of rules that remove what they match.
+    #[test]
+    fn rules_that_keep_their_matches_need_no_recheck() {
+        let extra = "late right [ Crate no Wall | ] -> [ Crate | Crate ]\n\
+            late [ Target | no Player ] -> [ Target | Target ]\n\
+            [ Crate | Obstacle ] -> [ Crate | Obstacle Target ]\n\
+            [ Crate | Crate ] -> [ Crate | ]\n\
+            [ Target ] [ Player ] -> [ Target Player ] [ Player ]\n";
+        let source = GAME.replace("WINCONDITIONS", &format!("{extra}WINCONDITIONS"));
+        let g = crate::compile("t", &source).expect("compiles");
+        let rules = every_rule(&g);
+        let keeps = |text: &str| {
+            let line = source
+                .lines()
+                .position(|l| l.starts_with(text))
+                .map(|l| l + 1);
+            let of_line: Vec<_> = rules.iter().filter(|r| Some(r.line) == line).collect();
+            assert!(!of_line.is_empty(), "{text}");
+            of_line.iter().all(|r| r.keeps_own_matches)
+        };
+        assert!(keeps("late right [ Crate no Wall"));
+        assert!(keeps("late [ Target | no Player ]"));
+        assert!(!keeps("[ Crate | Crate ]"));
+        assert!(!keeps("[ Crate | Obstacle ]"));
+        let (w, h) = (6, 5);
+        let grid = Grid {
+            width: w,
+            height: h,
+            cells: vec![0; w * h],
+        };
+        let mut board = Board::new(&g, &grid);
+        let mut next = xorshift(0x0bad_5eed_1234_5678);
+        let (mut rows, mut starts, mut buf) = (Vec::new(), super::Starts::default(), Vec::new());
+        let mut applied = 0;
+        for _ in 0..400 {
+            for rule in rules.iter().filter(|r| r.keeps_own_matches) {
+                for c in 0..w * h {
+                    board.objects[c] = next() & next() & 0x1f;
+                    board.movements[c] = next() & next() & next() & 0x7fff;
+                }
+                board.moving = (0..w * h).collect();
+                board.summarize(1, 1);
+                if !find_matches(&g, &board, rule, &mut rows, &mut starts) {
+                    continue;
+                }
+                let found = &rows[..rule.rows.len()];
+                let total: usize = found.iter().map(Vec::len).product();
+                for t in 0..total {
+                    let mut rest = t;
+                    let tuple: Vec<RowMatch> = found
+                        .iter()
+                        .map(|row| {
+                            let m = row[rest % row.len()];
+                            rest /= row.len();
+                            m
+                        })
+                        .collect();
+                    for (r, &m) in tuple.iter().enumerate() {
+                        assert!(still_matches(&g, &board, rule, r, m), "line {}", rule.line);
+                    }
+                    apply_at(&g, &mut board, rule, 0, &tuple, false, &mut buf, &mut First);
+                    applied += 1;
+                }
+            }
+        }
+        assert!(applied > 1_000, "{applied} matches applied");
+    }
+
+    /// The matches found from the starts that cover some written cells are
+    /// exactly the matches of a full scan that cover one of those cells,
+    /// in the same order, on many pseudo-random boards and sets of cells.
+    #[test]
+    fn matches_covering_cells_are_the_scans_that_do() {
+        let g = crate::compile("t", GAME).expect("compiles");
+        let (w, h) = (7, 5);
+        let grid = Grid {
+            width: w,
+            height: h,
+            cells: vec![0; w * h],
+        };
+        let mut board = Board::new(&g, &grid);
+        let mut rules = every_rule(&g);
+        rules.retain(|r| r.ellipses.contains(&0));
+        let mut next = xorshift(0x5851_f42d_4c95_7f2d);
+        let (mut tried, mut matched) = (0, 0);
+        let (mut all, mut near, mut starts) = (Vec::new(), Vec::new(), super::Starts::default());
+        for _ in 0..500 {
+            for c in 0..w * h {
+                board.objects[c] = next() & next() & 0x1f;
+                board.movements[c] = next() & next() & next() & 0x7fff;
+            }
+            board.moving = (0..w * h).filter(|&c| board.movements[c] != 0).collect();
+            board.summarize(1, 1);
+            let count = (next() % 4) as usize;
+            let cells: Vec<usize> = (0..count).map(|_| next() as usize % (w * h)).collect();
+            for rule in &rules {
+                let d = delta(rule.direction, h);
+                for r in (0..rule.rows.len()).filter(|&r| rule.ellipses[r] == 0) {
+                    row_matches(&g, &board, rule, r, &mut all, &mut starts, None);
+                    let len = rule.rows[r].len() as isize;
+                    let covers = |m: &RowMatch| {
+                        (0..len).any(|k| cells.contains(&((m[0] as isize + d * k) as usize)))
+                    };
+                    all.retain(covers);
+                    row_matches_covering(&g, &board, rule, r, &cells, &mut near, starts.list_mut());
+                    assert_eq!(near, all, "rule on line {}", rule.line);
+                    tried += 1;
+                    matched += all.len();
+                }
+            }
+        }
+        assert!(
+            tried > 2_000 && matched > 100,
+            "{tried} rows, {matched} matches"
         );
     }
 
