@@ -19,6 +19,7 @@
 
 use super::narrow_rule::{anchored_matches, write_matches};
 use super::row_starts::narrow_cells_match;
+use super::rules::to_fixpoint;
 use super::{Board, Overrun, Scratch, MAX_COMBINATIONS};
 use crate::bits;
 use crate::compile::{Compiled, Rule};
@@ -223,9 +224,8 @@ fn move_players(plan: &Plan, board: &mut Board, dir: u64, players: &[usize]) -> 
     all
 }
 
-/// A group's rules to a fixpoint, as `rules::apply_group` runs them: a pass
-/// tries every rule in order, and stops early once as many rules in a row
-/// as the group has changed nothing (they would change nothing again).
+/// A group's rules to a fixpoint, as the general turn runs them
+/// ([`to_fixpoint`]).
 fn run_group(
     board: &mut Board,
     rules: &[Rule],
@@ -233,27 +233,13 @@ fn run_group(
     seen: &mut (u64, u64),
     scratch: &mut Scratch,
 ) {
-    let mut idle: isize = -1;
-    for _ in 0..200 {
-        let mut propagated = false;
-        if scratch.fault.is_some() {
-            break;
-        }
-        for (rule, lone) in rules.iter().zip(lone) {
-            if try_rule(board, rule, lone, seen, scratch) {
-                propagated = true;
-                idle = 0;
-            } else {
-                idle += 1;
-            }
-            if idle == rules.len() as isize {
-                break;
-            }
-        }
-        if !propagated {
-            break;
-        }
-    }
+    let mut state = (board, seen, scratch);
+    to_fixpoint(
+        &mut state,
+        rules.len(),
+        |(_, _, scratch)| scratch.fault.is_some(),
+        |(board, seen, scratch), k| try_rule(board, &rules[k], &lone[k], seen, scratch),
+    );
 }
 
 /// Tries one rule everywhere (`narrow_rule::try_apply` with the prefilter

@@ -413,23 +413,35 @@ impl std::fmt::Display for Overrun {
 }
 
 #[cfg(test)]
+impl Board {
+    /// A `width` x `height` board of `game` holding nothing, for tests.
+    pub(crate) fn empty(game: &Compiled, width: usize, height: usize) -> Board {
+        let grid = Grid {
+            width,
+            height,
+            cells: vec![0; width * height * game.obj_words],
+        };
+        Board::new(game, &grid)
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::Board;
-    use crate::compile::Grid;
 
-    fn board() -> Board {
+    /// An empty board of a game of a background and a player.
+    pub(super) fn plain_board(width: usize, height: usize) -> Board {
         let game = crate::compile(
             "t",
             "OBJECTS\nBackground\nblack\nPlayer\nwhite\nLEGEND\n. = Background\nP = Player\nSOUNDS\n\
              COLLISIONLAYERS\nBackground\nPlayer\nRULES\nWINCONDITIONS\nLEVELS\n.P.\n",
         )
         .expect("compiles");
-        let grid = Grid {
-            width: 70,
-            height: 2,
-            cells: vec![0; 140],
-        };
-        Board::new(&game, &grid)
+        Board::empty(&game, width, height)
+    }
+
+    fn board() -> Board {
+        plain_board(70, 2)
     }
 
     /// A board-only summary made whole by `ensure_summary` is the summary

@@ -287,23 +287,8 @@ pub(super) fn narrow_objects_match(
 #[cfg(test)]
 mod tests {
     use super::{anchor_start, anchored_starts, start_bounds, Starts};
-    use crate::compile::Grid;
+    use crate::engine::tests::plain_board as board;
     use crate::engine::Board;
-
-    fn board(width: usize, height: usize) -> Board {
-        let game = crate::compile(
-            "t",
-            "OBJECTS\nBackground\nblack\nPlayer\nwhite\nLEGEND\n. = Background\nP = Player\nSOUNDS\n\
-             COLLISIONLAYERS\nBackground\nPlayer\nRULES\nWINCONDITIONS\nLEVELS\n.P.\n",
-        )
-        .expect("compiles");
-        let grid = Grid {
-            width,
-            height,
-            cells: vec![0; width * height],
-        };
-        Board::new(&game, &grid)
-    }
 
     /// The starts as they were found before the sorted cells were kept: every
     /// moving cell placed, then sorted by key and repeats dropped.

@@ -1159,31 +1159,51 @@ fn apply_group(
     if rules[0].random {
         return apply_random_group(g, board, rules, group, scratch, chooser);
     }
+    let mut state = (board, scratch, chooser);
+    to_fixpoint(
+        &mut state,
+        rules.len(),
+        |(_, scratch, _)| scratch.fault.is_some(),
+        |(board, scratch, chooser), k| try_apply(g, board, &rules[k], group, scratch, *chooser),
+    )
+}
+
+/// Runs a group of `count` rules to a fixpoint, as the reference does: a
+/// pass tries every rule in order (`try_rule(state, k)`, true when rule `k`
+/// changed the board) and ends early once as many rules in a row as the
+/// group has changed nothing (they would change nothing again); passes go
+/// on while one changed something, at most 200, and none starts once
+/// `faulted` holds. True when some rule changed the board. The general
+/// turn and the direct turns (`super::direct`) both run groups through it.
+#[inline(always)]
+pub(super) fn to_fixpoint<S>(
+    state: &mut S,
+    count: usize,
+    faulted: impl Fn(&S) -> bool,
+    mut try_rule: impl FnMut(&mut S, usize) -> bool,
+) -> bool {
     let mut any = false;
-    let mut propagated = true;
-    let mut passes = 0;
-    let mut idle: isize = -1;
-    while propagated {
-        passes += 1;
-        if passes > 200 {
+    let mut idle = 0;
+    for _ in 0..200 {
+        if faulted(state) {
             break;
         }
-        propagated = false;
-        if scratch.fault.is_some() {
-            break;
-        }
-        for rule in rules {
-            if try_apply(g, board, rule, group, scratch, chooser) {
+        let mut propagated = false;
+        for k in 0..count {
+            if try_rule(state, k) {
                 propagated = true;
                 idle = 0;
             } else {
                 idle += 1;
             }
-            if idle == rules.len() as isize {
+            if idle == count {
                 break;
             }
         }
-        any |= propagated;
+        if !propagated {
+            break;
+        }
+        any = true;
     }
     any
 }
@@ -1228,7 +1248,7 @@ mod tests {
         apply_at, cell_matches, delta, each_row_match_at, find_matches, narrow_cells_match,
         row_matches, row_matches_covering, start_bounds, still_matches,
     };
-    use crate::compile::{Grid, PatternCell};
+    use crate::compile::PatternCell;
     use crate::engine::Board;
     use crate::engine::RowMatch;
 
@@ -1268,12 +1288,7 @@ mod tests {
     fn narrow_rows_match_as_their_patterns() {
         let g = crate::compile("t", GAME).expect("compiles");
         let (w, h) = (5, 4);
-        let grid = Grid {
-            width: w,
-            height: h,
-            cells: vec![0; w * h],
-        };
-        let mut board = Board::new(&g, &grid);
+        let mut board = Board::empty(&g, w, h);
         let rules = every_rule(&g);
         let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         let (mut tried, mut matched) = (0, 0);
@@ -1404,12 +1419,7 @@ mod tests {
             let g = crate::compile("t", &source).expect("compiles");
             assert_eq!((g.obj_words, g.mov_words), (obj_words, mov_words));
             let (w, h) = (6, 5);
-            let grid = Grid {
-                width: w,
-                height: h,
-                cells: vec![0; w * h * g.obj_words],
-            };
-            let mut board = Board::new(&g, &grid);
+            let mut board = Board::empty(&g, w, h);
             let rules = every_rule(&g);
             assert!(rules.iter().any(|r| !r.rule_any.is_empty()));
             // The objects the rules name (ids follow the layers, so that
@@ -1500,12 +1510,7 @@ mod tests {
         assert!(!keeps("[ Crate | Crate ]"));
         assert!(!keeps("[ Crate | Obstacle ]"));
         let (w, h) = (6, 5);
-        let grid = Grid {
-            width: w,
-            height: h,
-            cells: vec![0; w * h],
-        };
-        let mut board = Board::new(&g, &grid);
+        let mut board = Board::empty(&g, w, h);
         let mut next = xorshift(0x0bad_5eed_1234_5678);
         let (mut rows, mut starts, mut buf) = (Vec::new(), super::Starts::default(), Vec::new());
         let mut applied = 0;
@@ -1550,12 +1555,7 @@ mod tests {
     fn matches_covering_cells_are_the_scans_that_do() {
         let g = crate::compile("t", GAME).expect("compiles");
         let (w, h) = (7, 5);
-        let grid = Grid {
-            width: w,
-            height: h,
-            cells: vec![0; w * h],
-        };
-        let mut board = Board::new(&g, &grid);
+        let mut board = Board::empty(&g, w, h);
         let mut rules = every_rule(&g);
         rules.retain(|r| r.ellipses.contains(&0));
         let mut next = xorshift(0x5851_f42d_4c95_7f2d);
@@ -1598,12 +1598,7 @@ mod tests {
     fn narrow_rows_with_ellipses_match_as_their_patterns() {
         let g = crate::compile("t", GAME).expect("compiles");
         let (w, h) = (6, 5);
-        let grid = Grid {
-            width: w,
-            height: h,
-            cells: vec![0; w * h],
-        };
-        let mut board = Board::new(&g, &grid);
+        let mut board = Board::empty(&g, w, h);
         let mut rules = every_rule(&g);
         rules.retain(|r| r.ellipses.iter().any(|&e| e > 0));
         assert!(rules.iter().any(|r| r.ellipses.contains(&2)));

@@ -4,6 +4,7 @@
 //! with the general turn, gives the same successors, state by state, in the
 //! same order.
 
+use crate::crates_game;
 use crate::no_match::compare_suite;
 use puzzlescript::{compile, engine::direct, PuzzleScriptGame};
 
@@ -28,18 +29,9 @@ fn direct_turns_change_no_successor() {
 /// command or an unanchored rule leaves the general turn.
 #[test]
 fn direct_turns_are_found_where_they_apply() {
-    let game = |rules: &str| {
-        format!(
-            "OBJECTS\nBackground\nblack\nPlayer\nwhite\nCrate\nred\nWall\nblue\n\
-             LEGEND\n. = Background\nP = Player\n* = Crate\n# = Wall\nSOUNDS\n\
-             COLLISIONLAYERS\nBackground\nPlayer, Wall, Crate\nRULES\n{rules}\n\
-             WINCONDITIONS\nLEVELS\n.P*.\n"
-        )
-    };
     let applies = |rules: &str| {
-        let g = compile("case", &game(rules)).expect("the game compiles");
-        let level = PuzzleScriptGame::new(compile("case", &game(rules)).expect("compiles"), 1)
-            .expect("the level loads");
+        let g = compile("case", &crates_game(rules)).expect("the game compiles");
+        let level = PuzzleScriptGame::new(g.clone(), 1).expect("the level loads");
         assert_eq!(level.direct_turns(), direct::applies(&g));
         direct::applies(&g)
     };

@@ -28,3 +28,14 @@ pub fn shared_cases_file() -> Option<std::path::PathBuf> {
     }
     found
 }
+
+/// A game of a player, crates and walls with `rules`, and one level `.P*.`: the
+/// frame the tests of the fast paths write their rules into.
+pub fn crates_game(rules: &str) -> String {
+    format!(
+        "OBJECTS\nBackground\nblack\nPlayer\nwhite\nCrate\nred\nWall\nblue\n\
+         LEGEND\n. = Background\nP = Player\n* = Crate\n# = Wall\nSOUNDS\n\
+         COLLISIONLAYERS\nBackground\nPlayer, Wall, Crate\nRULES\n{rules}\n\
+         WINCONDITIONS\nLEVELS\n.P*.\n"
+    )
+}

@@ -4,6 +4,7 @@
 //! the general matcher alone, gives the same successors, state by state, in
 //! the same order.
 
+use crate::crates_game;
 use crate::no_match::compare_suite;
 use puzzlescript::{compile, PuzzleScriptGame};
 
@@ -33,16 +34,8 @@ fn narrow_rules_change_no_successor() {
 /// rule with an ellipsis, a random replacement or `rigid` has not.
 #[test]
 fn the_narrow_form_is_found_where_it_applies() {
-    let game = |rules: &str| {
-        format!(
-            "OBJECTS\nBackground\nblack\nPlayer\nwhite\nCrate\nred\nWall\nblue\n\
-             LEGEND\n. = Background\nP = Player\n* = Crate\n# = Wall\nSOUNDS\n\
-             COLLISIONLAYERS\nBackground\nPlayer, Wall, Crate\nRULES\n{rules}\n\
-             WINCONDITIONS\nLEVELS\n.P*.\n"
-        )
-    };
     let narrow = |rules: &str| {
-        let g = compile("case", &game(rules)).expect("the game compiles");
+        let g = compile("case", &crates_game(rules)).expect("the game compiles");
         let all: Vec<_> = g.rules.groups.iter().flatten().collect();
         assert!(!all.is_empty());
         all.iter().all(|r| r.narrow.is_some())
