@@ -84,6 +84,7 @@ fn tables_board_and_select_agree() {
         ),
         "{text}"
     );
+    assert!(text.contains("at its canonical board"), "{text}");
     let again = ok(&[
         "fling",
         "tables",

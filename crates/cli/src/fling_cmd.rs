@@ -51,10 +51,9 @@ struct TablesArgs {
 /// How far the full tables go; above, the uniquely solvable boards are listed.
 #[derive(Args, Debug)]
 struct FullTables {
-    /// Tabulate every board up to this many pieces (default 9, or --max-pieces when
-    /// smaller); the (at most two) piece counts above get a list of their uniquely
-    /// solvable boards only, found from the count below in minutes where a full
-    /// table takes hours. Their solvable boards are not counted.
+    /// Tabulate every board up to this many pieces (default: --max-pieces); the (at
+    /// most two) piece counts above get a list of their uniquely solvable boards only,
+    /// found from the count below in minutes. Their solvable boards are not counted.
     #[arg(long, value_parser = crate::flags::fling_pieces)]
     full_tables: Option<usize>,
 }
@@ -62,9 +61,7 @@ struct FullTables {
 impl FullTables {
     /// The full tables' piece count for a build up to `max_pieces`.
     fn pieces(&self, max_pieces: usize) -> usize {
-        self.full_tables
-            .unwrap_or(fling::DEFAULT_FULL_TABLES)
-            .min(max_pieces)
+        self.full_tables.unwrap_or(max_pieces).min(max_pieces)
     }
 }
 
@@ -157,7 +154,14 @@ fn build_tables(dir: &Path, max_pieces: usize, full: usize, threads: usize) -> R
     };
     fling::check_reach(full, max_pieces)?;
     let context = || format!("cannot build the Fling! tables in {}", dir.display());
-    let mut built: Vec<Built> = fling::build(dir, full, threads, &progress)
+    // The tables hold each mirror class's bits at its canonical board (a quarter
+    // of the work, no copies) unless lists are built above them, which read every board.
+    let layout = if max_pieces > full {
+        fling::Layout::Full
+    } else {
+        fling::Layout::Canonical
+    };
+    let mut built: Vec<Built> = fling::build_with_layout(dir, full, threads, layout, &progress)
         .with_context(context)?
         .into_iter()
         .map(Built::Table)
@@ -214,9 +218,10 @@ fn tables(args: TablesArgs) -> Result<()> {
     if args.max_pieces > full {
         outln!(
             "above {full} pieces only the uniquely solvable boards are listed \
-             (--full-tables {} tabulates every board, far more slowly)",
-            args.max_pieces
+             (without --full-tables every board is tabulated, more slowly)"
         );
+    } else {
+        outln!("the tables hold each mirror class's bits at its canonical board");
     }
     outln!("tables in {}", args.out.display());
     Ok(())

@@ -69,7 +69,7 @@ fn main() {
         return;
     }
     let step = std::env::var("FLING_BENCH_STEP").unwrap_or_else(|_| "symmetric".into());
-    let Some(step) = parse_step(&step) else {
+    let Some((step, top)) = parse_step(&step) else {
         return eprintln!("FLING_BENCH_STEP: expected reference, fast or symmetric, got {step:?}");
     };
     println!(
@@ -87,7 +87,13 @@ fn main() {
             }
         }
     };
-    let result = fling::build_with_step(&dir, pieces, (threads, step), fling::COPY_BUDGET, &mark);
+    let result = fling::build_with_step(
+        &dir,
+        pieces,
+        (threads, step, top),
+        fling::COPY_BUDGET,
+        &mark,
+    );
     let mut marks = marks.into_inner().unwrap_or_default();
     marks.push((usize::MAX, process_times()));
     match result {
@@ -200,17 +206,24 @@ fn process_times() -> (f64, f64) {
 }
 
 /// The step named `name`.
-fn parse_step(name: &str) -> Option<fling::Step> {
+fn parse_step(name: &str) -> Option<(fling::Step, fling::Layout)> {
+    let full = fling::Layout::Full;
     match name.trim() {
-        "reference" => Some(fling::Step::Reference),
-        "fast" => Some(fling::Step::Fast),
-        "symmetric" => Some(fling::Step::Symmetric),
+        "reference" => Some((fling::Step::Reference, full)),
+        "fast" => Some((fling::Step::Fast, full)),
+        "symmetric" => Some((fling::Step::Symmetric, full)),
+        "canonical" => Some((fling::Step::Symmetric, fling::Layout::Canonical)),
         _ => None,
     }
 }
 
 /// Times a sample of one piece count and projects the whole count.
-fn sample_rate(dir: &std::path::Path, pieces: usize, threads: usize, step: fling::Step) {
+fn sample_rate(
+    dir: &std::path::Path,
+    pieces: usize,
+    threads: usize,
+    (step, layout): (fling::Step, fling::Layout),
+) {
     let chunks: u64 = std::env::var("FLING_BENCH_CHUNKS")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -218,7 +231,7 @@ fn sample_rate(dir: &std::path::Path, pieces: usize, threads: usize, step: fling
     let scratch = dir.join(format!("sample-scratch-{}", std::process::id()));
     let stand_in = std::env::var("FLING_BENCH_STAND_IN").is_ok_and(|v| v == "1");
     let source = (!stand_in).then_some(dir);
-    match fling::sample_rate(source, &scratch, pieces, chunks, threads, step) {
+    match fling::sample_rate(source, &scratch, pieces, chunks, (threads, step, layout)) {
         Ok(s) => {
             let rate = s.boards as f64 / s.seconds.max(1e-9);
             let cpu_rate = s.boards as f64 / s.cpu_seconds.max(1e-9);
@@ -230,7 +243,7 @@ fn sample_rate(dir: &std::path::Path, pieces: usize, threads: usize, step: fling
                 "real tables"
             };
             println!(
-                "{pieces} pieces, {step:?} step, from {what}: sampled {} boards in {:.1} s wall, {:.1} s CPU on {threads} threads: {rate:.0} boards/s wall, {cpu_rate:.0} boards per CPU second",
+                "{pieces} pieces, {step:?} step, {layout:?} layout, from {what}: sampled {} boards in {:.1} s wall, {:.1} s CPU on {threads} threads: {rate:.0} boards/s wall, {cpu_rate:.0} boards per CPU second",
                 s.boards, s.seconds, s.cpu_seconds
             );
             println!(

@@ -3,6 +3,7 @@
 //! kept apart from the build so that neither step depends on the other).
 
 use crate::step::Class;
+use crate::symmetric::Layout;
 use store::BitTableWriter;
 
 /// Ranks per unit of work handed to a thread (a multiple of 64).
@@ -23,6 +24,8 @@ pub(crate) struct Out<'a> {
     pub(crate) solvable: &'a BitTableWriter,
     pub(crate) unique: &'a BitTableWriter,
     pub(crate) records: Option<&'a BitTableWriter>,
+    /// How the tables hold their bits.
+    pub(crate) layout: Layout,
 }
 
 /// Adds the classes of one word of boards to `counts` and returns the word's
@@ -40,18 +43,25 @@ pub(crate) fn tally(classes: &[Class], counts: &mut Counts) -> (u64, u64) {
 }
 
 /// A chunk record: bit 63 set when the chunk is done, then its counts of
-/// boards with a move, solvable and uniquely solvable in 17 bits each.
+/// boards with a move, solvable and uniquely solvable in 21 bits each (a
+/// chunk of the canonical layout counts each of its boards once per image,
+/// up to four times its 65,536 ranks).
 pub(crate) const DONE: u64 = 1 << 63;
-const FIELD: u64 = (1 << 17) - 1;
+const WIDTH: u32 = 21;
+const FIELD: u64 = (1 << WIDTH) - 1;
+
+/// The kind of the chunk records' file (renamed when the record changed, so
+/// that an unfinished build of an older version starts its count afresh).
+pub(crate) const RECORDS: &str = "chunk-records";
 
 pub(crate) fn encode(counts: Counts) -> u64 {
-    DONE | counts.with_move | counts.solvable << 17 | counts.unique << 34
+    DONE | counts.with_move | counts.solvable << WIDTH | counts.unique << (2 * WIDTH)
 }
 
 pub(crate) fn decode(record: u64) -> Option<Counts> {
     (record & DONE != 0).then_some(Counts {
         with_move: record & FIELD,
-        solvable: record >> 17 & FIELD,
-        unique: record >> 34 & FIELD,
+        solvable: record >> WIDTH & FIELD,
+        unique: record >> (2 * WIDTH) & FIELD,
     })
 }

@@ -88,7 +88,9 @@ fn spaced(items: &[u64], samples: usize) -> impl Iterator<Item = &u64> {
 fn below_boards(tables: &Tables, pieces: usize) -> Result<Vec<u64>, FlingError> {
     Ok(match tables.unique_boards(pieces)? {
         UniqueBoards::List(masks) => masks.to_vec(),
-        UniqueBoards::Bits(words) => table_boards(words, pieces),
+        UniqueBoards::Bits(words) | UniqueBoards::CanonicalBits(words) => {
+            table_boards(words, pieces)
+        }
     })
 }
 

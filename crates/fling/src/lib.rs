@@ -18,6 +18,7 @@ mod lists;
 mod lookup;
 mod manifest;
 mod rank;
+mod ring;
 mod sample;
 mod search;
 mod select;
@@ -39,6 +40,9 @@ pub use sample::{sample_rate, Sample};
 pub use search::{classify_with, pruned_size, solvable, Space};
 pub use select::{select, Candidate, Selection};
 pub use step::Step;
+pub use symmetric::Layout;
 pub use table_layout::{table_path, MAX_TABLE_PIECES};
-pub use tables::{build, build_with_budget, build_with_step, Built, Progress, COPY_BUDGET};
+pub use tables::{
+    build, build_with_budget, build_with_layout, build_with_step, Built, Progress, COPY_BUDGET,
+};
 pub use unique_list::{list_path, UniqueList};

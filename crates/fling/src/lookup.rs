@@ -4,6 +4,7 @@
 use crate::error::FlingError;
 use crate::manifest;
 use crate::rank::{boards, rank};
+use crate::symmetric::Layout;
 use crate::table_layout::{kind, table_path};
 use crate::unique_list::UniqueList;
 use games::fling::Board;
@@ -17,6 +18,8 @@ pub struct Level {
     pub solvable: BitTable,
     /// Bit per rank: the board is uniquely solvable.
     pub unique: BitTable,
+    /// Where a board's bits are: at its rank, or its canonical image's.
+    pub layout: Layout,
 }
 
 impl Level {
@@ -28,6 +31,7 @@ impl Level {
         let level = Level {
             solvable: open("solvable")?,
             unique: open("unique")?,
+            layout: Layout::Full,
         };
         if level.solvable.len_bits() != boards(pieces) || level.unique.len_bits() != boards(pieces)
         {
@@ -37,6 +41,12 @@ impl Level {
             });
         }
         Ok(level)
+    }
+
+    /// The tables' index of `mask`: its rank, or in the canonical layout its
+    /// canonical image's.
+    pub fn index(&self, mask: u64) -> u64 {
+        rank(self.layout.holder(mask))
     }
 }
 
@@ -56,7 +66,9 @@ impl Tables {
         let mut levels: Vec<Option<Level>> = (0..=max).map(|_| None).collect();
         for stats in &recorded {
             if let Some(slot) = levels.get_mut(stats.pieces) {
-                *slot = Some(Level::open(dir, stats.pieces, false)?);
+                let mut level = Level::open(dir, stats.pieces, false)?;
+                level.layout = stats.layout;
+                *slot = Some(level);
             }
         }
         let listed = manifest::read_lists(dir)?;
@@ -96,15 +108,20 @@ impl Tables {
     /// The uniquely solvable boards of `pieces` (from its list or its table),
     /// or an error naming the directory.
     pub fn unique_boards(&self, pieces: usize) -> Result<UniqueBoards<'_>, FlingError> {
-        if let Some(level) = self.levels.get(pieces).and_then(Option::as_ref) {
-            return Ok(UniqueBoards::Bits(level.unique.words()));
-        }
-        self.list(pieces)
-            .map(|list| UniqueBoards::List(list.boards()))
-            .ok_or_else(|| FlingError::MissingTables {
+        // A list is preferred to a table of the canonical layout: both give
+        // every class, and the list is a ten-thousandth of the size.
+        let level = self.levels.get(pieces).and_then(Option::as_ref);
+        match (level, self.list(pieces)) {
+            (Some(level), _) if level.layout == Layout::Full => {
+                Ok(UniqueBoards::Bits(level.unique.words()))
+            }
+            (_, Some(list)) => Ok(UniqueBoards::List(list.boards())),
+            (Some(level), None) => Ok(UniqueBoards::CanonicalBits(level.unique.words())),
+            (None, None) => Err(FlingError::MissingTables {
                 dir: self.dir.clone(),
                 pieces,
-            })
+            }),
+        }
     }
 
     /// The tables of `pieces`, or an error naming the directory.
@@ -127,7 +144,7 @@ impl Tables {
             1 => Some((true, true)),
             k => {
                 if let Some(level) = self.levels.get(k as usize).and_then(Option::as_ref) {
-                    let r = rank(board.mask());
+                    let r = level.index(board.mask());
                     return Some((level.solvable.get(r), level.unique.get(r)));
                 }
                 let unique = self.list(k as usize)?.contains(board.mask());
@@ -144,7 +161,7 @@ impl Tables {
             return Some(k == 1);
         }
         match self.levels.get(k).and_then(Option::as_ref) {
-            Some(level) => Some(level.solvable.get(rank(board.mask()))),
+            Some(level) => Some(level.solvable.get(level.index(board.mask()))),
             None if k > self.max_pieces() => self.solvable_above(board),
             None => None,
         }
@@ -160,7 +177,7 @@ impl Tables {
         let mut stack = vec![board];
         while let Some(next) = stack.pop() {
             if next.pieces() as usize <= top {
-                if table.solvable.get(rank(next.mask())) {
+                if table.solvable.get(table.index(next.mask())) {
                     return Some(true);
                 }
                 continue;
@@ -182,4 +199,7 @@ pub enum UniqueBoards<'a> {
     Bits(&'a [u64]),
     /// A list's masks, in ascending order.
     List(&'a [u64]),
+    /// A table of the canonical layout's words: bit r set for the canonical
+    /// board of rank r, which stands for its whole class.
+    CanonicalBits(&'a [u64]),
 }

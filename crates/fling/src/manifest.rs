@@ -3,6 +3,7 @@
 //! one, so an interrupted build resumes at the first unfinished count.
 
 use crate::error::{io, FlingError};
+use crate::symmetric::Layout;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -25,6 +26,13 @@ pub struct LevelStats {
     pub unique: u64,
     /// Wall-clock milliseconds the count took.
     pub millis: u64,
+    /// How the tables hold their bits (full unless recorded otherwise).
+    #[serde(default, skip_serializing_if = "is_full")]
+    pub layout: Layout,
+}
+
+fn is_full(layout: &Layout) -> bool {
+    *layout == Layout::Full
 }
 
 /// The figures of one piece count whose uniquely solvable boards are listed
@@ -94,6 +102,13 @@ pub fn record(dir: &Path, stats: &LevelStats) -> Result<(), FlingError> {
     let mut file = read_file(dir)?;
     file.levels.retain(|l| l.pieces != stats.pieces);
     file.levels.push(stats.clone());
+    write_file(dir, file)
+}
+
+/// Forgets the record of `pieces` (before its tables are computed again).
+pub fn forget(dir: &Path, pieces: usize) -> Result<(), FlingError> {
+    let mut file = read_file(dir)?;
+    file.levels.retain(|l| l.pieces != pieces);
     write_file(dir, file)
 }
 

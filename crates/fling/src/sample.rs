@@ -4,6 +4,7 @@ use crate::error::FlingError;
 use crate::lookup::Level;
 use crate::rank::boards;
 use crate::step::{copy_to_memory, previous_words, Step};
+use crate::symmetric::Layout;
 use crate::table_layout::table_path;
 use crate::tables::{compute_range, join_workers, run_workers, Counts, Out, CHUNK, COPY_BUDGET};
 use std::path::Path;
@@ -70,8 +71,7 @@ pub fn sample_rate(
     scratch: &Path,
     pieces: usize,
     chunks: u64,
-    threads: usize,
-    step: Step,
+    (threads, step, layout): (usize, Step, Layout),
 ) -> Result<Sample, FlingError> {
     let level = match dir {
         Some(dir) if pieces > 2 => Some(Level::open(dir, pieces - 1, false)?),
@@ -112,6 +112,7 @@ pub fn sample_rate(
                     solvable: &solvable,
                     unique: &unique,
                     records: None,
+                    layout,
                 };
                 let c = compute_range(pieces, start, end, &previous, step, &out)?;
                 sum.with_move += end - start;

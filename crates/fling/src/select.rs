@@ -70,9 +70,10 @@ pub fn select(
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<Selection, FlingError> {
     // A table is scanned a word of 64 ranks at a time, a list a board at a time.
-    let (items, per_item, per_chunk) = match tables.unique_boards(pieces)? {
-        UniqueBoards::Bits(words) => (words, 64, WORDS_PER_CHUNK),
-        UniqueBoards::List(masks) => (masks, 1, 64 * WORDS_PER_CHUNK),
+    let (items, per_item, per_chunk, whole_classes) = match tables.unique_boards(pieces)? {
+        UniqueBoards::Bits(words) => (words, 64, WORDS_PER_CHUNK, false),
+        UniqueBoards::List(masks) => (masks, 1, 64 * WORDS_PER_CHUNK, false),
+        UniqueBoards::CanonicalBits(words) => (words, 64, WORDS_PER_CHUNK, true),
     };
     let total = items.len() as u64 * per_item;
     let next_chunk = AtomicUsize::new(0);
@@ -87,7 +88,11 @@ pub fn select(
                     break;
                 };
                 for (offset, &item) in chunk.iter().enumerate() {
-                    let counts = (&unique_boards, &classes);
+                    let counts = Counts {
+                        boards: &unique_boards,
+                        classes: &classes,
+                        whole_classes,
+                    };
                     if per_item == 64 {
                         let first_rank = (first + offset) as u64 * 64;
                         scan_word(item, first_rank, pieces, &mut best, counts);
@@ -121,13 +126,7 @@ pub fn select(
 }
 
 /// Adds the canonical boards among the set bits of one table word.
-fn scan_word(
-    word: u64,
-    first_rank: u64,
-    pieces: usize,
-    best: &mut Vec<Candidate>,
-    counts: (&AtomicU64, &AtomicU64),
-) {
+fn scan_word(word: u64, first_rank: u64, pieces: usize, best: &mut Vec<Candidate>, counts: Counts) {
     let mut rest = word;
     while rest != 0 {
         let r = first_rank + u64::from(rest.trailing_zeros());
@@ -136,13 +135,27 @@ fn scan_word(
     }
 }
 
+/// Where the boards and classes scanned are counted.
+#[derive(Clone, Copy)]
+struct Counts<'a> {
+    boards: &'a AtomicU64,
+    classes: &'a AtomicU64,
+    /// Each board scanned stands for its whole class (a table of the
+    /// canonical layout holds the canonical boards only).
+    whole_classes: bool,
+}
+
 /// Counts a uniquely solvable board and, when it is canonical, ranks it.
-fn consider(board: Option<Board>, best: &mut Vec<Candidate>, counts: (&AtomicU64, &AtomicU64)) {
-    counts.0.fetch_add(1, AtomicOrdering::Relaxed);
+fn consider(board: Option<Board>, best: &mut Vec<Candidate>, counts: Counts) {
+    let images = match board {
+        Some(b) if counts.whole_classes => crate::symmetric::class_size(b.mask()),
+        _ => 1,
+    };
+    counts.boards.fetch_add(images, AtomicOrdering::Relaxed);
     let Some(board) = board.filter(|b| b.canonical() == *b) else {
         return;
     };
-    counts.1.fetch_add(1, AtomicOrdering::Relaxed);
+    counts.classes.fetch_add(1, AtomicOrdering::Relaxed);
     best.push(Candidate {
         board,
         plain: Space::explore(board).size(),

@@ -4,6 +4,7 @@
 
 use crate::error::FlingError;
 use crate::lookup::Level;
+use crate::symmetric::Layout;
 use crate::table_layout::MAX_TABLE_PIECES;
 use store::{BitTable, Words};
 
@@ -11,10 +12,11 @@ use store::{BitTable, Words};
 pub(crate) enum Previous<'a> {
     /// One piece: every board is solved.
     Solved,
-    /// The solvable and uniquely solvable bits.
+    /// The solvable and uniquely solvable bits, in their layout.
     Tables {
         solvable: &'a [u64],
         unique: &'a [u64],
+        layout: Layout,
     },
 }
 
@@ -58,7 +60,9 @@ pub(crate) fn classify_group(masks: &[u64], pieces: usize, previous: &Previous, 
         let slice = &ranks[i * MAX_MOVES..i * MAX_MOVES + counts[i]];
         solving[i] = match previous {
             Previous::Solved => (counts[i] as u32, slice.first().copied().unwrap_or(0)),
-            Previous::Tables { solvable, unique } => {
+            Previous::Tables {
+                solvable, unique, ..
+            } => {
                 let found = first_two_solving(slice, solvable);
                 if found.0 == 1 && pieces > 2 {
                     store::prefetch(unique, (found.1 / 64) as usize);
@@ -200,14 +204,30 @@ pub(crate) fn previous_words<'a>(
     copies: Option<&'a (Words, Words)>,
 ) -> Previous<'a> {
     match (copies, level) {
-        (Some((solvable, unique)), _) => Previous::Tables {
+        (Some((solvable, unique)), level) => Previous::Tables {
             solvable: solvable.as_slice(),
             unique: unique.as_slice(),
+            layout: level.map_or(Layout::Full, |l| l.layout),
         },
         (None, Some(level)) => Previous::Tables {
             solvable: level.solvable.words(),
             unique: level.unique.words(),
+            layout: level.layout,
         },
         (None, None) => Previous::Solved,
+    }
+}
+
+impl Previous<'_> {
+    /// True when the tables below hold their bits in the canonical layout,
+    /// which only the ring reads (it ranks each child's canonical image).
+    pub(crate) fn is_canonical(&self) -> bool {
+        matches!(
+            self,
+            Previous::Tables {
+                layout: Layout::Canonical,
+                ..
+            }
+        )
     }
 }

@@ -16,7 +16,8 @@ use crate::children::ChildTables;
 use crate::chunk::{decode, Counts, Out, CHUNK};
 use crate::error::FlingError;
 use crate::rank::{next_combination, unrank};
-use crate::step::{classify_group, Class, Previous, GROUP};
+use crate::ring::{Below, Ring};
+use crate::step::{classify_reference, Class, Previous};
 use games::fling::{HEIGHT, WIDTH};
 
 /// A row of 7 bits reversed (x becomes 6 - x).
@@ -36,43 +37,148 @@ static REVERSED: [u8; 128] = reversed_rows();
 /// images (as `games::fling::Board::canonical`, without its checks).
 #[inline]
 pub(crate) fn canonical(mask: u64) -> u64 {
-    let (mut lr, mut tb, mut both) = (0u64, 0u64, 0u64);
-    for y in 0..HEIGHT {
-        let row = (mask >> (y * WIDTH)) as usize & 0x7f;
-        let flipped = u64::from(REVERSED[row]);
-        let (here, there) = (y * WIDTH, (HEIGHT - 1 - y) * WIDTH);
-        lr |= flipped << here;
-        tb |= (row as u64) << there;
-        both |= flipped << there;
-    }
+    let (lr, tb, both) = images(mask);
     mask.min(lr).min(tb).min(both)
 }
 
-/// Where a board's class comes from within a word of 64 boards.
-#[derive(Clone, Copy)]
-enum Source {
-    /// Its own children (a canonical board, or one whose image is not known).
-    Children,
-    /// The canonical image at this rank: bits to read once prefetched.
-    Image(u64),
+/// True when `mask` is its class's canonical board. Most boards are refused
+/// by their top row alone: an image whose top row (the most significant
+/// bits) is smaller than the board's is a smaller mask.
+#[inline]
+pub(crate) fn is_canonical(mask: u64) -> bool {
+    let top = (mask >> ((HEIGHT - 1) * WIDTH)) as usize & 0x7f;
+    let bottom = mask as usize & 0x7f;
+    if bottom < top || (REVERSED[top] as usize) < top || (REVERSED[bottom] as usize) < top {
+        return false;
+    }
+    canonical(mask) == mask
 }
 
-/// The chunk being computed: its first rank and the words it has finished.
+/// Bit x of every row (cells x, 7 + x, ..., 49 + x).
+const fn column_bits(x: u32) -> u64 {
+    let mut bits = 0u64;
+    let mut y = 0;
+    while y < HEIGHT {
+        bits |= 1 << (y * WIDTH + x as usize);
+        y += 1;
+    }
+    bits
+}
+
+/// Rows whose index has bit `b` clear (the lower half of each run of 2^(b+1) rows).
+const fn row_runs(b: u32) -> u64 {
+    let mut bits = 0u64;
+    let mut y = 0;
+    while y < HEIGHT {
+        if y >> b & 1 == 0 {
+            bits |= 0x7f << (y * WIDTH);
+        }
+        y += 1;
+    }
+    bits
+}
+
+/// `mask` mirrored left-right: bit x of every row swapped with bit 6 - x, by
+/// shifts of whole columns (a few operations, no table).
+#[inline]
+fn mirror_left_right(m: u64) -> u64 {
+    let c = column_bits;
+    (m & c(3))
+        | (m & c(0)) << 6
+        | (m & c(6)) >> 6
+        | (m & c(1)) << 4
+        | (m & c(5)) >> 4
+        | (m & c(2)) << 2
+        | (m & c(4)) >> 2
+}
+
+/// `mask` mirrored top-bottom: the eight rows in reverse order, by swapping
+/// neighbouring rows, then pairs, then halves.
+#[inline]
+fn mirror_top_bottom(m: u64) -> u64 {
+    let w = WIDTH as u32;
+    let m = (m & row_runs(0)) << w | (m >> w) & row_runs(0);
+    let m = (m & row_runs(1)) << (2 * w) | (m >> (2 * w)) & row_runs(1);
+    (m & row_runs(2)) << (4 * w) | m >> (4 * w)
+}
+
+/// The left-right, top-bottom and double mirror images of `mask`.
+#[inline]
+fn images(mask: u64) -> (u64, u64, u64) {
+    let lr = mirror_left_right(mask);
+    (lr, mirror_top_bottom(mask), mirror_top_bottom(lr))
+}
+
+/// How a count's tables hold their bits (recorded in the manifest; absent
+/// in manifests written before the canonical layout, which hold full tables).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Layout {
+    /// Every board's bits at its rank.
+    #[default]
+    Full,
+    /// Only the canonical board of each mirror class holds its class's bits
+    /// (the others are zero): a lookup ranks the board's canonical image. A
+    /// count no later count is computed from needs no other board's bits,
+    /// and this layout computes a quarter of the boards and copies none.
+    Canonical,
+}
+
+impl Layout {
+    /// The mask whose rank holds the bits of `mask` in this layout.
+    #[inline]
+    pub fn holder(self, mask: u64) -> u64 {
+        match self {
+            Layout::Full => mask,
+            Layout::Canonical => canonical(mask),
+        }
+    }
+}
+
+/// The number of distinct boards among `mask` and its mirror images.
+#[inline]
+pub(crate) fn class_size(mask: u64) -> u64 {
+    let (lr, tb, both) = images(mask);
+    let mut images = [mask, lr, tb, both];
+    images.sort_unstable();
+    1 + images.windows(2).filter(|w| w[0] != w[1]).count() as u64
+}
+
+/// A board of the chunk whose bits are copied from its canonical image.
+#[derive(Clone, Copy)]
+struct Copy {
+    index: u32,
+    mask: u64,
+    image: u64,
+}
+
+/// The chunk being computed: its first rank, its words, its counts.
 struct Chunk {
     start: u64,
     solvable: Vec<u64>,
     unique: Vec<u64>,
+    counts: Counts,
 }
 
 impl Chunk {
-    /// The solvable and uniquely solvable bits of `rank` when they are known
-    /// before the word starting at `word_start` is filled.
-    fn known(&self, rank: u64, word_start: u64, out: &Out) -> Option<(bool, bool)> {
+    /// Records the class of the board at `index`, counted `weight` times.
+    #[inline]
+    fn set(&mut self, index: u32, (has_move, solvable, unique): Class, weight: u64) {
+        let (word, bit) = ((index / 64) as usize, index % 64);
+        self.solvable[word] |= u64::from(solvable) << bit;
+        self.unique[word] |= u64::from(unique) << bit;
+        self.counts.with_move += weight * u64::from(has_move);
+        self.counts.solvable += weight * u64::from(solvable);
+        self.counts.unique += weight * u64::from(unique);
+    }
+
+    /// The bits of the board at `rank`, from this chunk's words or an
+    /// earlier chunk's (once its record says it is done).
+    fn known(&self, rank: u64, out: &Out) -> Option<(bool, bool)> {
         let bits = |s: u64, u: u64| (s >> (rank % 64) & 1 == 1, u >> (rank % 64) & 1 == 1);
         if rank >= self.start {
             let word = ((rank - self.start) / 64) as usize;
-            return (rank / 64 < word_start / 64)
-                .then(|| bits(self.solvable[word], self.unique[word]));
+            return Some(bits(self.solvable[word], self.unique[word]));
         }
         let records = out.records?;
         decode(records.load_word((rank / CHUNK) as usize))?;
@@ -93,69 +199,75 @@ struct Range<'a> {
 }
 
 impl Range<'_> {
-    /// Classifies the `n` boards from `first` on (one word, starting at rank
-    /// `word_start`) into `classes`, copying the bits of known canonical
-    /// images and classifying the others from their children.
-    fn classify_word(
+    /// Classifies `boards` (index and mask) into `chunk`: in the ring, or
+    /// (two pieces, no table below) by the plain step.
+    fn classify(
         &self,
-        first: u64,
-        n: usize,
-        chunk: &Chunk,
-        word_start: u64,
-        classes: &mut [Class; 64],
+        ring: &mut Ring,
+        chunk: &mut Chunk,
+        boards: impl Iterator<Item = (u32, u64)>,
+        weight: impl Fn(u64) -> u64,
     ) {
-        let mut sources = [Source::Children; 64];
-        let mut mask = first;
-        for source in &mut sources[..n] {
-            let image = canonical(mask);
-            if image != mask {
-                let rank = self.tables.rank(image);
-                // Both words, so that the reads below overlap rather than
-                // wait for one cache miss after another.
-                if rank < chunk.start && self.out.records.is_some() {
-                    self.out.solvable.prefetch_word((rank / 64) as usize);
-                    self.out.unique.prefetch_word((rank / 64) as usize);
-                }
-                *source = Source::Image(rank);
+        match self.previous {
+            Previous::Tables {
+                solvable,
+                unique,
+                layout,
+            } => {
+                let below = Below {
+                    solvable,
+                    unique,
+                    layout: *layout,
+                };
+                ring.classify(self.tables, &below, boards, |i, mask, class| {
+                    chunk.set(i, class, weight(mask));
+                });
             }
-            mask = next_combination(mask);
+            Previous::Solved => {
+                for (i, mask) in boards {
+                    let class = classify_reference(mask, self.pieces, self.previous);
+                    chunk.set(i, class, weight(mask));
+                }
+            }
         }
-        let (mut todo, mut slots) = ([0u64; 64], [0usize; 64]);
-        let mut count = 0;
-        mask = first;
-        for (i, source) in sources[..n].iter().enumerate() {
-            let known = match *source {
-                Source::Image(rank) => chunk.known(rank, word_start, self.out),
-                Source::Children => None,
-            };
-            match known {
+    }
+
+    /// Copies the bits of boards whose canonical image is known (this
+    /// chunk's, or an earlier finished chunk's, read with prefetches a few
+    /// boards ahead) and returns those whose image is not known yet.
+    fn copy(&self, chunk: &mut Chunk, copies: &[Copy]) -> Vec<(u32, u64)> {
+        const AHEAD: usize = 16;
+        let start = chunk.start;
+        let prefetch = |c: &Copy| {
+            if c.image < start && self.out.records.is_some() {
+                self.out.solvable.prefetch_word((c.image / 64) as usize);
+                self.out.unique.prefetch_word((c.image / 64) as usize);
+            }
+        };
+        copies.iter().take(AHEAD).for_each(prefetch);
+        let mut late = Vec::new();
+        for (i, c) in copies.iter().enumerate() {
+            if let Some(ahead) = copies.get(i + AHEAD) {
+                prefetch(ahead);
+            }
+            match chunk.known(c.image, self.out) {
                 Some((solvable, unique)) => {
-                    classes[i] = (solvable || self.tables.has_move(mask), solvable, unique);
+                    let has_move = solvable || self.tables.has_move(c.mask);
+                    chunk.set(c.index, (has_move, solvable, unique), 1);
                 }
-                None => {
-                    (todo[count], slots[count]) = (mask, i);
-                    count += 1;
-                }
-            }
-            mask = next_combination(mask);
-        }
-        let mut found = [(false, false, false); GROUP];
-        for (masks, slots) in todo[..count]
-            .chunks(GROUP)
-            .zip(slots[..count].chunks(GROUP))
-        {
-            classify_group(masks, self.pieces, self.previous, &mut found);
-            for (&slot, &class) in slots.iter().zip(&found) {
-                classes[slot] = class;
+                None => late.push((c.index, c.mask)),
             }
         }
+        late
     }
 }
 
 /// Computes the ranks `start..end` (start a multiple of 64, within one chunk)
-/// into `out` with the symmetry lever.
+/// into `out` with the symmetry lever: canonical boards classified in the
+/// ring, the others (in the full layout) copied from their canonical images
+/// once those are known, or classified too when they are not.
 pub(crate) fn compute_range(
-    pieces: usize,
+    (pieces, layout): (usize, Layout),
     start: u64,
     end: u64,
     previous: &Previous,
@@ -172,26 +284,42 @@ pub(crate) fn compute_range(
         start,
         solvable: vec![0; words],
         unique: vec![0; words],
+        counts: Counts::default(),
     };
-    let mut counts = Counts::default();
-    let mut mask = unrank(start, pieces).unwrap_or(0);
-    let mut word_start = start;
-    let mut classes = [(false, false, false); 64];
-    while word_start < end {
-        let n = (end - word_start).min(64) as usize;
-        range.classify_word(mask, n, &chunk, word_start, &mut classes);
-        for _ in 0..n {
-            mask = next_combination(mask);
+    let first = unrank(start, pieces).unwrap_or(0);
+    let masks = std::iter::successors(Some(first), |&m| Some(next_combination(m)))
+        .take((end - start) as usize)
+        .enumerate()
+        .map(|(i, m)| (i as u32, m));
+    let mut copies = Vec::new();
+    let canonical_boards = masks.filter(|&(index, mask)| {
+        if layout == Layout::Canonical {
+            return is_canonical(mask);
         }
-        let (solvable, unique) = crate::chunk::tally(&classes[..n], &mut counts);
-        let local = ((word_start - start) / 64) as usize;
-        (chunk.solvable[local], chunk.unique[local]) = (solvable, unique);
-        let word = (word_start / 64) as usize;
+        let image = canonical(mask);
+        if image == mask {
+            return true;
+        }
+        if layout == Layout::Full {
+            let image = range.tables.rank(image);
+            copies.push(Copy { index, mask, image });
+        }
+        false
+    });
+    let mut ring = Ring::new();
+    let weight = |mask: u64| match layout {
+        Layout::Full => 1,
+        Layout::Canonical => class_size(mask),
+    };
+    range.classify(&mut ring, &mut chunk, canonical_boards, weight);
+    let late = range.copy(&mut chunk, &copies);
+    range.classify(&mut ring, &mut chunk, late.into_iter(), |_| 1);
+    for (i, (&solvable, &unique)) in chunk.solvable.iter().zip(&chunk.unique).enumerate() {
+        let word = (start / 64) as usize + i;
         out.solvable.store_word(word, solvable)?;
         out.unique.store_word(word, unique)?;
-        word_start += 64;
     }
-    Ok(counts)
+    Ok(chunk.counts)
 }
 
 #[cfg(test)]
@@ -203,7 +331,11 @@ mod tests {
     proptest! {
         #[test]
         fn canonical_is_the_boards(mask in 0u64..(1 << 56)) {
-            prop_assert_eq!(canonical(mask), Board::from_mask(mask).unwrap().canonical().mask());
+            let board = Board::from_mask(mask).unwrap();
+            prop_assert_eq!(canonical(mask), board.canonical().mask());
+            prop_assert_eq!(is_canonical(mask), board.canonical() == board);
+            let images: std::collections::HashSet<u64> = [mask, canonical(mask)].into_iter().collect();
+            prop_assert!(class_size(mask) >= images.len() as u64);
         }
     }
 }

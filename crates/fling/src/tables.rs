@@ -21,7 +21,8 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 use store::BitTableWriter;
 
-pub(crate) use crate::chunk::{decode, encode, tally, Counts, Out, CHUNK};
+pub(crate) use crate::chunk::{decode, encode, tally, Counts, Out, CHUNK, RECORDS};
+use crate::symmetric::Layout;
 
 /// How far a build has come, for a progress display.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,8 +54,10 @@ pub(crate) fn compute_range(
     step: Step,
     out: &Out,
 ) -> Result<Counts, FlingError> {
-    if step == Step::Symmetric {
-        return crate::symmetric::compute_range(pieces, start, end, previous, out);
+    // The canonical layout holds the canonical boards' bits only, which
+    // only the symmetric step computes apart.
+    if step == Step::Symmetric || out.layout == Layout::Canonical || previous.is_canonical() {
+        return crate::symmetric::compute_range((pieces, out.layout), start, end, previous, out);
     }
     let mut counts = Counts::default();
     let mut mask = unrank(start, pieces).unwrap_or(0);
@@ -109,7 +112,7 @@ impl Pass {
                 kind("unique", pieces),
                 total,
             ),
-            (records.clone(), kind("chunks", pieces), 64 * chunks),
+            (records.clone(), kind(RECORDS, pieces), 64 * chunks),
         ];
         let resumed: Vec<_> = if paths.iter().all(|(p, _, _)| p.exists()) {
             paths
@@ -155,7 +158,7 @@ impl Pass {
 /// chunks an interrupted build finished) and finishes both tables.
 fn compute_level(
     dir: &Path,
-    pieces: usize,
+    (pieces, layout): (usize, Layout),
     previous: &Previous,
     (threads, step): (usize, Step),
     progress: &(dyn Fn(Progress) + Sync),
@@ -181,6 +184,7 @@ fn compute_level(
                         solvable: &pass.solvable,
                         unique: &pass.unique,
                         records: Some(&pass.chunks),
+                        layout,
                     };
                     let counts = compute_range(pieces, start, end, previous, step, &out)
                         .and_then(|counts| {
@@ -213,6 +217,7 @@ fn compute_level(
         solvable: 0,
         unique: 0,
         millis: 0,
+        layout,
     };
     for chunk in 0..chunks as usize {
         let counts = decode(pass.chunks.load_word(chunk)).ok_or_else(|| FlingError::Pieces {
@@ -269,18 +274,33 @@ pub fn build_with_budget(
     build_with_step(
         dir,
         max_pieces,
-        (threads, Step::Symmetric),
+        (threads, Step::Symmetric, Layout::Full),
         memory_budget,
         progress,
     )
 }
 
+/// [`build`] with every count's tables in `layout`: the canonical layout
+/// computes a quarter of the boards and copies none (each count above ranks
+/// its children's canonical images to read them).
+pub fn build_with_layout(
+    dir: &Path,
+    max_pieces: usize,
+    threads: usize,
+    layout: Layout,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<Vec<Built>, FlingError> {
+    let step = (threads, Step::Symmetric, layout);
+    build_with_step(dir, max_pieces, step, COPY_BUDGET, progress)
+}
+
 /// [`build_with_budget`] with the step that classifies the boards (the
-/// tables are the same with every step; the benchmark compares them).
+/// tables are the same with every step; the benchmark compares them) and the
+/// tables' layout. A count recorded in another layout is computed again.
 pub fn build_with_step(
     dir: &Path,
     max_pieces: usize,
-    (threads, step): (usize, Step),
+    (threads, step, layout): (usize, Step, Layout),
     memory_budget: u64,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Vec<Built>, FlingError> {
@@ -296,7 +316,10 @@ pub fn build_with_step(
     let mut previous: Option<Level> = None;
     for pieces in 2..=max_pieces {
         let known = recorded.iter().find(|l| l.pieces == pieces);
-        if let Some(stats) = known.filter(|_| Level::open(dir, pieces, false).is_ok()) {
+        if let Some(stats) = known
+            .filter(|s| s.layout == layout)
+            .filter(|_| Level::open(dir, pieces, false).is_ok())
+        {
             built.push(Built {
                 stats: stats.clone(),
                 kept: true,
@@ -304,18 +327,25 @@ pub fn build_with_step(
             previous = None;
             continue;
         }
+        if known.is_some() {
+            manifest::forget(dir, pieces)?;
+        }
         if previous.is_none() && pieces > 2 {
-            previous = Some(Level::open(dir, pieces - 1, true)?);
+            let mut level = Level::open(dir, pieces - 1, true)?;
+            level.layout = layout;
+            previous = Some(level);
         }
         let copies = match &previous {
             Some(level) => copy_to_memory(level, memory_budget)?,
             None => None,
         };
         let prev = previous_words(previous.as_ref(), copies.as_ref());
-        let stats = compute_level(dir, pieces, &prev, (threads, step), progress)?;
+        let stats = compute_level(dir, (pieces, layout), &prev, (threads, step), progress)?;
         drop(copies);
         built.push(Built { stats, kept: false });
-        previous = Some(Level::open(dir, pieces, false)?);
+        let mut level = Level::open(dir, pieces, false)?;
+        level.layout = layout;
+        previous = Some(level);
     }
     Ok(built)
 }

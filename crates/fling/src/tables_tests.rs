@@ -121,8 +121,7 @@ fn a_sample_of_every_chunk_counts_like_the_full_build() {
         scratch.path(),
         4,
         1000,
-        2,
-        Step::Fast,
+        (2, Step::Fast, Layout::Full),
     )
     .unwrap();
     let stats = &shared().1[2].stats;
@@ -131,7 +130,14 @@ fn a_sample_of_every_chunk_counts_like_the_full_build() {
         (stats.boards, stats.solvable, stats.unique)
     );
     assert_eq!(std::fs::read_dir(scratch.path()).unwrap().count(), 0);
-    let stand_in = sample_rate(None, scratch.path(), 4, 2, 1, Step::Reference).unwrap();
+    let stand_in = sample_rate(
+        None,
+        scratch.path(),
+        4,
+        2,
+        (1, Step::Reference, Layout::Full),
+    )
+    .unwrap();
     assert_eq!(stand_in.boards, 2 * 65_536);
 }
 
@@ -202,6 +208,7 @@ fn an_interrupted_pass_resumes_to_the_same_bytes() {
             solvable: &pass.solvable,
             unique: &pass.unique,
             records: Some(&pass.chunks),
+            layout: Layout::Full,
         };
         let counts = compute_range(pieces, start, end, &previous, Step::Fast, &out).unwrap();
         pass.chunks
@@ -238,9 +245,22 @@ fn the_symmetric_step_writes_the_same_tables_as_the_fast_step() {
     // an earlier chunk, so 5 pieces (59 chunks) exercises that path.
     let fast = tempfile::tempdir().unwrap();
     let symmetric = tempfile::tempdir().unwrap();
-    let fast_built = build_with_step(fast.path(), 5, (1, Step::Fast), 0, &no_progress).unwrap();
-    let symmetric_built =
-        build_with_step(symmetric.path(), 5, (3, Step::Symmetric), 0, &no_progress).unwrap();
+    let fast_built = build_with_step(
+        fast.path(),
+        5,
+        (1, Step::Fast, Layout::Full),
+        0,
+        &no_progress,
+    )
+    .unwrap();
+    let symmetric_built = build_with_step(
+        symmetric.path(),
+        5,
+        (3, Step::Symmetric, Layout::Full),
+        0,
+        &no_progress,
+    )
+    .unwrap();
     let counts = |built: &[Built]| {
         built
             .iter()
@@ -275,4 +295,119 @@ fn a_pass_whose_records_are_missing_starts_afresh() {
         table_bytes(dir.path(), "solvable", 4),
         table_bytes(shared().0.path(), "solvable", 4)
     );
+}
+
+/// Full tables of 2..5 pieces with two threads, built once for the layout tests.
+fn full_five() -> &'static tempfile::TempDir {
+    static TABLES: OnceLock<tempfile::TempDir> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        build(dir.path(), 5, 2, &no_progress).unwrap();
+        dir
+    })
+}
+
+fn recorded(dir: &Path) -> Vec<(usize, u64, u64, u64, Layout)> {
+    crate::manifest::read(dir)
+        .unwrap()
+        .iter()
+        .map(|s| (s.pieces, s.with_move, s.solvable, s.unique, s.layout))
+        .collect()
+}
+
+#[test]
+fn the_canonical_layout_holds_each_class_at_its_canonical_board() {
+    let ours = tempfile::tempdir().unwrap();
+    let built = build_with_layout(ours.path(), 5, 3, Layout::Canonical, &no_progress).unwrap();
+    assert!(built.iter().all(|b| b.stats.layout == Layout::Canonical));
+    // The counts count every board, as the full tables' do.
+    let strip = |r: Vec<(usize, u64, u64, u64, Layout)>| {
+        r.into_iter()
+            .map(|(p, m, s, u, _)| (p, m, s, u))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        strip(recorded(ours.path())),
+        strip(recorded(full_five().path()))
+    );
+    for pieces in 2..=5 {
+        let mut full = Level::open(full_five().path(), pieces, true).unwrap();
+        let canonical = Level::open(ours.path(), pieces, true).unwrap();
+        full.layout = Layout::Full;
+        for r in 0..crate::rank::boards(pieces) {
+            let mask = crate::rank::unrank(r, pieces).unwrap();
+            let held = crate::symmetric::is_canonical(mask);
+            for (ours, theirs) in [
+                (&canonical.solvable, &full.solvable),
+                (&canonical.unique, &full.unique),
+            ] {
+                assert_eq!(
+                    ours.get(r),
+                    held && theirs.get(r),
+                    "{pieces} pieces, rank {r}"
+                );
+            }
+        }
+    }
+    // Lookups canonicalize: every board answers as in the full tables.
+    let (ours, theirs) = (
+        Tables::open(ours.path()).unwrap(),
+        Tables::open(full_five().path()).unwrap(),
+    );
+    for r in (0..crate::rank::boards(5)).step_by(97) {
+        let board = Board::from_mask(crate::rank::unrank(r, 5).unwrap()).unwrap();
+        assert_eq!(ours.status(board), theirs.status(board), "rank {r}");
+    }
+}
+
+#[test]
+fn counts_of_another_layout_are_computed_again() {
+    let dir = tempfile::tempdir().unwrap();
+    build_with_layout(dir.path(), 4, 1, Layout::Canonical, &no_progress).unwrap();
+    let built = build(dir.path(), 5, 2, &no_progress).unwrap();
+    assert!(built.iter().all(|b| !b.kept));
+    assert_eq!(recorded(dir.path()), recorded(full_five().path()));
+    for pieces in 2..=5 {
+        for what in ["solvable", "unique"] {
+            assert!(
+                table_bytes(dir.path(), what, pieces)
+                    == table_bytes(full_five().path(), what, pieces)
+            );
+        }
+    }
+}
+
+#[test]
+fn an_interrupted_canonical_pass_resumes_to_the_same_bytes() {
+    let whole = tempfile::tempdir().unwrap();
+    build_with_layout(whole.path(), 5, 2, Layout::Canonical, &no_progress).unwrap();
+    let cut = tempfile::tempdir().unwrap();
+    build_with_layout(cut.path(), 4, 1, Layout::Canonical, &no_progress).unwrap();
+    let (pieces, total) = (5, crate::rank::boards(5));
+    let chunks = total.div_ceil(CHUNK);
+    let pass = Pass::open(cut.path(), pieces, chunks).unwrap();
+    let mut level = Level::open(cut.path(), 4, false).unwrap();
+    level.layout = Layout::Canonical;
+    let previous = previous_words(Some(&level), None);
+    for chunk in [1u64, 7, chunks - 1] {
+        let (start, end) = (chunk * CHUNK, ((chunk + 1) * CHUNK).min(total));
+        let out = Out {
+            solvable: &pass.solvable,
+            unique: &pass.unique,
+            records: Some(&pass.chunks),
+            layout: Layout::Canonical,
+        };
+        let counts = compute_range(pieces, start, end, &previous, Step::Symmetric, &out).unwrap();
+        pass.chunks
+            .store_word(chunk as usize, encode(counts))
+            .unwrap();
+    }
+    pass.unique.store_word(3, u64::MAX).unwrap();
+    drop(pass);
+    let resumed = build_with_layout(cut.path(), 5, 2, Layout::Canonical, &no_progress).unwrap();
+    assert!(!resumed[3].kept);
+    for what in ["solvable", "unique"] {
+        assert!(table_bytes(whole.path(), what, pieces) == table_bytes(cut.path(), what, pieces));
+    }
+    assert_eq!(recorded(whole.path()), recorded(cut.path()));
 }
