@@ -39,6 +39,20 @@ pub fn applies(g: &Compiled) -> bool {
         })
 }
 
+/// One move of movement resolution: the objects of one layer that left
+/// cell `from` for cell `to`. A direct turn lists its moves in order
+/// ([`Scratch::shifts`]), so that the encoder can move a position list's
+/// entries instead of comparing the written cells with the prepared state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shift {
+    /// The cell the objects left.
+    pub from: u32,
+    /// The cell they reached.
+    pub to: u32,
+    /// The objects that moved.
+    pub objects: u64,
+}
+
 /// What a direct turn reads of the game besides its rules, in flat tables.
 #[derive(Clone, Debug, Default)]
 pub struct Plan {
@@ -182,6 +196,7 @@ pub fn run(
     objects: u64,
     scratch: &mut Scratch,
 ) -> bool {
+    scratch.shifts.clear();
     let mut movements = 0u64;
     if let Some(dir) = dir {
         movements = move_players(plan, board, dir & 0x1f, players);
@@ -193,7 +208,7 @@ pub fn run(
         }
         run_group(board, group, lone, &mut seen, scratch);
     }
-    resolve(plan, board);
+    resolve(plan, board, &mut scratch.shifts);
     if dir.is_some() && g.flags.require_player_movement && !players.is_empty() {
         let mask = plan.player_mask;
         return players
@@ -294,6 +309,23 @@ fn try_rule(
         }
         return changed;
     }
+    if board.moving.len() <= FEW {
+        // A few moving cells (a push): each one's row, if it lies on the
+        // board, is the only match it can anchor.
+        let mut found = [[0usize; 3]; FEW];
+        let n = lone_matches(board, plan, lone, &mut found);
+        let Some(found) = found.get(..n).filter(|f| !f.is_empty()) else {
+            return false;
+        };
+        let changed = write_matches(board, rule, plan, found, |_, _, o, m| {
+            seen.0 |= o;
+            seen.1 |= m;
+        });
+        if changed {
+            scratch.note_fired(rule);
+        }
+        return changed;
+    }
     if scratch.rows.is_empty() {
         scratch.rows.push(Vec::new());
     }
@@ -322,11 +354,70 @@ fn try_rule(
     changed
 }
 
+/// The most moving cells whose rows [`lone_matches`] places one by one;
+/// past it, the sorted starts of `row_starts` cost less.
+const FEW: usize = 4;
+
+/// Sets `found` to the matches of a narrow rule (`plan`, placed by `lone`)
+/// anchored on the board's moving cells (at most [`FEW`]): each cell's row
+/// placed by a bounds test on one coordinate and tested, the matches in the
+/// reference's scan order without repeats, as `row_starts::anchored_starts`
+/// sorts them (rows of vertical rules by index, of horizontal ones row by
+/// row); returns how many. Testing before sorting finds the same matches:
+/// nothing is written until all are found.
+#[inline]
+fn lone_matches(
+    board: &Board,
+    plan: &crate::compile::NarrowRule,
+    lone: &Lone,
+    found: &mut [[usize; 3]; FEW],
+) -> usize {
+    let mut keys = [0usize; FEW];
+    let mut n = 0;
+    for &cell in board.moving.iter().take(FEW) {
+        let (x, y) = board.xy(cell);
+        let (c, len) = match lone.vertical {
+            true => (y, board.height),
+            false => (x, board.width),
+        };
+        if c < lone.back || c + lone.ahead >= len {
+            continue;
+        }
+        let start = cell as isize - lone.offset;
+        if !narrow_cells_match(board, &plan.cells, start, lone.step) {
+            continue;
+        }
+        let start = start as usize;
+        let key = match lone.vertical {
+            true => start,
+            false => {
+                let (x, y) = board.xy(start);
+                y * board.width + x
+            }
+        };
+        // Insertion into the sorted keys, a repeat dropped.
+        let mut k = n;
+        while k > 0 && keys[k - 1] > key {
+            k -= 1;
+        }
+        if k > 0 && keys[k - 1] == key {
+            continue;
+        }
+        keys.copy_within(k..n, k + 1);
+        found.copy_within(k..n, k + 1);
+        keys[k] = key;
+        found[k] = [start, 0, 0];
+        n += 1;
+    }
+    n
+}
+
 /// Movement resolution (`movement::resolve_movements` without rigid marks,
 /// on one word): passes over the moving cells in index order, each moving
 /// every layer whose movement is free to go, until a pass moves nothing or
-/// leaves no movement; then every movement is cleared.
-fn resolve(plan: &Plan, board: &mut Board) {
+/// leaves no movement; then every movement is cleared. Each move is listed
+/// in `shifts`, in order.
+fn resolve(plan: &Plan, board: &mut Board, shifts: &mut Vec<Shift>) {
     let mut cells = std::mem::take(&mut board.moving);
     if cells.len() > 1 {
         cells.sort_unstable();
@@ -346,7 +437,7 @@ fn resolve(plan: &Plan, board: &mut Board) {
                 rest &= !(0x1f << shift);
                 let dir = (word >> shift) & 0x1f;
                 let mask = masks.get(shift as usize / 5).copied().unwrap_or(0);
-                if move_layer(plan, board, i, mask, dir) {
+                if move_layer(plan, board, i, mask, dir, shifts) {
                     left &= !(0x1f << shift);
                     moved = true;
                 }
@@ -373,9 +464,16 @@ fn resolve(plan: &Plan, board: &mut Board) {
 /// Moves the objects of layer `mask` of cell `i` one step in `dir` (as
 /// `movement::move_layer`: off the board or onto a cell holding that layer
 /// is blocked; `action`, or any value that is not one direction, stays in
-/// place); false when blocked.
+/// place, and is no move for `shifts`); false when blocked.
 #[inline(always)]
-fn move_layer(plan: &Plan, board: &mut Board, i: usize, mask: u64, dir: u64) -> bool {
+fn move_layer(
+    plan: &Plan,
+    board: &mut Board,
+    i: usize,
+    mask: u64,
+    dir: u64,
+    shifts: &mut Vec<Shift>,
+) -> bool {
     let t = match dir {
         1 | 2 | 4 | 8 => {
             // Up, down, left, right: 0, 1, 2, 3.
@@ -398,5 +496,12 @@ fn move_layer(plan: &Plan, board: &mut Board, i: usize, mask: u64, dir: u64) -> 
     board.objects[t] |= moving;
     board.touch(i);
     board.touch(t);
+    if t != i {
+        shifts.push(Shift {
+            from: i as u32,
+            to: t as u32,
+            objects: moving,
+        });
+    }
     true
 }

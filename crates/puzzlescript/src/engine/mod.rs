@@ -367,6 +367,8 @@ pub struct Scratch {
     /// True to try every rule by the general path, even those compiled to
     /// plain words (`compile::NarrowRule`): only tests set it, to compare.
     pub general_rules: bool,
+    /// The moves of the last direct turn, in order ([`direct::Shift`]).
+    pub shifts: Vec<direct::Shift>,
 }
 
 impl Scratch {

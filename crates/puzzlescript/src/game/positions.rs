@@ -17,6 +17,7 @@
 use super::packed::{self, write_field, Window};
 use crate::bits;
 use crate::compile::{CellPattern, Compiled, PatternCell, Replacement};
+use crate::engine::direct::Shift;
 
 /// The largest count re-encoded in place from the written cells; larger
 /// lists are rebuilt by a scan of their layer's cells.
@@ -293,6 +294,49 @@ impl Positions {
         ok
     }
 
+    /// True when [`Positions::shift_lists`] can update the lists of a state
+    /// of `bytes` bytes (its outcome byte included): the lists of a narrow
+    /// layout in a state of at most eight bytes of fields.
+    pub fn shifts_apply(&self, bytes: usize) -> bool {
+        self.narrow && bytes <= 9
+    }
+
+    /// Moves the entries of the lists in `fields` (a narrow state's fields,
+    /// [`Positions::shifts_apply`]) as the moves `shifts` moved their
+    /// objects, in order: each listed object that moved has its old cell's
+    /// index replaced by its new cell's, slid to its sorted place. A turn
+    /// whose rules cannot create or destroy a listed object (they are
+    /// conserved) changes the lists by its moves alone, so this is
+    /// [`Positions::reencode_cells`] without comparing the written cells.
+    /// False when a moved object was not listed at its old cell or its new
+    /// cell has no position.
+    pub fn shift_lists(&self, shifts: &[Shift], fields: &mut [u8]) -> bool {
+        let mut word = packed::load(fields);
+        let mut ok = true;
+        for s in shifts {
+            let mut rest = s.objects & self.word_mask;
+            while rest != 0 {
+                let id = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let Some(list) = self.list_of.get(id).and_then(|&k| self.lists.get(k)) else {
+                    continue;
+                };
+                let index = |cell: u32| {
+                    self.index_at
+                        .get(cell as usize * self.layers + list.layer)
+                        .copied()
+                        .filter(|&k| k != u32::MAX)
+                };
+                ok &= match (index(s.from), index(s.to)) {
+                    (Some(from), Some(to)) => slide(&mut word, list, from.into(), to.into()),
+                    _ => false,
+                };
+            }
+        }
+        packed::store(word, fields);
+        ok
+    }
+
     /// [`Positions::reencode_cells`] on one word: the lists some written
     /// cell changed are read into cell sets (a bit per cell of the layer),
     /// the written cells set or cleared there, and the sets written back as
@@ -451,6 +495,29 @@ impl Positions {
     }
 }
 
+/// Replaces index `from` by `to` in the sorted `list` packed in `word`,
+/// sliding the entries between the two over by one so that the list stays
+/// sorted; false when `from` is not in the list.
+fn slide(word: &mut u64, list: &List, from: u64, to: u64) -> bool {
+    let at = |k: usize| list.offset + k as u32 * list.bits;
+    let get = |word: u64, k: usize| packed::get(word, at(k), list.bits);
+    let Some(mut k) = (0..list.count).find(|&k| get(*word, k) == from) else {
+        return false;
+    };
+    // Towards higher indices, then towards lower ones: one of the two loops
+    // runs, each stops at the first entry already on the right side of `to`.
+    while k + 1 < list.count && get(*word, k + 1) < to {
+        packed::put(word, at(k), list.bits, get(*word, k + 1));
+        k += 1;
+    }
+    while k > 0 && get(*word, k - 1) > to {
+        packed::put(word, at(k), list.bits, get(*word, k - 1));
+        k -= 1;
+    }
+    packed::put(word, at(k), list.bits, to);
+    true
+}
+
 /// Where `index` goes in the sorted `list` to be inserted (`insert`) or
 /// removed; `None` when it is already there, or not there to remove (a cell
 /// written twice).
@@ -459,4 +526,44 @@ fn position(list: &[u16], index: u16, insert: bool) -> Option<usize> {
     let k = list.iter().position(|&v| v >= index).unwrap_or(list.len());
     let there = list.get(k) == Some(&index);
     (there != insert).then_some(k)
+}
+
+#[cfg(test)]
+mod slide_tests {
+    use super::{packed, slide, List};
+
+    /// Sliding one entry of a packed sorted list gives the list with the
+    /// entry replaced and sorted again, wherever the new index falls.
+    #[test]
+    fn a_slid_entry_keeps_the_list_sorted() {
+        let list = List {
+            id: 0,
+            layer: 0,
+            count: 4,
+            offset: 3,
+            bits: 6,
+        };
+        let entries = [5u64, 17, 30, 41];
+        let pack = |values: &[u64]| {
+            let mut word = 0b101; // bits below the list stay as they are
+            for (k, &v) in values.iter().enumerate() {
+                packed::put(&mut word, list.offset + k as u32 * list.bits, list.bits, v);
+            }
+            word
+        };
+        for from in entries {
+            for to in [0u64, 6, 18, 29, 35, 63] {
+                let mut word = pack(&entries);
+                assert!(slide(&mut word, &list, from, to));
+                let mut expected: Vec<u64> = entries
+                    .iter()
+                    .map(|&v| if v == from { to } else { v })
+                    .collect();
+                expected.sort_unstable();
+                assert_eq!(word, pack(&expected), "{from} -> {to}");
+            }
+        }
+        let mut word = pack(&entries);
+        assert!(!slide(&mut word, &list, 6, 7), "an index not in the list");
+    }
 }

@@ -576,18 +576,23 @@ impl Worker {
             self.put_back();
             return;
         }
-        // An unchanged grid wins only if it already did (the level's start can).
-        let won = if self.same_as_start() {
-            if !self.start_won {
+        // An unchanged grid wins only if it already did (the level's start
+        // can), and so does a grid where no object a win condition names was
+        // added or removed: the prepared state's own result holds for it.
+        let diff = self.written_difference();
+        let won = if diff & game.win_plan.objects == 0 {
+            if diff == 0 && !self.start_won {
                 return;
             }
-            true
+            self.start_won
         } else {
             game.win_plan.satisfied(g, &self.board.objects)
         };
         // Written straight into the successors: no copy through `encoded`.
         let (start, touched) = (&self.start, &self.board.touched);
         let objects = &self.board.objects;
+        let shifts = &self.scratch.shifts;
+        let by_shifts = game.layout.shifts_apply();
         let mut overfull = false;
         out.push_with(Move::solo(action), |bytes| {
             let at = bytes.len();
@@ -600,7 +605,12 @@ impl Worker {
             }
             if let Some((outcome, fields)) = bytes.get_mut(at..).and_then(|s| s.split_first_mut()) {
                 *outcome = u8::from(won);
-                overfull = !game.layout.reencode_cells(start, objects, touched, fields);
+                overfull = !if by_shifts {
+                    game.layout
+                        .reencode_shifts(start, objects, touched, shifts, fields)
+                } else {
+                    game.layout.reencode_cells(start, objects, touched, fields)
+                };
             }
         });
         if overfull {
@@ -629,6 +639,16 @@ impl Worker {
             self.board.objects[cell.clone()].copy_from_slice(&self.start[cell]);
         }
         self.board.clear_touched();
+    }
+
+    /// The objects added or removed at some cell written since the prepared
+    /// state, ORed together (one word of objects: direct turns): zero when
+    /// the grid is the prepared state's.
+    fn written_difference(&self) -> u64 {
+        let (now, start) = (&self.board.objects, &self.start);
+        self.board.touched.iter().fold(0, |diff, &i| {
+            diff | now.get(i).copied().unwrap_or(0) ^ start.get(i).copied().unwrap_or(0)
+        })
     }
 
     /// True when every cell written since the prepared state is as it was.
