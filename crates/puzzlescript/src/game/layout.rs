@@ -336,6 +336,25 @@ impl Layout {
         self.positions.is_empty() || self.positions.shifts_apply(self.bytes)
     }
 
+    /// True when a state is one word of at most eight bytes whose fields
+    /// are narrow position lists alone: [`Layout::shift_state`] then makes a
+    /// successor in a register.
+    pub fn word_state(&self) -> bool {
+        self.changing_layers.is_empty()
+            && !self.positions.is_empty()
+            && self.positions.shifts_apply(self.bytes)
+            && self.bytes <= 8
+    }
+
+    /// The successor of the state `word` (its bytes, little-endian: the
+    /// outcome byte lowest) after a turn whose moves are `shifts`, with the
+    /// outcome `won`; false beside it when the lists broke (see
+    /// [`Layout::reencode_shifts`]). Only when [`Layout::word_state`].
+    pub fn shift_state(&self, word: u64, won: bool, shifts: &[Shift]) -> (u64, bool) {
+        let (fields, ok) = self.positions.shift_word(shifts, word >> 8);
+        (fields << 8 | u64::from(won), ok)
+    }
+
     /// [`Layout::reencode_cells`] for a turn whose rules cannot create or
     /// destroy a conserved object (a direct turn): the fields from the
     /// written `cells`, the position lists from the turn's moves `shifts`

@@ -311,7 +311,13 @@ impl Positions {
     /// False when a moved object was not listed at its old cell or its new
     /// cell has no position.
     pub fn shift_lists(&self, shifts: &[Shift], fields: &mut [u8]) -> bool {
-        let mut word = packed::load(fields);
+        let (word, ok) = self.shift_word(shifts, packed::load(fields));
+        packed::store(word, fields);
+        ok
+    }
+
+    /// [`Positions::shift_lists`] on the fields read as one word.
+    pub fn shift_word(&self, shifts: &[Shift], mut word: u64) -> (u64, bool) {
         let mut ok = true;
         for s in shifts {
             let mut rest = s.objects & self.word_mask;
@@ -333,8 +339,7 @@ impl Positions {
                 };
             }
         }
-        packed::store(word, fields);
-        ok
+        (word, ok)
     }
 
     /// [`Positions::reencode_cells`] on one word: the lists some written
@@ -497,24 +502,35 @@ impl Positions {
 
 /// Replaces index `from` by `to` in the sorted `list` packed in `word`,
 /// sliding the entries between the two over by one so that the list stays
-/// sorted; false when `from` is not in the list.
+/// sorted; false when `from` is not in the list. The list lies within the
+/// word (a narrow layout), so plain shifts reach every entry.
 fn slide(word: &mut u64, list: &List, from: u64, to: u64) -> bool {
-    let at = |k: usize| list.offset + k as u32 * list.bits;
-    let get = |word: u64, k: usize| packed::get(word, at(k), list.bits);
-    let Some(mut k) = (0..list.count).find(|&k| get(*word, k) == from) else {
+    let (bits, first) = (list.bits, list.offset);
+    if bits == 0 {
+        // One cell in the layer: every entry is index zero.
+        return from == to;
+    }
+    let mask = packed::low_bits(bits);
+    let end = first + list.count as u32 * bits;
+    let get = |word: u64, at: u32| word.wrapping_shr(at) & mask;
+    let mut at = first;
+    while at < end && get(*word, at) != from {
+        at += bits;
+    }
+    if at >= end {
         return false;
-    };
+    }
     // Towards higher indices, then towards lower ones: one of the two loops
     // runs, each stops at the first entry already on the right side of `to`.
-    while k + 1 < list.count && get(*word, k + 1) < to {
-        packed::put(word, at(k), list.bits, get(*word, k + 1));
-        k += 1;
+    while at + bits < end && get(*word, at + bits) < to {
+        packed::put(word, at, bits, get(*word, at + bits));
+        at += bits;
     }
-    while k > 0 && get(*word, k - 1) > to {
-        packed::put(word, at(k), list.bits, get(*word, k - 1));
-        k -= 1;
+    while at > first && get(*word, at - bits) > to {
+        packed::put(word, at, bits, get(*word, at - bits));
+        at -= bits;
     }
-    packed::put(word, at(k), list.bits, to);
+    packed::put(word, at, bits, to);
     true
 }
 

@@ -8,6 +8,7 @@ use std::sync::atomic::Ordering;
 use model::{Move, Successors};
 
 use super::chance::{add, Enumerator};
+use super::packed;
 use super::{chance_move, PuzzleScriptGame};
 use crate::engine::movement::is_player;
 use crate::engine::turn::{input_bits, run};
@@ -588,11 +589,23 @@ impl Worker {
         } else {
             game.win_plan.satisfied(g, &self.board.objects)
         };
+        if game.word_state {
+            // The successor made in a register and stored whole.
+            let shifts = &self.scratch.shifts;
+            let (word, ok) = game.layout.shift_state(packed::load(state), won, shifts);
+            out.push_with(Move::solo(action), |bytes| {
+                bytes.extend(word.to_le_bytes().iter().take(state.len()).copied());
+            });
+            if !ok {
+                game.overfull.fetch_add(1, Ordering::Relaxed);
+            }
+            return;
+        }
         // Written straight into the successors: no copy through `encoded`.
         let (start, touched) = (&self.start, &self.board.touched);
         let objects = &self.board.objects;
         let shifts = &self.scratch.shifts;
-        let by_shifts = game.layout.shifts_apply();
+        let by_shifts = game.shift_lists;
         let mut overfull = false;
         out.push_with(Move::solo(action), |bytes| {
             let at = bytes.len();
