@@ -424,8 +424,10 @@ fn resolve(plan: &Plan, board: &mut Board, shifts: &mut Vec<Shift>) {
         cells.dedup();
     }
     let masks = &plan.layer_mask;
+    let mut pending;
     loop {
-        let (mut moved, mut pending) = (false, false);
+        let mut moved = false;
+        pending = false;
         for &i in &cells {
             let word = board.movements.get(i).copied().unwrap_or(0);
             if word == 0 {
@@ -452,9 +454,13 @@ fn resolve(plan: &Plan, board: &mut Board, shifts: &mut Vec<Shift>) {
             break;
         }
     }
-    for &i in &cells {
-        if let Some(m) = board.movements.get_mut(i) {
-            *m = 0;
+    // Movements left (blocked ones) are cleared; when none is left, every
+    // cell's word is zero already.
+    if pending {
+        for &i in &cells {
+            if let Some(m) = board.movements.get_mut(i) {
+                *m = 0;
+            }
         }
     }
     cells.clear();

@@ -59,6 +59,8 @@ pub struct Positions {
     narrow: bool,
     /// True when every listed layer has at most 64 cells (its cell sets take a `u64`).
     small: bool,
+    /// The entries of every list together.
+    entries: usize,
 }
 
 /// The objects that no replacement creates or destroys (movement only moves
@@ -217,6 +219,7 @@ impl Positions {
             }
         }
         self.small = self.lists.iter().all(|l| self.cells[l.layer].len() <= 64);
+        self.entries = self.lists.iter().map(|l| l.count).sum();
         self.narrow = self.so == 1
             && offset <= 64
             && self.lists.iter().all(|l| self.cells[l.layer].len() <= 128)
@@ -404,15 +407,23 @@ impl Positions {
     /// `objects` and appends their cells to `cells`.
     fn decode_narrow(&self, fields: &[u8], objects: &mut [u64], cells: &mut Vec<usize>) {
         let word = packed::load(fields);
+        cells.reserve(self.entries);
         for list in &self.lists {
-            let layer_cells = &self.cells[list.layer];
-            for k in 0..list.count as u32 {
-                let index = packed::get(word, list.offset + k * list.bits, list.bits);
-                let Some(&cell) = layer_cells.get(index as usize) else {
+            let Some(layer_cells) = self.cells.get(list.layer) else {
+                continue;
+            };
+            let (mask, bit) = (packed::low_bits(list.bits), 1u64 << (list.id % 64));
+            // The entries from the lowest up, each shifted off in turn: the
+            // whole list lies within the word (a narrow layout).
+            let mut rest = word.wrapping_shr(list.offset);
+            for _ in 0..list.count {
+                let index = (rest & mask) as usize;
+                rest = rest.wrapping_shr(list.bits);
+                let Some(&cell) = layer_cells.get(index) else {
                     continue;
                 };
                 if let Some(o) = objects.get_mut(cell as usize) {
-                    *o |= 1 << list.id;
+                    *o |= bit;
                     cells.push(cell as usize);
                 }
             }

@@ -66,6 +66,9 @@ pub struct Worker {
     players: Vec<usize>,
     /// The objects of the prepared board ORed together, for direct turns.
     objects_seen: u64,
+    /// The prepared state as one word, for a game whose states are one
+    /// word of position lists (`PuzzleScriptGame::word_state`).
+    state_word: u64,
 }
 
 thread_local! {
@@ -110,6 +113,7 @@ pub fn with_worker(game: &PuzzleScriptGame, f: impl FnOnce(&mut Worker)) {
                 start_won: false,
                 players: Vec::new(),
                 objects_seen: 0,
+                state_word: 0,
             });
         }
         if let Some(w) = slot.as_mut() {
@@ -546,6 +550,9 @@ impl Worker {
             }
         }
         self.objects_seen = seen;
+        if game.word_state {
+            self.state_word = packed::load(state);
+        }
         self.start_won = game.initial_wins && state == game.initial.as_slice();
     }
 
@@ -590,11 +597,14 @@ impl Worker {
             game.win_plan.satisfied(g, &self.board.objects)
         };
         if game.word_state {
-            // The successor made in a register and stored whole.
+            // The successor made in a register, stored whole (one eight-byte
+            // store, not a copy of a run-time length) and cut to length.
             let shifts = &self.scratch.shifts;
-            let (word, ok) = game.layout.shift_state(packed::load(state), won, shifts);
+            let (word, ok) = game.layout.shift_state(self.state_word, won, shifts);
             out.push_with(Move::solo(action), |bytes| {
-                bytes.extend(word.to_le_bytes().iter().take(state.len()).copied());
+                let end = bytes.len() + state.len();
+                bytes.extend_from_slice(&word.to_le_bytes());
+                bytes.truncate(end);
             });
             if !ok {
                 game.overfull.fetch_add(1, Ordering::Relaxed);
@@ -637,14 +647,7 @@ impl Worker {
     fn put_back(&mut self) {
         let so = self.so;
         if so == 1 {
-            for &i in &self.board.touched {
-                if let (Some(now), Some(&start)) =
-                    (self.board.objects.get_mut(i), self.start.get(i))
-                {
-                    *now = start;
-                }
-            }
-            self.board.clear_touched();
+            self.board.restore_touched(&self.start);
             return;
         }
         for &i in &self.board.touched {
