@@ -330,16 +330,12 @@ impl Positions {
                 let Some(list) = self.list_of.get(id).and_then(|&k| self.lists.get(k)) else {
                     continue;
                 };
-                let index = |cell: u32| {
-                    self.index_at
-                        .get(cell as usize * self.layers + list.layer)
-                        .copied()
-                        .filter(|&k| k != u32::MAX)
-                };
-                ok &= match (index(s.from), index(s.to)) {
-                    (Some(from), Some(to)) => slide(&mut word, list, from.into(), to.into()),
-                    _ => false,
-                };
+                let at = |cell: u32| cell as usize * self.layers + list.layer;
+                let from = self.index_at.get(at(s.from)).copied().unwrap_or(u32::MAX);
+                let to = self.index_at.get(at(s.to)).copied().unwrap_or(u32::MAX);
+                ok &= from != u32::MAX
+                    && to != u32::MAX
+                    && slide(&mut word, list, from.into(), to.into());
             }
         }
         (word, ok)
