@@ -511,3 +511,65 @@ fn move_layer(
     }
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{lone_matches, Plan, FEW};
+    use crate::engine::narrow_rule::anchored_matches;
+    use crate::engine::row_starts::Starts;
+    use crate::engine::Board;
+
+    /// On boards of players and crates with two to four moving players,
+    /// the rows placed one by one give the matches of the sorted starts, in
+    /// the same order, for each direction of a push rule.
+    #[test]
+    fn rows_placed_one_by_one_match_the_sorted_starts() {
+        let g = crate::compile(
+            "t",
+            "OBJECTS\nBackground\nblack\nPlayer\nwhite\nCrate\norange\nLEGEND\n. = Background\n\
+             P = Player\n* = Crate\nSOUNDS\nCOLLISIONLAYERS\nBackground\nPlayer, Crate\nRULES\n\
+             [ > Player | Crate | Crate ] -> [ > Player | > Crate | > Crate ]\n\
+             WINCONDITIONS\nLEVELS\n.P*\n",
+        )
+        .expect("compiles");
+        let (w, h) = (7, 5);
+        let plan = Plan::new(&g, w, h).expect("the rule is narrow");
+        let (player, crate_) = (g.names.objects["player"].0, g.names.objects["crate"].0);
+        let shift = g.names.id_layer[player] * 5;
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let (mut starts, mut found) = (Starts::default(), Vec::new());
+        let mut compared = 0;
+        for round in 0..400 {
+            let mut board = Board::empty(&g, w, h);
+            for o in board.objects.iter_mut() {
+                *o = match next(4) {
+                    0 => 1 << player,
+                    3 => 0,
+                    _ => 1 << crate_,
+                };
+            }
+            for (k, rule) in g.rules.groups[0].iter().enumerate() {
+                board.movements.iter_mut().for_each(|m| *m = 0);
+                board.moving = (0..2 + next(FEW - 1)).map(|_| next(w * h)).collect();
+                for &i in &board.moving {
+                    // A moving player, whose row then often holds crates.
+                    board.objects[i] = 1 << player;
+                    board.movements[i] = u64::from(rule.direction) << shift;
+                }
+                let narrow = rule.narrow.as_ref().expect("narrow");
+                let mut placed = [[0usize; 3]; FEW];
+                let n = lone_matches(&board, narrow, &plan.lone[0][k], &mut placed);
+                anchored_matches(&board, rule, narrow, &mut found, &mut starts);
+                assert_eq!(&placed[..n], &found[..], "round {round}, rule {k}");
+                compared += n;
+            }
+        }
+        assert!(compared > 100, "only {compared} matches compared");
+    }
+}
