@@ -39,6 +39,20 @@ pub fn applies(g: &Compiled) -> bool {
         })
 }
 
+/// One move of movement resolution: the objects of one layer that left
+/// cell `from` for cell `to`. A direct turn lists its moves in order
+/// ([`Scratch::shifts`]), so that the encoder can move a position list's
+/// entries instead of comparing the written cells with the prepared state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shift {
+    /// The cell the objects left.
+    pub from: u32,
+    /// The cell they reached.
+    pub to: u32,
+    /// The objects that moved.
+    pub objects: u64,
+}
+
 /// What a direct turn reads of the game besides its rules, in flat tables.
 #[derive(Clone, Debug, Default)]
 pub struct Plan {
@@ -182,6 +196,7 @@ pub fn run(
     objects: u64,
     scratch: &mut Scratch,
 ) -> bool {
+    scratch.shifts.clear();
     let mut movements = 0u64;
     if let Some(dir) = dir {
         movements = move_players(plan, board, dir & 0x1f, players);
@@ -193,7 +208,7 @@ pub fn run(
         }
         run_group(board, group, lone, &mut seen, scratch);
     }
-    resolve(plan, board);
+    resolve(plan, board, &mut scratch.shifts);
     if dir.is_some() && g.flags.require_player_movement && !players.is_empty() {
         let mask = plan.player_mask;
         return players
@@ -294,6 +309,23 @@ fn try_rule(
         }
         return changed;
     }
+    if board.moving.len() <= FEW {
+        // A few moving cells (a push): each one's row, if it lies on the
+        // board, is the only match it can anchor.
+        let mut found = [[0usize; 3]; FEW];
+        let n = lone_matches(board, plan, lone, &mut found);
+        let Some(found) = found.get(..n).filter(|f| !f.is_empty()) else {
+            return false;
+        };
+        let changed = write_matches(board, rule, plan, found, |_, _, o, m| {
+            seen.0 |= o;
+            seen.1 |= m;
+        });
+        if changed {
+            scratch.note_fired(rule);
+        }
+        return changed;
+    }
     if scratch.rows.is_empty() {
         scratch.rows.push(Vec::new());
     }
@@ -322,19 +354,80 @@ fn try_rule(
     changed
 }
 
+/// The most moving cells whose rows [`lone_matches`] places one by one;
+/// past it, the sorted starts of `row_starts` cost less.
+const FEW: usize = 4;
+
+/// Sets `found` to the matches of a narrow rule (`plan`, placed by `lone`)
+/// anchored on the board's moving cells (at most [`FEW`]): each cell's row
+/// placed by a bounds test on one coordinate and tested, the matches in the
+/// reference's scan order without repeats, as `row_starts::anchored_starts`
+/// sorts them (rows of vertical rules by index, of horizontal ones row by
+/// row); returns how many. Testing before sorting finds the same matches:
+/// nothing is written until all are found.
+#[inline]
+fn lone_matches(
+    board: &Board,
+    plan: &crate::compile::NarrowRule,
+    lone: &Lone,
+    found: &mut [[usize; 3]; FEW],
+) -> usize {
+    let mut keys = [0usize; FEW];
+    let mut n = 0;
+    for &cell in board.moving.iter().take(FEW) {
+        let (x, y) = board.xy(cell);
+        let (c, len) = match lone.vertical {
+            true => (y, board.height),
+            false => (x, board.width),
+        };
+        if c < lone.back || c + lone.ahead >= len {
+            continue;
+        }
+        let start = cell as isize - lone.offset;
+        if !narrow_cells_match(board, &plan.cells, start, lone.step) {
+            continue;
+        }
+        let start = start as usize;
+        let key = match lone.vertical {
+            true => start,
+            false => {
+                let (x, y) = board.xy(start);
+                y * board.width + x
+            }
+        };
+        // Insertion into the sorted keys, a repeat dropped.
+        let mut k = n;
+        while k > 0 && keys[k - 1] > key {
+            k -= 1;
+        }
+        if k > 0 && keys[k - 1] == key {
+            continue;
+        }
+        keys.copy_within(k..n, k + 1);
+        found.copy_within(k..n, k + 1);
+        keys[k] = key;
+        found[k] = [start, 0, 0];
+        n += 1;
+    }
+    n
+}
+
 /// Movement resolution (`movement::resolve_movements` without rigid marks,
 /// on one word): passes over the moving cells in index order, each moving
 /// every layer whose movement is free to go, until a pass moves nothing or
-/// leaves no movement; then every movement is cleared.
-fn resolve(plan: &Plan, board: &mut Board) {
+/// leaves no movement; then every movement is cleared. Each move is listed
+/// in `shifts`, in order.
+fn resolve(plan: &Plan, board: &mut Board, shifts: &mut Vec<Shift>) {
     let mut cells = std::mem::take(&mut board.moving);
     if cells.len() > 1 {
         cells.sort_unstable();
         cells.dedup();
     }
     let masks = &plan.layer_mask;
+    let mut pending;
     loop {
-        let (mut moved, mut pending) = (false, false);
+        let mut moved = false;
+        pending = false;
         for &i in &cells {
             let word = board.movements.get(i).copied().unwrap_or(0);
             if word == 0 {
@@ -346,7 +439,7 @@ fn resolve(plan: &Plan, board: &mut Board) {
                 rest &= !(0x1f << shift);
                 let dir = (word >> shift) & 0x1f;
                 let mask = masks.get(shift as usize / 5).copied().unwrap_or(0);
-                if move_layer(plan, board, i, mask, dir) {
+                if move_layer(plan, board, i, mask, dir, shifts) {
                     left &= !(0x1f << shift);
                     moved = true;
                 }
@@ -361,9 +454,13 @@ fn resolve(plan: &Plan, board: &mut Board) {
             break;
         }
     }
-    for &i in &cells {
-        if let Some(m) = board.movements.get_mut(i) {
-            *m = 0;
+    // Movements left (blocked ones) are cleared; when none is left, every
+    // cell's word is zero already.
+    if pending {
+        for &i in &cells {
+            if let Some(m) = board.movements.get_mut(i) {
+                *m = 0;
+            }
         }
     }
     cells.clear();
@@ -373,9 +470,16 @@ fn resolve(plan: &Plan, board: &mut Board) {
 /// Moves the objects of layer `mask` of cell `i` one step in `dir` (as
 /// `movement::move_layer`: off the board or onto a cell holding that layer
 /// is blocked; `action`, or any value that is not one direction, stays in
-/// place); false when blocked.
+/// place, and is no move for `shifts`); false when blocked.
 #[inline(always)]
-fn move_layer(plan: &Plan, board: &mut Board, i: usize, mask: u64, dir: u64) -> bool {
+fn move_layer(
+    plan: &Plan,
+    board: &mut Board,
+    i: usize,
+    mask: u64,
+    dir: u64,
+    shifts: &mut Vec<Shift>,
+) -> bool {
     let t = match dir {
         1 | 2 | 4 | 8 => {
             // Up, down, left, right: 0, 1, 2, 3.
@@ -398,5 +502,74 @@ fn move_layer(plan: &Plan, board: &mut Board, i: usize, mask: u64, dir: u64) -> 
     board.objects[t] |= moving;
     board.touch(i);
     board.touch(t);
+    if t != i {
+        shifts.push(Shift {
+            from: i as u32,
+            to: t as u32,
+            objects: moving,
+        });
+    }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{lone_matches, Plan, FEW};
+    use crate::engine::narrow_rule::anchored_matches;
+    use crate::engine::row_starts::Starts;
+    use crate::engine::Board;
+
+    /// On boards of players and crates with two to four moving players,
+    /// the rows placed one by one give the matches of the sorted starts, in
+    /// the same order, for each direction of a push rule.
+    #[test]
+    fn rows_placed_one_by_one_match_the_sorted_starts() {
+        let g = crate::compile(
+            "t",
+            "OBJECTS\nBackground\nblack\nPlayer\nwhite\nCrate\norange\nLEGEND\n. = Background\n\
+             P = Player\n* = Crate\nSOUNDS\nCOLLISIONLAYERS\nBackground\nPlayer, Crate\nRULES\n\
+             [ > Player | Crate | Crate ] -> [ > Player | > Crate | > Crate ]\n\
+             WINCONDITIONS\nLEVELS\n.P*\n",
+        )
+        .expect("compiles");
+        let (w, h) = (7, 5);
+        let plan = Plan::new(&g, w, h).expect("the rule is narrow");
+        let (player, crate_) = (g.names.objects["player"].0, g.names.objects["crate"].0);
+        let shift = g.names.id_layer[player] * 5;
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let (mut starts, mut found) = (Starts::default(), Vec::new());
+        let mut compared = 0;
+        for round in 0..400 {
+            let mut board = Board::empty(&g, w, h);
+            for o in board.objects.iter_mut() {
+                *o = match next(4) {
+                    0 => 1 << player,
+                    3 => 0,
+                    _ => 1 << crate_,
+                };
+            }
+            for (k, rule) in g.rules.groups[0].iter().enumerate() {
+                board.movements.iter_mut().for_each(|m| *m = 0);
+                board.moving = (0..2 + next(FEW - 1)).map(|_| next(w * h)).collect();
+                for &i in &board.moving {
+                    // A moving player, whose row then often holds crates.
+                    board.objects[i] = 1 << player;
+                    board.movements[i] = u64::from(rule.direction) << shift;
+                }
+                let narrow = rule.narrow.as_ref().expect("narrow");
+                let mut placed = [[0usize; 3]; FEW];
+                let n = lone_matches(&board, narrow, &plan.lone[0][k], &mut placed);
+                anchored_matches(&board, rule, narrow, &mut found, &mut starts);
+                assert_eq!(&placed[..n], &found[..], "round {round}, rule {k}");
+                compared += n;
+            }
+        }
+        assert!(compared > 100, "only {compared} matches compared");
+    }
 }

@@ -277,6 +277,21 @@ impl Board {
         }
     }
 
+    /// Puts every cell in `touched` back to its objects in `start` (a grid
+    /// of one word a cell) and empties `touched`, in one pass.
+    #[inline]
+    pub fn restore_touched(&mut self, start: &[u64]) {
+        for &i in &self.touched {
+            if let (Some(now), Some(&was)) = (self.objects.get_mut(i), start.get(i)) {
+                *now = was;
+            }
+            if let Some(w) = self.touched_bits.get_mut(i / 64) {
+                *w &= !(1u64 << (i % 64));
+            }
+        }
+        self.touched.clear();
+    }
+
     /// Empties `touched`.
     #[inline]
     pub fn clear_touched(&mut self) {
@@ -367,6 +382,8 @@ pub struct Scratch {
     /// True to try every rule by the general path, even those compiled to
     /// plain words (`compile::NarrowRule`): only tests set it, to compare.
     pub general_rules: bool,
+    /// The moves of the last direct turn, in order ([`direct::Shift`]).
+    pub shifts: Vec<direct::Shift>,
 }
 
 impl Scratch {
@@ -490,5 +507,26 @@ mod tests {
         b.touch(139);
         b.touch(139);
         assert_eq!(b.touched, vec![139]);
+    }
+
+    /// Restoring the touched cells puts back exactly those cells and
+    /// empties the list, so that the next writes are listed again.
+    #[test]
+    fn restored_cells_take_their_start_and_leave_the_list() {
+        let mut b = board();
+        let start = b.objects.clone();
+        for i in [5, 139, 64] {
+            b.objects[i] = 99;
+            b.touch(i);
+        }
+        b.objects[7] = 98; // written without a touch: left alone
+        b.restore_touched(&start);
+        assert!(b.touched.is_empty());
+        for i in [5, 139, 64] {
+            assert_eq!(b.objects[i], start[i], "cell {i}");
+        }
+        assert_eq!(b.objects[7], 98);
+        b.touch(5);
+        assert_eq!(b.touched, vec![5]);
     }
 }

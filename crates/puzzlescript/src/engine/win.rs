@@ -62,6 +62,10 @@ pub fn satisfied(g: &Compiled, objects: &[u64]) -> bool {
 pub struct WinPlan {
     /// Per condition, the cells to check (`None`: every cell).
     cells: Vec<Option<Vec<usize>>>,
+    /// Every object some condition names, as one word (all ones when
+    /// objects take several words): a turn that adds or removes none of
+    /// them anywhere leaves every condition as it was.
+    pub objects: u64,
 }
 
 impl WinPlan {
@@ -85,7 +89,17 @@ impl WinPlan {
                 )
             })
             .collect();
-        WinPlan { cells }
+        let objects = if so == 1 {
+            g.win_conditions
+                .iter()
+                .map(|c| {
+                    c.first.first().copied().unwrap_or(0) | c.second.first().copied().unwrap_or(0)
+                })
+                .fold(0, |a, b| a | b)
+        } else {
+            u64::MAX
+        };
+        WinPlan { cells, objects }
     }
 
     /// Same as [`satisfied`], looking only at the cells that matter.
@@ -130,5 +144,25 @@ impl WinPlan {
                         }
                     }
                 })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::WinPlan;
+
+    /// The plan's word names every object of every condition and no other.
+    #[test]
+    fn the_plan_names_the_objects_of_its_conditions() {
+        let text = "title t\n\nOBJECTS\n\nBackground\nblack\n\nTarget\nyellow\n\nWall\nbrown\n\n\
+                    Player\nwhite\n\nCrate\norange\n\nLEGEND\n\n. = Background\n# = Wall\nP = Player\n\
+                    * = Crate\nO = Target\n\nSOUNDS\n\nCOLLISIONLAYERS\n\nBackground\nTarget\n\
+                    Player, Wall, Crate\n\nRULES\n\n[ > Player | Crate ] -> [ > Player | > Crate ]\n\n\
+                    WINCONDITIONS\n\nAll Target on Crate\n\nLEVELS\n\n#####\n#P*O#\n#####\n";
+        let g = crate::compile("t", text).expect("the game compiles");
+        // Every object counted as changing: no cells are looked up.
+        let plan = WinPlan::new(&g, &[], &[!0]);
+        let id = |name: &str| g.names.objects[name].0;
+        assert_eq!(plan.objects, 1 << id("target") | 1 << id("crate"));
     }
 }

@@ -11,6 +11,7 @@ use super::packed::{read_field, write_field};
 use super::positions::Positions;
 use crate::bits;
 use crate::compile::{Compiled, Grid, PatternCell};
+use crate::engine::direct::Shift;
 
 /// How states of one level are laid out.
 #[derive(Clone, Debug)]
@@ -314,14 +315,80 @@ impl Layout {
         cells: &[usize],
         fields: &mut [u8],
     ) -> bool {
-        let layers = self.layer_word.len();
-        let mut ok = true;
         if self.changing_layers.is_empty() {
             // Position lists alone (every changing layer is conserved).
             return self
                 .positions
                 .reencode_cells(before, objects, cells, fields);
         }
+        let mut ok = self.reencode_field_cells(before, objects, cells, fields);
+        if !self.positions.is_empty() {
+            ok &= self
+                .positions
+                .reencode_cells(before, objects, cells, fields);
+        }
+        ok
+    }
+
+    /// True when [`Layout::reencode_shifts`] applies: the position lists
+    /// (if any) fit one word of a narrow state.
+    pub fn shifts_apply(&self) -> bool {
+        self.positions.is_empty() || self.positions.shifts_apply(self.bytes)
+    }
+
+    /// True when a state is one word of at most eight bytes whose fields
+    /// are narrow position lists alone: [`Layout::shift_state`] then makes a
+    /// successor in a register.
+    pub fn word_state(&self) -> bool {
+        self.changing_layers.is_empty()
+            && !self.positions.is_empty()
+            && self.positions.shifts_apply(self.bytes)
+            && self.bytes <= 8
+    }
+
+    /// The successor of the state `word` (its bytes, little-endian: the
+    /// outcome byte lowest) after a turn whose moves are `shifts`, with the
+    /// outcome `won`; false beside it when the lists broke (see
+    /// [`Layout::reencode_shifts`]). Only when [`Layout::word_state`].
+    pub fn shift_state(&self, word: u64, won: bool, shifts: &[Shift]) -> (u64, bool) {
+        let (fields, ok) = self.positions.shift_word(shifts, word >> 8);
+        (fields << 8 | u64::from(won), ok)
+    }
+
+    /// [`Layout::reencode_cells`] for a turn whose rules cannot create or
+    /// destroy a conserved object (a direct turn): the fields from the
+    /// written `cells`, the position lists from the turn's moves `shifts`
+    /// ([`Positions::shift_lists`]), which are fewer than the written cells
+    /// and need no comparison with `before`. Only when
+    /// [`Layout::shifts_apply`].
+    pub fn reencode_shifts(
+        &self,
+        before: &[u64],
+        objects: &[u64],
+        cells: &[usize],
+        shifts: &[Shift],
+        fields: &mut [u8],
+    ) -> bool {
+        let mut ok = true;
+        if !self.changing_layers.is_empty() {
+            ok &= self.reencode_field_cells(before, objects, cells, fields);
+        }
+        if !self.positions.is_empty() && !shifts.is_empty() {
+            ok &= self.positions.shift_lists(shifts, fields);
+        }
+        ok
+    }
+
+    /// The fields part of [`Layout::reencode_cells`].
+    fn reencode_field_cells(
+        &self,
+        before: &[u64],
+        objects: &[u64],
+        cells: &[usize],
+        fields: &mut [u8],
+    ) -> bool {
+        let layers = self.layer_word.len();
+        let mut ok = true;
         let so = self.so;
         for &cell in cells {
             // A written cell that ends as it was (a decoration erased and
@@ -365,11 +432,6 @@ impl Layout {
                     _ => ok &= value == 0,
                 }
             }
-        }
-        if !self.positions.is_empty() {
-            ok &= self
-                .positions
-                .reencode_cells(before, objects, cells, fields);
         }
         ok
     }

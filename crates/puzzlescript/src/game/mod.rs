@@ -82,6 +82,12 @@ pub struct PuzzleScriptGame {
     /// True when every turn can run as a direct turn (`engine::direct`):
     /// the whole turn of narrow rules in one function.
     direct: Option<crate::engine::direct::Plan>,
+    /// True when a direct turn's successor moves the position lists by its
+    /// moves ([`Layout::reencode_shifts`]).
+    shift_lists: bool,
+    /// True when, besides, a state is one word of position lists: a direct
+    /// turn's successor is made in a register ([`Layout::shift_state`]).
+    word_state: bool,
 }
 
 /// The default of [`PuzzleScriptGame::set_max_outcomes`]: a turn replayed this
@@ -142,7 +148,6 @@ impl PuzzleScriptGame {
             game,
             number,
             board,
-            layout,
             template_objects: template_board.summary.map_words().0,
             template_summary: template_board.summary,
             map_summary,
@@ -160,6 +165,9 @@ impl PuzzleScriptGame {
             rule_records: true,
             narrow_rules: true,
             direct,
+            shift_lists: layout.shifts_apply(),
+            word_state: layout.word_state(),
+            layout,
         })
     }
 

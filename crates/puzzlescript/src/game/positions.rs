@@ -17,6 +17,7 @@
 use super::packed::{self, write_field, Window};
 use crate::bits;
 use crate::compile::{CellPattern, Compiled, PatternCell, Replacement};
+use crate::engine::direct::Shift;
 
 /// The largest count re-encoded in place from the written cells; larger
 /// lists are rebuilt by a scan of their layer's cells.
@@ -58,6 +59,8 @@ pub struct Positions {
     narrow: bool,
     /// True when every listed layer has at most 64 cells (its cell sets take a `u64`).
     small: bool,
+    /// The entries of every list together.
+    entries: usize,
 }
 
 /// The objects that no replacement creates or destroys (movement only moves
@@ -216,6 +219,7 @@ impl Positions {
             }
         }
         self.small = self.lists.iter().all(|l| self.cells[l.layer].len() <= 64);
+        self.entries = self.lists.iter().map(|l| l.count).sum();
         self.narrow = self.so == 1
             && offset <= 64
             && self.lists.iter().all(|l| self.cells[l.layer].len() <= 128)
@@ -293,6 +297,50 @@ impl Positions {
         ok
     }
 
+    /// True when [`Positions::shift_lists`] can update the lists of a state
+    /// of `bytes` bytes (its outcome byte included): the lists of a narrow
+    /// layout in a state of at most eight bytes of fields.
+    pub fn shifts_apply(&self, bytes: usize) -> bool {
+        self.narrow && bytes <= 9
+    }
+
+    /// Moves the entries of the lists in `fields` (a narrow state's fields,
+    /// [`Positions::shifts_apply`]) as the moves `shifts` moved their
+    /// objects, in order: each listed object that moved has its old cell's
+    /// index replaced by its new cell's, slid to its sorted place. A turn
+    /// whose rules cannot create or destroy a listed object (they are
+    /// conserved) changes the lists by its moves alone, so this is
+    /// [`Positions::reencode_cells`] without comparing the written cells.
+    /// False when a moved object was not listed at its old cell or its new
+    /// cell has no position.
+    pub fn shift_lists(&self, shifts: &[Shift], fields: &mut [u8]) -> bool {
+        let (word, ok) = self.shift_word(shifts, packed::load(fields));
+        packed::store(word, fields);
+        ok
+    }
+
+    /// [`Positions::shift_lists`] on the fields read as one word.
+    pub fn shift_word(&self, shifts: &[Shift], mut word: u64) -> (u64, bool) {
+        let mut ok = true;
+        for s in shifts {
+            let mut rest = s.objects & self.word_mask;
+            while rest != 0 {
+                let id = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let Some(list) = self.list_of.get(id).and_then(|&k| self.lists.get(k)) else {
+                    continue;
+                };
+                let at = |cell: u32| cell as usize * self.layers + list.layer;
+                let from = self.index_at.get(at(s.from)).copied().unwrap_or(u32::MAX);
+                let to = self.index_at.get(at(s.to)).copied().unwrap_or(u32::MAX);
+                ok &= from != u32::MAX
+                    && to != u32::MAX
+                    && slide(&mut word, list, from.into(), to.into());
+            }
+        }
+        (word, ok)
+    }
+
     /// [`Positions::reencode_cells`] on one word: the lists some written
     /// cell changed are read into cell sets (a bit per cell of the layer),
     /// the written cells set or cleared there, and the sets written back as
@@ -355,15 +403,23 @@ impl Positions {
     /// `objects` and appends their cells to `cells`.
     fn decode_narrow(&self, fields: &[u8], objects: &mut [u64], cells: &mut Vec<usize>) {
         let word = packed::load(fields);
+        cells.reserve(self.entries);
         for list in &self.lists {
-            let layer_cells = &self.cells[list.layer];
-            for k in 0..list.count as u32 {
-                let index = packed::get(word, list.offset + k * list.bits, list.bits);
-                let Some(&cell) = layer_cells.get(index as usize) else {
+            let Some(layer_cells) = self.cells.get(list.layer) else {
+                continue;
+            };
+            let (mask, bit) = (packed::low_bits(list.bits), 1u64 << (list.id % 64));
+            // The entries from the lowest up, each shifted off in turn: the
+            // whole list lies within the word (a narrow layout).
+            let mut rest = word.wrapping_shr(list.offset);
+            for _ in 0..list.count {
+                let index = (rest & mask) as usize;
+                rest = rest.wrapping_shr(list.bits);
+                let Some(&cell) = layer_cells.get(index) else {
                     continue;
                 };
                 if let Some(o) = objects.get_mut(cell as usize) {
-                    *o |= 1 << list.id;
+                    *o |= bit;
                     cells.push(cell as usize);
                 }
             }
@@ -451,6 +507,40 @@ impl Positions {
     }
 }
 
+/// Replaces index `from` by `to` in the sorted `list` packed in `word`,
+/// sliding the entries between the two over by one so that the list stays
+/// sorted; false when `from` is not in the list. The list lies within the
+/// word (a narrow layout), so plain shifts reach every entry.
+fn slide(word: &mut u64, list: &List, from: u64, to: u64) -> bool {
+    let (bits, first) = (list.bits, list.offset);
+    if bits == 0 {
+        // One cell in the layer: every entry is index zero.
+        return from == to;
+    }
+    let mask = packed::low_bits(bits);
+    let end = first + list.count as u32 * bits;
+    let get = |word: u64, at: u32| word.wrapping_shr(at) & mask;
+    let mut at = first;
+    while at < end && get(*word, at) != from {
+        at += bits;
+    }
+    if at >= end {
+        return false;
+    }
+    // Towards higher indices, then towards lower ones: one of the two loops
+    // runs, each stops at the first entry already on the right side of `to`.
+    while at + bits < end && get(*word, at + bits) < to {
+        packed::put(word, at, bits, get(*word, at + bits));
+        at += bits;
+    }
+    while at > first && get(*word, at - bits) > to {
+        packed::put(word, at, bits, get(*word, at - bits));
+        at -= bits;
+    }
+    packed::put(word, at, bits, to);
+    true
+}
+
 /// Where `index` goes in the sorted `list` to be inserted (`insert`) or
 /// removed; `None` when it is already there, or not there to remove (a cell
 /// written twice).
@@ -459,4 +549,44 @@ fn position(list: &[u16], index: u16, insert: bool) -> Option<usize> {
     let k = list.iter().position(|&v| v >= index).unwrap_or(list.len());
     let there = list.get(k) == Some(&index);
     (there != insert).then_some(k)
+}
+
+#[cfg(test)]
+mod slide_tests {
+    use super::{packed, slide, List};
+
+    /// Sliding one entry of a packed sorted list gives the list with the
+    /// entry replaced and sorted again, wherever the new index falls.
+    #[test]
+    fn a_slid_entry_keeps_the_list_sorted() {
+        let list = List {
+            id: 0,
+            layer: 0,
+            count: 4,
+            offset: 3,
+            bits: 6,
+        };
+        let entries = [5u64, 17, 30, 41];
+        let pack = |values: &[u64]| {
+            let mut word = 0b101; // bits below the list stay as they are
+            for (k, &v) in values.iter().enumerate() {
+                packed::put(&mut word, list.offset + k as u32 * list.bits, list.bits, v);
+            }
+            word
+        };
+        for from in entries {
+            for to in [0u64, 6, 18, 29, 35, 63] {
+                let mut word = pack(&entries);
+                assert!(slide(&mut word, &list, from, to));
+                let mut expected: Vec<u64> = entries
+                    .iter()
+                    .map(|&v| if v == from { to } else { v })
+                    .collect();
+                expected.sort_unstable();
+                assert_eq!(word, pack(&expected), "{from} -> {to}");
+            }
+        }
+        let mut word = pack(&entries);
+        assert!(!slide(&mut word, &list, 6, 7), "an index not in the list");
+    }
 }

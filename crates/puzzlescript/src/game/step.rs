@@ -8,6 +8,7 @@ use std::sync::atomic::Ordering;
 use model::{Move, Successors};
 
 use super::chance::{add, Enumerator};
+use super::packed;
 use super::{chance_move, PuzzleScriptGame};
 use crate::engine::movement::is_player;
 use crate::engine::turn::{input_bits, run};
@@ -65,6 +66,9 @@ pub struct Worker {
     players: Vec<usize>,
     /// The objects of the prepared board ORed together, for direct turns.
     objects_seen: u64,
+    /// The prepared state as one word, for a game whose states are one
+    /// word of position lists (`PuzzleScriptGame::word_state`).
+    state_word: u64,
 }
 
 thread_local! {
@@ -109,6 +113,7 @@ pub fn with_worker(game: &PuzzleScriptGame, f: impl FnOnce(&mut Worker)) {
                 start_won: false,
                 players: Vec::new(),
                 objects_seen: 0,
+                state_word: 0,
             });
         }
         if let Some(w) = slot.as_mut() {
@@ -545,6 +550,9 @@ impl Worker {
             }
         }
         self.objects_seen = seen;
+        if game.word_state {
+            self.state_word = packed::load(state);
+        }
         self.start_won = game.initial_wins && state == game.initial.as_slice();
     }
 
@@ -576,18 +584,38 @@ impl Worker {
             self.put_back();
             return;
         }
-        // An unchanged grid wins only if it already did (the level's start can).
-        let won = if self.same_as_start() {
-            if !self.start_won {
+        // An unchanged grid wins only if it already did (the level's start
+        // can), and so does a grid where no object a win condition names was
+        // added or removed: the prepared state's own result holds for it.
+        let diff = self.written_difference();
+        let won = if diff & game.win_plan.objects == 0 {
+            if diff == 0 && !self.start_won {
                 return;
             }
-            true
+            self.start_won
         } else {
             game.win_plan.satisfied(g, &self.board.objects)
         };
+        if game.word_state {
+            // The successor made in a register, stored whole (one eight-byte
+            // store, not a copy of a run-time length) and cut to length.
+            let shifts = &self.scratch.shifts;
+            let (word, ok) = game.layout.shift_state(self.state_word, won, shifts);
+            out.push_with(Move::solo(action), |bytes| {
+                let end = bytes.len() + state.len();
+                bytes.extend_from_slice(&word.to_le_bytes());
+                bytes.truncate(end);
+            });
+            if !ok {
+                game.overfull.fetch_add(1, Ordering::Relaxed);
+            }
+            return;
+        }
         // Written straight into the successors: no copy through `encoded`.
         let (start, touched) = (&self.start, &self.board.touched);
         let objects = &self.board.objects;
+        let shifts = &self.scratch.shifts;
+        let by_shifts = game.shift_lists;
         let mut overfull = false;
         out.push_with(Move::solo(action), |bytes| {
             let at = bytes.len();
@@ -600,7 +628,12 @@ impl Worker {
             }
             if let Some((outcome, fields)) = bytes.get_mut(at..).and_then(|s| s.split_first_mut()) {
                 *outcome = u8::from(won);
-                overfull = !game.layout.reencode_cells(start, objects, touched, fields);
+                overfull = !if by_shifts {
+                    game.layout
+                        .reencode_shifts(start, objects, touched, shifts, fields)
+                } else {
+                    game.layout.reencode_cells(start, objects, touched, fields)
+                };
             }
         });
         if overfull {
@@ -614,14 +647,7 @@ impl Worker {
     fn put_back(&mut self) {
         let so = self.so;
         if so == 1 {
-            for &i in &self.board.touched {
-                if let (Some(now), Some(&start)) =
-                    (self.board.objects.get_mut(i), self.start.get(i))
-                {
-                    *now = start;
-                }
-            }
-            self.board.clear_touched();
+            self.board.restore_touched(&self.start);
             return;
         }
         for &i in &self.board.touched {
@@ -629,6 +655,16 @@ impl Worker {
             self.board.objects[cell.clone()].copy_from_slice(&self.start[cell]);
         }
         self.board.clear_touched();
+    }
+
+    /// The objects added or removed at some cell written since the prepared
+    /// state, ORed together (one word of objects: direct turns): zero when
+    /// the grid is the prepared state's.
+    fn written_difference(&self) -> u64 {
+        let (now, start) = (&self.board.objects, &self.start);
+        self.board.touched.iter().fold(0, |diff, &i| {
+            diff | now.get(i).copied().unwrap_or(0) ^ start.get(i).copied().unwrap_or(0)
+        })
     }
 
     /// True when every cell written since the prepared state is as it was.
