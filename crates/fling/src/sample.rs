@@ -74,7 +74,15 @@ pub fn sample_rate(
     (threads, step, layout): (usize, Step, Layout),
 ) -> Result<Sample, FlingError> {
     let level = match dir {
-        Some(dir) if pieces > 2 => Some(Level::open(dir, pieces - 1, false)?),
+        Some(dir) if pieces > 2 => {
+            let mut level = Level::open(dir, pieces - 1, false)?;
+            // The tables below are read in the layout they were recorded in.
+            let recorded = crate::manifest::read(dir)?;
+            if let Some(stats) = recorded.iter().find(|s| s.pieces == pieces - 1) {
+                level.layout = stats.layout;
+            }
+            Some(level)
+        }
         _ => None,
     };
     let copies = match (&level, dir) {
