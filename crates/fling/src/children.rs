@@ -276,6 +276,15 @@ impl ChildTables {
     /// particular order) into `out` and returns how many there are.
     #[inline]
     pub(crate) fn child_masks(&self, mask: u64, out: &mut [u64]) -> usize {
+        let rows = self.row_child_masks(mask, out);
+        rows + out
+            .get_mut(rows..)
+            .map_or(0, |rest| self.column_child_masks(mask, rest))
+    }
+
+    /// The children of `mask` by a horizontal move (as [`Self::child_masks`]).
+    #[inline]
+    pub(crate) fn row_child_masks(&self, mask: u64, out: &mut [u64]) -> usize {
         let mut n = 0;
         let mut push = |child: u64| {
             if let Some(slot) = out.get_mut(n) {
@@ -292,6 +301,19 @@ impl ChildTables {
                 push(cleared | u64::from(child) << shift);
             }
         }
+        n
+    }
+
+    /// The children of `mask` by a vertical move (as [`Self::child_masks`]).
+    #[inline]
+    pub(crate) fn column_child_masks(&self, mask: u64, out: &mut [u64]) -> usize {
+        let mut n = 0;
+        let mut push = |child: u64| {
+            if let Some(slot) = out.get_mut(n) {
+                *slot = child;
+                n += 1;
+            }
+        };
         let columns = self.columns(mask);
         for x in 0..WIDTH {
             let column = (columns >> (8 * x)) as usize & (COL_MASKS - 1);

@@ -38,6 +38,9 @@ struct Slot {
     index: u32,
     mask: u64,
     /// Children, the next to read, solvable children so far, the first.
+    /// The children of horizontal moves come first; those of vertical
+    /// moves (a transposition away) only when these do not settle the board.
+    columns_listed: bool,
     count: u8,
     next: u8,
     solving: u8,
@@ -53,6 +56,7 @@ const EMPTY: Slot = Slot {
     stage: Stage::Empty,
     index: 0,
     mask: 0,
+    columns_listed: false,
     count: 0,
     next: 0,
     solving: 0,
@@ -130,7 +134,11 @@ impl Ring {
         done: &mut impl FnMut(u32, u64, Class),
     ) -> bool {
         for (index, mask) in boards.by_ref() {
-            let count = tables.child_masks(mask, &mut slot.children);
+            let mut count = tables.row_child_masks(mask, &mut slot.children);
+            slot.columns_listed = count == 0;
+            if count == 0 {
+                count = tables.column_child_masks(mask, &mut slot.children);
+            }
             if count == 0 {
                 done(index, mask, (false, false, false));
                 continue;
@@ -160,6 +168,11 @@ impl Ring {
                 return Some((true, true, false));
             }
             slot.first = rank;
+        }
+        if slot.next == slot.count && !slot.columns_listed {
+            slot.columns_listed = true;
+            let rest = &mut slot.children[slot.count as usize..];
+            slot.count += tables.column_child_masks(slot.mask, rest) as u8;
         }
         if slot.next < slot.count {
             slot.rank = tables.rank(below.layout.holder(slot.children[slot.next as usize]));
