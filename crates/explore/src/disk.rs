@@ -54,7 +54,7 @@ use crate::table::Table;
 use crate::ExploreError;
 use serde::{Deserialize, Serialize};
 use std::fs::{self, File};
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use store::{Edge, RunWriter};
 
@@ -87,6 +87,8 @@ const PROCESS_MARGIN: u64 = 4 << 20;
 const STEP_SHARE: u64 = 8;
 /// The share of the budget (one part in this many) the runs' filters may use.
 const FILTER_SHARE: u64 = 8;
+/// The share of the budget the filter of every visited state takes.
+const SEEN_SHARE: u64 = 8;
 
 /// What a checkpoint must remember of the disk runs.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -115,6 +117,8 @@ pub struct DiskDedup {
     runs: Vec<VisitedRun>,
     /// Bytes the runs' filters may hold together.
     filter_cap: u64,
+    /// The filter of every state the runs hold, checked before theirs.
+    seen: Seen,
     garbage: Vec<PathBuf>,
     next_file: u64,
     table_states: u64,
@@ -131,12 +135,10 @@ pub struct DiskDedup {
     threads: usize,
     spills: Vec<(PathBuf, u64)>,
     seq: u64,
-    pending: Option<(PathBuf, BufWriter<File>)>,
+    pending: Option<Pending>,
     first_pending: Option<u64>,
     /// What the index holds between rounds (see [`cache`]).
     cache: Cache,
-    /// Scratch for one parent's queued row (see [`DiskDedup::push_parent`]).
-    row: Vec<u8>,
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ExploreError + '_ {
@@ -199,6 +201,7 @@ impl DiskDedup {
             width,
             runs: Vec::new(),
             filter_cap: filter_cap(opts.mem_budget),
+            seen: Seen::new(seen_bytes(opts.mem_budget)),
             garbage: Vec::new(),
             next_file,
             table_states: 0,
@@ -219,7 +222,6 @@ impl DiskDedup {
                 width,
                 ..Cache::default()
             },
-            row: Vec::new(),
         }
     }
 
@@ -365,6 +367,7 @@ impl DiskDedup {
         while id < count {
             let n = (count - id).min(chunk) as usize;
             writer.read_states(id, n, &mut records)?;
+            self.seen.insert_records(records.chunks_exact(self.width));
             let entries = self.sorted_base_chunk(&records, id);
             let path = self.new_path("base");
             let mut file = File::create(&path).map_err(io_err(&path))?;
@@ -458,7 +461,9 @@ impl DiskDedup {
         let mut summary = Summary::new(self.width, entries, bits);
         let mut reader = EntryReader::open(path, entries, self.width + 8)?;
         while reader.next(path)? {
-            summary.push(&reader.entry()[..self.width]);
+            let record = &reader.entry()[..self.width];
+            summary.push(record);
+            self.seen.insert_records(std::iter::once(record));
         }
         Ok(summary.finish())
     }
@@ -539,24 +544,24 @@ impl DiskDedup {
     /// Queues a terminal parent's outcome; it is recorded (with an empty
     /// row of edges) when the layer ends. Its row marker replaces the degree.
     pub fn push_terminal(&mut self, parent: u64, outcome: u16) -> Result<(), ExploreError> {
-        let mut buf = [0u8; 6];
-        buf[..4].copy_from_slice(&TERMINAL_ROW.to_le_bytes());
-        buf[4..].copy_from_slice(&outcome.to_le_bytes());
-        self.write_pending(parent, &buf)
+        let out = self.pending_at(parent)?;
+        let row = out.row();
+        row.extend_from_slice(&TERMINAL_ROW.to_le_bytes());
+        row.extend_from_slice(&outcome.to_le_bytes());
+        out.row_done()
     }
 
-    /// Appends bytes to the layer's pending stream, opening it at the
-    /// layer's first queued parent.
-    fn write_pending(&mut self, parent: u64, bytes: &[u8]) -> Result<(), ExploreError> {
+    /// The layer's pending stream, opened at the layer's first queued
+    /// parent, `parent`.
+    fn pending_at(&mut self, parent: u64) -> Result<&mut Pending, ExploreError> {
         if self.pending.is_none() {
             let path = self.new_path("pending");
-            let file = File::create(&path).map_err(io_err(&path))?;
-            self.pending = Some((path, BufWriter::with_capacity(IO_BUF, file)));
+            self.pending = Some(Pending::create(path)?);
             self.first_pending = Some(parent);
         }
         match self.pending.as_mut() {
-            Some((path, out)) => out.write_all(bytes).map_err(io_err(path)),
-            None => Ok(()),
+            Some(out) => Ok(out),
+            None => unreachable!("the pending stream was just opened"),
         }
     }
 
@@ -567,21 +572,18 @@ impl DiskDedup {
         edges: &[Edge],
         probs: Option<&[(u32, u32)]>,
     ) -> Result<(), ExploreError> {
-        // One buffer for every row, not an allocation a parent.
-        let mut buf = std::mem::take(&mut self.row);
-        buf.clear();
-        buf.extend_from_slice(&(edges.len() as u32).to_le_bytes());
+        let out = self.pending_at(parent)?;
+        let row = out.row();
+        row.extend_from_slice(&(edges.len() as u32).to_le_bytes());
         for (i, e) in edges.iter().enumerate() {
-            buf.extend_from_slice(&e.action.to_le_bytes());
-            buf.extend_from_slice(&e.target.to_le_bytes());
+            row.extend_from_slice(&e.action.to_le_bytes());
+            row.extend_from_slice(&e.target.to_le_bytes());
             if let Some(p) = probs.and_then(|p| p.get(i)) {
-                buf.extend_from_slice(&p.0.to_le_bytes());
-                buf.extend_from_slice(&p.1.to_le_bytes());
+                row.extend_from_slice(&p.0.to_le_bytes());
+                row.extend_from_slice(&p.1.to_le_bytes());
             }
         }
-        let written = self.write_pending(parent, &buf);
-        self.row = buf;
-        written
+        out.row_done()
     }
 }
 
@@ -600,6 +602,12 @@ fn filter_cap(mem_budget: u64) -> u64 {
     mem_budget / FILTER_SHARE
 }
 
+/// Bytes the filter of every visited state ([`seen`]) takes under a budget
+/// of `mem_budget` bytes.
+fn seen_bytes(mem_budget: u64) -> u64 {
+    mem_budget / SEEN_SHARE
+}
+
 /// The most candidates one resolution may take: the candidate buffer's
 /// length (ranks are 32-bit, so never more than 2^32 - 1).
 fn round_limit(cand_limit: usize) -> u64 {
@@ -612,12 +620,16 @@ mod files;
 mod layer;
 mod lookup;
 mod parallel;
+mod pending;
 mod probe;
+mod seen;
 
 use cache::Cache;
 pub use cache::Frontier;
 use files::{clear_dir, sort_candidates, sort_entries, sync_new_file, write_file, EntryReader};
+use pending::Pending;
 use probe::{Summary, MAX_FILTER_BITS};
+use seen::Seen;
 
 #[cfg(test)]
 mod tests {

@@ -85,11 +85,10 @@ impl DiskDedup {
         chance: bool,
         at: Option<Frontier>,
     ) -> Result<(), ExploreError> {
-        let Some((pending_path, mut out)) = self.pending.take() else {
+        let Some(out) = self.pending.take() else {
             return Ok(());
         };
-        std::io::Write::flush(&mut out).map_err(io_err(&pending_path))?;
-        drop(out);
+        let pending_path = out.finish()?;
         let resolved: Vec<AtomicU64> = (0..self.seq).map(|_| AtomicU64::new(0)).collect();
         let fresh = self.resolve(&resolved)?;
         // Collected in place: the same words, no copy.
@@ -157,13 +156,13 @@ impl DiskDedup {
             .iter()
             .map(|r| (r.path.as_path(), &r.summary))
             .collect();
-        let cands = &self.cands;
+        let (cands, seen) = (&self.cands, &self.seen);
         let bounds = cut_ranges(cands, entry, width, self.threads);
         let max_span = MAX_SPAN / self.threads.max(1) as u64;
         let parts = run_tasks(bounds.len() - 1, |p| {
             let range = &cands[bounds[p] * entry..bounds[p + 1] * entry];
             let fresh = |local| fresh_value(p, local);
-            resolve_range(&runs, range, width, max_span, fresh, resolved)
+            resolve_range((&runs, seen), range, width, max_span, fresh, resolved)
         });
         let parts = parts.into_iter().collect::<Result<Vec<_>, _>>()?;
         Ok(Fresh::new(parts, width))
@@ -209,6 +208,7 @@ impl DiskDedup {
             entries.extend_from_slice(rec);
             entries.extend_from_slice(&(base + u64::from(rank[i])).to_le_bytes());
         }
+        self.seen.insert_records(fresh.records());
         let added = self.add_run(&entries);
         entries.clear();
         self.cands = entries;
