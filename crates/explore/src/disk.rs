@@ -376,7 +376,6 @@ impl DiskDedup {
         while id < count {
             let n = (count - id).min(chunk) as usize;
             writer.read_states(id, n, &mut records)?;
-            self.seen.insert_records(records.chunks_exact(self.width));
             let entries = self.sorted_base_chunk(&records, id);
             let path = self.new_path("base");
             let mut file = File::create(&path).map_err(io_err(&path))?;
@@ -386,13 +385,37 @@ impl DiskDedup {
         }
         drop(records);
         if !chunks.is_empty() {
-            let run = self.merge_into_run(&chunks)?;
+            let run = self.merge_chunks_beside_seen(&chunks)?;
             self.runs.push(run);
         }
         for (path, _) in chunks {
             fs::remove_file(&path).map_err(io_err(&path))?;
         }
         Ok(())
+    }
+
+    /// Merges the base run's sorted chunks into one run while another
+    /// thread adds their records to the filter of every visited state, from
+    /// the chunk files (which the merge, on one thread, left the other core
+    /// idle through; added before each chunk's sort, serially, they were a
+    /// seventh of the switch on room4 under `--mem 128M`). On one thread,
+    /// one after the other.
+    fn merge_chunks_beside_seen(
+        &mut self,
+        chunks: &[(PathBuf, u64)],
+    ) -> Result<VisitedRun, ExploreError> {
+        let width = self.width;
+        if self.threads < 2 {
+            self.seen.insert_entry_files(chunks, width)?;
+            return self.merge_into_run(chunks);
+        }
+        let mut seen = std::mem::take(&mut self.seen);
+        let merged = layer::beside(
+            || seen.insert_entry_files(chunks, width),
+            || self.merge_into_run(chunks),
+        );
+        self.seen = seen;
+        merged
     }
 
     /// The entries (a record, then its id) of the stored states `records`,

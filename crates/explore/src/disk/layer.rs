@@ -272,12 +272,13 @@ fn append_fresh(
 const APPEND_AHEAD: usize = 16;
 
 /// Runs `other` on a thread of its own while `this` runs on the calling
-/// one. A thread the system refuses is an error, after `this` has run: the
-/// search stops at its last checkpoint, as when the expansion's are refused.
-fn beside(
+/// one; returns what `this` returned once both are done. A thread the
+/// system refuses is an error, after `this` has run: the search stops at
+/// its last checkpoint, as when the expansion's are refused.
+pub(super) fn beside<T>(
     other: impl FnOnce() -> Result<(), ExploreError> + Send,
-    this: impl FnOnce() -> Result<(), ExploreError>,
-) -> Result<(), ExploreError> {
+    this: impl FnOnce() -> Result<T, ExploreError>,
+) -> Result<T, ExploreError> {
     std::thread::scope(|scope| {
         let spawned = std::thread::Builder::new()
             .spawn_scoped(scope, other)
@@ -290,7 +291,7 @@ fn beside(
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
             Err(refused) => Err(refused),
         };
-        here.and(there)
+        here.and_then(|value| there.map(|()| value))
     })
 }
 

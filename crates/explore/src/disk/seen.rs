@@ -14,6 +14,11 @@
 //! state stays visited), so it never needs rebuilding as runs merge.
 
 use super::probe::record_hash;
+use super::{io_err, IO_BUF};
+use crate::ExploreError;
+use std::fs::File;
+use std::io::Read;
+use std::path::PathBuf;
 use store::Words;
 
 /// Bits a key sets in its line.
@@ -105,6 +110,30 @@ impl Seen {
         batch[..n].iter().for_each(|&h| self.insert(h));
     }
 
+    /// Adds the records of the entry files `files` (each a path and its
+    /// count of entries: a `width`-byte record, then an 8-byte id), read a
+    /// slice at a time.
+    pub fn insert_entry_files(
+        &mut self,
+        files: &[(PathBuf, u64)],
+        width: usize,
+    ) -> Result<(), ExploreError> {
+        let entry = width + 8;
+        let mut buf = vec![0u8; IO_BUF / entry * entry];
+        for (path, entries) in files {
+            let mut file = File::open(path).map_err(io_err(path))?;
+            let mut left = entries * entry as u64;
+            while left > 0 {
+                let n = left.min(buf.len() as u64) as usize;
+                let slice = &mut buf[..n];
+                file.read_exact(slice).map_err(io_err(path))?;
+                self.insert_records(slice.chunks_exact(entry).map(|e| &e[..width]));
+                left -= slice.len() as u64;
+            }
+        }
+        Ok(())
+    }
+
     /// Starts loading the line of `hash`, so that a batch's misses overlap.
     #[inline]
     pub fn prefetch(&self, hash: u64) {
@@ -156,5 +185,32 @@ mod tests {
         assert!(others < keys as usize / 25, "{others} false positives");
         let empty = Seen::new(0);
         assert!(empty.may_contain(record_hash(b"any")));
+    }
+
+    /// The records of entry files are added, and only they: the ids beside
+    /// them are not taken for records.
+    #[test]
+    fn entry_files_add_their_records() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let width = 5;
+        let record = |k: u64| k.to_be_bytes()[3..].to_vec();
+        let mut files = Vec::new();
+        for f in 0..3u64 {
+            let keys: Vec<u64> = (0..50_000).map(|i| i * 7 + f).collect();
+            let mut bytes = Vec::new();
+            for &k in &keys {
+                bytes.extend_from_slice(&record(k));
+                bytes.extend_from_slice(&(k + (1 << 40)).to_le_bytes());
+            }
+            let path = dir.path().join(format!("chunk-{f}"));
+            std::fs::write(&path, bytes).expect("write");
+            files.push((path, keys.len() as u64));
+        }
+        let mut seen = Seen::new(150_000 * 10 / 8);
+        seen.insert_entry_files(&files, width).expect("insert");
+        let held = |k: u64| seen.may_contain(record_hash(&record(k)));
+        assert!((0..50_000u64).all(|i| (0..3).all(|f| held(i * 7 + f))));
+        let others = (0..50_000u64).filter(|&i| held(i * 7 + 5)).count();
+        assert!(others < 2_000, "{others} false positives");
     }
 }
