@@ -8,10 +8,12 @@
 //! candidates are sorted by record and looked up, in increasing order, in the
 //! sorted runs of every visited state (their count stays
 //! logarithmic: a new run is merged into the one before while it is at least
-//! as large). Each run keeps a summary in memory ([`probe`]): a Bloom filter
-//! of its records, which rules out most candidates without a read, and the
-//! first record of every 4 KiB block, so that the others read only the blocks
-//! that can hold them. Candidates found there take the old id;
+//! as large). One Bloom filter of every visited state ([`seen`]) rules out
+//! most new states before any run is asked. Each run keeps a summary in
+//! memory ([`probe`]): a Bloom filter of its records, which rules out most
+//! of the other candidates without a read, and the first record of every
+//! 4 KiB block, so that the others read only the blocks that can hold them.
+//! Candidates found there take the old id;
 //! the others are new states, numbered in the order of their first
 //! occurrence (their smallest sequence number), which is exactly the order
 //! the in-memory search would have given them. Finally the layer's pending
@@ -29,7 +31,8 @@
 //! a round's new states join it, and when it is more than three quarters
 //! full it is refilled with the newest stored states, up to half its size.
 //!
-//! Cost: a round sorts its candidates, checks each against every run's filter
+//! Cost: a round sorts its candidates, checks each against the filter of
+//! every visited state and those it lets through against every run's filter
 //! (a batch at a time, see [`lookup`]) and reads, of each run, the blocks its
 //! filter lets through (dense candidates read a run sequentially, in large
 //! reads, and find their entries by galloping from the last one), so it grows
@@ -43,8 +46,9 @@
 //! do not depend on the count of threads. Runs are synced only
 //! when a checkpoint (at layer ends) names them. Memory: the index (at most a
 //! quarter of `--mem`), the candidate buffer, the round's resolution (8 bytes
-//! a candidate and `width + 16` a new state) and the runs' summaries (an eighth
-//! of `--mem` for the filters, whose bits a state shrink as the runs grow),
+//! a candidate and `width + 16` a new state), the runs' summaries (an eighth
+//! of `--mem` for the filters, whose bits a state shrink as the runs grow)
+//! and the filter of every visited state (an eighth, at most [`SEEN_MOST`]),
 //! all sized from `--mem`.
 //! Checkpoints happen at the first layer end after the checkpoint interval;
 //! a killed run redoes the layers since the last one.
@@ -148,6 +152,9 @@ pub struct DiskDedup {
     first_pending: Option<u64>,
     /// What the index holds between rounds (see [`cache`]).
     cache: Cache,
+    /// The round's resolved values by sequence number, kept across rounds
+    /// (see `DiskDedup::finish_layer`).
+    resolved: Vec<u64>,
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ExploreError + '_ {
@@ -231,6 +238,7 @@ impl DiskDedup {
                 width,
                 ..Cache::default()
             },
+            resolved: Vec::new(),
         }
     }
 
