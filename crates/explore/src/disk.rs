@@ -8,10 +8,12 @@
 //! candidates are sorted by record and looked up, in increasing order, in the
 //! sorted runs of every visited state (their count stays
 //! logarithmic: a new run is merged into the one before while it is at least
-//! as large). Each run keeps a summary in memory ([`probe`]): a Bloom filter
-//! of its records, which rules out most candidates without a read, and the
-//! first record of every 4 KiB block, so that the others read only the blocks
-//! that can hold them. Candidates found there take the old id;
+//! as large). One Bloom filter of every visited state ([`seen`]) rules out
+//! most new states before any run is asked. Each run keeps a summary in
+//! memory ([`probe`]): a Bloom filter of its records, which rules out most
+//! of the other candidates without a read, and the first record of every
+//! 4 KiB block, so that the others read only the blocks that can hold them.
+//! Candidates found there take the old id;
 //! the others are new states, numbered in the order of their first
 //! occurrence (their smallest sequence number), which is exactly the order
 //! the in-memory search would have given them. Finally the layer's pending
@@ -29,7 +31,8 @@
 //! a round's new states join it, and when it is more than three quarters
 //! full it is refilled with the newest stored states, up to half its size.
 //!
-//! Cost: a round sorts its candidates, checks each against every run's filter
+//! Cost: a round sorts its candidates, checks each against the filter of
+//! every visited state and those it lets through against every run's filter
 //! (a batch at a time, see [`lookup`]) and reads, of each run, the blocks its
 //! filter lets through (dense candidates read a run sequentially, in large
 //! reads, and find their entries by galloping from the last one), so it grows
@@ -43,8 +46,9 @@
 //! do not depend on the count of threads. Runs are synced only
 //! when a checkpoint (at layer ends) names them. Memory: the index (at most a
 //! quarter of `--mem`), the candidate buffer, the round's resolution (8 bytes
-//! a candidate and `width + 16` a new state) and the runs' summaries (an eighth
-//! of `--mem` for the filters, whose bits a state shrink as the runs grow),
+//! a candidate and `width + 16` a new state), the runs' summaries (an eighth
+//! of `--mem` for the filters, whose bits a state shrink as the runs grow)
+//! and the filter of every visited state (an eighth, at most [`SEEN_MOST`]),
 //! all sized from `--mem`.
 //! Checkpoints happen at the first layer end after the checkpoint interval;
 //! a killed run redoes the layers since the last one.
@@ -54,7 +58,7 @@ use crate::table::Table;
 use crate::ExploreError;
 use serde::{Deserialize, Serialize};
 use std::fs::{self, File};
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use store::{Edge, RunWriter};
 
@@ -87,6 +91,17 @@ const PROCESS_MARGIN: u64 = 4 << 20;
 const STEP_SHARE: u64 = 8;
 /// The share of the budget (one part in this many) the runs' filters may use.
 const FILTER_SHARE: u64 = 8;
+/// The share of the budget the filter of every visited state takes, up to
+/// [`SEEN_MOST`].
+const SEEN_SHARE: u64 = 8;
+/// The most the filter of every visited state takes. It is not counted
+/// beside the candidates: it lives in what the reserve kept for the
+/// expansion's buffers (48 MiB, see `DiskDedup::start`) leaves unused in the
+/// disk phase, which room4 under `--mem 128M` showed to be more than this
+/// (the disk phase peaked at 107.8 MiB with the reserve counted whole; with
+/// the filter at 122.8 MiB, under the run's peak before the switch). Counted
+/// beside them, it would have cut the candidates a round takes by half.
+const SEEN_MOST: u64 = 16 << 20;
 
 /// What a checkpoint must remember of the disk runs.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -115,6 +130,8 @@ pub struct DiskDedup {
     runs: Vec<VisitedRun>,
     /// Bytes the runs' filters may hold together.
     filter_cap: u64,
+    /// The filter of every state the runs hold, checked before theirs.
+    seen: Seen,
     garbage: Vec<PathBuf>,
     next_file: u64,
     table_states: u64,
@@ -131,12 +148,13 @@ pub struct DiskDedup {
     threads: usize,
     spills: Vec<(PathBuf, u64)>,
     seq: u64,
-    pending: Option<(PathBuf, BufWriter<File>)>,
+    pending: Option<Pending>,
     first_pending: Option<u64>,
     /// What the index holds between rounds (see [`cache`]).
     cache: Cache,
-    /// Scratch for one parent's queued row (see [`DiskDedup::push_parent`]).
-    row: Vec<u8>,
+    /// The round's resolved values by sequence number, kept across rounds
+    /// (see `DiskDedup::finish_layer`).
+    resolved: Vec<u64>,
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ExploreError + '_ {
@@ -199,6 +217,7 @@ impl DiskDedup {
             width,
             runs: Vec::new(),
             filter_cap: filter_cap(opts.mem_budget),
+            seen: Seen::new(seen_bytes(opts.mem_budget)),
             garbage: Vec::new(),
             next_file,
             table_states: 0,
@@ -219,7 +238,7 @@ impl DiskDedup {
                 width,
                 ..Cache::default()
             },
-            row: Vec::new(),
+            resolved: Vec::new(),
         }
     }
 
@@ -374,13 +393,37 @@ impl DiskDedup {
         }
         drop(records);
         if !chunks.is_empty() {
-            let run = self.merge_into_run(&chunks)?;
+            let run = self.merge_chunks_beside_seen(&chunks)?;
             self.runs.push(run);
         }
         for (path, _) in chunks {
             fs::remove_file(&path).map_err(io_err(&path))?;
         }
         Ok(())
+    }
+
+    /// Merges the base run's sorted chunks into one run while another
+    /// thread adds their records to the filter of every visited state, from
+    /// the chunk files (which the merge, on one thread, left the other core
+    /// idle through; added before each chunk's sort, serially, they were a
+    /// seventh of the switch on room4 under `--mem 128M`). On one thread,
+    /// one after the other.
+    fn merge_chunks_beside_seen(
+        &mut self,
+        chunks: &[(PathBuf, u64)],
+    ) -> Result<VisitedRun, ExploreError> {
+        let width = self.width;
+        if self.threads < 2 {
+            self.seen.insert_entry_files(chunks, width)?;
+            return self.merge_into_run(chunks);
+        }
+        let mut seen = std::mem::take(&mut self.seen);
+        let merged = layer::beside(
+            || seen.insert_entry_files(chunks, width),
+            || self.merge_into_run(chunks),
+        );
+        self.seen = seen;
+        merged
     }
 
     /// The entries (a record, then its id) of the stored states `records`,
@@ -458,7 +501,9 @@ impl DiskDedup {
         let mut summary = Summary::new(self.width, entries, bits);
         let mut reader = EntryReader::open(path, entries, self.width + 8)?;
         while reader.next(path)? {
-            summary.push(&reader.entry()[..self.width]);
+            let record = &reader.entry()[..self.width];
+            summary.push(record);
+            self.seen.insert_records(std::iter::once(record));
         }
         Ok(summary.finish())
     }
@@ -539,24 +584,24 @@ impl DiskDedup {
     /// Queues a terminal parent's outcome; it is recorded (with an empty
     /// row of edges) when the layer ends. Its row marker replaces the degree.
     pub fn push_terminal(&mut self, parent: u64, outcome: u16) -> Result<(), ExploreError> {
-        let mut buf = [0u8; 6];
-        buf[..4].copy_from_slice(&TERMINAL_ROW.to_le_bytes());
-        buf[4..].copy_from_slice(&outcome.to_le_bytes());
-        self.write_pending(parent, &buf)
+        let out = self.pending_at(parent)?;
+        let row = out.row();
+        row.extend_from_slice(&TERMINAL_ROW.to_le_bytes());
+        row.extend_from_slice(&outcome.to_le_bytes());
+        out.row_done()
     }
 
-    /// Appends bytes to the layer's pending stream, opening it at the
-    /// layer's first queued parent.
-    fn write_pending(&mut self, parent: u64, bytes: &[u8]) -> Result<(), ExploreError> {
+    /// The layer's pending stream, opened at the layer's first queued
+    /// parent, `parent`.
+    fn pending_at(&mut self, parent: u64) -> Result<&mut Pending, ExploreError> {
         if self.pending.is_none() {
             let path = self.new_path("pending");
-            let file = File::create(&path).map_err(io_err(&path))?;
-            self.pending = Some((path, BufWriter::with_capacity(IO_BUF, file)));
+            self.pending = Some(Pending::create(path)?);
             self.first_pending = Some(parent);
         }
         match self.pending.as_mut() {
-            Some((path, out)) => out.write_all(bytes).map_err(io_err(path)),
-            None => Ok(()),
+            Some(out) => Ok(out),
+            None => unreachable!("the pending stream was just opened"),
         }
     }
 
@@ -567,21 +612,18 @@ impl DiskDedup {
         edges: &[Edge],
         probs: Option<&[(u32, u32)]>,
     ) -> Result<(), ExploreError> {
-        // One buffer for every row, not an allocation a parent.
-        let mut buf = std::mem::take(&mut self.row);
-        buf.clear();
-        buf.extend_from_slice(&(edges.len() as u32).to_le_bytes());
+        let out = self.pending_at(parent)?;
+        let row = out.row();
+        row.extend_from_slice(&(edges.len() as u32).to_le_bytes());
         for (i, e) in edges.iter().enumerate() {
-            buf.extend_from_slice(&e.action.to_le_bytes());
-            buf.extend_from_slice(&e.target.to_le_bytes());
+            row.extend_from_slice(&e.action.to_le_bytes());
+            row.extend_from_slice(&e.target.to_le_bytes());
             if let Some(p) = probs.and_then(|p| p.get(i)) {
-                buf.extend_from_slice(&p.0.to_le_bytes());
-                buf.extend_from_slice(&p.1.to_le_bytes());
+                row.extend_from_slice(&p.0.to_le_bytes());
+                row.extend_from_slice(&p.1.to_le_bytes());
             }
         }
-        let written = self.write_pending(parent, &buf);
-        self.row = buf;
-        written
+        out.row_done()
     }
 }
 
@@ -600,6 +642,12 @@ fn filter_cap(mem_budget: u64) -> u64 {
     mem_budget / FILTER_SHARE
 }
 
+/// Bytes the filter of every visited state ([`seen`]) takes under a budget
+/// of `mem_budget` bytes.
+fn seen_bytes(mem_budget: u64) -> u64 {
+    (mem_budget / SEEN_SHARE).min(SEEN_MOST)
+}
+
 /// The most candidates one resolution may take: the candidate buffer's
 /// length (ranks are 32-bit, so never more than 2^32 - 1).
 fn round_limit(cand_limit: usize) -> u64 {
@@ -612,12 +660,16 @@ mod files;
 mod layer;
 mod lookup;
 mod parallel;
+mod pending;
 mod probe;
+mod seen;
 
 use cache::Cache;
 pub use cache::Frontier;
 use files::{clear_dir, sort_candidates, sort_entries, sync_new_file, write_file, EntryReader};
+use pending::Pending;
 use probe::{Summary, MAX_FILTER_BITS};
+use seen::Seen;
 
 #[cfg(test)]
 mod tests {

@@ -53,11 +53,23 @@ impl Fresh {
         (self.offsets.get(part).copied().unwrap_or(0) + local) as usize
     }
 
+    /// The part holding the `i`-th new record in record order, and the
+    /// record's offset in it.
+    fn place(&self, i: usize) -> (usize, usize) {
+        let part = self.offsets.partition_point(|&o| o <= i as u64) - 1;
+        (part, (i - self.offsets[part] as usize) * self.width)
+    }
+
     /// The `i`-th new record in record order.
     pub(super) fn record(&self, i: usize) -> &[u8] {
-        let part = self.offsets.partition_point(|&o| o <= i as u64) - 1;
-        let at = (i - self.offsets[part] as usize) * self.width;
+        let (part, at) = self.place(i);
         &self.parts[part][at..at + self.width]
+    }
+
+    /// Starts loading the `i`-th new record in record order.
+    fn prefetch(&self, i: usize) {
+        let (part, at) = self.place(i);
+        store::prefetch(&self.parts[part], at);
     }
 
     /// Every new record, in record order.
@@ -85,15 +97,19 @@ impl DiskDedup {
         chance: bool,
         at: Option<Frontier>,
     ) -> Result<(), ExploreError> {
-        let Some((pending_path, mut out)) = self.pending.take() else {
+        let Some(out) = self.pending.take() else {
             return Ok(());
         };
-        std::io::Write::flush(&mut out).map_err(io_err(&pending_path))?;
-        drop(out);
-        let resolved: Vec<AtomicU64> = (0..self.seq).map(|_| AtomicU64::new(0)).collect();
-        let fresh = self.resolve(&resolved)?;
-        // Collected in place: the same words, no copy.
-        let mut resolved: Vec<u64> = resolved.into_iter().map(AtomicU64::into_inner).collect();
+        let pending_path = out.finish()?;
+        // The buffer of the rounds before, kept: allocated anew, its
+        // megabytes were page faults and the kernel's zeroing every round (with
+        // the other buffers a round allocates, a twentieth of the merging
+        // thread's time in the disk phase on room4 under `--mem 128M`). The
+        // resolution's peak counts it already.
+        let mut resolved = std::mem::take(&mut self.resolved);
+        resolved.clear();
+        resolved.resize(self.seq as usize, 0);
+        let fresh = self.resolve(store::atomic_u64(&mut resolved))?;
         let base = writer.state_count();
         let (rank, order) = number_fresh(&fresh, &mut resolved, base);
         let first = self.first_pending.take().unwrap_or(0);
@@ -129,6 +145,7 @@ impl DiskDedup {
             false => beside(runs, store_side),
         };
         self.cache = cache;
+        self.resolved = resolved;
         done?;
         // No checkpoint names a round's pending edges or spilled candidates.
         remove_scratch_file(&pending_path)?;
@@ -157,13 +174,13 @@ impl DiskDedup {
             .iter()
             .map(|r| (r.path.as_path(), &r.summary))
             .collect();
-        let cands = &self.cands;
+        let (cands, seen) = (&self.cands, &self.seen);
         let bounds = cut_ranges(cands, entry, width, self.threads);
         let max_span = MAX_SPAN / self.threads.max(1) as u64;
         let parts = run_tasks(bounds.len() - 1, |p| {
             let range = &cands[bounds[p] * entry..bounds[p + 1] * entry];
             let fresh = |local| fresh_value(p, local);
-            resolve_range(&runs, range, width, max_span, fresh, resolved)
+            resolve_range((&runs, seen), range, width, max_span, fresh, resolved)
         });
         let parts = parts.into_iter().collect::<Result<Vec<_>, _>>()?;
         Ok(Fresh::new(parts, width))
@@ -209,6 +226,7 @@ impl DiskDedup {
             entries.extend_from_slice(rec);
             entries.extend_from_slice(&(base + u64::from(rank[i])).to_le_bytes());
         }
+        self.seen.insert_records(fresh.records());
         let added = self.add_run(&entries);
         entries.clear();
         self.cands = entries;
@@ -237,25 +255,36 @@ fn number_fresh(fresh: &Fresh, resolved: &mut [u64], base: u64) -> (Vec<u32>, Ve
 }
 
 /// Appends the round's new states to the store in id order: `order` holds
-/// their indices in record order, as [`number_fresh`] returned them.
+/// their indices in record order, as [`number_fresh`] returned them. The
+/// records are read in id order, at random among the round's megabytes of
+/// them: each is prefetched [`APPEND_AHEAD`] states ahead (each read missed
+/// the cache, a quarter of the store's side of the tail on the merging
+/// thread on room4 under `--mem 128M`).
 fn append_fresh(
     fresh: &Fresh,
     order: Vec<u32>,
     writer: &mut RunWriter,
 ) -> Result<(), ExploreError> {
-    for i in order {
+    for (k, &i) in order.iter().enumerate() {
+        if let Some(&later) = order.get(k + APPEND_AHEAD) {
+            fresh.prefetch(later as usize);
+        }
         writer.append_state(fresh.record(i as usize))?;
     }
     Ok(())
 }
 
+/// New states an append prefetches ahead (see [`append_fresh`]).
+const APPEND_AHEAD: usize = 16;
+
 /// Runs `other` on a thread of its own while `this` runs on the calling
-/// one. A thread the system refuses is an error, after `this` has run: the
-/// search stops at its last checkpoint, as when the expansion's are refused.
-fn beside(
+/// one; returns what `this` returned once both are done. A thread the
+/// system refuses is an error, after `this` has run: the search stops at
+/// its last checkpoint, as when the expansion's are refused.
+pub(super) fn beside<T>(
     other: impl FnOnce() -> Result<(), ExploreError> + Send,
-    this: impl FnOnce() -> Result<(), ExploreError>,
-) -> Result<(), ExploreError> {
+    this: impl FnOnce() -> Result<T, ExploreError>,
+) -> Result<T, ExploreError> {
     std::thread::scope(|scope| {
         let spawned = std::thread::Builder::new()
             .spawn_scoped(scope, other)
@@ -268,7 +297,7 @@ fn beside(
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
             Err(refused) => Err(refused),
         };
-        here.and(there)
+        here.and_then(|value| there.map(|()| value))
     })
 }
 

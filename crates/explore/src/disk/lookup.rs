@@ -1,7 +1,9 @@
 //! The round's distinct candidates looked up in the visited runs a batch at a
-//! time. Each run's filter is a table of megabytes, laid out in the run's
-//! order (see [`super::probe`]): a batch first checks every run's filter for
-//! all its candidates, one run after the other, so that each filter is read
+//! time. A batch first checks the filter of every visited state
+//! ([`super::seen`]): the candidates it rules out are new, and no run is
+//! asked about them. Each run's filter is a table of megabytes, laid out in
+//! the run's order (see [`super::probe`]): the batch then checks every run's
+//! filter for the candidates left, one run after the other, so that each filter is read
 //! forward, a few lines apart; then it searches the blocks of the runs whose
 //! filters let a candidate through, newest run first (a state met again is
 //! most often one of the last layers', and a state is in one run only).
@@ -10,6 +12,7 @@
 //! the probe's time on room4 under `--mem 128M`.)
 
 use super::probe::{record_hash, record_word, RunProbe, Summary};
+use super::seen::Seen;
 use crate::ExploreError;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -29,6 +32,9 @@ pub struct Batch {
     hashes: Vec<u64>,
     /// Per record: its [`record_word`].
     words: Vec<u64>,
+    /// The records the filter of every visited state lets through, by
+    /// index (the others are new).
+    live: Vec<usize>,
     /// Per record: the runs whose filters may hold it (bit `r` for run `r`,
     /// bit 63 for every run from 63 on).
     masks: Vec<u64>,
@@ -45,6 +51,7 @@ impl Batch {
             seqs: Vec::new(),
             hashes: Vec::with_capacity(BATCH),
             words: Vec::with_capacity(BATCH),
+            live: Vec::with_capacity(BATCH),
             masks: Vec::with_capacity(BATCH),
             found: Vec::with_capacity(BATCH),
         }
@@ -75,53 +82,87 @@ impl Batch {
         true
     }
 
-    /// Looks every record of the batch up in `probes` (oldest run first)
-    /// and hands each occurrence to `settle` with the record's id when a run
-    /// holds it; then empties the batch. (The index is filled anew after the
-    /// round, so the placeholders it took for old states need no ids.)
+    /// Looks every record of the batch up in `probes` (oldest run first),
+    /// after `seen`, the filter of every state they hold, and hands each
+    /// occurrence to `settle` with the record's id when a run holds it and
+    /// whether it is the record's first occurrence (every occurrence of a
+    /// record is in one batch); then empties the batch. (The index is filled
+    /// anew after the round, so the placeholders it took for old states
+    /// need no ids.)
     pub fn look_up(
         &mut self,
         probes: &mut [RunProbe<'_>],
-        mut settle: impl FnMut(&[u8], u64, Option<u64>),
+        seen: &Seen,
+        mut settle: impl FnMut(&[u8], u64, Option<u64>, bool),
     ) -> Result<(), ExploreError> {
+        self.check_seen(seen);
+        self.check_filters(probes);
+        self.search_runs(probes)?;
+        let mut last = usize::MAX;
+        for &(i, seq) in &self.seqs {
+            settle(self.record(i), seq, self.found[i], i != last);
+            last = i;
+        }
+        self.records.clear();
+        self.seqs.clear();
+        Ok(())
+    }
+
+    /// Hashes every record and keeps in `live` those that `seen` lets
+    /// through: the others are new, and no run is asked about them. Every
+    /// line is prefetched before any is checked, so that their misses
+    /// overlap.
+    fn check_seen(&mut self, seen: &Seen) {
         let n = self.len();
         self.hashes.clear();
         self.words.clear();
         for i in 0..n {
-            self.hashes.push(record_hash(self.record(i)));
+            let hash = record_hash(self.record(i));
+            seen.prefetch(hash);
+            self.hashes.push(hash);
             self.words.push(record_word(self.record(i)));
         }
-        // Run by run, so that each filter is read forward (see the module's
-        // documentation).
+        self.live.clear();
+        let hashes = &self.hashes;
+        self.live
+            .extend((0..n).filter(|&i| seen.may_contain(hashes[i])));
+    }
+
+    /// Notes, for every live record, the runs whose filters may hold it:
+    /// run by run, so that each filter is read forward (see the module's
+    /// documentation). The live records are listed apart, not skipped in a
+    /// pass over the batch: which ones `seen` let through is random, and
+    /// the skip's branch missed about a third of the time.
+    fn check_filters(&mut self, probes: &mut [RunProbe<'_>]) {
         self.masks.clear();
-        self.masks.resize(n, 0);
+        self.masks.resize(self.len(), 0);
         for (r, probe) in probes.iter_mut().enumerate() {
-            for i in 0..n {
+            for &i in &self.live {
                 let record = &self.records[i * self.width..(i + 1) * self.width];
                 if probe.may_hold(record, self.words[i], self.hashes[i]) {
                     self.masks[i] |= 1 << r.min(63);
                 }
             }
         }
+    }
+
+    /// Searches the blocks of the runs whose filters let a live record
+    /// through, newest run first, until one holds it.
+    fn search_runs(&mut self, probes: &mut [RunProbe<'_>]) -> Result<(), ExploreError> {
         self.found.clear();
-        for i in 0..n {
-            let mut found = None;
+        self.found.resize(self.len(), None);
+        for &i in &self.live {
             for r in (0..probes.len()).rev() {
                 if self.masks[i] & (1 << r.min(63)) == 0 {
                     continue;
                 }
-                found = probes[r].find_unfiltered(self.record(i), self.words[i])?;
-                if found.is_some() {
+                let record = &self.records[i * self.width..(i + 1) * self.width];
+                self.found[i] = probes[r].find_unfiltered(record, self.words[i])?;
+                if self.found[i].is_some() {
                     break;
                 }
             }
-            self.found.push(found);
         }
-        for &(i, seq) in &self.seqs {
-            settle(self.record(i), seq, self.found[i]);
-        }
-        self.records.clear();
-        self.seqs.clear();
         Ok(())
     }
 }
@@ -174,12 +215,12 @@ pub fn cut_ranges(entries: &[u8], entry: usize, width: usize, parts: usize) -> V
 
 /// Resolves one range of a round's sorted candidate entries (a record, then
 /// its big-endian sequence number): looks each distinct record up in `runs`
-/// (oldest first) and stores, for every occurrence, the record's id or
+/// (oldest first) after `seen`, the filter of every state they hold, and stores, for every occurrence, the record's id or
 /// `fresh(i)` for the range's `i`-th new record at `resolved[seq]`. Returns
 /// the range's new records, in order. Ranges run side by side, each with its
 /// own probes (reading at most `max_span` blocks at a time).
 pub fn resolve_range(
-    runs: &[(&Path, &Summary)],
+    (runs, seen): (&[(&Path, &Summary)], &Seen),
     entries: &[u8],
     width: usize,
     max_span: u64,
@@ -195,14 +236,16 @@ pub fn resolve_range(
     // space, not memory, and the vector never grows by doubling.
     let mut records = Vec::with_capacity(entries.len() / entry * width);
     let mut count = 0u64;
-    let mut settle = |record: &[u8], seq: u64, found: Option<u64>| {
+    let mut settle = |record: &[u8], seq: u64, found: Option<u64>, first: bool| {
         let value = match found {
             Some(id) => id,
             // Occurrences come in record order: a new record's later
-            // occurrences follow its first.
-            None if count > 0 && same_bytes(&records[records.len() - width..], record) => {
-                fresh(count - 1)
-            }
+            // occurrences follow its first. (Told apart by comparing the
+            // record with the last one kept, that load waited for the copy
+            // just stored, itself behind this round's scattered stores to
+            // `resolved`: a sixth of the lookups' time on room4 under
+            // `--mem 128M`.)
+            None if !first => fresh(count - 1),
             None => {
                 records.extend_from_slice(record);
                 count += 1;
@@ -218,11 +261,11 @@ pub fn resolve_range(
         let (record, seq) = e.split_at(width);
         let seq = u64::from_be_bytes(seq.try_into().unwrap_or([0; 8]));
         if !batch.add(record, seq) {
-            batch.look_up(&mut probes, &mut settle)?;
+            batch.look_up(&mut probes, seen, &mut settle)?;
             batch.add(record, seq);
         }
     }
-    batch.look_up(&mut probes, &mut settle)?;
+    batch.look_up(&mut probes, seen, &mut settle)?;
     Ok(records)
 }
 
@@ -233,7 +276,8 @@ mod tests {
     use std::collections::BTreeMap;
 
     /// Candidates with repeats, across batches, against two runs: every
-    /// occurrence gets the id of the run holding its record, or none.
+    /// occurrence gets the id of the run holding its record, or none, and
+    /// is told whether it is its record's first.
     #[test]
     fn a_batch_finds_each_occurrence_in_the_run_that_holds_it() {
         let dir = tempfile::tempdir().expect("temp dir");
@@ -241,6 +285,9 @@ mod tests {
         let rec = |v: u32| v.to_be_bytes().to_vec();
         let mut runs = Vec::new();
         let mut all = BTreeMap::new();
+        // Half a byte a stored state: many false positives, so that both
+        // what it rules out and what it lets through are looked up.
+        let mut seen = Seen::new(1_000);
         for (r, step) in [(0u64, 3u32), (1, 7)] {
             let map: BTreeMap<Vec<u8>, u64> = (0..2_000u32)
                 .map(|i| i * step + r as u32)
@@ -251,6 +298,7 @@ mod tests {
             let mut bytes = Vec::new();
             for (k, id) in &map {
                 summary.push(k);
+                seen.insert_records(std::iter::once(&k[..]));
                 bytes.extend_from_slice(k);
                 bytes.extend_from_slice(&id.to_le_bytes());
             }
@@ -271,17 +319,28 @@ mod tests {
         }
         let mut got = Vec::new();
         let mut batch = Batch::new(width);
-        let mut settle = |k: &[u8], seq: u64, id: Option<u64>| got.push((k.to_vec(), seq, id));
+        let mut settle = |k: &[u8], seq: u64, id: Option<u64>, first: bool| {
+            got.push((k.to_vec(), seq, id, first));
+        };
         for (k, seq) in &asked {
             if !batch.add(k, *seq) {
-                batch.look_up(&mut probes, &mut settle).expect("look up");
+                batch
+                    .look_up(&mut probes, &seen, &mut settle)
+                    .expect("look up");
                 assert!(batch.add(k, *seq));
             }
         }
-        batch.look_up(&mut probes, &mut settle).expect("look up");
+        batch
+            .look_up(&mut probes, &seen, &mut settle)
+            .expect("look up");
+        // A record's first occurrence is the one after another record's.
         let expected: Vec<_> = asked
             .iter()
-            .map(|(k, seq)| (k.clone(), *seq, all.get(k).copied()))
+            .enumerate()
+            .map(|(j, (k, seq))| {
+                let first = j == 0 || asked[j - 1].0 != *k;
+                (k.clone(), *seq, all.get(k).copied(), first)
+            })
             .collect();
         assert_eq!(got, expected);
     }
@@ -290,24 +349,29 @@ mod tests {
         /// A round's candidates resolved in 1 to 4 ranges side by side give
         /// what a plain map gives: every occurrence the id of the run that
         /// holds its record, or the rank of its record among the round's new
-        /// records in record order; and the new records in order.
+        /// records in record order; and the new records in order. The filter
+        /// of every stored state is empty (it rules nothing out) or one to
+        /// three lines (it rules some out, with many false positives).
         #[test]
         fn ranges_resolve_as_a_map_does(
             stored in proptest::collection::btree_set(0u16..400, 0..200),
             asked in proptest::collection::vec(0u16..400, 0..300),
             parts in 1usize..5,
+            seen_lines in 0u64..4,
         ) {
             let dir = tempfile::tempdir().expect("temp dir");
             let width = 2;
             let rec = |v: u16| v.to_be_bytes().to_vec();
             // Two runs: the even values stored, and the odd ones.
             let mut runs = Vec::new();
+            let mut seen = Seen::new(seen_lines * 64);
             for parity in [0u16, 1] {
                 let values: Vec<u16> = stored.iter().copied().filter(|v| v % 2 == parity).collect();
                 let mut summary = Summary::new(width, values.len() as u64, 4);
                 let mut bytes = Vec::new();
                 for &v in &values {
                     summary.push(&rec(v));
+                    seen.insert_records(std::iter::once(&rec(v)[..]));
                     bytes.extend_from_slice(&rec(v));
                     bytes.extend_from_slice(&(u64::from(v) * 3).to_le_bytes());
                 }
@@ -331,7 +395,7 @@ mod tests {
                 let range = &sorted[bounds[p] * (width + 8)..bounds[p + 1] * (width + 8)];
                 let fresh = |local: u64| (1 << 62) | (p as u64) << 40 | local;
                 offsets.push((new_records.len() / width) as u64);
-                let got = resolve_range(&runs, range, width, 2, fresh, &resolved).expect("resolve");
+                let got = resolve_range((&runs, &seen), range, width, 2, fresh, &resolved).expect("resolve");
                 new_records.extend(got);
             }
             let news: Vec<u16> = asked
