@@ -7,6 +7,7 @@
 # disturbs least), states per CPU second and peak RSS, then the native/PuzzleScript ratios.
 #
 #   benches/puzzlescript.sh [ROOM...]     (default: room3 room4)
+#   THREADS=2 benches/puzzlescript.sh room4   (the explorer's default two threads; default 1)
 #   RUNS=5 benches/puzzlescript.sh room3
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
@@ -18,7 +19,7 @@ rooms=("$@")
 once() {
   local name=$1 level=$2
   rm -rf "$work/store"
-  /usr/bin/time -v "$hsg" explore "$level" --store "$work/store" --threads 1 2> "$work/err" >/dev/null
+  /usr/bin/time -v "$hsg" explore "$level" --store "$work/store" --threads "${THREADS:-1}" 2> "$work/err" >/dev/null
   grep -oP 'complete: \K[0-9,]+(?= states)' "$work/err" | tr -d , > "$work/$name.states"
   grep -oP '\(\K[0-9,]+(?= states/s\))' "$work/err" | tr -d , >> "$work/$name.rate"
   grep -oP 'Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): \K[0-9:.]+' "$work/err" \
@@ -37,7 +38,7 @@ show() {
     "$(median < "$work/$name.rss")"
 }
 
-echo "$runs runs each (medians), one thread, $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "$runs runs each (medians), ${THREADS:-1} thread(s), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 for room in "${rooms[@]}"; do
   for _ in $(seq "$runs"); do
     once "$room-puzzlescript" "$root/levels/puzzlescript/$room.ps.txt"
