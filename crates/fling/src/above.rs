@@ -29,8 +29,8 @@
 
 use crate::children::{column_board, column_of, tables, ChildTables};
 use crate::error::FlingError;
+use crate::layout::canonical;
 use crate::step::MAX_MOVES;
-use crate::symmetric::canonical;
 use crate::tables::run_workers;
 use games::fling::{Board, Direction, HEIGHT, WIDTH};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};

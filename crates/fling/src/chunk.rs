@@ -2,8 +2,8 @@
 //! computed into and its record (what the plain and the symmetric steps share,
 //! kept apart from the build so that neither step depends on the other).
 
+use crate::layout::Layout;
 use crate::step::Class;
-use crate::symmetric::Layout;
 use store::BitTableWriter;
 
 /// Ranks per unit of work handed to a thread (a multiple of 64).

@@ -14,6 +14,7 @@ mod chunk;
 mod crosscheck;
 mod error;
 mod estimate;
+mod layout;
 mod lists;
 mod lookup;
 mod manifest;
@@ -32,6 +33,7 @@ pub use analysis::{analyze, is_solvable, status, Analysis, Edit};
 pub use crosscheck::{cross_check, CrossCheck};
 pub use error::FlingError;
 pub use estimate::{estimate, Estimate};
+pub use layout::Layout;
 pub use lists::{build_lists, check_reach, BuiltList, DEFAULT_FULL_TABLES};
 pub use lookup::{Level, Tables, UniqueBoards};
 pub use manifest::{LevelStats, ListStats, MANIFEST};
@@ -40,7 +42,6 @@ pub use sample::{sample_rate, Sample};
 pub use search::{classify_with, pruned_size, solvable, Space};
 pub use select::{select, Candidate, Selection};
 pub use step::Step;
-pub use symmetric::Layout;
 pub use table_layout::{table_path, MAX_TABLE_PIECES};
 pub use tables::{
     build, build_with_budget, build_with_layout, build_with_step, Built, Progress, COPY_BUDGET,

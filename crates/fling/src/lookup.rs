@@ -2,9 +2,9 @@
 //! finished count of a directory for looking boards up.
 
 use crate::error::FlingError;
+use crate::layout::Layout;
 use crate::manifest;
 use crate::rank::{boards, rank};
-use crate::symmetric::Layout;
 use crate::table_layout::{kind, table_path};
 use crate::unique_list::UniqueList;
 use games::fling::Board;

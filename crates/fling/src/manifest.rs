@@ -3,7 +3,7 @@
 //! one, so an interrupted build resumes at the first unfinished count.
 
 use crate::error::{io, FlingError};
-use crate::symmetric::Layout;
+use crate::layout::Layout;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 

@@ -12,8 +12,8 @@
 //! order, so each result goes to the caller with the board's index.
 
 use crate::children::ChildTables;
+use crate::layout::Layout;
 use crate::step::{Class, MAX_MOVES};
-use crate::symmetric::Layout;
 
 /// Boards in flight: enough for their misses to overlap (a core keeps a
 /// couple of dozen in flight), few enough for the ring to stay in L1.

@@ -1,10 +1,10 @@
 //! Timing a sample of one piece count, to project counts too large to build.
 
 use crate::error::FlingError;
+use crate::layout::Layout;
 use crate::lookup::Level;
 use crate::rank::boards;
 use crate::step::{copy_to_memory, previous_words, Step};
-use crate::symmetric::Layout;
 use crate::table_layout::table_path;
 use crate::tables::{compute_range, join_workers, run_workers, Counts, Out, CHUNK, COPY_BUDGET};
 use std::path::Path;

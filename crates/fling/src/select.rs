@@ -148,7 +148,7 @@ struct Counts<'a> {
 /// Counts a uniquely solvable board and, when it is canonical, ranks it.
 fn consider(board: Option<Board>, best: &mut Vec<Candidate>, counts: Counts) {
     let images = match board {
-        Some(b) if counts.whole_classes => crate::symmetric::class_size(b.mask()),
+        Some(b) if counts.whole_classes => crate::layout::class_size(b.mask()),
         _ => 1,
     };
     counts.boards.fetch_add(images, AtomicOrdering::Relaxed);

@@ -3,8 +3,8 @@
 //! with huge pages).
 
 use crate::error::FlingError;
+use crate::layout::Layout;
 use crate::lookup::Level;
-use crate::symmetric::Layout;
 use crate::table_layout::MAX_TABLE_PIECES;
 use store::{BitTable, Words};
 

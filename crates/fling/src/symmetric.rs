@@ -15,134 +15,10 @@
 use crate::children::ChildTables;
 use crate::chunk::{decode, Counts, Out, CHUNK};
 use crate::error::FlingError;
+use crate::layout::{canonical, class_size, is_canonical, Layout};
 use crate::rank::{next_combination, unrank};
 use crate::ring::{Below, Ring};
 use crate::step::{classify_reference, Class, Previous};
-use games::fling::{HEIGHT, WIDTH};
-
-/// A row of 7 bits reversed (x becomes 6 - x).
-const fn reversed_rows() -> [u8; 128] {
-    let mut table = [0u8; 128];
-    let mut row = 0;
-    while row < 128 {
-        table[row] = (row as u8).reverse_bits() >> 1;
-        row += 1;
-    }
-    table
-}
-
-static REVERSED: [u8; 128] = reversed_rows();
-
-/// The canonical image of `mask`: the smallest of it and its three mirror
-/// images (as `games::fling::Board::canonical`, without its checks).
-#[inline]
-pub(crate) fn canonical(mask: u64) -> u64 {
-    let (lr, tb, both) = images(mask);
-    mask.min(lr).min(tb).min(both)
-}
-
-/// True when `mask` is its class's canonical board. Most boards are refused
-/// by their top row alone: an image whose top row (the most significant
-/// bits) is smaller than the board's is a smaller mask.
-#[inline]
-pub(crate) fn is_canonical(mask: u64) -> bool {
-    let top = (mask >> ((HEIGHT - 1) * WIDTH)) as usize & 0x7f;
-    let bottom = mask as usize & 0x7f;
-    if bottom < top || (REVERSED[top] as usize) < top || (REVERSED[bottom] as usize) < top {
-        return false;
-    }
-    canonical(mask) == mask
-}
-
-/// Bit x of every row (cells x, 7 + x, ..., 49 + x).
-const fn column_bits(x: u32) -> u64 {
-    let mut bits = 0u64;
-    let mut y = 0;
-    while y < HEIGHT {
-        bits |= 1 << (y * WIDTH + x as usize);
-        y += 1;
-    }
-    bits
-}
-
-/// Rows whose index has bit `b` clear (the lower half of each run of 2^(b+1) rows).
-const fn row_runs(b: u32) -> u64 {
-    let mut bits = 0u64;
-    let mut y = 0;
-    while y < HEIGHT {
-        if y >> b & 1 == 0 {
-            bits |= 0x7f << (y * WIDTH);
-        }
-        y += 1;
-    }
-    bits
-}
-
-/// `mask` mirrored left-right: bit x of every row swapped with bit 6 - x, by
-/// shifts of whole columns (a few operations, no table).
-#[inline]
-fn mirror_left_right(m: u64) -> u64 {
-    let c = column_bits;
-    (m & c(3))
-        | (m & c(0)) << 6
-        | (m & c(6)) >> 6
-        | (m & c(1)) << 4
-        | (m & c(5)) >> 4
-        | (m & c(2)) << 2
-        | (m & c(4)) >> 2
-}
-
-/// `mask` mirrored top-bottom: the eight rows in reverse order, by swapping
-/// neighbouring rows, then pairs, then halves.
-#[inline]
-fn mirror_top_bottom(m: u64) -> u64 {
-    let w = WIDTH as u32;
-    let m = (m & row_runs(0)) << w | (m >> w) & row_runs(0);
-    let m = (m & row_runs(1)) << (2 * w) | (m >> (2 * w)) & row_runs(1);
-    (m & row_runs(2)) << (4 * w) | m >> (4 * w)
-}
-
-/// The left-right, top-bottom and double mirror images of `mask`.
-#[inline]
-fn images(mask: u64) -> (u64, u64, u64) {
-    let lr = mirror_left_right(mask);
-    (lr, mirror_top_bottom(mask), mirror_top_bottom(lr))
-}
-
-/// How a count's tables hold their bits (recorded in the manifest; absent
-/// in manifests written before the canonical layout, which hold full tables).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Layout {
-    /// Every board's bits at its rank.
-    #[default]
-    Full,
-    /// Only the canonical board of each mirror class holds its class's bits
-    /// (the others are zero): a lookup ranks the board's canonical image. A
-    /// count no later count is computed from needs no other board's bits,
-    /// and this layout computes a quarter of the boards and copies none.
-    Canonical,
-}
-
-impl Layout {
-    /// The mask whose rank holds the bits of `mask` in this layout.
-    #[inline]
-    pub fn holder(self, mask: u64) -> u64 {
-        match self {
-            Layout::Full => mask,
-            Layout::Canonical => canonical(mask),
-        }
-    }
-}
-
-/// The number of distinct boards among `mask` and its mirror images.
-#[inline]
-pub(crate) fn class_size(mask: u64) -> u64 {
-    let (lr, tb, both) = images(mask);
-    let mut images = [mask, lr, tb, both];
-    images.sort_unstable();
-    1 + images.windows(2).filter(|w| w[0] != w[1]).count() as u64
-}
 
 /// A board of the chunk whose bits are copied from its canonical image.
 #[derive(Clone, Copy)]
@@ -320,22 +196,4 @@ pub(crate) fn compute_range(
         out.unique.store_word(word, unique)?;
     }
     Ok(chunk.counts)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use games::fling::Board;
-    use proptest::prelude::*;
-
-    proptest! {
-        #[test]
-        fn canonical_is_the_boards(mask in 0u64..(1 << 56)) {
-            let board = Board::from_mask(mask).unwrap();
-            prop_assert_eq!(canonical(mask), board.canonical().mask());
-            prop_assert_eq!(is_canonical(mask), board.canonical() == board);
-            let images: std::collections::HashSet<u64> = [mask, canonical(mask)].into_iter().collect();
-            prop_assert!(class_size(mask) >= images.len() as u64);
-        }
-    }
 }

@@ -22,7 +22,7 @@ use std::time::Instant;
 use store::BitTableWriter;
 
 pub(crate) use crate::chunk::{decode, encode, tally, Counts, Out, CHUNK, RECORDS};
-use crate::symmetric::Layout;
+use crate::layout::Layout;
 
 /// How far a build has come, for a progress display.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

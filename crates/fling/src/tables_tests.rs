@@ -336,7 +336,7 @@ fn the_canonical_layout_holds_each_class_at_its_canonical_board() {
         full.layout = Layout::Full;
         for r in 0..crate::rank::boards(pieces) {
             let mask = crate::rank::unrank(r, pieces).unwrap();
-            let held = crate::symmetric::is_canonical(mask);
+            let held = crate::layout::is_canonical(mask);
             for (ours, theirs) in [
                 (&canonical.solvable, &full.solvable),
                 (&canonical.unique, &full.unique),
