@@ -73,7 +73,14 @@ struct Model {
 /// Records crash points under a root until stopped.
 pub struct Recorder {
     model: Arc<Mutex<Model>>,
+    /// The sync observer is one for the whole process: a second recorder started
+    /// beside this one (another test of the same binary) would replace it, and this
+    /// one would see only the events before. Recorders therefore take turns.
+    _turn: std::sync::MutexGuard<'static, ()>,
 }
+
+/// Held by the recorder that owns the process's sync observer.
+static RECORDING: Mutex<()> = Mutex::new(());
 
 fn relative(root: &Path, path: &Path) -> Option<PathBuf> {
     path.strip_prefix(root).ok().map(Path::to_path_buf)
@@ -203,6 +210,7 @@ impl Recorder {
     /// Starts recording the durability points under `root` (the names already there
     /// count as durable). Events elsewhere (other tests' directories) are ignored.
     pub fn start(root: &Path) -> Recorder {
+        let turn = RECORDING.lock().unwrap_or_else(|e| e.into_inner());
         let model = Arc::new(Mutex::new(Model {
             durable_names: snapshot(root).into_keys().collect(),
             ..Model::default()
@@ -218,7 +226,7 @@ impl Recorder {
                 model.observe(&root, event);
             }
         })));
-        Recorder { model }
+        Recorder { model, _turn: turn }
     }
 
     /// Stops recording and returns the crash points, in order.
@@ -226,6 +234,7 @@ impl Recorder {
         set_observer(None);
         let mut model = self.model.lock().unwrap_or_else(|e| e.into_inner());
         std::mem::take(&mut model.points)
+        // The turn passes to the next recorder as `self` drops, after the observer is gone.
     }
 }
 
