@@ -21,6 +21,11 @@ const MAX_BEFORE: usize = 15;
 /// Most moves along one line: two per piece.
 const LINE_MOVES: usize = 2 * HEIGHT;
 
+/// The rank terms of each row, by row, pieces before it and row mask: fixed
+/// sizes, so that a rank's eight reads need no bounds checks (the rank is the
+/// hottest part of a table build).
+type RowTerms = [[[u64; ROW_MASKS]; MAX_BEFORE]; HEIGHT];
+
 /// The results of the moves along one line: child line masks, in order.
 #[derive(Clone, Copy)]
 struct LineMoves {
@@ -30,9 +35,9 @@ struct LineMoves {
 
 /// The tables, built once (for boards of at most 14 pieces).
 pub(crate) struct ChildTables {
-    /// `row_terms[(y * MAX_BEFORE + before) * 128 + m]`: the rank terms of
+    /// `row_terms[y][before][m]`: the rank terms of
     /// row y holding `m` after `before` pieces in rows 0..y.
-    row_terms: Vec<u64>,
+    row_terms: Box<RowTerms>,
     /// Moves left and right of a row mask.
     row_moves: Vec<LineMoves>,
     /// Moves up and down of a column mask (bit y = row y).
@@ -94,7 +99,7 @@ pub(crate) fn column_of(mask: u64) -> usize {
 
 impl ChildTables {
     fn build() -> ChildTables {
-        let mut row_terms = vec![0u64; HEIGHT * MAX_BEFORE * ROW_MASKS];
+        let mut row_terms: Box<RowTerms> = Box::new([[[0; ROW_MASKS]; MAX_BEFORE]; HEIGHT]);
         for y in 0..HEIGHT {
             for before in 0..MAX_BEFORE {
                 for m in 0..ROW_MASKS {
@@ -104,7 +109,7 @@ impl ChildTables {
                         index += 1;
                         term += binomial(y * WIDTH + x, index);
                     }
-                    row_terms[(y * MAX_BEFORE + before) * ROW_MASKS + m] = term;
+                    row_terms[y][before][m] = term;
                 }
             }
         }
@@ -152,9 +157,8 @@ impl ChildTables {
     fn term(&self, y: usize, before: usize, m: usize) -> u64 {
         debug_assert!(before < MAX_BEFORE && m < ROW_MASKS);
         self.row_terms
-            .get((y * MAX_BEFORE + before.min(MAX_BEFORE - 1)) * ROW_MASKS + m)
-            .copied()
-            .unwrap_or(0)
+            .get(y)
+            .map_or(0, |t| t[before.min(MAX_BEFORE - 1)][m & (ROW_MASKS - 1)])
     }
 
     /// The rank of a board given as its eight row masks.
@@ -187,11 +191,14 @@ impl ChildTables {
     /// The rank of `mask` from the row terms (eight table reads).
     #[inline]
     pub(crate) fn rank(&self, mask: u64) -> u64 {
-        let mut rows = [0usize; HEIGHT];
-        for (y, row) in rows.iter_mut().enumerate() {
-            *row = (mask >> (y * WIDTH)) as usize & (ROW_MASKS - 1);
+        let (mut rank, mut before, mut rest) = (0, 0usize, mask);
+        for terms in self.row_terms.iter() {
+            let m = rest as usize & (ROW_MASKS - 1);
+            rest >>= WIDTH;
+            rank += terms[before.min(MAX_BEFORE - 1)][m];
+            before += m.count_ones() as usize;
         }
-        self.rank_rows(&rows)
+        rank
     }
 
     /// Writes the rank of every child of `mask` (one per legal move, in no
