@@ -63,6 +63,7 @@ pub fn build_lists(
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Vec<BuiltList>, FlingError> {
     check_reach(table_pieces, max_pieces)?;
+    let _lock = store::lock_dir(dir)?;
     let table = Level::open(dir, table_pieces, true)?;
     let recorded = manifest::read_lists(dir)?;
     let mut built = Vec::new();

@@ -311,6 +311,9 @@ pub fn build_with_step(
         });
     }
     std::fs::create_dir_all(dir).map_err(crate::error::io(dir))?;
+    // One build a directory: a second one would resume the same unfinished
+    // count beside the first and race it to the end (`DIR/LOCK`, as a run's).
+    let _lock = store::lock_dir(dir)?;
     let recorded = manifest::read(dir)?;
     let mut built = Vec::new();
     let mut previous: Option<Level> = None;

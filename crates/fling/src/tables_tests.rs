@@ -411,3 +411,20 @@ fn an_interrupted_canonical_pass_resumes_to_the_same_bytes() {
     }
     assert_eq!(recorded(whole.path()), recorded(cut.path()));
 }
+
+#[test]
+fn a_directory_another_build_holds_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let held = store::lock_dir(dir.path()).unwrap();
+    let refused = build(dir.path(), 3, 1, &no_progress);
+    assert!(
+        matches!(
+            refused,
+            Err(FlingError::Store(store::StoreError::Locked { .. }))
+        ),
+        "{:?}",
+        refused.map(|b| b.len())
+    );
+    drop(held);
+    assert_eq!(build(dir.path(), 3, 1, &no_progress).unwrap().len(), 2);
+}
