@@ -259,9 +259,25 @@ fn run_group(
 
 /// Tries one rule everywhere (`narrow_rule::try_apply` with the prefilter
 /// of `seen`, the objects and movements the board may hold); true when the
-/// board changed.
+/// board changed, and then the rule is noted as fired.
 #[inline]
 fn try_rule(
+    board: &mut Board,
+    rule: &Rule,
+    lone: &Lone,
+    seen: &mut (u64, u64),
+    scratch: &mut Scratch,
+) -> bool {
+    let changed = write_rule(board, rule, lone, seen, scratch);
+    if changed {
+        scratch.note_fired(rule);
+    }
+    changed
+}
+
+/// Writes every match of one rule ([`try_rule`] without the firing record).
+#[inline]
+fn write_rule(
     board: &mut Board,
     rule: &Rule,
     lone: &Lone,
@@ -294,20 +310,7 @@ fn try_rule(
         if !narrow_cells_match(board, &plan.cells, start, lone.step) {
             return false;
         }
-        let changed = write_matches(
-            board,
-            rule,
-            plan,
-            &[[start as usize, 0, 0]],
-            |_, _, o, m| {
-                seen.0 |= o;
-                seen.1 |= m;
-            },
-        );
-        if changed {
-            scratch.note_fired(rule);
-        }
-        return changed;
+        return write_matches(board, rule, plan, &[[start as usize, 0, 0]], widen(seen));
     }
     if board.moving.len() <= FEW {
         // A few moving cells (a push): each one's row, if it lies on the
@@ -317,14 +320,7 @@ fn try_rule(
         let Some(found) = found.get(..n).filter(|f| !f.is_empty()) else {
             return false;
         };
-        let changed = write_matches(board, rule, plan, found, |_, _, o, m| {
-            seen.0 |= o;
-            seen.1 |= m;
-        });
-        if changed {
-            scratch.note_fired(rule);
-        }
-        return changed;
+        return write_matches(board, rule, plan, found, widen(seen));
     }
     if scratch.rows.is_empty() {
         scratch.rows.push(Vec::new());
@@ -344,14 +340,16 @@ fn try_rule(
         });
         return false;
     }
-    let changed = write_matches(board, rule, plan, found, |_, _, o, m| {
+    write_matches(board, rule, plan, found, widen(seen))
+}
+
+/// What a write adds to `seen`: the objects and movements it wrote.
+#[inline]
+fn widen(seen: &mut (u64, u64)) -> impl FnMut(&mut Board, usize, u64, u64) + '_ {
+    |_, _, o, m| {
         seen.0 |= o;
         seen.1 |= m;
-    });
-    if changed {
-        scratch.note_fired(rule);
     }
-    changed
 }
 
 /// The most moving cells whose rows [`lone_matches`] places one by one;
