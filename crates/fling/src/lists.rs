@@ -64,6 +64,20 @@ pub fn build_lists(
 ) -> Result<Vec<BuiltList>, FlingError> {
     check_reach(table_pieces, max_pieces)?;
     let _lock = store::lock_dir(dir)?;
+    // Lists read every board's bits in the table below: a table of the
+    // canonical layout would pass for one whose other boards are unsolvable.
+    let layout = manifest::read(dir)?
+        .iter()
+        .find(|s| s.pieces == table_pieces)
+        .map(|s| s.layout);
+    if layout == Some(crate::layout::Layout::Canonical) {
+        return Err(FlingError::Pieces {
+            pieces: table_pieces,
+            why: "lists need full tables below them, and these hold canonical boards only \
+                  (build them again with --full-tables)"
+                .into(),
+        });
+    }
     let table = Level::open(dir, table_pieces, true)?;
     let recorded = manifest::read_lists(dir)?;
     let mut built = Vec::new();

@@ -428,3 +428,15 @@ fn a_directory_another_build_holds_is_refused() {
     drop(held);
     assert_eq!(build(dir.path(), 3, 1, &no_progress).unwrap().len(), 2);
 }
+
+#[test]
+fn lists_refuse_canonical_tables_below_them() {
+    let dir = tempfile::tempdir().unwrap();
+    build_with_layout(dir.path(), 4, 1, Layout::Canonical, &no_progress).unwrap();
+    let refused = crate::build_lists(dir.path(), 4, 5, 1, &no_progress);
+    assert!(
+        matches!(&refused, Err(FlingError::Pieces { pieces: 4, .. })),
+        "{:?}",
+        refused.map(|b| b.len())
+    );
+}
