@@ -188,6 +188,31 @@ fn the_fast_step_classifies_every_board_as_the_reference_step() {
     }
 }
 
+/// A killed pass of 5 pieces over the tables of 4 in `dir`: the chunks
+/// `done` and the last one computed with `step` and recorded, the others not.
+fn cut_pass(dir: &Path, (layout, step): (Layout, Step), done: &[u64]) -> Pass {
+    let (pieces, total) = (5, crate::rank::boards(5));
+    let chunks = total.div_ceil(CHUNK);
+    let pass = Pass::open(dir, pieces, chunks).unwrap();
+    let mut level = Level::open(dir, pieces - 1, false).unwrap();
+    level.layout = layout;
+    let previous = previous_words(Some(&level), None);
+    for &chunk in done.iter().chain([chunks - 1].iter()) {
+        let (start, end) = (chunk * CHUNK, ((chunk + 1) * CHUNK).min(total));
+        let out = Out {
+            solvable: &pass.solvable,
+            unique: &pass.unique,
+            records: Some(&pass.chunks),
+            layout,
+        };
+        let counts = compute_range(pieces, start, end, &previous, step, &out).unwrap();
+        pass.chunks
+            .store_word(chunk as usize, encode(counts))
+            .unwrap();
+    }
+    pass
+}
+
 #[test]
 fn an_interrupted_pass_resumes_to_the_same_bytes() {
     let whole = tempfile::tempdir().unwrap();
@@ -197,24 +222,7 @@ fn an_interrupted_pass_resumes_to_the_same_bytes() {
     // A killed pass of 5 pieces: some chunks done and recorded, one half
     // written with garbage and not recorded.
     let pieces = 5;
-    let total = crate::rank::boards(pieces);
-    let chunks = total.div_ceil(CHUNK);
-    let pass = Pass::open(cut.path(), pieces, chunks).unwrap();
-    let level = Level::open(cut.path(), 4, false).unwrap();
-    let previous = previous_words(Some(&level), None);
-    for chunk in [0u64, 3, chunks - 1] {
-        let (start, end) = (chunk * CHUNK, ((chunk + 1) * CHUNK).min(total));
-        let out = Out {
-            solvable: &pass.solvable,
-            unique: &pass.unique,
-            records: Some(&pass.chunks),
-            layout: Layout::Full,
-        };
-        let counts = compute_range(pieces, start, end, &previous, Step::Fast, &out).unwrap();
-        pass.chunks
-            .store_word(chunk as usize, encode(counts))
-            .unwrap();
-    }
+    let pass = cut_pass(cut.path(), (Layout::Full, Step::Fast), &[0, 3]);
     for word in (5 * CHUNK / 64) as usize..(5 * CHUNK / 64) as usize + 100 {
         pass.solvable.store_word(word, 0x5555_5555).unwrap();
     }
@@ -331,9 +339,8 @@ fn the_canonical_layout_holds_each_class_at_its_canonical_board() {
         strip(recorded(full_five().path()))
     );
     for pieces in 2..=5 {
-        let mut full = Level::open(full_five().path(), pieces, true).unwrap();
+        let full = Level::open(full_five().path(), pieces, true).unwrap();
         let canonical = Level::open(ours.path(), pieces, true).unwrap();
-        full.layout = Layout::Full;
         for r in 0..crate::rank::boards(pieces) {
             let mask = crate::rank::unrank(r, pieces).unwrap();
             let held = crate::layout::is_canonical(mask);
@@ -383,25 +390,8 @@ fn an_interrupted_canonical_pass_resumes_to_the_same_bytes() {
     build_with_layout(whole.path(), 5, 2, Layout::Canonical, &no_progress).unwrap();
     let cut = tempfile::tempdir().unwrap();
     build_with_layout(cut.path(), 4, 1, Layout::Canonical, &no_progress).unwrap();
-    let (pieces, total) = (5, crate::rank::boards(5));
-    let chunks = total.div_ceil(CHUNK);
-    let pass = Pass::open(cut.path(), pieces, chunks).unwrap();
-    let mut level = Level::open(cut.path(), 4, false).unwrap();
-    level.layout = Layout::Canonical;
-    let previous = previous_words(Some(&level), None);
-    for chunk in [1u64, 7, chunks - 1] {
-        let (start, end) = (chunk * CHUNK, ((chunk + 1) * CHUNK).min(total));
-        let out = Out {
-            solvable: &pass.solvable,
-            unique: &pass.unique,
-            records: Some(&pass.chunks),
-            layout: Layout::Canonical,
-        };
-        let counts = compute_range(pieces, start, end, &previous, Step::Symmetric, &out).unwrap();
-        pass.chunks
-            .store_word(chunk as usize, encode(counts))
-            .unwrap();
-    }
+    let pieces = 5;
+    let pass = cut_pass(cut.path(), (Layout::Canonical, Step::Symmetric), &[1, 7]);
     pass.unique.store_word(3, u64::MAX).unwrap();
     drop(pass);
     let resumed = build_with_layout(cut.path(), 5, 2, Layout::Canonical, &no_progress).unwrap();
