@@ -29,6 +29,9 @@
 //! (`benches/fling_headline.sh`). With `FLING_BENCH_ESTIMATE=K` it estimates
 //! the solvable boards of K pieces (above the full tables) from
 //! `FLING_BENCH_ESTIMATE_SAMPLES` (default 1,000,000) boards drawn at random.
+//! With `FLING_BENCH_TABLE_CHECK=K` it solves `FLING_BENCH_CHECK_SAMPLES`
+//! boards of K pieces drawn at random by direct search and compares them with
+//! K's finished table, then looks every board of K's list (if any) up in it.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -45,6 +48,9 @@ fn main() {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     if let Ok(pieces) = std::env::var("FLING_BENCH_CHECK") {
         return cross_check(&dir, &pieces);
+    }
+    if let Ok(pieces) = std::env::var("FLING_BENCH_TABLE_CHECK") {
+        return table_check(&dir, &pieces, threads);
     }
     if let Ok(pieces) = std::env::var("FLING_BENCH_ESTIMATE") {
         return estimate(&dir, &pieces, threads);
@@ -158,6 +164,37 @@ fn cross_check(dir: &std::path::Path, pieces: &str) {
             started.elapsed().as_secs_f64()
         ),
         Err(err) => eprintln!("cross-check: {err}"),
+    }
+}
+
+/// Solves `FLING_BENCH_CHECK_SAMPLES` (default 1,000) random boards of `pieces`
+/// directly and compares them with the finished table, then checks the list.
+fn table_check(dir: &std::path::Path, pieces: &str, threads: usize) {
+    let samples = std::env::var("FLING_BENCH_CHECK_SAMPLES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1000);
+    let Ok(pieces) = pieces.parse::<usize>() else {
+        return eprintln!("FLING_BENCH_TABLE_CHECK: expected a piece count, got {pieces:?}");
+    };
+    let started = Instant::now();
+    let check = fling::Tables::open(dir)
+        .and_then(|t| fling::table_check(&t, pieces, (samples, 1), threads));
+    match check {
+        Ok(c) => println!(
+            "check of the {pieces}-piece table: {} random boards solved directly ({} solvable, \
+             {} uniquely solvable), {} disagreements {:?}; {} listed boards looked up, {} not \
+             uniquely solvable in the table; {:.1} s",
+            c.samples,
+            c.solvable,
+            c.unique,
+            c.disagreements.len(),
+            c.disagreements,
+            c.listed,
+            c.listed_missing,
+            started.elapsed().as_secs_f64()
+        ),
+        Err(err) => eprintln!("table check: {err}"),
     }
 }
 

@@ -53,7 +53,7 @@ fn splitmix(state: u64) -> u64 {
 }
 
 /// The board of sample `i`: a rank drawn uniformly (up to a bias below 2^-40).
-fn sample_board(seed: u64, i: u64, pieces: usize) -> Option<Board> {
+pub(crate) fn sample_board(seed: u64, i: u64, pieces: usize) -> Option<Board> {
     let draw = splitmix(seed ^ splitmix(i));
     let rank = ((u128::from(draw) * u128::from(boards(pieces))) >> 64) as u64;
     unrank(rank, pieces).and_then(Board::from_mask)

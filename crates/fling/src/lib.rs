@@ -25,6 +25,7 @@ mod search;
 mod select;
 mod step;
 mod symmetric;
+mod table_check;
 mod table_layout;
 mod tables;
 mod unique_list;
@@ -42,6 +43,7 @@ pub use sample::{sample_rate, Sample};
 pub use search::{classify_with, pruned_size, solvable, Space};
 pub use select::{select, Candidate, Selection};
 pub use step::Step;
+pub use table_check::{table_check, TableCheck};
 pub use table_layout::{table_path, MAX_TABLE_PIECES};
 pub use tables::{
     build, build_with_budget, build_with_layout, build_with_step, Built, Progress, COPY_BUDGET,
