@@ -38,7 +38,7 @@ pub enum StoreError {
         differences: String,
     },
     /// Another process writes this store.
-    #[error("{path}: another process (pid {pid}) is writing this store")]
+    #[error("{path}: another process (pid {pid}) is writing this directory (it holds the lock)")]
     Locked {
         /// The lock file.
         path: PathBuf,
