@@ -28,6 +28,7 @@ mod symmetric;
 mod table_layout;
 mod tables;
 mod unique_list;
+mod walk;
 
 pub use analysis::{analyze, is_solvable, status, Analysis, Edit};
 pub use crosscheck::{cross_check, CrossCheck};
