@@ -28,7 +28,7 @@ for round in $(seq "$ROUNDS"); do
       bin=${named#*=}
       line=$(FLING_BENCH_SAMPLE=$SAMPLE FLING_BENCH_SAMPLE_STEPS=canonical FLING_BENCH_DIR=$dir \
         FLING_BENCH_CHUNKS=$CHUNKS FLING_BENCH_THREADS=$THREADS FLING_BENCH_REGION=$region \
-        ${BUDGET:+FLING_BENCH_BUDGET=$BUDGET} "$bin" | grep sampled)
+        env ${BUDGET:+FLING_BENCH_BUDGET=$BUDGET} "$bin" | grep sampled)
       rate=$(sed -E 's/.* ([0-9]+) per user second.*/\1/' <<<"$line")
       user=$(sed -E 's/.*\(([0-9.]+) s user\).*/\1/' <<<"$line")
       echo "$round $region $name $rate $user" | tee -a "$out"

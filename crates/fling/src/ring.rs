@@ -152,7 +152,7 @@ impl Ring {
 
     /// Puts the next board with a move into `slot` and prefetches its first
     /// child (boards without one are settled at once); false when none is left.
-    #[inline]
+    #[inline(always)]
     fn load(
         slot: &mut Slot,
         tables: &ChildTables,
@@ -186,7 +186,7 @@ impl Ring {
     }
 
     /// One read for the board in `slot`: its class when that settles it.
-    #[inline]
+    #[inline(always)]
     fn turn(slot: &mut Slot, tables: &ChildTables, below: &Below) -> Option<Class> {
         if slot.stage == Stage::Unique {
             return Some((true, true, bit(below.unique, slot.first)));
