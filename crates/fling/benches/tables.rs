@@ -22,6 +22,13 @@
 //! `FLING_BENCH_STEP` (default `symmetric`, the build's) picks the step of a
 //! full build. `benches/fling_tables.sh` runs the whole comparison.
 //!
+//! `FLING_BENCH_REGION=0.2-0.4` spreads the ranges over that fraction of the
+//! ranks only (rates differ a lot between rank regions), and
+//! `FLING_BENCH_BUDGET` (bytes) caps the in-memory copy of the tables below
+//! (0: read them through the file mapping, for a machine whose memory is taken).
+//!
+//! `FLING_BENCH_THREADS` sets the thread count (default: every core).
+//!
 //! With `FLING_BENCH_CHECK=K` it solves `FLING_BENCH_CHECK_SAMPLES` (default
 //! 1,000) boards of the list of K pieces in `FLING_BENCH_DIR`, and as many
 //! candidates (boards one move above the uniquely solvable boards of K - 1),
@@ -45,7 +52,10 @@ fn main() {
     let dir = std::env::var("FLING_BENCH_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|_| scratch.clone());
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = std::env::var("FLING_BENCH_THREADS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     if let Ok(pieces) = std::env::var("FLING_BENCH_CHECK") {
         return cross_check(&dir, &pieces);
     }
@@ -265,13 +275,30 @@ fn sample_rate(
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(200);
+    let mut sampling = fling::Sampling::new(chunks);
+    if let Ok(region) = std::env::var("FLING_BENCH_REGION") {
+        let parsed = region
+            .split_once('-')
+            .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)));
+        let Some(region) = parsed else {
+            return eprintln!("FLING_BENCH_REGION: expected FROM-TO (fractions), got {region:?}");
+        };
+        sampling.region = region;
+    }
+    if let Some(budget) = std::env::var("FLING_BENCH_BUDGET")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        sampling.budget = budget;
+    }
     let scratch = dir.join(format!("sample-scratch-{}", std::process::id()));
     let stand_in = std::env::var("FLING_BENCH_STAND_IN").is_ok_and(|v| v == "1");
     let source = (!stand_in).then_some(dir);
-    match fling::sample_rate(source, &scratch, pieces, chunks, (threads, step, layout)) {
+    match fling::sample_rate(source, &scratch, pieces, sampling, (threads, step, layout)) {
         Ok(s) => {
             let rate = s.boards as f64 / s.seconds.max(1e-9);
             let cpu_rate = s.boards as f64 / s.cpu_seconds.max(1e-9);
+            let user_rate = s.boards as f64 / s.user_seconds.max(1e-9);
             let total = fling::boards(pieces);
             let share = |n: u64| n as f64 / s.boards.max(1) as f64;
             let what = if stand_in {
@@ -280,8 +307,8 @@ fn sample_rate(
                 "real tables"
             };
             println!(
-                "{pieces} pieces, {step:?} step, {layout:?} layout, from {what}: sampled {} boards in {:.1} s wall, {:.1} s CPU on {threads} threads: {rate:.0} boards/s wall, {cpu_rate:.0} boards per CPU second",
-                s.boards, s.seconds, s.cpu_seconds
+                "{pieces} pieces, {step:?} step, {layout:?} layout, from {what}: sampled {} boards in {:.1} s wall, {:.1} s CPU ({:.2} s user) on {threads} threads: {rate:.0} boards/s wall, {cpu_rate:.0} boards per CPU second, {user_rate:.0} per user second",
+                s.boards, s.seconds, s.cpu_seconds, s.user_seconds
             );
             println!(
                 "projected for all {total} boards: {:.2} h at the wall rate, {:.2} h on {threads} idle cores at the CPU rate",

@@ -29,6 +29,7 @@ mod table_check;
 mod table_layout;
 mod tables;
 mod unique_list;
+mod walk;
 
 pub use analysis::{analyze, is_solvable, status, Analysis, Edit};
 pub use crosscheck::{cross_check, CrossCheck};
@@ -39,7 +40,7 @@ pub use lists::{build_lists, check_reach, BuiltList, DEFAULT_FULL_TABLES};
 pub use lookup::{Level, Tables, UniqueBoards};
 pub use manifest::{LevelStats, ListStats, MANIFEST};
 pub use rank::{binomial, boards, next_combination, rank, unrank, MAX_PIECES};
-pub use sample::{sample_rate, Sample};
+pub use sample::{sample_rate, Sample, Sampling};
 pub use search::{classify_with, pruned_size, solvable, Space};
 pub use select::{select, Candidate, Selection};
 pub use step::Step;

@@ -12,8 +12,9 @@
 //! order, so each result goes to the caller with the board's index.
 
 use crate::children::ChildTables;
-use crate::layout::Layout;
+use crate::layout::{Layout, Mirrors};
 use crate::step::{Class, MAX_MOVES};
+use games::fling::WIDTH;
 
 /// Boards in flight: enough for their misses to overlap (a core keeps a
 /// couple of dozen in flight), few enough for the ring to stay in L1.
@@ -41,12 +42,17 @@ struct Slot {
     /// The children of horizontal moves come first; those of vertical
     /// moves (a transposition away) only when these do not settle the board.
     columns_listed: bool,
+    /// How many of the children are those of horizontal moves.
+    rows: u8,
     count: u8,
     next: u8,
     solving: u8,
     first: u64,
     /// The rank of the child being read (prefetched when it was ranked).
     rank: u64,
+    /// The board's mirror images, from which its children's canonical
+    /// images follow (the canonical layout only).
+    mirrors: Mirrors,
     /// The children's masks: ranked one at a time, as the board reads them,
     /// since most boards are settled by their first few.
     children: [u64; MAX_MOVES],
@@ -57,13 +63,34 @@ const EMPTY: Slot = Slot {
     index: 0,
     mask: 0,
     columns_listed: false,
+    rows: 0,
     count: 0,
     next: 0,
     solving: 0,
     first: 0,
     rank: 0,
+    mirrors: Mirrors::NONE,
     children: [0; MAX_MOVES],
 };
+
+impl Slot {
+    /// The mask whose rank holds the bits of child `i` in `layout`: in the
+    /// canonical layout its canonical image, from the board's mirror images
+    /// and the line the move changed (the lowest cell that differs).
+    #[inline(always)]
+    fn holder(&self, i: usize, layout: Layout) -> u64 {
+        let child = self.children.get(i).copied().unwrap_or(0);
+        if layout == Layout::Full {
+            return child;
+        }
+        let changed = (self.mask ^ child).trailing_zeros() as usize;
+        if i < self.rows as usize {
+            self.mirrors.row_child(child, changed / WIDTH)
+        } else {
+            self.mirrors.column_child(child, changed % WIDTH)
+        }
+    }
+}
 
 /// The tables of k - 1 pieces as words (at least 3 pieces a board: 2-piece
 /// boards need no table).
@@ -125,7 +152,7 @@ impl Ring {
 
     /// Puts the next board with a move into `slot` and prefetches its first
     /// child (boards without one are settled at once); false when none is left.
-    #[inline]
+    #[inline(always)]
     fn load(
         slot: &mut Slot,
         tables: &ChildTables,
@@ -135,6 +162,7 @@ impl Ring {
     ) -> bool {
         for (index, mask) in boards.by_ref() {
             let mut count = tables.row_child_masks(mask, &mut slot.children);
+            slot.rows = count as u8;
             slot.columns_listed = count == 0;
             if count == 0 {
                 count = tables.column_child_masks(mask, &mut slot.children);
@@ -143,9 +171,12 @@ impl Ring {
                 done(index, mask, (false, false, false));
                 continue;
             }
-            slot.rank = tables.rank(below.layout.holder(slot.children[0]));
-            store::prefetch(below.solvable, (slot.rank / 64) as usize);
             (slot.stage, slot.index, slot.mask) = (Stage::Children, index, mask);
+            if below.layout == Layout::Canonical {
+                slot.mirrors = Mirrors::of(mask);
+            }
+            slot.rank = tables.rank(slot.holder(0, below.layout));
+            store::prefetch(below.solvable, (slot.rank / 64) as usize);
             slot.count = count as u8;
             (slot.next, slot.solving, slot.first) = (0, 0, 0);
             return true;
@@ -155,7 +186,7 @@ impl Ring {
     }
 
     /// One read for the board in `slot`: its class when that settles it.
-    #[inline]
+    #[inline(always)]
     fn turn(slot: &mut Slot, tables: &ChildTables, below: &Below) -> Option<Class> {
         if slot.stage == Stage::Unique {
             return Some((true, true, bit(below.unique, slot.first)));
@@ -175,7 +206,7 @@ impl Ring {
             slot.count += tables.column_child_masks(slot.mask, rest) as u8;
         }
         if slot.next < slot.count {
-            slot.rank = tables.rank(below.layout.holder(slot.children[slot.next as usize]));
+            slot.rank = tables.rank(slot.holder(slot.next as usize, below.layout));
             store::prefetch(below.solvable, (slot.rank / 64) as usize);
             return None;
         }

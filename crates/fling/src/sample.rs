@@ -26,13 +26,51 @@ pub struct Sample {
     /// Processor seconds of the worker threads (Linux; 0 elsewhere), the
     /// figure to trust on a machine shared with other work.
     pub cpu_seconds: f64,
+    /// Of which user time: the computation itself (the system time is mostly
+    /// the page faults of the copied tables and the sparse scratch tables).
+    pub user_seconds: f64,
 }
 
-/// Processor seconds used so far by the calling thread, from
-/// `/proc/thread-self/stat` (user + system ticks at the usual 100 per second).
-fn thread_cpu_seconds() -> f64 {
+/// Which ranges a sample times: `chunks` evenly spaced ranges of 65,536
+/// boards within the fraction `region` of the ranks (the rate differs a lot
+/// between low and high ranks), with the tables below copied into memory
+/// when they fit `budget` bytes (else read through their mapping).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sampling {
+    /// Ranges of 65,536 boards to time.
+    pub chunks: u64,
+    /// The fractions of the ranks the ranges are spread over (0 to 1 for all).
+    pub region: (f64, f64),
+    /// Bytes for in-memory copies of the tables below.
+    pub budget: u64,
+}
+
+impl Sampling {
+    /// `chunks` ranges spread over every rank, the build's memory budget.
+    pub fn new(chunks: u64) -> Sampling {
+        Sampling {
+            chunks,
+            region: (0.0, 1.0),
+            budget: COPY_BUDGET,
+        }
+    }
+
+    /// The first chunk and the stride between chunks, among `total` chunks.
+    fn spread(&self, total: u64) -> (u64, u64) {
+        let at = |f: f64| ((f.clamp(0.0, 1.0) * total as f64) as u64).min(total);
+        let (first, last) = (at(self.region.0), at(self.region.1).max(at(self.region.0)));
+        (first, ((last - first) / self.chunks.max(1)).max(1))
+    }
+}
+
+/// User and system processor seconds.
+type Seconds = (f64, f64);
+
+/// User and system processor seconds used so far by the calling thread, from
+/// `/proc/thread-self/stat` (ticks at the usual 100 per second).
+fn thread_cpu_seconds() -> Seconds {
     let Ok(stat) = std::fs::read_to_string("/proc/thread-self/stat") else {
-        return 0.0;
+        return (0.0, 0.0);
     };
     // Fields after the command name (which ends with the last ')'): utime and stime are 12th and 13th.
     let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
@@ -43,7 +81,7 @@ fn thread_cpu_seconds() -> f64 {
             .and_then(|f| f.parse::<f64>().ok())
             .unwrap_or(0.0)
     };
-    (ticks(11) + ticks(12)) / 100.0
+    (ticks(11) / 100.0, ticks(12) / 100.0)
 }
 
 /// A stand-in table of `words` words with the top bit of each set: every
@@ -57,8 +95,7 @@ fn stand_in(words: usize) -> Result<Words, FlingError> {
 }
 
 /// Measures the rate of computing `pieces` from the finished tables of
-/// `pieces - 1` in `dir`: `chunks` evenly spaced rank ranges of 65,536
-/// boards, with `threads` threads, into throw-away tables in `scratch`
+/// `pieces - 1` in `dir`: the rank ranges of `sampling`, with `threads` threads, into throw-away tables in `scratch`
 /// (sparse files, deleted afterwards). For projecting counts too large to build here.
 ///
 /// Without `dir`, the previous tables are stand-ins of the right size in
@@ -70,7 +107,7 @@ pub fn sample_rate(
     dir: Option<&Path>,
     scratch: &Path,
     pieces: usize,
-    chunks: u64,
+    sampling: Sampling,
     (threads, step, layout): (usize, Step, Layout),
 ) -> Result<Sample, FlingError> {
     let level = match dir {
@@ -86,7 +123,7 @@ pub fn sample_rate(
         _ => None,
     };
     let copies = match (&level, dir) {
-        (Some(level), _) => copy_to_memory(level, COPY_BUDGET)?,
+        (Some(level), _) => copy_to_memory(level, sampling.budget)?,
         (None, None) if pieces > 2 => {
             let words = boards(pieces - 1).div_ceil(64) as usize;
             Some((stand_in(words)?, stand_in(words)?))
@@ -102,18 +139,20 @@ pub fn sample_rate(
     ];
     let solvable = BitTableWriter::create(&paths[0], "sample", total)?;
     let unique = BitTableWriter::create(&paths[1], "sample", total)?;
-    let stride = (total / CHUNK / chunks.max(1)).max(1);
+    let (first, stride) = sampling.spread(total / CHUNK);
+    let chunks = sampling.chunks;
     let next = AtomicU64::new(0);
     let started = Instant::now();
-    let sums: Vec<Result<(Counts, f64), FlingError>> = std::thread::scope(|scope| {
+    let sums: Vec<Result<(Counts, Seconds), FlingError>> = std::thread::scope(|scope| {
         let workers = run_workers(scope, threads, || {
             let mut sum = Counts::default();
             let cpu = thread_cpu_seconds();
             loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                let start = i * stride * CHUNK;
+                let start = (first + i * stride) * CHUNK;
                 if i >= chunks || start >= total {
-                    return Ok::<_, FlingError>((sum, thread_cpu_seconds() - cpu));
+                    let now = thread_cpu_seconds();
+                    return Ok::<_, FlingError>((sum, (now.0 - cpu.0, now.1 - cpu.1)));
                 }
                 let end = (start + CHUNK).min(total);
                 let out = Out {
@@ -141,10 +180,12 @@ pub fn sample_rate(
         unique: 0,
         seconds,
         cpu_seconds: 0.0,
+        user_seconds: 0.0,
     };
     for sum in sums {
         let (sum, cpu) = sum?;
-        sample.cpu_seconds += cpu;
+        sample.cpu_seconds += cpu.0 + cpu.1;
+        sample.user_seconds += cpu.0;
         sample.boards += sum.with_move;
         sample.solvable += sum.solvable;
         sample.unique += sum.unique;

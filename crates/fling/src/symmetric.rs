@@ -15,10 +15,11 @@
 use crate::children::ChildTables;
 use crate::chunk::{decode, Counts, Out, CHUNK};
 use crate::error::FlingError;
-use crate::layout::{canonical, class_size, is_canonical, Layout};
+use crate::layout::{canonical, class_size, Layout};
 use crate::rank::{next_combination, unrank};
 use crate::ring::{Below, Ring};
 use crate::step::{classify_reference, Class, Previous};
+use crate::walk::CanonicalWalk;
 
 /// A board of the chunk whose bits are copied from its canonical image.
 #[derive(Clone, Copy)]
@@ -162,6 +163,17 @@ pub(crate) fn compute_range(
         unique: vec![0; words],
         counts: Counts::default(),
     };
+    let weight = |mask: u64| match layout {
+        Layout::Full => 1,
+        Layout::Canonical => class_size(mask),
+    };
+    let mut ring = Ring::new();
+    if layout == Layout::Canonical {
+        // Only the canonical boards, found without testing the others.
+        let boards = CanonicalWalk::new(pieces, start, end);
+        range.classify(&mut ring, &mut chunk, boards, weight);
+        return store_chunk(&chunk, out);
+    }
     let first = unrank(start, pieces).unwrap_or(0);
     let masks = std::iter::successors(Some(first), |&m| Some(next_combination(m)))
         .take((end - start) as usize)
@@ -169,29 +181,24 @@ pub(crate) fn compute_range(
         .map(|(i, m)| (i as u32, m));
     let mut copies = Vec::new();
     let canonical_boards = masks.filter(|&(index, mask)| {
-        if layout == Layout::Canonical {
-            return is_canonical(mask);
-        }
         let image = canonical(mask);
         if image == mask {
             return true;
         }
-        if layout == Layout::Full {
-            let image = range.tables.rank(image);
-            copies.push(Copy { index, mask, image });
-        }
+        let image = range.tables.rank(image);
+        copies.push(Copy { index, mask, image });
         false
     });
-    let mut ring = Ring::new();
-    let weight = |mask: u64| match layout {
-        Layout::Full => 1,
-        Layout::Canonical => class_size(mask),
-    };
     range.classify(&mut ring, &mut chunk, canonical_boards, weight);
     let late = range.copy(&mut chunk, &copies);
     range.classify(&mut ring, &mut chunk, late.into_iter(), |_| 1);
+    store_chunk(&chunk, out)
+}
+
+/// Stores the chunk's words into the tables, in order, and returns its counts.
+fn store_chunk(chunk: &Chunk, out: &Out) -> Result<Counts, FlingError> {
     for (i, (&solvable, &unique)) in chunk.solvable.iter().zip(&chunk.unique).enumerate() {
-        let word = (start / 64) as usize + i;
+        let word = (chunk.start / 64) as usize + i;
         out.solvable.store_word(word, solvable)?;
         out.unique.store_word(word, unique)?;
     }

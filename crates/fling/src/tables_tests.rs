@@ -4,7 +4,7 @@ use super::*;
 use crate::chunk::DONE;
 use crate::search::Space;
 use crate::step::{classify_with, previous_words, Step, GROUP};
-use crate::{sample_rate, Tables};
+use crate::{sample_rate, Sampling, Tables};
 use games::fling::Board;
 use proptest::prelude::*;
 use std::sync::OnceLock;
@@ -120,7 +120,7 @@ fn a_sample_of_every_chunk_counts_like_the_full_build() {
         Some(shared().0.path()),
         scratch.path(),
         4,
-        1000,
+        Sampling::new(1000),
         (2, Step::Fast, Layout::Full),
     )
     .unwrap();
@@ -134,11 +134,25 @@ fn a_sample_of_every_chunk_counts_like_the_full_build() {
         None,
         scratch.path(),
         4,
-        2,
+        Sampling::new(2),
         (1, Step::Reference, Layout::Full),
     )
     .unwrap();
     assert_eq!(stand_in.boards, 2 * 65_536);
+    // The upper half of the chunks only: every board from the third chunk on.
+    let upper = Sampling {
+        region: (0.5, 1.0),
+        ..Sampling::new(1000)
+    };
+    let half = sample_rate(
+        Some(shared().0.path()),
+        scratch.path(),
+        4,
+        upper,
+        (1, Step::Fast, Layout::Full),
+    )
+    .unwrap();
+    assert_eq!(half.boards, stats.boards - 2 * 65_536);
 }
 
 #[test]
