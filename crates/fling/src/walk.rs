@@ -1,7 +1,7 @@
 //! The canonical boards of a rank range, in rank order, without testing
 //! every board: the canonical layout classifies a quarter of the boards, and
-//! enumerating the other three quarters only to refuse them cost about a
-//! sixth of a build's time.
+//! the other three quarters were enumerated only to be refused (each with a
+//! canonical image where its top row did not refuse it at once).
 //!
 //! Boards in rank order are boards in mask order, so a board's upper rows
 //! (1 to 7) change slowly and its bottom row (row 0) fastest: the boards
@@ -128,11 +128,12 @@ pub(crate) struct CanonicalWalk {
 
 impl CanonicalWalk {
     /// The walk over ranks `start..end` of `pieces`-piece boards (empty when
-    /// `start` is not a rank of that count).
+    /// `start` is not a rank of that count, or the count has no piece: the
+    /// next-combination step needs one).
     pub(crate) fn new(pieces: usize, start: u64, end: u64) -> CanonicalWalk {
         let (mask, len) = match unrank(start, pieces) {
-            Some(mask) => (mask, end.saturating_sub(start)),
-            None => (0, 0),
+            Some(mask) if pieces > 0 => (mask, end.saturating_sub(start)),
+            _ => (0, 0),
         };
         CanonicalWalk {
             mask,
@@ -230,6 +231,8 @@ mod tests {
     #[test]
     fn a_rank_beyond_the_count_walks_nothing() {
         assert_eq!(CanonicalWalk::new(3, boards(3), boards(3) + 5).count(), 0);
+        assert_eq!(CanonicalWalk::new(0, 0, 1).count(), 0);
+        assert_eq!(CanonicalWalk::new(57, 0, 1).count(), 0);
     }
 
     proptest! {
