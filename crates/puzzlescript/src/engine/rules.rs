@@ -7,6 +7,7 @@ use super::row_starts::{
 };
 use super::{Board, Chooser, RowMatch, Scratch};
 use crate::bits;
+use crate::compile::writes::PlainWrite;
 use crate::compile::{
     CellPattern, Compiled, NarrowCell, PatternCell, Replacement, Rule, RuleSet, WordBits, WordTest,
 };
@@ -622,24 +623,58 @@ pub fn apply_at(
     let d = delta(rule.direction, board.height);
     let mut changed = false;
     for (r, &m) in tuple.iter().enumerate() {
-        let mut index = m[0] as isize;
-        let mut gap = 1;
-        for c in &rule.rows[r] {
-            match c {
-                PatternCell::Ellipsis => {
-                    index += d * m[gap] as isize;
-                    gap += 1;
-                }
-                PatternCell::Cell(p) => {
-                    if p.replacement.is_some() {
-                        changed |= replace(g, board, rule, group, p, index as usize, buf, chooser);
-                    }
-                    index += d;
-                }
+        let (Some(writes), Some(row)) = (rule.writes.get(r), rule.rows.get(r)) else {
+            continue;
+        };
+        // Only the cells whose replacement can change what they matched
+        // (`Rule::writes`), in the row's order.
+        for w in writes.iter() {
+            let gaps = match w.gaps {
+                0 => 0,
+                1 => m[1],
+                _ => m[1] + m[2],
+            };
+            let i = at(m[0], d, w.step as usize + gaps);
+            // On boards whose objects take one word, a replacement of plain
+            // words is written as such (a rigid rule also marks its writes).
+            if let (Some(plain), 1, false) = (w.plain, g.obj_words, rule.rigid) {
+                changed |= write_plain(board, g.mov_words, plain, i);
+            } else if let Some(PatternCell::Cell(p)) = row.get(w.cell as usize) {
+                changed |= replace(g, board, rule, group, p, i, buf, chooser);
             }
         }
     }
     changed
+}
+
+/// Writes a replacement of plain words into cell `i` of a board whose
+/// objects take one word (`sm` movement words a cell), with the bookkeeping
+/// of [`replace`]; true when the cell changed.
+#[inline(always)]
+fn write_plain(board: &mut Board, sm: usize, w: PlainWrite, i: usize) -> bool {
+    let at_m = i * sm + w.word as usize;
+    let (Some(&o), Some(&m)) = (board.objects.get(i), board.movements.get(at_m)) else {
+        return false;
+    };
+    let (new_o, new_m) = ((o & !w.clear) | w.set, (m & !w.moves_clear) | w.moves_set);
+    if new_o == o && new_m == m {
+        return false;
+    }
+    board.objects[i] = new_o;
+    board.movements[at_m] = new_m;
+    if sm == 1 {
+        board.note_narrow(i, new_o, new_m);
+    } else {
+        // Only the words written can hold something new.
+        board.note_plain(i, new_o, w.word as usize, new_m);
+    }
+    // Only cells that hold a movement are listed (as `replace` does: a
+    // movement in another word means the cell is listed already).
+    if new_m != 0 {
+        board.moving.push(i);
+    }
+    board.touch(i);
+    true
 }
 
 /// Rewrites one cell as a pattern's replacement says; true when it changed.
