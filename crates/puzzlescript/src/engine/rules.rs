@@ -371,7 +371,7 @@ fn row_matches(
         }
     }
     let start = Start::of(g, board, rule, r);
-    let first = start.first;
+    let (first, start_d) = (start.first, start.d);
     let visit = |x: usize, y: usize, out: &mut Vec<RowMatch>| start.visit(x, y, out);
     let horizontal = rule.direction > 2;
     if let Some(anchor) = anchor {
@@ -388,6 +388,12 @@ fn row_matches(
     // Most cells of a scanned line fail the first cell's test: on one-word
     // boards it runs inline here, and only the cells that pass are visited.
     let plain = |p: &CellPattern| sm == 1 || mp_free(p);
+    // The cell tested first is the first one that needs something present
+    // (`[ | marker | ... ]` visits only the cells after a marker, not every
+    // cell), `step` cells from the start: one before any ellipsis, so that
+    // it lies on the line at a fixed distance.
+    let (first, probe_step) = probe(row).unwrap_or((first, 0));
+    let probe_at = |start: usize| (start as isize + probe_step as isize * start_d) as usize;
     let quick = match (first.filter(|p| plain(p)).and_then(|p| p.narrow), so) {
         // With the first of its properties (zero: none).
         (Some(masks), 1) => Quick::Narrow(
@@ -412,6 +418,7 @@ fn row_matches(
             let stride = step.0 * h + step.1;
             let start = from.0 * h + from.1;
             let at = |k: usize| (from.0 + k * step.0, from.1 + k * step.1);
+            let start = probe_at(start);
             match quick {
                 Quick::Narrow([op, om, mp, mm], any) => {
                     // The words read through slices held in registers.
@@ -491,6 +498,23 @@ fn row_matches(
             scan((x, ymin), (0, 1), ymax.saturating_sub(ymin), out);
         }
     }
+}
+
+/// The first cell of `row` before any ellipsis that needs an object, a
+/// property or a movement present, with its place in the row: most cells
+/// of a board fail it, where a cell that only excludes things (or an empty
+/// one) lets most pass. `None` when there is none.
+fn probe(row: &[PatternCell]) -> Option<(Option<&CellPattern>, usize)> {
+    let needs = |p: &CellPattern| {
+        !bits::is_zero(&p.present) || !p.any_present.is_empty() || !bits::is_zero(&p.moves_present)
+    };
+    row.iter()
+        .take_while(|c| matches!(c, PatternCell::Cell(_)))
+        .enumerate()
+        .find_map(|(c, cell)| match cell {
+            PatternCell::Cell(p) if needs(p) => Some((Some(p), c)),
+            _ => None,
+        })
 }
 
 /// True when `objs` (a summary's objects) hold some object of each of the
@@ -1434,7 +1458,12 @@ mod tests {
             )
             .replace(
                 "WINCONDITIONS",
-                "late [ Far | Obstacle ] -> [ Far | Target ]\n[ Obstacle no Player | Far ] -> [ Obstacle | Far ]\nWINCONDITIONS",
+                // The last three are scanned by a later cell than their first
+                // (`probe`): the first needs nothing present.
+                "late [ Far | Obstacle ] -> [ Far | Target ]\n[ Obstacle no Player | Far ] -> [ Obstacle | Far ]\n\
+                 late [ no Wall | | Crate ] -> [ | | Target ]\n\
+                 late [ | Far | ... | Player ] -> [ | | ... | Player ]\n\
+                 [ no Player | stationary Obstacle | no Target ] -> [ | Obstacle | Target ]\nWINCONDITIONS",
             )
     }
 
