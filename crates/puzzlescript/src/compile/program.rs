@@ -209,8 +209,8 @@ pub struct Rule {
     /// need no re-check before they are applied.
     pub keeps_own_matches: bool,
     /// Per row, the cells whose replacement can change what they matched
-    /// ([`super::writes::row_writes`]): the only cells a match writes.
-    pub writes: Vec<Box<[super::writes::CellWrite]>>,
+    /// ([`super::writes::rule_writes`]): the only cells a match writes.
+    pub writes: super::writes::RuleWrites,
 }
 
 impl Rule {

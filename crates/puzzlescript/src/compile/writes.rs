@@ -60,6 +60,24 @@ impl PlainWrite {
     }
 }
 
+/// The cells a rule's matches write, row by row.
+#[derive(Clone, Debug, Default)]
+pub struct RuleWrites {
+    /// Per row, its [`CellWrite`]s in the row's order.
+    pub rows: Vec<Box<[CellWrite]>>,
+    /// True when the rule is not rigid and every write has a
+    /// [`PlainWrite`]: on boards whose objects take one word, its matches
+    /// are written from plain words alone.
+    pub plain: bool,
+}
+
+/// The writes of `rule` ([`RuleWrites`], [`row_writes`]).
+pub fn rule_writes(rule: &Rule) -> RuleWrites {
+    let rows = row_writes(rule);
+    let plain = !rule.rigid && rows.iter().flatten().all(|w| w.plain.is_some());
+    RuleWrites { rows, plain }
+}
+
 /// Per row of `rule`, the cells whose replacement can change a cell that
 /// matched their pattern, in the row's order. A replacement is left out
 /// only when no cell its pattern accepts can change under it (see

@@ -7,7 +7,7 @@ use super::row_starts::{
 };
 use super::{Board, Chooser, RowMatch, Scratch};
 use crate::bits;
-use crate::compile::writes::PlainWrite;
+use crate::compile::writes::{CellWrite, PlainWrite};
 use crate::compile::{
     CellPattern, Compiled, NarrowCell, PatternCell, Replacement, Rule, RuleSet, WordBits, WordTest,
 };
@@ -627,6 +627,7 @@ fn still_matches(g: &Compiled, board: &Board, rule: &Rule, r: usize, m: RowMatch
 
 /// Applies a rule at one combination of row matches; true when the board changed.
 #[allow(clippy::too_many_arguments)]
+#[inline]
 pub fn apply_at(
     g: &Compiled,
     board: &mut Board,
@@ -637,28 +638,67 @@ pub fn apply_at(
     buf: &mut Vec<u64>,
     chooser: &mut dyn Chooser,
 ) -> bool {
-    if check {
-        for (r, &m) in tuple.iter().enumerate() {
-            if !still_matches(g, board, rule, r, m) {
-                return false;
+    if check && !still_match(g, board, rule, tuple) {
+        return false;
+    }
+    let d = delta(rule.direction, board.height);
+    if rule.writes.plain && g.obj_words == 1 {
+        // Plain words alone: a short loop without the patterns.
+        let mut changed = false;
+        for (writes, &m) in rule.writes.rows.iter().zip(tuple) {
+            for w in writes.iter() {
+                if let Some(plain) = w.plain {
+                    changed |= write_plain(board, g.mov_words, plain, write_at(w, m, d));
+                }
             }
         }
+        return changed;
     }
+    apply_patterns(g, board, rule, group, tuple, buf, chooser)
+}
+
+/// True when every row match of `tuple` still holds (the reference's
+/// re-check before applying a match once an earlier one changed the board).
+#[inline(never)]
+fn still_match(g: &Compiled, board: &Board, rule: &Rule, tuple: &[RowMatch]) -> bool {
+    tuple
+        .iter()
+        .enumerate()
+        .all(|(r, &m)| still_matches(g, board, rule, r, m))
+}
+
+/// The cell a write lands on in match `m` (gaps added as its ellipses say).
+#[inline(always)]
+fn write_at(w: &CellWrite, m: RowMatch, d: isize) -> usize {
+    let gaps = match w.gaps {
+        0 => 0,
+        1 => m[1],
+        _ => m[1] + m[2],
+    };
+    at(m[0], d, w.step as usize + gaps)
+}
+
+/// [`apply_at`]'s writes through the patterns' replacements (several object
+/// words, random choices, rigid marks), each cell of `Rule::writes` in the
+/// row's order, those of plain words as such.
+#[inline(never)]
+fn apply_patterns(
+    g: &Compiled,
+    board: &mut Board,
+    rule: &Rule,
+    group: usize,
+    tuple: &[RowMatch],
+    buf: &mut Vec<u64>,
+    chooser: &mut dyn Chooser,
+) -> bool {
     let d = delta(rule.direction, board.height);
     let mut changed = false;
     for (r, &m) in tuple.iter().enumerate() {
-        let (Some(writes), Some(row)) = (rule.writes.get(r), rule.rows.get(r)) else {
+        let (Some(writes), Some(row)) = (rule.writes.rows.get(r), rule.rows.get(r)) else {
             continue;
         };
-        // Only the cells whose replacement can change what they matched
-        // (`Rule::writes`), in the row's order.
         for w in writes.iter() {
-            let gaps = match w.gaps {
-                0 => 0,
-                1 => m[1],
-                _ => m[1] + m[2],
-            };
-            let i = at(m[0], d, w.step as usize + gaps);
+            let i = write_at(w, m, d);
             // On boards whose objects take one word, a replacement of plain
             // words is written as such (a rigid rule also marks its writes).
             if let (Some(plain), 1, false) = (w.plain, g.obj_words, rule.rigid) {
@@ -982,42 +1022,73 @@ fn try_apply(
         // written from now on (`NoMatch`, matches kept).
         scratch.no_match.record_turn(rule.index, 0, epoch, now);
     }
+    let changed = rule.has_replacements && apply_matches(g, board, rule, group, scratch, chooser);
+    board.queue_commands(&rule.commands);
+    if changed || !rule.commands.is_empty() {
+        scratch.note_fired(rule);
+    }
+    changed
+}
+
+/// Applies `rule` at every combination of its row matches (`scratch.rows`),
+/// in the reference's order; true when the board changed.
+fn apply_matches(
+    g: &Compiled,
+    board: &mut Board,
+    rule: &Rule,
+    group: usize,
+    scratch: &mut Scratch,
+    chooser: &mut dyn Chooser,
+) -> bool {
+    let n = rule.rows.len();
+    let Some(total) = combinations(rule, &scratch.rows[..n], &mut scratch.fault) else {
+        return false;
+    };
     let mut changed = false;
-    if rule.has_replacements {
-        let n = rule.rows.len();
-        let Some(total) = combinations(rule, &scratch.rows[..n], &mut scratch.fault) else {
-            return false;
-        };
-        let rows = std::mem::take(&mut scratch.rows);
-        let mut tuple = std::mem::take(&mut scratch.tuple);
-        tuple.resize(n, [0; 3]);
-        for t in 0..total {
-            let mut rest = t;
-            for (slot, row) in tuple.iter_mut().zip(&rows[..n]) {
-                *slot = row[rest % row.len()];
-                rest /= row.len();
-            }
-            // A match is re-checked only once an earlier one changed the
-            // board (until then the board is the one the matches were found
-            // on), and only if the rule's writes can undo its own matches.
+    // A match is re-checked only once an earlier one changed the board
+    // (until then the board is the one the matches were found on), and
+    // only if the rule's writes can undo its own matches.
+    let recheck = !rule.keeps_own_matches;
+    if let [row] = &scratch.rows[..n] {
+        // One row: its matches in order, without the combinations' division.
+        for &m in row.iter() {
+            let check = changed && recheck;
             changed |= apply_at(
                 g,
                 board,
                 rule,
                 group,
-                &tuple[..n],
-                t > 0 && changed && !rule.keeps_own_matches,
+                &[m],
+                check,
                 &mut scratch.buf,
                 chooser,
             );
         }
-        scratch.rows = rows;
-        scratch.tuple = tuple;
+        return changed;
     }
-    board.queue_commands(&rule.commands);
-    if changed || !rule.commands.is_empty() {
-        scratch.note_fired(rule);
+    let rows = std::mem::take(&mut scratch.rows);
+    let mut tuple = std::mem::take(&mut scratch.tuple);
+    tuple.resize(n, [0; 3]);
+    for t in 0..total {
+        let mut rest = t;
+        for (slot, row) in tuple.iter_mut().zip(&rows[..n]) {
+            *slot = row[rest % row.len()];
+            rest /= row.len();
+        }
+        let check = t > 0 && changed && recheck;
+        changed |= apply_at(
+            g,
+            board,
+            rule,
+            group,
+            &tuple[..n],
+            check,
+            &mut scratch.buf,
+            chooser,
+        );
     }
+    scratch.rows = rows;
+    scratch.tuple = tuple;
     changed
 }
 
