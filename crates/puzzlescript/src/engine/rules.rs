@@ -372,14 +372,18 @@ fn row_matches(
     }
     let start = Start::of(g, board, rule, r);
     let (first, start_d) = (start.first, start.d);
-    let visit = |x: usize, y: usize, out: &mut Vec<RowMatch>| start.visit(x, y, out);
     let horizontal = rule.direction > 2;
+    let visit = |x: usize, y: usize, out: &mut Vec<RowMatch>| start.visit(x, y, out);
     if let Some(anchor) = anchor {
         // Few cells move: their positions give the only possible starts.
         if board.moving.len() * 4 <= w * h {
             anchored_starts(board, rule.direction, anchor, bounds, starts);
+            // With `lines`, the starts on those lines alone.
+            let line = |x: usize, y: usize| if horizontal { y } else { x };
             for &(_, x, y) in starts.iter() {
-                visit(x, y, out);
+                if lines.is_none_or(|l| bits::get(l, line(x, y))) {
+                    visit(x, y, out);
+                }
             }
             return;
         }
@@ -975,8 +979,14 @@ fn try_apply(
     if !may_match(board, rule) {
         return false;
     }
-    let recorded = !rule.reads_movements && scratch.no_match.enabled();
-    let known = if recorded {
+    // Records across the inputs hold for rules that read no movement (the
+    // inputs' movements are not among the written cells); records within a
+    // turn hold for every rule while the board logs its writes (a narrow
+    // rule reading movements falls back here when many cells move, in a
+    // game that may log nothing).
+    let recorded = scratch.no_match.enabled() && (board.logging || !rule.reads_movements);
+    let across = recorded && !rule.reads_movements;
+    let known = if across {
         scratch.no_match.row(rule.index)
     } else {
         None
@@ -1008,7 +1018,7 @@ fn try_apply(
             // The search stopped at the first row without a match.
             let rows = &scratch.rows[..rule.rows.len()];
             if let Some(r) = rows.iter().position(Vec::is_empty) {
-                if known.is_none() && scratch.no_match.may_record(&board.touched) {
+                if across && known.is_none() && scratch.no_match.may_record(&board.touched) {
                     scratch.no_match.record(rule.index, r);
                 }
                 scratch.no_match.record_turn(rule.index, r, epoch, now);
