@@ -21,14 +21,16 @@ pub struct CellWrite {
     pub plain: Option<PlainWrite>,
 }
 
-/// A replacement that writes one object word and at most one movement word,
-/// choosing nothing at random: a board whose objects take one word writes
-/// it without interpreting the replacement's slices.
+/// A replacement that writes at most one object word and at most one
+/// movement word, choosing nothing at random: it is written without
+/// interpreting the replacement's slices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlainWrite {
-    /// Objects cleared.
+    /// The object word written (zero, writing nothing, when none is).
+    pub object_word: u32,
+    /// Its objects cleared.
     pub clear: u64,
-    /// Objects set.
+    /// Its objects set.
     pub set: u64,
     /// The movement word written (zero, writing nothing, when none is).
     pub word: u32,
@@ -41,18 +43,20 @@ pub struct PlainWrite {
 impl PlainWrite {
     /// The plain form of `rep`, if it has one.
     fn of(rep: &Replacement) -> Option<PlainWrite> {
-        let ([clear], [set], true) = (&rep.clear[..], &rep.set[..], rep.fixed) else {
+        let one = |words: &[u32]| match words {
+            [] => Some(0),
+            [w] => Some(*w),
+            _ => None,
+        };
+        let (Some(o), Some(w), true) = (one(&rep.object_words), one(&rep.move_words), rep.fixed)
+        else {
             return None;
         };
-        let w = match rep.move_words[..] {
-            [] => 0,
-            [w] => w,
-            _ => return None,
-        };
-        let k = w as usize;
+        let (o, k) = (o as usize, w as usize);
         Some(PlainWrite {
-            clear: *clear,
-            set: *set,
+            object_word: o as u32,
+            clear: word(&rep.clear, o),
+            set: word(&rep.set, o),
             word: w,
             moves_clear: word(&rep.moves_clear, k) | word(&rep.moves_layers, k),
             moves_set: word(&rep.moves_set, k),
@@ -66,8 +70,7 @@ pub struct RuleWrites {
     /// Per row, its [`CellWrite`]s in the row's order.
     pub rows: Vec<Box<[CellWrite]>>,
     /// True when the rule is not rigid and every write has a
-    /// [`PlainWrite`]: on boards whose objects take one word, its matches
-    /// are written from plain words alone.
+    /// [`PlainWrite`]: its matches are written from plain words alone.
     pub plain: bool,
 }
 
@@ -249,5 +252,63 @@ mod tests {
         // Rigid rules keep every replacement.
         let rigid = rules.iter().find(|r| r.rigid).expect("a rigid rule");
         assert_eq!(row_writes(rigid)[0].len(), 2);
+    }
+
+    /// On a board of several object and movement words, a plain write
+    /// changes a cell as the whole replacement does.
+    #[test]
+    fn plain_writes_are_their_replacements_on_wide_boards() {
+        let fillers: String = (0..70).map(|k| format!("Filler{k}\ngrey\n")).collect();
+        let layers: String = (0..70).map(|k| format!("Filler{k}\n")).collect();
+        let game = format!(
+            "OBJECTS\nBackground\nblack\nPlayer\nwhite\nCrate\nred\n{fillers}\
+             LEGEND\n. = Background\nP = Player\n* = Crate\nSOUNDS\nCOLLISIONLAYERS\n\
+             Background\nPlayer, Crate\n{layers}RULES\n\
+             [ Player | Filler69 ] -> [ Player | Filler68 ]\n\
+             [ > Player | Filler3 ] -> [ > Player | > Filler3 ]\n\
+             [ Filler69 ] -> [ ]\nWINCONDITIONS\nLEVELS\n.P*.\n"
+        );
+        let g = crate::compile("case", &game).expect("the game compiles");
+        assert!(g.obj_words > 1 && g.mov_words > 1);
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
+        let mut plain = 0;
+        for rule in g.rules.groups.iter().flatten() {
+            for (row, writes) in rule.rows.iter().zip(&super::rule_writes(rule).rows) {
+                for w in writes.iter() {
+                    let (Some(pw), Some(PatternCell::Cell(p))) =
+                        (w.plain, row.get(w.cell as usize))
+                    else {
+                        continue;
+                    };
+                    let Some(rep) = &p.replacement else { continue };
+                    plain += 1;
+                    for _ in 0..50 {
+                        let o: Vec<u64> = (0..g.obj_words).map(|_| next()).collect();
+                        let m: Vec<u64> = (0..g.mov_words).map(|_| next()).collect();
+                        let whole = |words: &[u64], clear: &[u64], set: &[u64]| -> Vec<u64> {
+                            (0..words.len())
+                                .map(|k| (words[k] & !clear[k]) | set[k])
+                                .collect()
+                        };
+                        let mclear: Vec<u64> = rep
+                            .moves_clear
+                            .iter()
+                            .zip(&rep.moves_layers[..])
+                            .map(|(a, b)| a | b)
+                            .collect();
+                        let (want_o, want_m) = (
+                            whole(&o, &rep.clear, &rep.set),
+                            whole(&m, &mclear, &rep.moves_set),
+                        );
+                        let (mut got_o, mut got_m) = (o.clone(), m.clone());
+                        let (ow, mw) = (pw.object_word as usize, pw.word as usize);
+                        got_o[ow] = (o[ow] & !pw.clear) | pw.set;
+                        got_m[mw] = (m[mw] & !pw.moves_clear) | pw.moves_set;
+                        assert_eq!((got_o, got_m), (want_o, want_m), "line {}", rule.line);
+                    }
+                }
+            }
+        }
+        assert!(plain >= 4, "{plain} plain writes");
     }
 }

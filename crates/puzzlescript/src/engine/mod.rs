@@ -210,12 +210,12 @@ impl Board {
         self.summary.add_narrow_cell(x, y, o, m);
     }
 
-    /// [`Board::note_words`] of a board whose objects take one word: the
-    /// cell's objects `o` and its movement word `w`, `m`.
+    /// [`Board::note_words`] of one object word (`ow`, holding `o`) and one
+    /// movement word (`w`, holding `m`) of cell `i`.
     #[inline(always)]
-    pub fn note_plain(&mut self, i: usize, o: u64, w: usize, m: u64) {
+    pub fn note_plain(&mut self, i: usize, ow: usize, o: u64, w: usize, m: u64) {
         let (x, y) = self.xy(i);
-        self.summary.add_object_word(x, y, 0, o);
+        self.summary.add_object_word(x, y, ow, o);
         self.summary.add_movement_word(x, y, w, m);
     }
 

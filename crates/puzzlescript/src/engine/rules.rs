@@ -646,13 +646,14 @@ pub fn apply_at(
         return false;
     }
     let d = delta(rule.direction, board.height);
-    if rule.writes.plain && g.obj_words == 1 {
+    if rule.writes.plain {
         // Plain words alone: a short loop without the patterns.
+        let (so, sm) = (g.obj_words, g.mov_words);
         let mut changed = false;
         for (writes, &m) in rule.writes.rows.iter().zip(tuple) {
             for w in writes.iter() {
                 if let Some(plain) = w.plain {
-                    changed |= write_plain(board, g.mov_words, plain, write_at(w, m, d));
+                    changed |= write_plain(board, so, sm, plain, write_at(w, m, d));
                 }
             }
         }
@@ -703,10 +704,10 @@ fn apply_patterns(
         };
         for w in writes.iter() {
             let i = write_at(w, m, d);
-            // On boards whose objects take one word, a replacement of plain
-            // words is written as such (a rigid rule also marks its writes).
-            if let (Some(plain), 1, false) = (w.plain, g.obj_words, rule.rigid) {
-                changed |= write_plain(board, g.mov_words, plain, i);
+            // A replacement of plain words is written as such (a rigid rule
+            // also marks its writes).
+            if let (Some(plain), false) = (w.plain, rule.rigid) {
+                changed |= write_plain(board, g.obj_words, g.mov_words, plain, i);
             } else if let Some(PatternCell::Cell(p)) = row.get(w.cell as usize) {
                 changed |= replace(g, board, rule, group, p, i, buf, chooser);
             }
@@ -715,26 +716,27 @@ fn apply_patterns(
     changed
 }
 
-/// Writes a replacement of plain words into cell `i` of a board whose
-/// objects take one word (`sm` movement words a cell), with the bookkeeping
-/// of [`replace`]; true when the cell changed.
+/// Writes a replacement of plain words into cell `i` of a board of `so`
+/// object and `sm` movement words a cell, with the bookkeeping of
+/// [`replace`]; true when the cell changed.
 #[inline(always)]
-fn write_plain(board: &mut Board, sm: usize, w: PlainWrite, i: usize) -> bool {
-    let at_m = i * sm + w.word as usize;
-    let (Some(&o), Some(&m)) = (board.objects.get(i), board.movements.get(at_m)) else {
+fn write_plain(board: &mut Board, so: usize, sm: usize, w: PlainWrite, i: usize) -> bool {
+    let (at_o, at_m) = (i * so + w.object_word as usize, i * sm + w.word as usize);
+    let (Some(&o), Some(&m)) = (board.objects.get(at_o), board.movements.get(at_m)) else {
         return false;
     };
     let (new_o, new_m) = ((o & !w.clear) | w.set, (m & !w.moves_clear) | w.moves_set);
     if new_o == o && new_m == m {
         return false;
     }
-    board.objects[i] = new_o;
+    board.objects[at_o] = new_o;
     board.movements[at_m] = new_m;
-    if sm == 1 {
+    if so == 1 && sm == 1 {
         board.note_narrow(i, new_o, new_m);
     } else {
-        // Only the words written can hold something new.
-        board.note_plain(i, new_o, w.word as usize, new_m);
+        // Only the words written can hold something new (the cell's other
+        // words are in the summaries already).
+        board.note_plain(i, w.object_word as usize, new_o, w.word as usize, new_m);
     }
     // Only cells that hold a movement are listed (as `replace` does: a
     // movement in another word means the cell is listed already).
