@@ -208,6 +208,9 @@ pub struct Rule {
     /// one of its patterns ([`Rule::keeps_matches`]): its matches then
     /// need no re-check before they are applied.
     pub keeps_own_matches: bool,
+    /// Per row, the cells whose replacement can change what they matched
+    /// ([`super::writes::rule_writes`]): the only cells a match writes.
+    pub writes: super::writes::RuleWrites,
 }
 
 impl Rule {

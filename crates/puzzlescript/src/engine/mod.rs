@@ -192,10 +192,31 @@ impl Board {
 
     /// Adds cell `i`'s objects and movements to the summaries.
     pub fn note_cell(&mut self, i: usize, so: usize, sm: usize) {
+        if let (1, 1, Some(&o), Some(&m)) = (so, sm, self.objects.get(i), self.movements.get(i)) {
+            self.note_narrow(i, o, m);
+            return;
+        }
         let (x, y) = self.xy(i);
         let objs = &self.objects[i * so..i * so + so];
         self.summary
             .add(x, y, objs, &self.movements[i * sm..i * sm + sm]);
+    }
+
+    /// [`Board::note_cell`] on a board of one word each, given the cell's
+    /// objects `o` and movements `m`.
+    #[inline(always)]
+    pub fn note_narrow(&mut self, i: usize, o: u64, m: u64) {
+        let (x, y) = self.xy(i);
+        self.summary.add_narrow_cell(x, y, o, m);
+    }
+
+    /// [`Board::note_words`] of one object word (`ow`, holding `o`) and one
+    /// movement word (`w`, holding `m`) of cell `i`.
+    #[inline(always)]
+    pub fn note_plain(&mut self, i: usize, ow: usize, o: u64, w: usize, m: u64) {
+        let (x, y) = self.xy(i);
+        self.summary.add_object_word(x, y, ow, o);
+        self.summary.add_movement_word(x, y, w, m);
     }
 
     /// [`Board::note_cell`] of the given object and movement words of

@@ -7,6 +7,7 @@ use super::row_starts::{
 };
 use super::{Board, Chooser, RowMatch, Scratch};
 use crate::bits;
+use crate::compile::writes::{CellWrite, PlainWrite};
 use crate::compile::{
     CellPattern, Compiled, NarrowCell, PatternCell, Replacement, Rule, RuleSet, WordBits, WordTest,
 };
@@ -370,15 +371,19 @@ fn row_matches(
         }
     }
     let start = Start::of(g, board, rule, r);
-    let first = start.first;
-    let visit = |x: usize, y: usize, out: &mut Vec<RowMatch>| start.visit(x, y, out);
+    let (first, start_d) = (start.first, start.d);
     let horizontal = rule.direction > 2;
+    let visit = |x: usize, y: usize, out: &mut Vec<RowMatch>| start.visit(x, y, out);
     if let Some(anchor) = anchor {
         // Few cells move: their positions give the only possible starts.
         if board.moving.len() * 4 <= w * h {
             anchored_starts(board, rule.direction, anchor, bounds, starts);
+            // With `lines`, the starts on those lines alone.
+            let line = |x: usize, y: usize| if horizontal { y } else { x };
             for &(_, x, y) in starts.iter() {
-                visit(x, y, out);
+                if lines.is_none_or(|l| bits::get(l, line(x, y))) {
+                    visit(x, y, out);
+                }
             }
             return;
         }
@@ -387,6 +392,12 @@ fn row_matches(
     // Most cells of a scanned line fail the first cell's test: on one-word
     // boards it runs inline here, and only the cells that pass are visited.
     let plain = |p: &CellPattern| sm == 1 || mp_free(p);
+    // The cell tested first is the first one that needs something present
+    // (`[ | marker | ... ]` visits only the cells after a marker, not every
+    // cell), `step` cells from the start: one before any ellipsis, so that
+    // it lies on the line at a fixed distance.
+    let (first, probe_step) = probe(row).unwrap_or((first, 0));
+    let probe_at = |start: usize| (start as isize + probe_step as isize * start_d) as usize;
     let quick = match (first.filter(|p| plain(p)).and_then(|p| p.narrow), so) {
         // With the first of its properties (zero: none).
         (Some(masks), 1) => Quick::Narrow(
@@ -411,6 +422,7 @@ fn row_matches(
             let stride = step.0 * h + step.1;
             let start = from.0 * h + from.1;
             let at = |k: usize| (from.0 + k * step.0, from.1 + k * step.1);
+            let start = probe_at(start);
             match quick {
                 Quick::Narrow([op, om, mp, mm], any) => {
                     // The words read through slices held in registers.
@@ -490,6 +502,23 @@ fn row_matches(
             scan((x, ymin), (0, 1), ymax.saturating_sub(ymin), out);
         }
     }
+}
+
+/// The first cell of `row` before any ellipsis that needs an object, a
+/// property or a movement present, with its place in the row: most cells
+/// of a board fail it, where a cell that only excludes things (or an empty
+/// one) lets most pass. `None` when there is none.
+fn probe(row: &[PatternCell]) -> Option<(Option<&CellPattern>, usize)> {
+    let needs = |p: &CellPattern| {
+        !bits::is_zero(&p.present) || !p.any_present.is_empty() || !bits::is_zero(&p.moves_present)
+    };
+    row.iter()
+        .take_while(|c| matches!(c, PatternCell::Cell(_)))
+        .enumerate()
+        .find_map(|(c, cell)| match cell {
+            PatternCell::Cell(p) if needs(p) => Some((Some(p), c)),
+            _ => None,
+        })
 }
 
 /// True when `objs` (a summary's objects) hold some object of each of the
@@ -602,6 +631,7 @@ fn still_matches(g: &Compiled, board: &Board, rule: &Rule, r: usize, m: RowMatch
 
 /// Applies a rule at one combination of row matches; true when the board changed.
 #[allow(clippy::too_many_arguments)]
+#[inline]
 pub fn apply_at(
     g: &Compiled,
     board: &mut Board,
@@ -612,34 +642,109 @@ pub fn apply_at(
     buf: &mut Vec<u64>,
     chooser: &mut dyn Chooser,
 ) -> bool {
-    if check {
-        for (r, &m) in tuple.iter().enumerate() {
-            if !still_matches(g, board, rule, r, m) {
-                return false;
+    if check && !still_match(g, board, rule, tuple) {
+        return false;
+    }
+    let d = delta(rule.direction, board.height);
+    if rule.writes.plain {
+        // Plain words alone: a short loop without the patterns.
+        let (so, sm) = (g.obj_words, g.mov_words);
+        let mut changed = false;
+        for (writes, &m) in rule.writes.rows.iter().zip(tuple) {
+            for w in writes.iter() {
+                if let Some(plain) = w.plain {
+                    changed |= write_plain(board, so, sm, plain, write_at(w, m, d));
+                }
             }
         }
+        return changed;
     }
+    apply_patterns(g, board, rule, group, tuple, buf, chooser)
+}
+
+/// True when every row match of `tuple` still holds (the reference's
+/// re-check before applying a match once an earlier one changed the board).
+#[inline(never)]
+fn still_match(g: &Compiled, board: &Board, rule: &Rule, tuple: &[RowMatch]) -> bool {
+    tuple
+        .iter()
+        .enumerate()
+        .all(|(r, &m)| still_matches(g, board, rule, r, m))
+}
+
+/// The cell a write lands on in match `m` (gaps added as its ellipses say).
+#[inline(always)]
+fn write_at(w: &CellWrite, m: RowMatch, d: isize) -> usize {
+    let gaps = match w.gaps {
+        0 => 0,
+        1 => m[1],
+        _ => m[1] + m[2],
+    };
+    at(m[0], d, w.step as usize + gaps)
+}
+
+/// [`apply_at`]'s writes through the patterns' replacements (several object
+/// words, random choices, rigid marks), each cell of `Rule::writes` in the
+/// row's order, those of plain words as such.
+#[inline(never)]
+fn apply_patterns(
+    g: &Compiled,
+    board: &mut Board,
+    rule: &Rule,
+    group: usize,
+    tuple: &[RowMatch],
+    buf: &mut Vec<u64>,
+    chooser: &mut dyn Chooser,
+) -> bool {
     let d = delta(rule.direction, board.height);
     let mut changed = false;
     for (r, &m) in tuple.iter().enumerate() {
-        let mut index = m[0] as isize;
-        let mut gap = 1;
-        for c in &rule.rows[r] {
-            match c {
-                PatternCell::Ellipsis => {
-                    index += d * m[gap] as isize;
-                    gap += 1;
-                }
-                PatternCell::Cell(p) => {
-                    if p.replacement.is_some() {
-                        changed |= replace(g, board, rule, group, p, index as usize, buf, chooser);
-                    }
-                    index += d;
-                }
+        let (Some(writes), Some(row)) = (rule.writes.rows.get(r), rule.rows.get(r)) else {
+            continue;
+        };
+        for w in writes.iter() {
+            let i = write_at(w, m, d);
+            // A replacement of plain words is written as such (a rigid rule
+            // also marks its writes).
+            if let (Some(plain), false) = (w.plain, rule.rigid) {
+                changed |= write_plain(board, g.obj_words, g.mov_words, plain, i);
+            } else if let Some(PatternCell::Cell(p)) = row.get(w.cell as usize) {
+                changed |= replace(g, board, rule, group, p, i, buf, chooser);
             }
         }
     }
     changed
+}
+
+/// Writes a replacement of plain words into cell `i` of a board of `so`
+/// object and `sm` movement words a cell, with the bookkeeping of
+/// [`replace`]; true when the cell changed.
+#[inline(always)]
+fn write_plain(board: &mut Board, so: usize, sm: usize, w: PlainWrite, i: usize) -> bool {
+    let (at_o, at_m) = (i * so + w.object_word as usize, i * sm + w.word as usize);
+    let (Some(&o), Some(&m)) = (board.objects.get(at_o), board.movements.get(at_m)) else {
+        return false;
+    };
+    let (new_o, new_m) = ((o & !w.clear) | w.set, (m & !w.moves_clear) | w.moves_set);
+    if new_o == o && new_m == m {
+        return false;
+    }
+    board.objects[at_o] = new_o;
+    board.movements[at_m] = new_m;
+    if so == 1 && sm == 1 {
+        board.note_narrow(i, new_o, new_m);
+    } else {
+        // Only the words written can hold something new (the cell's other
+        // words are in the summaries already).
+        board.note_plain(i, w.object_word as usize, new_o, w.word as usize, new_m);
+    }
+    // Only cells that hold a movement are listed (as `replace` does: a
+    // movement in another word means the cell is listed already).
+    if new_m != 0 {
+        board.moving.push(i);
+    }
+    board.touch(i);
+    true
 }
 
 /// Rewrites one cell as a pattern's replacement says; true when it changed.
@@ -876,8 +981,14 @@ fn try_apply(
     if !may_match(board, rule) {
         return false;
     }
-    let recorded = !rule.reads_movements && scratch.no_match.enabled();
-    let known = if recorded {
+    // Records across the inputs hold for rules that read no movement (the
+    // inputs' movements are not among the written cells); records within a
+    // turn hold for every rule while the board logs its writes (a narrow
+    // rule reading movements falls back here when many cells move, in a
+    // game that may log nothing).
+    let recorded = scratch.no_match.enabled() && (board.logging || !rule.reads_movements);
+    let across = recorded && !rule.reads_movements;
+    let known = if across {
         scratch.no_match.row(rule.index)
     } else {
         None
@@ -909,7 +1020,7 @@ fn try_apply(
             // The search stopped at the first row without a match.
             let rows = &scratch.rows[..rule.rows.len()];
             if let Some(r) = rows.iter().position(Vec::is_empty) {
-                if known.is_none() && scratch.no_match.may_record(&board.touched) {
+                if across && known.is_none() && scratch.no_match.may_record(&board.touched) {
                     scratch.no_match.record(rule.index, r);
                 }
                 scratch.no_match.record_turn(rule.index, r, epoch, now);
@@ -923,42 +1034,73 @@ fn try_apply(
         // written from now on (`NoMatch`, matches kept).
         scratch.no_match.record_turn(rule.index, 0, epoch, now);
     }
+    let changed = rule.has_replacements && apply_matches(g, board, rule, group, scratch, chooser);
+    board.queue_commands(&rule.commands);
+    if changed || !rule.commands.is_empty() {
+        scratch.note_fired(rule);
+    }
+    changed
+}
+
+/// Applies `rule` at every combination of its row matches (`scratch.rows`),
+/// in the reference's order; true when the board changed.
+fn apply_matches(
+    g: &Compiled,
+    board: &mut Board,
+    rule: &Rule,
+    group: usize,
+    scratch: &mut Scratch,
+    chooser: &mut dyn Chooser,
+) -> bool {
+    let n = rule.rows.len();
+    let Some(total) = combinations(rule, &scratch.rows[..n], &mut scratch.fault) else {
+        return false;
+    };
     let mut changed = false;
-    if rule.has_replacements {
-        let n = rule.rows.len();
-        let Some(total) = combinations(rule, &scratch.rows[..n], &mut scratch.fault) else {
-            return false;
-        };
-        let rows = std::mem::take(&mut scratch.rows);
-        let mut tuple = std::mem::take(&mut scratch.tuple);
-        tuple.resize(n, [0; 3]);
-        for t in 0..total {
-            let mut rest = t;
-            for (slot, row) in tuple.iter_mut().zip(&rows[..n]) {
-                *slot = row[rest % row.len()];
-                rest /= row.len();
-            }
-            // A match is re-checked only once an earlier one changed the
-            // board (until then the board is the one the matches were found
-            // on), and only if the rule's writes can undo its own matches.
+    // A match is re-checked only once an earlier one changed the board
+    // (until then the board is the one the matches were found on), and
+    // only if the rule's writes can undo its own matches.
+    let recheck = !rule.keeps_own_matches;
+    if let [row] = &scratch.rows[..n] {
+        // One row: its matches in order, without the combinations' division.
+        for &m in row.iter() {
+            let check = changed && recheck;
             changed |= apply_at(
                 g,
                 board,
                 rule,
                 group,
-                &tuple[..n],
-                t > 0 && changed && !rule.keeps_own_matches,
+                &[m],
+                check,
                 &mut scratch.buf,
                 chooser,
             );
         }
-        scratch.rows = rows;
-        scratch.tuple = tuple;
+        return changed;
     }
-    board.queue_commands(&rule.commands);
-    if changed || !rule.commands.is_empty() {
-        scratch.note_fired(rule);
+    let rows = std::mem::take(&mut scratch.rows);
+    let mut tuple = std::mem::take(&mut scratch.tuple);
+    tuple.resize(n, [0; 3]);
+    for t in 0..total {
+        let mut rest = t;
+        for (slot, row) in tuple.iter_mut().zip(&rows[..n]) {
+            *slot = row[rest % row.len()];
+            rest /= row.len();
+        }
+        let check = t > 0 && changed && recheck;
+        changed |= apply_at(
+            g,
+            board,
+            rule,
+            group,
+            &tuple[..n],
+            check,
+            &mut scratch.buf,
+            chooser,
+        );
     }
+    scratch.rows = rows;
+    scratch.tuple = tuple;
     changed
 }
 
@@ -1399,7 +1541,12 @@ mod tests {
             )
             .replace(
                 "WINCONDITIONS",
-                "late [ Far | Obstacle ] -> [ Far | Target ]\n[ Obstacle no Player | Far ] -> [ Obstacle | Far ]\nWINCONDITIONS",
+                // The last three are scanned by a later cell than their first
+                // (`probe`): the first needs nothing present.
+                "late [ Far | Obstacle ] -> [ Far | Target ]\n[ Obstacle no Player | Far ] -> [ Obstacle | Far ]\n\
+                 late [ no Wall | | Crate ] -> [ | | Target ]\n\
+                 late [ | Far | ... | Player ] -> [ | | ... | Player ]\n\
+                 [ no Player | stationary Obstacle | no Target ] -> [ | Obstacle | Target ]\nWINCONDITIONS",
             )
     }
 

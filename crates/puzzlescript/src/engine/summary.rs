@@ -145,6 +145,19 @@ impl Summary {
         }
     }
 
+    /// [`Summary::add`] on a board of one word each: objects `o` and
+    /// movements `m`, each unit two words, without slices.
+    #[inline(always)]
+    pub fn add_narrow_cell(&mut self, x: usize, y: usize, o: u64, m: u64) {
+        let count = if self.full { 3 } else { 1 };
+        for k in [0, 1 + y, 1 + self.height + x].into_iter().take(count) {
+            if let Some([wo, wm]) = self.words.get_mut(2 * k..2 * k + 2) {
+                *wo |= o;
+                *wm |= m;
+            }
+        }
+    }
+
     /// Adds a cell's objects (one word) to the board's, its row's and its
     /// column's: the one-word case of [`Summary::add`] without movements.
     #[inline]

@@ -85,11 +85,17 @@ pub fn with_worker(game: &PuzzleScriptGame, f: impl FnOnce(&mut Worker)) {
                 key,
                 so: game.game.obj_words.max(1),
                 board: {
-                    // Writes are logged for the rules that records can skip.
+                    // Writes are logged for the rules that records can skip:
+                    // those that read no movement, and within a turn those
+                    // of the general path (a game of narrow rules reading
+                    // movements, like room4's, logs nothing).
                     let mut board = game.board.clone();
                     let g = &game.game;
                     let all = g.rules.groups.iter().chain(&g.late_rules.groups);
-                    board.logging = game.rule_records && all.flatten().any(|r| !r.reads_movements);
+                    board.logging = game.rule_records
+                        && all
+                            .flatten()
+                            .any(|r| !r.reads_movements || r.narrow.is_none());
                     board
                 },
                 scratch: {
