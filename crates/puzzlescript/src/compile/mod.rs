@@ -8,6 +8,7 @@ mod masks;
 pub mod names;
 pub mod program;
 pub mod rule_text;
+pub mod write_list;
 pub mod writes;
 
 use crate::bits;

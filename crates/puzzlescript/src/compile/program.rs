@@ -210,7 +210,7 @@ pub struct Rule {
     pub keeps_own_matches: bool,
     /// Per row, the cells whose replacement can change what they matched
     /// ([`super::writes::rule_writes`]): the only cells a match writes.
-    pub writes: super::writes::RuleWrites,
+    pub writes: super::write_list::RuleWrites,
 }
 
 impl Rule {
