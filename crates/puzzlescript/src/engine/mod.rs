@@ -5,7 +5,9 @@
 //! A turn never allocates once its scratch buffers have grown: matches are
 //! collected into vectors kept in [`Scratch`].
 
+mod apply;
 pub mod direct;
+pub mod matching;
 pub mod movement;
 mod narrow_rule;
 mod no_match;

@@ -1,0 +1,526 @@
+//! Applying a rule's matches to a board: the re-check that a match still
+//! holds, the replacements written (plain words or the patterns' slices),
+//! rigid marks, and the combinations of row matches in the reference's order.
+
+use super::matching::{
+    at, each_row_match_at, find_matches, matches_near_writes, matches_within_bound, may_match,
+    plain_cells_match,
+};
+use super::row_starts::delta;
+use super::{Board, Chooser, RowMatch, Scratch};
+use crate::bits;
+use crate::compile::writes::{CellWrite, PlainWrite};
+use crate::compile::{CellPattern, Compiled, PatternCell, Replacement, Rule};
+
+/// Re-checks that one row match still holds.
+pub(super) fn still_matches(
+    g: &Compiled,
+    board: &Board,
+    rule: &Rule,
+    r: usize,
+    m: RowMatch,
+) -> bool {
+    let d = delta(rule.direction, board.height);
+    let narrow = match (rule.narrow_rows.get(r), g.obj_words) {
+        (Some(Some(cells)), 1) => Some(&cells[..]),
+        _ => None,
+    };
+    if let (Some(cells), 0) = (narrow, rule.ellipses[r]) {
+        return plain_cells_match(board, cells, m[0] as isize, d, g.mov_words);
+    }
+    let (i, a, b) = (m[0], m[1], m[2]);
+    // The reference checks exactly these gaps; with two ellipses the first
+    // range bounds their sum.
+    let k = if rule.ellipses[r] == 2 {
+        (a + b, a + b + 1)
+    } else {
+        (a, a + 1)
+    };
+    // The first match found stops the search (false): the row still matches.
+    !each_row_match_at(
+        g,
+        board,
+        &rule.rows[r],
+        narrow,
+        rule.ellipses[r],
+        i,
+        d,
+        (k, (a, a + 1), (b, b + 1)),
+        |_| false,
+    )
+}
+
+/// Applies a rule at one combination of row matches; true when the board changed.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub fn apply_at(
+    g: &Compiled,
+    board: &mut Board,
+    rule: &Rule,
+    group: usize,
+    tuple: &[RowMatch],
+    check: bool,
+    buf: &mut Vec<u64>,
+    chooser: &mut dyn Chooser,
+) -> bool {
+    if check && !still_match(g, board, rule, tuple) {
+        return false;
+    }
+    let d = delta(rule.direction, board.height);
+    if rule.writes.plain {
+        // Plain words alone: a short loop without the patterns.
+        let (so, sm) = (g.obj_words, g.mov_words);
+        let mut changed = false;
+        for (writes, &m) in rule.writes.rows.iter().zip(tuple) {
+            for w in writes.iter() {
+                if let Some(plain) = w.plain {
+                    changed |= write_plain(board, so, sm, plain, write_at(w, m, d));
+                }
+            }
+        }
+        return changed;
+    }
+    apply_patterns(g, board, rule, group, tuple, buf, chooser)
+}
+
+/// True when every row match of `tuple` still holds (the reference's
+/// re-check before applying a match once an earlier one changed the board).
+#[inline(never)]
+fn still_match(g: &Compiled, board: &Board, rule: &Rule, tuple: &[RowMatch]) -> bool {
+    tuple
+        .iter()
+        .enumerate()
+        .all(|(r, &m)| still_matches(g, board, rule, r, m))
+}
+
+/// The cell a write lands on in match `m` (gaps added as its ellipses say).
+#[inline(always)]
+fn write_at(w: &CellWrite, m: RowMatch, d: isize) -> usize {
+    let gaps = match w.gaps {
+        0 => 0,
+        1 => m[1],
+        _ => m[1] + m[2],
+    };
+    at(m[0], d, w.step as usize + gaps)
+}
+
+/// [`apply_at`]'s writes through the patterns' replacements (several object
+/// words, random choices, rigid marks), each cell of `Rule::writes` in the
+/// row's order, those of plain words as such.
+#[inline(never)]
+fn apply_patterns(
+    g: &Compiled,
+    board: &mut Board,
+    rule: &Rule,
+    group: usize,
+    tuple: &[RowMatch],
+    buf: &mut Vec<u64>,
+    chooser: &mut dyn Chooser,
+) -> bool {
+    let d = delta(rule.direction, board.height);
+    let mut changed = false;
+    for (r, &m) in tuple.iter().enumerate() {
+        let (Some(writes), Some(row)) = (rule.writes.rows.get(r), rule.rows.get(r)) else {
+            continue;
+        };
+        for w in writes.iter() {
+            let i = write_at(w, m, d);
+            // A replacement of plain words is written as such (a rigid rule
+            // also marks its writes).
+            if let (Some(plain), false) = (w.plain, rule.rigid) {
+                changed |= write_plain(board, g.obj_words, g.mov_words, plain, i);
+            } else if let Some(PatternCell::Cell(p)) = row.get(w.cell as usize) {
+                changed |= replace(g, board, rule, group, p, i, buf, chooser);
+            }
+        }
+    }
+    changed
+}
+
+/// Writes a replacement of plain words into cell `i` of a board of `so`
+/// object and `sm` movement words a cell, with the bookkeeping of
+/// [`replace`]; true when the cell changed.
+#[inline(always)]
+fn write_plain(board: &mut Board, so: usize, sm: usize, w: PlainWrite, i: usize) -> bool {
+    let (at_o, at_m) = (i * so + w.object_word as usize, i * sm + w.word as usize);
+    let (Some(&o), Some(&m)) = (board.objects.get(at_o), board.movements.get(at_m)) else {
+        return false;
+    };
+    let (new_o, new_m) = ((o & !w.clear) | w.set, (m & !w.moves_clear) | w.moves_set);
+    if new_o == o && new_m == m {
+        return false;
+    }
+    board.objects[at_o] = new_o;
+    board.movements[at_m] = new_m;
+    if so == 1 && sm == 1 {
+        board.note_narrow(i, new_o, new_m);
+    } else {
+        // Only the words written can hold something new (the cell's other
+        // words are in the summaries already).
+        board.note_plain(i, w.object_word as usize, new_o, w.word as usize, new_m);
+    }
+    // Only cells that hold a movement are listed (as `replace` does: a
+    // movement in another word means the cell is listed already).
+    if new_m != 0 {
+        board.moving.push(i);
+    }
+    board.touch(i);
+    true
+}
+
+/// Rewrites one cell as a pattern's replacement says; true when it changed.
+#[allow(clippy::too_many_arguments)]
+fn replace(
+    g: &Compiled,
+    board: &mut Board,
+    rule: &Rule,
+    group: usize,
+    p: &CellPattern,
+    i: usize,
+    buf: &mut Vec<u64>,
+    chooser: &mut dyn Chooser,
+) -> bool {
+    let Some(rep) = &p.replacement else {
+        return false;
+    };
+    let Some(mut changed) = rewrite_masks(g, board, rule, rep, i, buf, chooser) else {
+        return false;
+    };
+    if rule.rigid {
+        changed |= mark_rigid(g, board, group, &rep.moves_layers, i);
+    }
+    if changed {
+        let (so, sm) = (g.obj_words, g.mov_words);
+        let moves = if rep.fixed && (so > 1 || sm > 1) {
+            // Only the words written can hold something new (the summaries
+            // hold the rest already), and a movement in another word means
+            // the cell is listed in `moving` already.
+            board.note_words(i, so, sm, &rep.object_words, &rep.move_words)
+        } else {
+            board.note_cell(i, so, sm);
+            !bits::is_zero(board.movements.get(i * sm..i * sm + sm).unwrap_or(&[]))
+        };
+        // `moving` must list every cell that holds a movement or a rigid
+        // mark; a rule that rewrites many cells without moving them (a
+        // decoration redrawn every turn) would otherwise make movement
+        // resolution and the anchored searches visit all of them.
+        if rule.rigid || moves {
+            board.moving.push(i);
+        }
+        board.touch(i);
+    }
+    changed
+}
+
+/// Writes a replacement's objects and movements into cell `i`: whether the
+/// cell changed, or `None` when `i` is past the board (nothing written).
+/// Rigid marks and the board's bookkeeping are the caller's.
+#[inline(always)]
+fn rewrite_masks(
+    g: &Compiled,
+    board: &mut Board,
+    rule: &Rule,
+    rep: &Replacement,
+    i: usize,
+    buf: &mut Vec<u64>,
+    chooser: &mut dyn Chooser,
+) -> Option<bool> {
+    let (so, sm) = (g.obj_words, g.mov_words);
+    let fixed = rep.fixed;
+    if let (true, [set], [clear], [mset], [mclear], [layers]) = (
+        fixed,
+        &rep.set[..],
+        &rep.clear[..],
+        &rep.moves_set[..],
+        &rep.moves_clear[..],
+        &rep.moves_layers[..],
+    ) {
+        // One word each and no random choice: the common case, without copies.
+        let (o, m) = (*board.objects.get(i)?, *board.movements.get(i)?);
+        let (new_o, new_m) = ((o & !clear) | set, (m & !(mclear | layers)) | mset);
+        board.objects[i] = new_o;
+        board.movements[i] = new_m;
+        return Some(new_o != o || new_m != m);
+    }
+    let (at_o, at_m) = (i * so, i * sm);
+    if at_o + so > board.objects.len() || at_m + sm > board.movements.len() {
+        return None;
+    }
+    if fixed {
+        // No random choice on a board of several words: the words are
+        // rewritten in place, without copying the masks.
+        // Most words of a wide replacement write nothing: only those that
+        // do are visited (`Replacement::index_words`).
+        let mut changed = false;
+        for &w in rep.object_words.iter() {
+            let w = w as usize;
+            let (Some(&clear), Some(&set)) = (rep.clear.get(w), rep.set.get(w)) else {
+                continue;
+            };
+            if let Some(slot) = board.objects.get_mut(at_o + w).filter(|_| w < so) {
+                let new = (*slot & !clear) | set;
+                changed |= new != *slot;
+                *slot = new;
+            }
+        }
+        for &w in rep.move_words.iter() {
+            let w = w as usize;
+            let masks = (rep.moves_clear.get(w), rep.moves_layers.get(w));
+            let (Some(&clear), Some(&layers), Some(&set)) =
+                (masks.0, masks.1, rep.moves_set.get(w))
+            else {
+                continue;
+            };
+            if let Some(slot) = board.movements.get_mut(at_m + w).filter(|_| w < sm) {
+                let new = (*slot & !(clear | layers)) | set;
+                changed |= new != *slot;
+                *slot = new;
+            }
+        }
+        return Some(changed);
+    }
+    buf.clear();
+    buf.extend_from_slice(&rep.set);
+    buf.extend_from_slice(&rep.clear);
+    buf.extend_from_slice(&rep.moves_set);
+    buf.extend_from_slice(&rep.moves_clear);
+    let (set, rest) = buf.split_at_mut(so);
+    let (clear, rest) = rest.split_at_mut(so);
+    let (mset, mclear) = rest.split_at_mut(sm);
+    bits::or_into(mclear, &rep.moves_layers);
+    if !bits::is_zero(&rep.random_objects) {
+        let count = bits::ones(&rep.random_objects).count();
+        let pick = chooser.choose_for(count, rule.line);
+        if let Some(id) = bits::ones(&rep.random_objects).nth(pick) {
+            bits::set(set, id);
+            let layer = g.names.id_layer.get(id).copied().unwrap_or(0);
+            bits::or_into(clear, &g.names.layer_masks[layer]);
+            bits::mov_or(mclear, layer, 0x1f);
+        }
+    }
+    if !bits::is_zero(&rep.random_dirs) {
+        for layer in 0..g.names.layer_count {
+            if bits::mov_get(&rep.random_dirs, layer) & 1 != 0 {
+                let dir = chooser.choose_for(4, rule.line);
+                bits::mov_or(mset, layer, 1 << dir);
+            }
+        }
+    }
+    let mut changed = false;
+    for w in 0..so {
+        let old = board.objects[at_o + w];
+        let new = (old & !clear[w]) | set[w];
+        changed |= new != old;
+        board.objects[at_o + w] = new;
+    }
+    for w in 0..sm {
+        let old = board.movements[at_m + w];
+        let new = (old & !mclear[w]) | mset[w];
+        changed |= new != old;
+        board.movements[at_m + w] = new;
+    }
+    Some(changed)
+}
+
+/// Records that a rigid rule set movements on some layers of cell `i`
+/// (without allocating: it runs at each of a rigid rule's rewrites).
+fn mark_rigid(g: &Compiled, board: &mut Board, group: usize, layers: &[u64], i: usize) -> bool {
+    let sm = g.mov_words;
+    let Some(Some(index)) = g.rigid_index.get(group) else {
+        return false;
+    };
+    // Word `w` of the group's mark: its index plus one in each layer's five
+    // bits, kept to the layers whose movement the rule set.
+    let value = (*index as u64 + 1) & 0x1f;
+    let mark = |w: usize| {
+        let mut m = 0u64;
+        for layer in 0..g.names.layer_count {
+            let (lw, shift) = bits::mov_pos(layer);
+            if lw == w {
+                m |= value << shift;
+            }
+        }
+        m & layers.get(w).copied().unwrap_or(0)
+    };
+    let at = i * sm;
+    let (Some(group_cell), Some(applied_cell)) = (
+        board.rigid_group.get(at..at + sm),
+        board.rigid_applied.get(at..at + sm),
+    ) else {
+        return false;
+    };
+    let marked = (0..sm).all(|w| group_cell[w] & mark(w) == mark(w));
+    if marked || bits::contains(applied_cell, layers) {
+        return false;
+    }
+    for w in 0..sm {
+        let m = mark(w);
+        board.rigid_group[at + w] |= m;
+        board.rigid_applied[at + w] |= layers.get(w).copied().unwrap_or(0);
+    }
+    true
+}
+
+/// The number of combinations of the row matches `rows` of `rule`, or
+/// `None` (with the fault recorded) past [`super::MAX_COMBINATIONS`].
+pub(super) fn combinations(
+    rule: &Rule,
+    rows: &[Vec<RowMatch>],
+    fault: &mut Option<super::Overrun>,
+) -> Option<usize> {
+    let total = rows
+        .iter()
+        .try_fold(1usize, |acc, row| acc.checked_mul(row.len()));
+    match total {
+        Some(t) if t <= super::MAX_COMBINATIONS => Some(t),
+        _ => {
+            fault.get_or_insert(super::Overrun {
+                line: rule.line,
+                combinations: total.unwrap_or(usize::MAX),
+            });
+            None
+        }
+    }
+}
+
+/// Tries a rule everywhere; true when the board changed.
+pub(super) fn try_apply(
+    g: &Compiled,
+    board: &mut Board,
+    rule: &Rule,
+    group: usize,
+    scratch: &mut Scratch,
+    chooser: &mut dyn Chooser,
+) -> bool {
+    if let (Some(plan), false) = (&rule.narrow, scratch.general_rules) {
+        if let Some(changed) = super::narrow_rule::try_apply(board, rule, plan, scratch) {
+            return changed;
+        }
+    }
+    // The general path reads rows and columns.
+    board.ensure_summary(g.obj_words, g.mov_words);
+    if !may_match(board, rule) {
+        return false;
+    }
+    // Records across the inputs hold for rules that read no movement (the
+    // inputs' movements are not among the written cells); records within a
+    // turn hold for every rule while the board logs its writes (a narrow
+    // rule reading movements falls back here when many cells move, in a
+    // game that may log nothing).
+    let recorded = scratch.no_match.enabled() && (board.logging || !rule.reads_movements);
+    let across = recorded && !rule.reads_movements;
+    let known = if across {
+        scratch.no_match.row(rule.index)
+    } else {
+        None
+    };
+    // The log's number and length before this search and its writes.
+    let (epoch, now) = (board.log_epoch, board.log.len());
+    // True when the search near the writes found every match that can
+    // change the board, so that no full search follows.
+    let mut near_enough = false;
+    if recorded {
+        // A record made in this turn names fewer cells written since than
+        // the prepared board's (see `NoMatch::turn_row`).
+        let since = match scratch.no_match.turn_row(rule.index, epoch, now) {
+            Some((r, at)) => Some((r, board.log.get(at..).unwrap_or(&[]))),
+            None => known.map(|r| (r, &board.touched[..])),
+        };
+        if let Some((r, cells)) = since {
+            if !matches_near_writes(g, board, rule, r, cells, scratch) {
+                scratch.no_match.record_turn(rule.index, r, epoch, now);
+                return false;
+            }
+            // A rule of one row has no other row to search, and its
+            // matches away from the writes change nothing (`NoMatch`).
+            near_enough = rule.rows.len() == 1;
+        }
+    }
+    if !near_enough && !find_matches(g, board, rule, &mut scratch.rows, &mut scratch.starts) {
+        if recorded {
+            // The search stopped at the first row without a match.
+            let rows = &scratch.rows[..rule.rows.len()];
+            if let Some(r) = rows.iter().position(Vec::is_empty) {
+                if across && known.is_none() && scratch.no_match.may_record(&board.touched) {
+                    scratch.no_match.record(rule.index, r);
+                }
+                scratch.no_match.record_turn(rule.index, r, epoch, now);
+            }
+        }
+        return false;
+    }
+    if recorded && rule.records_matches() && matches_within_bound(board, rule) {
+        // Applied below, these matches leave every other line of the board
+        // as it is: a later search in this turn need only look at the lines
+        // written from now on (`NoMatch`, matches kept).
+        scratch.no_match.record_turn(rule.index, 0, epoch, now);
+    }
+    let changed = rule.has_replacements && apply_matches(g, board, rule, group, scratch, chooser);
+    board.queue_commands(&rule.commands);
+    if changed || !rule.commands.is_empty() {
+        scratch.note_fired(rule);
+    }
+    changed
+}
+
+/// Applies `rule` at every combination of its row matches (`scratch.rows`),
+/// in the reference's order; true when the board changed.
+fn apply_matches(
+    g: &Compiled,
+    board: &mut Board,
+    rule: &Rule,
+    group: usize,
+    scratch: &mut Scratch,
+    chooser: &mut dyn Chooser,
+) -> bool {
+    let n = rule.rows.len();
+    let Some(total) = combinations(rule, &scratch.rows[..n], &mut scratch.fault) else {
+        return false;
+    };
+    let mut changed = false;
+    // A match is re-checked only once an earlier one changed the board
+    // (until then the board is the one the matches were found on), and
+    // only if the rule's writes can undo its own matches.
+    let recheck = !rule.keeps_own_matches;
+    if let [row] = &scratch.rows[..n] {
+        // One row: its matches in order, without the combinations' division.
+        for &m in row.iter() {
+            let check = changed && recheck;
+            changed |= apply_at(
+                g,
+                board,
+                rule,
+                group,
+                &[m],
+                check,
+                &mut scratch.buf,
+                chooser,
+            );
+        }
+        return changed;
+    }
+    let rows = std::mem::take(&mut scratch.rows);
+    let mut tuple = std::mem::take(&mut scratch.tuple);
+    tuple.resize(n, [0; 3]);
+    for t in 0..total {
+        let mut rest = t;
+        for (slot, row) in tuple.iter_mut().zip(&rows[..n]) {
+            *slot = row[rest % row.len()];
+            rest /= row.len();
+        }
+        let check = t > 0 && changed && recheck;
+        changed |= apply_at(
+            g,
+            board,
+            rule,
+            group,
+            &tuple[..n],
+            check,
+            &mut scratch.buf,
+            chooser,
+        );
+    }
+    scratch.rows = rows;
+    scratch.tuple = tuple;
+    changed
+}

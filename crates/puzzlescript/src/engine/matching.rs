@@ -1,0 +1,725 @@
+//! Matching rule patterns against a board, in the order the reference scans
+//! cells and rows: a cell's test, a row's matches from its starts, the probe
+//! cell of a scan, and the searches near a turn's writes.
+
+use super::row_starts::{
+    anchor_start, anchored_starts, delta, narrow_anchored_matches, narrow_cells_match,
+    narrow_objects_match, start_bounds, Starts,
+};
+use super::{Board, RowMatch, Scratch};
+use crate::bits;
+use crate::compile::{CellPattern, Compiled, NarrowCell, PatternCell, Rule, WordBits, WordTest};
+
+/// True when the cell at `i` satisfies `p`.
+#[inline(always)]
+pub fn cell_matches(p: &CellPattern, board: &Board, so: usize, sm: usize, i: usize) -> bool {
+    if let (Some([op, om, mp, mm]), 1) = (p.narrow, so) {
+        // One word of objects, and one of movements or none tested: the
+        // common case.
+        let m = match sm {
+            1 => board.movements.get(i).copied().unwrap_or(0),
+            _ if mp | mm == 0 => 0,
+            _ => return cell_matches_wide(p, board, so, sm, i),
+        };
+        let o = board.objects.get(i).copied().unwrap_or(0);
+        return o & op == op
+            && o & om == 0
+            && m & mp == mp
+            && m & mm == 0
+            && p.any_present
+                .iter()
+                .all(|any| any.first().is_some_and(|a| o & a != 0));
+    }
+    cell_matches_wide(p, board, so, sm, i)
+}
+
+/// True when a pattern's plain words test no movement: on boards whose
+/// objects take one word it is tested on its objects' word alone, whatever
+/// the movements take.
+#[inline(always)]
+fn mp_free(p: &CellPattern) -> bool {
+    p.narrow.is_some_and(|[_, _, mp, mm]| mp | mm == 0)
+}
+
+/// The cells of a plain-word row (`Rule::narrow_rows`) against the board
+/// from cell `i`, each next `d` further: on boards of several movement
+/// words such a row tests no movement, and its objects alone are read.
+#[inline(always)]
+pub(super) fn plain_cells_match(
+    board: &Board,
+    cells: &[NarrowCell],
+    i: isize,
+    d: isize,
+    sm: usize,
+) -> bool {
+    match sm {
+        1 => narrow_cells_match(board, cells, i, d),
+        _ => narrow_objects_match(board, cells, i, d),
+    }
+}
+
+/// [`cell_matches`] on boards of several words: only the words the pattern
+/// tests are read.
+#[inline(never)]
+fn cell_matches_wide(p: &CellPattern, board: &Board, so: usize, sm: usize, i: usize) -> bool {
+    for t in p.tests.iter() {
+        if !word_test(board, so, sm, i, t) {
+            return false;
+        }
+    }
+    // Each property on its non-zero words alone.
+    let base = i * so;
+    p.any_words.iter().all(|words| {
+        words.iter().any(|&(w, m)| {
+            let w = w as usize;
+            w < so && board.objects.get(base + w).is_some_and(|o| o & m != 0)
+        })
+    })
+}
+
+/// One word test of a pattern against cell `i`.
+#[inline(always)]
+fn word_test(board: &Board, so: usize, sm: usize, i: usize, t: &WordTest) -> bool {
+    let at = t.word as usize;
+    let v = if t.moves {
+        board.movements.get(i * sm + at)
+    } else {
+        board.objects.get(i * so + at)
+    }
+    .copied()
+    .unwrap_or(0);
+    v & t.present == t.present && v & t.missing == 0
+}
+
+pub(super) fn at(i: usize, d: isize, steps: usize) -> usize {
+    (i as isize + d * steps as isize) as usize
+}
+
+fn cell(row: &[PatternCell], c: usize) -> Option<&CellPattern> {
+    match row.get(c) {
+        Some(PatternCell::Cell(p)) => Some(p),
+        _ => None,
+    }
+}
+
+/// Checks cells `from..to` of `row` placed at `i + d * (c + offset - shift)`.
+fn cells_match(
+    row: &[PatternCell],
+    range: std::ops::Range<usize>,
+    base: usize,
+    d: isize,
+    shift: usize,
+    board: &Board,
+    g: &Compiled,
+) -> bool {
+    range.into_iter().all(|c| {
+        cell(row, c).is_none_or(|p| {
+            cell_matches(p, board, g.obj_words, g.mov_words, at(base, d, c - shift))
+        })
+    })
+}
+
+/// Appends to `out` the matches of a row starting at cell `i`, with ellipsis
+/// gaps in the given ranges (`kmax` bounds the sum of the gaps).
+#[allow(clippy::too_many_arguments)]
+pub fn row_matches_at(
+    g: &Compiled,
+    board: &Board,
+    row: &[PatternCell],
+    ellipses: u8,
+    i: usize,
+    d: isize,
+    k: (usize, usize),
+    k1: (usize, usize),
+    k2: (usize, usize),
+    out: &mut Vec<RowMatch>,
+) {
+    let gaps = (k, k1, k2);
+    each_row_match_at(g, board, row, None, ellipses, i, d, gaps, |m| {
+        out.push(m);
+        true
+    });
+}
+
+/// Calls `found` with each match of a row starting at cell `i` (gap ranges
+/// as in [`row_matches_at`]) while it returns true; false when it stopped
+/// the search. Nothing is allocated, so that a re-check costs no buffer.
+/// `narrow` is the row's cells as plain words (`Rule::narrow_rows`), given
+/// on one-word boards only: each stretch between ellipses is then matched
+/// by a straight loop.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn each_row_match_at(
+    g: &Compiled,
+    board: &Board,
+    row: &[PatternCell],
+    narrow: Option<&[NarrowCell]>,
+    ellipses: u8,
+    i: usize,
+    d: isize,
+    (k, k1, k2): ((usize, usize), (usize, usize), (usize, usize)),
+    mut found: impl FnMut(RowMatch) -> bool,
+) -> bool {
+    let n = row.len();
+    // Cells `range` of the row (ellipses counted), `shift` ellipses after
+    // its start, placed from `base`: cell `c` at `base + d * (c - shift)`.
+    let cells_match = |range: std::ops::Range<usize>, base: usize, shift: usize| match narrow {
+        Some(cells) => {
+            let (from, to) = (range.start - shift, range.end - shift);
+            cells.get(from..to).is_some_and(|cs| {
+                plain_cells_match(board, cs, base as isize + d * from as isize, d, g.mov_words)
+            })
+        }
+        None => cells_match(row, range, base, d, shift, board, g),
+    };
+    match ellipses {
+        0 => {
+            if cells_match(0..n, i, 0) {
+                return found([i, 0, 0]);
+            }
+        }
+        1 => {
+            let e = row
+                .iter()
+                .position(|c| matches!(c, PatternCell::Ellipsis))
+                .unwrap_or(n);
+            if !cells_match(0..e, i, 0) {
+                return true;
+            }
+            for kk in k.0..k.1 {
+                if cells_match(e + 1..n, at(i, d, kk), 1) && !found([i, kk, 0]) {
+                    return false;
+                }
+            }
+        }
+        _ => {
+            let mut es = row
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| matches!(c, PatternCell::Ellipsis))
+                .map(|(x, _)| x);
+            let e1 = es.next().unwrap_or(n);
+            let e2 = es.next().unwrap_or(n);
+            if !cells_match(0..e1, i, 0) {
+                return true;
+            }
+            for a in k1.0..k1.1 {
+                if !cells_match(e1 + 1..e2, at(i, d, a), 1) {
+                    continue;
+                }
+                let mut b = k2.0;
+                while a + b < k.1 && b < k2.1 {
+                    if cells_match(e2 + 1..n, at(i, d, a + b), 2) && !found([i, a, b]) {
+                        return false;
+                    }
+                    b += 1;
+                }
+            }
+        }
+    }
+    true
+}
+
+/// What trying one start of a row needs (a function of its own, so that
+/// each of the scan's loops inlines it).
+struct Start<'a> {
+    g: &'a Compiled,
+    board: &'a Board,
+    row: &'a [PatternCell],
+    first: Option<&'a CellPattern>,
+    /// The first cell's plain words, when the board lets them decide
+    /// (objects in one word, and movements in one or not tested).
+    first_masks: Option<[u64; 4]>,
+    /// The row as plain words, if it has that form (`Rule::narrow_rows`).
+    narrow: Option<&'a [NarrowCell]>,
+    ellipses: u8,
+    d: isize,
+    direction: u8,
+    /// The row's cells, ellipses left out.
+    len: usize,
+}
+
+impl<'a> Start<'a> {
+    /// What trying a start of row `r` of `rule` on `board` needs.
+    fn of(g: &'a Compiled, board: &'a Board, rule: &'a Rule, r: usize) -> Start<'a> {
+        let row = &rule.rows[r];
+        let ellipses = rule.ellipses[r];
+        Start {
+            g,
+            board,
+            row,
+            first: cell(row, 0),
+            first_masks: cell(row, 0).and_then(|p| {
+                let plain = g.obj_words == 1 && (g.mov_words == 1 || mp_free(p));
+                p.narrow.filter(|_| plain)
+            }),
+            // On boards of several movement words, a row has this form only
+            // when it tests no movement (see `CellPattern::narrow`).
+            narrow: match (rule.narrow_rows.get(r), g.obj_words) {
+                (Some(Some(cells)), 1) => Some(cells),
+                _ => None,
+            },
+            ellipses,
+            d: delta(rule.direction, board.height),
+            direction: rule.direction,
+            len: row.len() - usize::from(ellipses),
+        }
+    }
+
+    /// Appends the matches of the row starting at column `x`, row `y`.
+    #[inline(always)]
+    fn visit(&self, x: usize, y: usize, out: &mut Vec<RowMatch>) {
+        let (g, board, row) = (self.g, self.board, self.row);
+        let (w, h, len) = (board.width, board.height, self.len);
+        let i = x * h + y;
+        // Most candidates fail on their first cell: test it before anything
+        // else, inline on one-word boards.
+        if let Some(p) = self.first {
+            let ok = match self.first_masks {
+                Some(masks) => {
+                    quick_first(board, masks, i)
+                        && p.any_present.iter().all(|any| {
+                            let o = board.objects.get(i).copied().unwrap_or(0);
+                            any.first().is_some_and(|a| o & a != 0)
+                        })
+                }
+                _ => cell_matches(p, board, g.obj_words, g.mov_words, i),
+            };
+            if !ok {
+                return;
+            }
+        }
+        if let (Some(cells), 0) = (self.narrow, self.ellipses) {
+            if plain_cells_match(
+                board,
+                cells.get(1..).unwrap_or(&[]),
+                i as isize + self.d,
+                self.d,
+                g.mov_words,
+            ) {
+                out.push([i, 0, 0]);
+            }
+            return;
+        }
+        if self.ellipses == 0 {
+            if cells_match(row, 1..row.len(), i, self.d, 0, board, g) {
+                out.push([i, 0, 0]);
+            }
+            return;
+        }
+        let kmax = match self.direction {
+            1 => (y + 2).saturating_sub(len),
+            2 => (h + 1).saturating_sub(y + len),
+            4 => (x + 2).saturating_sub(len),
+            _ => (w + 1).saturating_sub(x + len),
+        };
+        let gaps = ((0, kmax), (0, kmax), (0, kmax));
+        each_row_match_at(
+            g,
+            board,
+            row,
+            self.narrow,
+            self.ellipses,
+            i,
+            self.d,
+            gaps,
+            |m| {
+                out.push(m);
+                true
+            },
+        );
+    }
+}
+
+/// Collects every match of one row, scanning as the reference does.
+/// With `lines`, only the lines (board rows for horizontal rules, columns
+/// for vertical ones) whose bit is set are scanned.
+pub(super) fn row_matches(
+    g: &Compiled,
+    board: &Board,
+    rule: &Rule,
+    r: usize,
+    out: &mut Vec<RowMatch>,
+    starts: &mut Starts,
+    lines: Option<&[u64]>,
+) {
+    out.clear();
+    debug_assert!(
+        board.summary.is_full(),
+        "rows read from a board-only summary"
+    );
+    let (so, sm) = (g.obj_words, g.mov_words);
+    let (need, need_mov) = (&rule.row_masks[r], &rule.row_move_masks[r]);
+    let need_any = &rule.row_any[r];
+    let sum = &board.summary;
+    let (map_objs, map_movs) = sum.map();
+    if !bits::contains(map_objs, need)
+        || !bits::contains(map_movs, need_mov)
+        || !holds_properties(map_objs, need_any)
+    {
+        return;
+    }
+    let row = &rule.rows[r];
+    let ellipses = rule.ellipses[r];
+    let len = row.len() - usize::from(ellipses);
+    let (w, h) = (board.width, board.height);
+    let bounds = start_bounds(rule.direction, len, w, h);
+    let anchor = rule.anchors.get(r).copied().flatten();
+    if let (1, 1, 0, Some(Some(cells)), Some(anchor)) =
+        (so, sm, ellipses, rule.narrow_rows.get(r), anchor)
+    {
+        // The common row of a game like Sokoban: plain words, no ellipsis,
+        // starts given by the moving cells. Matched without the scan's setup.
+        if board.moving.len() * 4 <= w * h {
+            narrow_anchored_matches(board, rule.direction, anchor, cells, bounds, out, starts);
+            return;
+        }
+    }
+    let start = Start::of(g, board, rule, r);
+    let (first, start_d) = (start.first, start.d);
+    let horizontal = rule.direction > 2;
+    let visit = |x: usize, y: usize, out: &mut Vec<RowMatch>| start.visit(x, y, out);
+    if let Some(anchor) = anchor {
+        // Few cells move: their positions give the only possible starts.
+        if board.moving.len() * 4 <= w * h {
+            anchored_starts(board, rule.direction, anchor, bounds, starts);
+            // With `lines`, the starts on those lines alone.
+            let line = |x: usize, y: usize| if horizontal { y } else { x };
+            for &(_, x, y) in starts.iter() {
+                if lines.is_none_or(|l| bits::get(l, line(x, y))) {
+                    visit(x, y, out);
+                }
+            }
+            return;
+        }
+    }
+    let (xmin, xmax, ymin, ymax) = bounds;
+    // Most cells of a scanned line fail the first cell's test: on one-word
+    // boards it runs inline here, and only the cells that pass are visited.
+    let plain = |p: &CellPattern| sm == 1 || mp_free(p);
+    // The cell tested first is the first one that needs something present
+    // (`[ | marker | ... ]` visits only the cells after a marker, not every
+    // cell), `step` cells from the start: one before any ellipsis, so that
+    // it lies on the line at a fixed distance.
+    let (first, probe_step) = probe(row).unwrap_or((first, 0));
+    let probe_at = |start: usize| (start as isize + probe_step as isize * start_d) as usize;
+    let quick = match (first.filter(|p| plain(p)).and_then(|p| p.narrow), so) {
+        // With the first of its properties (zero: none).
+        (Some(masks), 1) => Quick::Narrow(
+            masks,
+            first
+                .and_then(|p| p.any_present.first())
+                .and_then(|any| any.first().copied())
+                .unwrap_or(0),
+        ),
+        // On wider boards, the first word the first cell tests, else the
+        // first of its properties when it lies in one word.
+        _ => match first.map(|p| (p.tests.first(), p.any_words.first().map(|a| &a[..]))) {
+            Some((Some(&t), _)) => Quick::Word(t),
+            Some((None, Some(&[(w, m)]))) => Quick::Any(w as usize, m),
+            _ => Quick::None,
+        },
+    };
+    // The cells of a line: `count` cells from `from`, `stride` apart, each
+    // with its column and row.
+    let scan =
+        |from: (usize, usize), step: (usize, usize), count: usize, out: &mut Vec<RowMatch>| {
+            let stride = step.0 * h + step.1;
+            let start = from.0 * h + from.1;
+            let at = |k: usize| (from.0 + k * step.0, from.1 + k * step.1);
+            let start = probe_at(start);
+            match quick {
+                Quick::Narrow([op, om, mp, mm], any) => {
+                    // The words read through slices held in registers.
+                    let (objs, movs) = (&board.objects[..], &board.movements[..]);
+                    let mut idx = start;
+                    for k in 0..count {
+                        let o = objs.get(idx).copied().unwrap_or(0);
+                        if o & op == op
+                            && o & om == 0
+                            && (any == 0 || o & any != 0)
+                            && (mp | mm == 0 || {
+                                let m = movs.get(idx).copied().unwrap_or(0);
+                                m & mp == mp && m & mm == 0
+                            })
+                        {
+                            let (x, y) = at(k);
+                            visit(x, y, out);
+                        }
+                        idx += stride;
+                    }
+                }
+                Quick::Word(t) => {
+                    let (words, per) = if t.moves {
+                        (&board.movements[..], sm)
+                    } else {
+                        (&board.objects[..], so)
+                    };
+                    let mut idx = start * per + t.word as usize;
+                    for k in 0..count {
+                        let v = words.get(idx).copied().unwrap_or(0);
+                        if v & t.present == t.present && v & t.missing == 0 {
+                            let (x, y) = at(k);
+                            visit(x, y, out);
+                        }
+                        idx += stride * per;
+                    }
+                }
+                Quick::Any(w, m) => {
+                    let objs = &board.objects[..];
+                    let mut idx = start * so + w;
+                    for k in 0..count {
+                        if objs.get(idx).is_some_and(|&o| o & m != 0) {
+                            let (x, y) = at(k);
+                            visit(x, y, out);
+                        }
+                        idx += stride * so;
+                    }
+                }
+                Quick::None => {
+                    for k in 0..count {
+                        let (x, y) = at(k);
+                        visit(x, y, out);
+                    }
+                }
+            }
+        };
+    if horizontal {
+        let row_ok = |y: usize| {
+            let (objs, movs) = sum.row(y);
+            bits::contains(objs, need)
+                && bits::contains(movs, need_mov)
+                && holds_properties(objs, need_any)
+        };
+        let wanted = |y: usize| lines.is_none_or(|l| bits::get(l, y));
+        for y in (ymin..ymax).filter(|&y| wanted(y) && row_ok(y)) {
+            scan((xmin, y), (1, 0), xmax.saturating_sub(xmin), out);
+        }
+    } else {
+        let col_ok = |x: usize| {
+            let (objs, movs) = sum.col(x);
+            bits::contains(objs, need)
+                && bits::contains(movs, need_mov)
+                && holds_properties(objs, need_any)
+        };
+        let wanted = |x: usize| lines.is_none_or(|l| bits::get(l, x));
+        for x in (xmin..xmax).filter(|&x| wanted(x) && col_ok(x)) {
+            scan((x, ymin), (0, 1), ymax.saturating_sub(ymin), out);
+        }
+    }
+}
+
+/// The first cell of `row` before any ellipsis that needs an object, a
+/// property or a movement present, with its place in the row: most cells
+/// of a board fail it, where a cell that only excludes things (or an empty
+/// one) lets most pass. `None` when there is none.
+fn probe(row: &[PatternCell]) -> Option<(Option<&CellPattern>, usize)> {
+    let needs = |p: &CellPattern| {
+        !bits::is_zero(&p.present) || !p.any_present.is_empty() || !bits::is_zero(&p.moves_present)
+    };
+    row.iter()
+        .take_while(|c| matches!(c, PatternCell::Cell(_)))
+        .enumerate()
+        .find_map(|(c, cell)| match cell {
+            PatternCell::Cell(p) if needs(p) => Some((Some(p), c)),
+            _ => None,
+        })
+}
+
+/// True when `objs` (a summary's objects) hold some object of each of the
+/// properties `props`: else no cell under that summary satisfies them all.
+#[inline(always)]
+fn holds_properties(objs: &[u64], props: &[WordBits]) -> bool {
+    props.iter().all(|p| {
+        p.iter()
+            .any(|&(w, m)| objs.get(w as usize).is_some_and(|o| o & m != 0))
+    })
+}
+
+/// The test a scan runs inline on each cell of a line before visiting it:
+/// a necessary condition of the row's first cell.
+#[derive(Clone, Copy)]
+enum Quick {
+    /// The narrow masks of [`quick_first`] and the first of the cell's
+    /// properties, of which some object must be present (zero: none), on
+    /// one-word boards.
+    Narrow([u64; 4], u64),
+    /// One word test of the first cell (wider boards).
+    Word(WordTest),
+    /// The word and bits of the first cell's first property, when the cell
+    /// tests nothing else and the property lies in one word (wider boards).
+    Any(usize, u64),
+    /// No test (the first cell tests nothing but properties).
+    None,
+}
+
+/// The object and movement masks of a narrow first cell (present, missing,
+/// moves present, moves missing) against cell `i` of a one-word board: a
+/// necessary condition of [`cell_matches`], which still decides.
+#[inline(always)]
+fn quick_first(board: &Board, [op, om, mp, mm]: [u64; 4], i: usize) -> bool {
+    let o = board.objects.get(i).copied().unwrap_or(0);
+    if o & op != op || o & om != 0 {
+        return false;
+    }
+    if mp | mm == 0 {
+        return true;
+    }
+    let m = board.movements.get(i).copied().unwrap_or(0);
+    m & mp == mp && m & mm == 0
+}
+
+/// False when the board lacks an object or movement the rule needs
+/// (kept small so that callers test it before the search itself).
+#[inline(always)]
+pub(super) fn may_match(board: &Board, rule: &Rule) -> bool {
+    let (map_objs, map_movs) = board.summary.map();
+    bits::contains(map_objs, &rule.rule_mask)
+        && bits::contains(map_movs, &rule.rule_move_mask)
+        && holds_properties(map_objs, &rule.rule_any)
+}
+
+/// Fills `rows` with the matches of every row; false when a row has none.
+pub fn find_matches(
+    g: &Compiled,
+    board: &Board,
+    rule: &Rule,
+    rows: &mut Vec<Vec<RowMatch>>,
+    starts: &mut Starts,
+) -> bool {
+    if !may_match(board, rule) {
+        return false;
+    }
+    if rows.len() < rule.rows.len() {
+        rows.resize_with(rule.rows.len(), Vec::new);
+    }
+    for r in 0..rule.rows.len() {
+        row_matches(g, board, rule, r, &mut rows[r], starts, None);
+        if rows[r].is_empty() {
+            return false;
+        }
+    }
+    true
+}
+
+/// True when a full search of `rule` on `board` can find no more matches
+/// than [`super::MAX_COMBINATIONS`] (one row: one match a start, or one a
+/// gap of each ellipsis), so that leaving out the matches that change
+/// nothing cannot hide an overrun the full search would report.
+pub(super) fn matches_within_bound(board: &Board, rule: &Rule) -> bool {
+    let side = board.width.max(board.height).max(1);
+    let gaps = rule.ellipses.first().copied().unwrap_or(0);
+    (0..gaps)
+        .try_fold(board.cells(), |n, _| n.checked_mul(side))
+        .is_some_and(|n| n <= super::MAX_COMBINATIONS)
+}
+
+/// True when row `r` of `rule`, recorded as matching nowhere on an earlier
+/// board, matches on a line through one of `cells`, the cells written since
+/// (the only lines where the board changed, see [`super::NoMatch`]).
+pub(super) fn matches_near_writes(
+    g: &Compiled,
+    board: &Board,
+    rule: &Rule,
+    r: usize,
+    cells: &[usize],
+    scratch: &mut Scratch,
+) -> bool {
+    if cells.is_empty() {
+        return false;
+    }
+    let horizontal = rule.direction > 2;
+    let count = if horizontal {
+        board.height
+    } else {
+        board.width
+    };
+    let lines = &mut scratch.no_match.lines;
+    lines.clear();
+    lines.resize(count.div_ceil(64), 0);
+    let mut crossed = 0;
+    for &i in cells {
+        let (x, y) = board.xy(i);
+        let line = if horizontal { y } else { x };
+        if line < count && !bits::get(lines, line) {
+            bits::set(lines, line);
+            crossed += 1;
+        }
+    }
+    if scratch.rows.len() <= r {
+        scratch.rows.resize_with(r + 1, Vec::new);
+    }
+    let out = &mut scratch.rows[r];
+    let len = rule.rows[r].len();
+    let line_cells = if horizontal {
+        board.width
+    } else {
+        board.height
+    };
+    // A match that covers none of the cells finds the cells it found before
+    // (see `NoMatch`): without ellipsis, the starts that put some cell of
+    // the row on a written cell are the only ones to try, cheaper than the
+    // lines through them when few cells were written. (The cost of a start
+    // tried, its sort included, is taken as five cells of a line scanned:
+    // of 1, 2, 3, 5 and 8, three and five gave the fewest instructions over
+    // the floods of the slow games of the reference bench, and three cost
+    // Atlas Shrank 6%, whose line scans are cheap.)
+    if rule.ellipses[r] == 0 && cells.len() * len * 5 <= crossed * line_cells {
+        row_matches_covering(g, board, rule, r, cells, out, scratch.starts.list_mut());
+    } else {
+        row_matches(
+            g,
+            board,
+            rule,
+            r,
+            out,
+            &mut scratch.starts,
+            Some(lines.as_slice()),
+        );
+    }
+    !out.is_empty()
+}
+
+/// Collects the matches of row `r` of `rule` (a row without ellipsis) that
+/// cover one of `cells`, in the reference's scan order: each cell of the
+/// row placed on each of `cells` gives a start, and the starts, sorted
+/// without repeats, are tried as a scan would try them.
+pub(super) fn row_matches_covering(
+    g: &Compiled,
+    board: &Board,
+    rule: &Rule,
+    r: usize,
+    cells: &[usize],
+    out: &mut Vec<RowMatch>,
+    starts: &mut Vec<(usize, usize, usize)>,
+) {
+    out.clear();
+    let (map_objs, map_movs) = board.summary.map();
+    if !bits::contains(map_objs, &rule.row_masks[r])
+        || !bits::contains(map_movs, &rule.row_move_masks[r])
+        || !holds_properties(map_objs, &rule.row_any[r])
+    {
+        return;
+    }
+    let start = Start::of(g, board, rule, r);
+    let (w, h) = (board.width, board.height);
+    let (xmin, xmax, ymin, ymax) = start_bounds(rule.direction, start.len, w, h);
+    starts.clear();
+    for &i in cells {
+        for k in 0..start.len {
+            let (x, y) = anchor_start(board, rule.direction, k, i);
+            if (xmin..xmax).contains(&x) && (ymin..ymax).contains(&y) {
+                let key = if rule.direction > 2 {
+                    y * w + x
+                } else {
+                    x * h + y
+                };
+                starts.push((key, x, y));
+            }
+        }
+    }
+    starts.sort_unstable();
+    starts.dedup();
+    for &(_, x, y) in starts.iter() {
+        start.visit(x, y, out);
+    }
+}
