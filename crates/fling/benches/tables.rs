@@ -44,10 +44,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 fn main() {
-    let pieces: usize = std::env::var("FLING_BENCH_PIECES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(8);
+    let pieces: usize = env_number("FLING_BENCH_PIECES", 8);
     let scratch = std::env::temp_dir().join(format!("fling-bench-{}", std::process::id()));
     let dir = std::env::var("FLING_BENCH_DIR")
         .map(PathBuf::from)
@@ -153,10 +150,7 @@ fn main() {
 /// Solves `FLING_BENCH_CHECK_SAMPLES` (default 1,000) listed boards of `pieces` and as
 /// many candidates directly, and prints how many agree with the list.
 fn cross_check(dir: &std::path::Path, pieces: &str) {
-    let samples = std::env::var("FLING_BENCH_CHECK_SAMPLES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1000);
+    let samples = env_number("FLING_BENCH_CHECK_SAMPLES", 1000);
     let Ok(pieces) = pieces.parse::<usize>() else {
         return eprintln!("FLING_BENCH_CHECK: expected a piece count, got {pieces:?}");
     };
@@ -180,10 +174,7 @@ fn cross_check(dir: &std::path::Path, pieces: &str) {
 /// Solves `FLING_BENCH_CHECK_SAMPLES` (default 1,000) random boards of `pieces`
 /// directly and compares them with the finished table, then checks the list.
 fn table_check(dir: &std::path::Path, pieces: &str, threads: usize) {
-    let samples = std::env::var("FLING_BENCH_CHECK_SAMPLES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1000);
+    let samples = env_number("FLING_BENCH_CHECK_SAMPLES", 1000);
     let Ok(pieces) = pieces.parse::<usize>() else {
         return eprintln!("FLING_BENCH_TABLE_CHECK: expected a piece count, got {pieces:?}");
     };
@@ -211,10 +202,7 @@ fn table_check(dir: &std::path::Path, pieces: &str, threads: usize) {
 /// Estimates the solvable boards of `pieces` (above the full tables) from
 /// `FLING_BENCH_ESTIMATE_SAMPLES` (default 1,000,000) boards drawn at random.
 fn estimate(dir: &std::path::Path, pieces: &str, threads: usize) {
-    let samples = std::env::var("FLING_BENCH_ESTIMATE_SAMPLES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1_000_000);
+    let samples = env_number("FLING_BENCH_ESTIMATE_SAMPLES", 1_000_000);
     let Ok(pieces) = pieces.parse::<usize>() else {
         return eprintln!("FLING_BENCH_ESTIMATE: expected a piece count, got {pieces:?}");
     };
@@ -271,10 +259,7 @@ fn sample_rate(
     threads: usize,
     (step, layout): (fling::Step, fling::Layout),
 ) {
-    let chunks: u64 = std::env::var("FLING_BENCH_CHUNKS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(200);
+    let chunks: u64 = env_number("FLING_BENCH_CHUNKS", 200);
     let mut sampling = fling::Sampling::new(chunks);
     if let Ok(region) = std::env::var("FLING_BENCH_REGION") {
         let parsed = region
@@ -326,4 +311,13 @@ fn sample_rate(
         Err(err) => eprintln!("fling sample: {err}"),
     }
     let _ = std::fs::remove_dir(&scratch);
+}
+
+/// The number in the environment variable `name`, or `default` when it is
+/// unset or not a number of that type.
+fn env_number<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }

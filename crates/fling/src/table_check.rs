@@ -6,11 +6,11 @@
 
 use crate::error::FlingError;
 use crate::estimate::sample_board;
-use crate::lookup::Tables;
+use crate::lookup::{Level, Tables};
 use crate::search::Space;
 use crate::tables::run_workers;
+use games::fling::Board;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
 
 /// Samples handed to a worker at a time (direct searches are slow, so few).
 const BATCH: u64 = 16;
@@ -43,44 +43,31 @@ pub fn table_check(
 ) -> Result<TableCheck, FlingError> {
     let level = tables.level(pieces)?;
     let next = AtomicU64::new(0);
-    let found = Mutex::new(TableCheck::default());
+    // Each worker sums its own batches; the totals are merged after the join,
+    // so no batch can be lost to a shared lock.
     let joined = std::thread::scope(|scope| {
-        run_workers(scope, threads, || loop {
-            let first = next.fetch_add(BATCH, Ordering::Relaxed);
-            if first >= samples {
-                break;
-            }
+        run_workers(scope, threads, || {
             let mut part = TableCheck::default();
-            for i in first..(first + BATCH).min(samples) {
-                let Some(board) = sample_board(seed, i, pieces) else {
-                    continue;
-                };
-                let direct = Space::explore(board)
-                    .solve()
-                    .get(&board)
-                    .copied()
-                    .unwrap_or_default();
-                let r = level.index(board.mask());
-                let table = (level.solvable.get(r), level.unique.get(r));
-                part.samples += 1;
-                part.solvable += u64::from(direct.0);
-                part.unique += u64::from(direct.1);
-                if direct != table {
-                    part.disagreements.push(board.mask());
+            loop {
+                let first = next.fetch_add(BATCH, Ordering::Relaxed);
+                if first >= samples {
+                    return part;
                 }
-            }
-            if let Ok(mut all) = found.lock() {
-                all.merge(part);
+                for i in first..(first + BATCH).min(samples) {
+                    if let Some(board) = sample_board(seed, i, pieces) {
+                        part.compare(board, level);
+                    }
+                }
             }
         })
     });
-    if joined.iter().any(Result::is_err) {
-        return Err(FlingError::Pieces {
+    let mut check = TableCheck::default();
+    for part in joined {
+        check.merge(part.map_err(|_| FlingError::Pieces {
             pieces,
             why: "a worker thread of the table check panicked".into(),
-        });
+        })?);
     }
-    let mut check = found.into_inner().unwrap_or_default();
     check.disagreements.sort_unstable();
     if let Some(list) = tables.list(pieces) {
         for &mask in list.boards() {
@@ -92,7 +79,23 @@ pub fn table_check(
 }
 
 impl TableCheck {
-    /// Adds a worker's batch to the totals.
+    /// Solves `board` directly and compares the answer with `level`'s bits.
+    fn compare(&mut self, board: Board, level: &Level) {
+        let direct = Space::explore(board)
+            .solve()
+            .get(&board)
+            .copied()
+            .unwrap_or_default();
+        let r = level.index(board.mask());
+        self.samples += 1;
+        self.solvable += u64::from(direct.0);
+        self.unique += u64::from(direct.1);
+        if direct != (level.solvable.get(r), level.unique.get(r)) {
+            self.disagreements.push(board.mask());
+        }
+    }
+
+    /// Adds a worker's totals.
     fn merge(&mut self, part: TableCheck) {
         self.samples += part.samples;
         self.solvable += part.solvable;
