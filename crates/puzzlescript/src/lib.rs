@@ -39,6 +39,8 @@ mod error;
 mod game;
 pub mod parser;
 pub mod rng;
+#[cfg(test)]
+mod test_rng;
 mod text_form;
 
 pub use compile::{compile, Compiled};

@@ -111,6 +111,7 @@ fn cleared_within(clear: &[u64], set: &[u64], absent: &[u64]) -> bool {
 mod tests {
     use super::{keeps_any_match, row_writes};
     use crate::compile::{CellPattern, PatternCell, Replacement};
+    use crate::test_rng::xorshift;
 
     const GAME: &str = "OBJECTS\nBackground\nblack\nPlayer\nwhite\nCrate\nred\nWall\nblue\n\
         Mark\ngreen\nLEGEND\n. = Background\nP = Player\n* = Crate\n# = Wall\n\
@@ -122,15 +123,6 @@ mod tests {
         [ Mark | ... | Mark | ... | Crate ] -> [ Mark | ... | Mark | ... | ]\n\
         rigid [ > Player | Crate ] -> [ > Player | Crate ]\n\
         WINCONDITIONS\nLEVELS\n.P*.\n";
-
-    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
-        move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        }
-    }
 
     /// A cell's objects and movements drawn at random, then made to
     /// satisfy `p` (one word each).

@@ -174,6 +174,7 @@ mod tests {
     use crate::engine::row_starts::{delta, narrow_cells_match, start_bounds};
     use crate::engine::Board;
     use crate::engine::RowMatch;
+    use crate::test_rng::xorshift;
 
     const GAME: &str = "OBJECTS\nBackground\nblack\nPlayer\nwhite\nCrate\nred\nWall\nblue\n\
         Target\ngreen\nLEGEND\n. = Background\nP = Player\n* = Crate\n# = Wall\nT = Target\n\
@@ -193,16 +194,6 @@ mod tests {
             .chain(&g.late_rules.groups)
             .flatten()
             .collect()
-    }
-
-    /// A xorshift generator from `seed`: the random boards' cells.
-    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
-        move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        }
     }
 
     /// A row compiled to plain words (`Rule::narrow_rows`) matches exactly
