@@ -664,7 +664,8 @@ pub(super) fn matches_near_writes(
     // the floods of the slow games of the reference bench, and three cost
     // Atlas Shrank 6%, whose line scans are cheap.)
     if rule.ellipses[r] == 0 && cells.len() * len * 5 <= crossed * line_cells {
-        row_matches_covering(g, board, rule, r, cells, out, scratch.starts.list_mut());
+        // The lines are decided; their words now mark the starts.
+        row_matches_covering(g, board, rule, r, cells, out, lines);
     } else {
         row_matches(
             g,
@@ -681,8 +682,11 @@ pub(super) fn matches_near_writes(
 
 /// Collects the matches of row `r` of `rule` (a row without ellipsis) that
 /// cover one of `cells`, in the reference's scan order: each cell of the
-/// row placed on each of `cells` gives a start, and the starts, sorted
-/// without repeats, are tried as a scan would try them.
+/// row placed on each of `cells` gives a start, and the starts, without
+/// repeats, are tried as a scan would try them. `seen` is scratch for a bit
+/// per start, keyed in scan order (row by row for horizontal rules, column
+/// by column for vertical ones), so that walking its set bits visits the
+/// starts sorted: cheaper than sorting them when many cells were written.
 pub(super) fn row_matches_covering(
     g: &Compiled,
     board: &Board,
@@ -690,7 +694,7 @@ pub(super) fn row_matches_covering(
     r: usize,
     cells: &[usize],
     out: &mut Vec<RowMatch>,
-    starts: &mut Vec<(usize, usize, usize)>,
+    seen: &mut Vec<u64>,
 ) {
     out.clear();
     let (map_objs, map_movs) = board.summary.map();
@@ -703,23 +707,28 @@ pub(super) fn row_matches_covering(
     let start = Start::of(g, board, rule, r);
     let (w, h) = (board.width, board.height);
     let (xmin, xmax, ymin, ymax) = start_bounds(rule.direction, start.len, w, h);
-    starts.clear();
+    let horizontal = rule.direction > 2;
+    seen.clear();
+    seen.resize((w * h).div_ceil(64), 0);
     for &i in cells {
         for k in 0..start.len {
             let (x, y) = anchor_start(board, rule.direction, k, i);
             if (xmin..xmax).contains(&x) && (ymin..ymax).contains(&y) {
-                let key = if rule.direction > 2 {
-                    y * w + x
-                } else {
-                    x * h + y
-                };
-                starts.push((key, x, y));
+                bits::set(seen, if horizontal { y * w + x } else { x * h + y });
             }
         }
     }
-    starts.sort_unstable();
-    starts.dedup();
-    for &(_, x, y) in starts.iter() {
-        start.visit(x, y, out);
+    for (n, &word) in seen.iter().enumerate() {
+        let mut rest = word;
+        while rest != 0 {
+            let key = n * 64 + rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let (x, y) = if horizontal {
+                (key % w, key / w)
+            } else {
+                (key / h, key % h)
+            };
+            start.visit(x, y, out);
+        }
     }
 }

@@ -149,12 +149,6 @@ pub struct Starts {
 }
 
 impl Starts {
-    /// The list of starts as a buffer for other searches' starts (the next
-    /// [`anchored_starts`] clears it; the sorted cells are not touched).
-    pub(super) fn list_mut(&mut self) -> &mut Vec<(usize, usize, usize)> {
-        &mut self.list
-    }
-
     /// The starts found by the last [`anchored_starts`].
     pub fn iter(&self) -> std::slice::Iter<'_, (usize, usize, usize)> {
         self.list.iter()
