@@ -222,7 +222,16 @@ impl Rule {
     /// Then every cell of every match found stays as the search found it
     /// as far as the patterns can tell, and the reference's re-check of a
     /// match before applying it always succeeds.
+    ///
+    /// A rule of one row of one cell keeps its matches whatever it writes:
+    /// its matches are distinct cells and each writes its own cell alone,
+    /// so no application touches a match still to come.
     pub fn keeps_matches(&self) -> bool {
+        if let [row] = &self.rows[..] {
+            if let [PatternCell::Cell(_)] = &row[..] {
+                return true;
+            }
+        }
         let cells: Vec<&CellPattern> = self
             .rows
             .iter()

@@ -412,7 +412,8 @@ mod tests {
             late [ Target | no Player ] -> [ Target | Target ]\n\
             [ Crate | Obstacle ] -> [ Crate | Obstacle Target ]\n\
             [ Crate | Crate ] -> [ Crate | ]\n\
-            [ Target ] [ Player ] -> [ Target Player ] [ Player ]\n";
+            [ Target ] [ Player ] -> [ Target Player ] [ Player ]\n\
+            late [ Crate Target ] -> [ Target ]\n";
         let source = GAME.replace("WINCONDITIONS", &format!("{extra}WINCONDITIONS"));
         let g = crate::compile("t", &source).expect("compiles");
         let rules = every_rule(&g);
@@ -429,6 +430,8 @@ mod tests {
         assert!(keeps("late [ Target | no Player ]"));
         assert!(!keeps("[ Crate | Crate ]"));
         assert!(!keeps("[ Crate | Obstacle ]"));
+        // It removes what it matches, but each match is a cell of its own.
+        assert!(keeps("late [ Crate Target ]"));
         let (w, h) = (6, 5);
         let mut board = Board::empty(&g, w, h);
         let mut next = xorshift(0x0bad_5eed_1234_5678);
