@@ -109,6 +109,7 @@ pub fn strip(g: &Compiled, inert: &[bool]) -> Compiled {
             // The replacements changed: the plain-word form follows them.
             rule.narrow = super::NarrowRule::of(rule);
             rule.keeps_own_matches = rule.keeps_matches();
+            rule.settles = rule.settles_in_one_pass();
             rule.writes = super::writes::rule_writes(rule);
         }
     }

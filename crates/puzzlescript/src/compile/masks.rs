@@ -201,10 +201,12 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, Fault> {
         index: 0,
         narrow: None,
         keeps_own_matches: false,
+        settles: false,
         writes: Default::default(),
     };
     rule.narrow = NarrowRule::of(&rule);
     rule.keeps_own_matches = rule.keeps_matches();
+    rule.settles = rule.settles_in_one_pass();
     rule.writes = super::writes::rule_writes(&rule);
     Ok(Some(rule))
 }

@@ -208,6 +208,10 @@ pub struct Rule {
     /// one of its patterns ([`Rule::keeps_matches`]): its matches then
     /// need no re-check before they are applied.
     pub keeps_own_matches: bool,
+    /// True when a pass of the rule leaves nothing for a second pass to
+    /// change ([`Rule::settles_in_one_pass`]): a group of this rule alone
+    /// needs no second pass.
+    pub settles: bool,
     /// Per row, the cells whose replacement can change what they matched
     /// ([`super::writes::rule_writes`]): the only cells a match writes.
     pub writes: super::write_list::RuleWrites,
@@ -267,6 +271,26 @@ impl Rule {
                             && !meets(&r.moves_set, &p.moves_missing)
                     })
             })
+    }
+
+    /// True when one pass of this rule (every match found, applied in
+    /// order) leaves nothing that a second pass could change: one row of
+    /// one cell, so that a pass writes only the cells it matched, each
+    /// once; a replacement of fixed masks, which written twice gives what
+    /// it gave once; and nothing else that a pass does (no command, no
+    /// rigid mark, not a random rule). Cells a pass did not write match as
+    /// they did, and those it wrote would get the same masks again.
+    pub fn settles_in_one_pass(&self) -> bool {
+        let [row] = &self.rows[..] else {
+            return false;
+        };
+        let [PatternCell::Cell(p)] = &row[..] else {
+            return false;
+        };
+        !self.rigid
+            && !self.random
+            && self.commands.is_empty()
+            && p.replacement.as_ref().is_none_or(|r| r.fixed)
     }
 
     /// True when a search of this rule may be recorded although it found

@@ -463,6 +463,18 @@ pub(super) fn try_apply(
     changed
 }
 
+/// After a pass of a rule that settles in one pass (`Rule::settles`) changed
+/// the board, leaves the record the skipped second pass would have left:
+/// its matches, all applied, change nothing, so a later search in this turn
+/// need only look near the lines written from now on (as cheap as before).
+pub(super) fn record_settled(board: &Board, rule: &Rule, scratch: &mut Scratch) {
+    let recorded = scratch.no_match.enabled() && (board.logging || !rule.reads_movements);
+    if recorded && rule.records_matches() && matches_within_bound(board, rule) {
+        let (epoch, now) = (board.log_epoch, board.log.len());
+        scratch.no_match.record_turn(rule.index, 0, epoch, now);
+    }
+}
+
 /// Applies `rule` at every combination of its row matches (`scratch.rows`),
 /// in the reference's order; true when the board changed.
 fn apply_matches(
