@@ -449,30 +449,26 @@ pub(super) fn try_apply(
         }
         return false;
     }
-    if recorded && rule.records_matches() && matches_within_bound(board, rule) {
+    let kept = recorded && rule.records_matches() && matches_within_bound(board, rule);
+    if kept {
         // Applied below, these matches leave every other line of the board
         // as it is: a later search in this turn need only look at the lines
         // written from now on (`NoMatch`, matches kept).
         scratch.no_match.record_turn(rule.index, 0, epoch, now);
     }
     let changed = rule.has_replacements && apply_matches(g, board, rule, group, scratch, chooser);
+    if changed && kept && rule.settles {
+        // Nor can its own writes give it a match that changes anything
+        // (`Rule::settles`): a later search need only look at the lines
+        // written after them (by the other rules of its group, say).
+        let (epoch, now) = (board.log_epoch, board.log.len());
+        scratch.no_match.record_turn(rule.index, 0, epoch, now);
+    }
     board.queue_commands(&rule.commands);
     if changed || !rule.commands.is_empty() {
         scratch.note_fired(rule);
     }
     changed
-}
-
-/// After a pass of a rule that settles in one pass (`Rule::settles`) changed
-/// the board, leaves the record the skipped second pass would have left:
-/// its matches, all applied, change nothing, so a later search in this turn
-/// need only look near the lines written from now on (as cheap as before).
-pub(super) fn record_settled(board: &Board, rule: &Rule, scratch: &mut Scratch) {
-    let recorded = scratch.no_match.enabled() && (board.logging || !rule.reads_movements);
-    if recorded && rule.records_matches() && matches_within_bound(board, rule) {
-        let (epoch, now) = (board.log_epoch, board.log.len());
-        scratch.no_match.record_turn(rule.index, 0, epoch, now);
-    }
 }
 
 /// Applies `rule` at every combination of its row matches (`scratch.rows`),

@@ -2,7 +2,7 @@
 //! fixpoint of each group, random groups one match at a time), from the
 //! matches of `matching.rs` and the writes of `apply.rs`.
 
-use super::apply::{apply_at, combinations, record_settled, try_apply};
+use super::apply::{apply_at, combinations, try_apply};
 use super::matching::find_matches;
 use super::{Board, Chooser, RowMatch, Scratch};
 use crate::compile::{Compiled, Rule, RuleSet};
@@ -94,10 +94,7 @@ fn apply_group(
         |(board, scratch, chooser, settled), k| {
             let rule = &rules[k];
             let changed = try_apply(g, board, rule, group, scratch, *chooser);
-            if settles && changed {
-                record_settled(board, rule, scratch);
-                *settled = true;
-            }
+            *settled = settles && changed;
             changed
         },
     )
