@@ -490,6 +490,23 @@ fn apply_matches(
     // (until then the board is the one the matches were found on), and
     // only if the rule's writes can undo its own matches.
     let recheck = !rule.keeps_own_matches;
+    if let ([row], [writes], true) = (&scratch.rows[..n], &rule.writes.rows[..], rule.writes.plain)
+    {
+        if let [PatternCell::Cell(_)] = &rule.rows[0][..] {
+            // One cell of plain writes: each match is its own cell, which
+            // nothing else writes (`Rule::keeps_matches`), so no re-check,
+            // and each write lands on the match's start.
+            let (so, sm) = (g.obj_words, g.mov_words);
+            for &m in row.iter() {
+                for w in writes.iter() {
+                    if let Some(plain) = w.plain {
+                        changed |= write_plain(board, so, sm, plain, m[0]);
+                    }
+                }
+            }
+            return changed;
+        }
+    }
     if let [row] = &scratch.rows[..n] {
         // One row: its matches in order, without the combinations' division.
         for &m in row.iter() {
@@ -531,4 +548,79 @@ fn apply_matches(
     scratch.rows = rows;
     scratch.tuple = tuple;
     changed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{apply_at, try_apply};
+    use crate::engine::matching::find_matches;
+    use crate::engine::{Board, Chooser, Scratch};
+    use crate::test_rng::xorshift;
+
+    struct First;
+
+    impl Chooser for First {
+        fn choose(&mut self, _n: usize) -> usize {
+            0
+        }
+    }
+
+    /// Rules of one cell applied through `try_apply` (plain writes in one
+    /// loop, without re-checks) leave the board as applying each match
+    /// with its re-check does, on many pseudo-random boards.
+    #[test]
+    fn one_cell_rules_write_as_their_matches_one_by_one() {
+        let source = "OBJECTS\nBackground\nblack\nPlayer\nwhite\nCrate\nred\nWall\nblue\n\
+            Target\ngreen\nLEGEND\n. = Background\nP = Player\nSOUNDS\nCOLLISIONLAYERS\n\
+            Background\nTarget\nPlayer, Wall, Crate\nRULES\n\
+            [ Crate Target ] -> [ Target ]\n[ no Wall ] -> [ Target ]\n\
+            [ Target no Crate ] -> [ Target Wall ]\n[ > Player ] -> [ Player ]\n\
+            [ stationary Crate ] -> [ right Crate ]\nWINCONDITIONS\nLEVELS\n.P.\n";
+        let g = crate::compile("t", source).expect("compiles");
+        let rules: Vec<_> = g.rules.groups.iter().flatten().collect();
+        assert!(
+            rules.iter().all(|r| r.writes.plain),
+            "every rule has plain writes"
+        );
+        let (w, h) = (6, 5);
+        let mut board = Board::empty(&g, w, h);
+        let mut next = xorshift(0x0ce1_1a7a_71ce_0001);
+        let (mut rows, mut starts, mut buf, mut scratch) = (
+            Vec::new(),
+            crate::engine::row_starts::Starts::default(),
+            Vec::new(),
+            Scratch::default(),
+        );
+        let mut changed = 0;
+        for _ in 0..300 {
+            for rule in &rules {
+                for c in 0..w * h {
+                    board.objects[c] = next() & next() & 0x1f;
+                    board.movements[c] = next() & next() & next() & 0x7fff;
+                }
+                board.moving = (0..w * h).collect();
+                board.summarize(1, 1);
+                let mut one_by_one = board.clone();
+                if find_matches(&g, &one_by_one, rule, &mut rows, &mut starts) {
+                    for &m in rows[0].clone().iter() {
+                        apply_at(
+                            &g,
+                            &mut one_by_one,
+                            rule,
+                            0,
+                            &[m],
+                            true,
+                            &mut buf,
+                            &mut First,
+                        );
+                    }
+                }
+                changed +=
+                    usize::from(try_apply(&g, &mut board, rule, 0, &mut scratch, &mut First));
+                assert_eq!(board.objects, one_by_one.objects, "line {}", rule.line);
+                assert_eq!(board.movements, one_by_one.movements, "line {}", rule.line);
+            }
+        }
+        assert!(changed > 500, "{changed} passes changed the board");
+    }
 }
