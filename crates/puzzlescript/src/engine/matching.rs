@@ -381,7 +381,10 @@ pub(super) fn row_matches(
     if let Some(anchor) = anchor {
         // Few cells move: their positions give the only possible starts.
         if board.moving.len() * 4 <= w * h {
-            anchored_starts(board, rule.direction, anchor, bounds, starts);
+            // Only the moving cells that hold what the anchor cell needs.
+            let key_cell = cell(row, anchor);
+            let keep = |i: usize| key_cell.is_some_and(|p| cell_matches(p, board, so, sm, i));
+            anchored_starts(board, rule.direction, anchor, bounds, starts, keep);
             // With `lines`, the starts on those lines alone.
             let line = |x: usize, y: usize| if horizontal { y } else { x };
             for &(_, x, y) in starts.iter() {
