@@ -4,7 +4,7 @@
 
 use super::row_starts::{
     anchor_start, anchored_starts, delta, narrow_anchored_matches, narrow_cells_match,
-    narrow_objects_match, start_bounds, Starts,
+    narrow_objects_match, start_bounds, AnchorTest, Starts,
 };
 use super::{Board, RowMatch, Scratch};
 use crate::bits;
@@ -381,9 +381,9 @@ pub(super) fn row_matches(
     if let Some(anchor) = anchor {
         // Few cells move: their positions give the only possible starts.
         if board.moving.len() * 4 <= w * h {
-            // Only the moving cells that hold what the anchor cell needs.
-            let key_cell = cell(row, anchor);
-            let keep = |i: usize| key_cell.is_some_and(|p| cell_matches(p, board, so, sm, i));
+            // Only the moving cells that may hold what the anchor cell needs.
+            let test = cell(row, anchor).map(AnchorTest::of).unwrap_or_default();
+            let keep = |i: usize| test.admits(board, so, sm, i);
             anchored_starts(board, rule.direction, anchor, bounds, starts, keep);
             // With `lines`, the starts on those lines alone.
             let line = |x: usize, y: usize| if horizontal { y } else { x };

@@ -171,7 +171,7 @@ mod tests {
     use crate::engine::matching::{
         cell_matches, each_row_match_at, find_matches, row_matches, row_matches_covering,
     };
-    use crate::engine::row_starts::{delta, narrow_cells_match, start_bounds};
+    use crate::engine::row_starts::{delta, narrow_cells_match, start_bounds, AnchorTest};
     use crate::engine::Board;
     use crate::engine::RowMatch;
     use crate::test_rng::xorshift;
@@ -398,7 +398,9 @@ mod tests {
     /// its start, find exactly the matches of trying every start, in the
     /// same order, on many pseudo-random boards whose moving lists hold
     /// every cell with a movement, cells without one, and repeats; one
-    /// `Starts` is kept throughout, as a turn keeps it.
+    /// `Starts` is kept throughout, as a turn keeps it. The quick test of
+    /// an anchor on wide boards (`AnchorTest`) admits every cell that its
+    /// pattern matches.
     #[test]
     fn anchored_searches_find_every_match_in_order() {
         let anchored = "[ Crate | > Player ] -> [ Crate | Player ]\n\
@@ -469,6 +471,18 @@ mod tests {
                 board.summarize(g.obj_words, g.mov_words);
                 for rule in &rules {
                     for r in (0..rule.rows.len()).filter(|&r| rule.anchors[r].is_some()) {
+                        // The anchor's quick test admits every cell its
+                        // pattern matches.
+                        let anchor = rule.anchors[r].unwrap_or(0);
+                        if let Some(PatternCell::Cell(p)) = rule.rows[r].get(anchor) {
+                            let test = AnchorTest::of(p);
+                            for i in 0..w * h {
+                                let (so, sm) = (g.obj_words, g.mov_words);
+                                if cell_matches(p, &board, so, sm, i) {
+                                    assert!(test.admits(&board, so, sm, i));
+                                }
+                            }
+                        }
                         row_matches(&g, &board, rule, r, &mut found, &mut starts, None);
                         let expected = every_match(&g, &board, rule, r);
                         assert_eq!(found, expected, "rule on line {}", rule.line);
