@@ -197,8 +197,9 @@ fn write_row(
                 board.movements[k] = new_m;
                 if new_o != o || new_m != m {
                     note(board, k, new_o, new_m);
-                    // Only cells that hold a movement are listed (as `replace`).
-                    if new_m != 0 {
+                    // Only cells that hold a movement are listed (as
+                    // `write_plain`: once, when the first arrives).
+                    if new_m != 0 && m == 0 {
                         board.moving.push(k);
                     }
                     board.touch(k);
