@@ -296,18 +296,17 @@ impl Rule {
     /// True when a search of this rule may be recorded although it found
     /// matches (`engine::NoMatch`): one row, whose matches each lie on one
     /// line and write only there; no command, so that a match that changes
-    /// nothing does nothing; no random choice, so that applying it again
-    /// draws nothing; and no movement read, so that only the logged writes
-    /// change its matches.
+    /// nothing does nothing; and no random choice, so that applying it again
+    /// draws nothing. Movements may be read: the records hold within a turn
+    /// only, on a board that logs every write, movements included (the
+    /// engine keeps records of rules that read movements on such boards
+    /// alone, see `engine::apply::try_apply`).
     pub fn records_matches(&self) -> bool {
         let fixed = |c: &PatternCell| match c {
             PatternCell::Cell(p) => p.replacement.as_ref().is_none_or(|r| r.fixed),
             PatternCell::Ellipsis => true,
         };
-        self.rows.len() == 1
-            && self.commands.is_empty()
-            && !self.reads_movements
-            && self.rows.iter().flatten().all(fixed)
+        self.rows.len() == 1 && self.commands.is_empty() && self.rows.iter().flatten().all(fixed)
     }
 }
 

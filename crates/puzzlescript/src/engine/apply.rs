@@ -160,8 +160,12 @@ fn write_plain(board: &mut Board, so: usize, sm: usize, w: PlainWrite, i: usize)
         board.note_plain(i, w.object_word as usize, new_o, w.word as usize, new_m);
     }
     // Only cells that hold a movement are listed (as `replace` does: a
-    // movement in another word means the cell is listed already).
-    if new_m != 0 {
+    // movement in another word means the cell is listed already), and a
+    // cell whose word held one is listed already too: a rule that sets the
+    // movement of each layer of a cell in turn (a crate drawn as five
+    // objects, `[ slideup ] [ crate ] -> [ slideup ] [ up crate ]`) listed
+    // it five times, and every anchored search compared and merged them.
+    if new_m != 0 && m == 0 {
         board.moving.push(i);
     }
     board.touch(i);
@@ -554,9 +558,11 @@ fn apply_matches(
 mod tests {
     use super::{apply_at, try_apply};
     use crate::engine::matching::find_matches;
+    use crate::engine::rules::apply_rules;
     use crate::engine::{Board, Chooser, Scratch};
     use crate::test_rng::xorshift;
 
+    /// Picks the first option (the tests' rules choose nothing).
     struct First;
 
     impl Chooser for First {
@@ -622,5 +628,42 @@ mod tests {
             }
         }
         assert!(changed > 500, "{changed} passes changed the board");
+    }
+
+    /// A rule that sets the movement of each layer of a cell in turn (a
+    /// crate drawn as three objects of three layers) lists the cell among
+    /// the moving ones once, and every cell that holds a movement is listed:
+    /// the first write of a movement lists its cell, later ones find it
+    /// listed.
+    #[test]
+    fn a_cell_moved_layer_by_layer_is_listed_once() {
+        let g = crate::compile(
+            "t",
+            "OBJECTS\nBackground\nblack\nPlayer\nyellow\nMark\nwhite\nPartA\nred\nPartB\nblue\nPartC\ngreen\n\
+             LEGEND\n. = Background\nP = Player\nM = Mark\nX = PartA and PartB and PartC\n\
+             Part = PartA or PartB or PartC\nSOUNDS\nCOLLISIONLAYERS\nBackground\nPlayer, Mark\n\
+             PartA\nPartB\nPartC\nRULES\n[ Mark ] [ Part ] -> [ Mark ] [ up Part ]\n\
+             WINCONDITIONS\nLEVELS\nMX.XP\n",
+        )
+        .expect("compiles");
+        let Some(crate::compile::Level::Grid(grid)) = g.levels.first() else {
+            panic!("a level");
+        };
+        let mut board = Board::new(&g, grid);
+        board.summarize(g.obj_words, g.mov_words);
+        let mut scratch = Scratch::default();
+        apply_rules(&g, &mut board, &g.rules, None, &mut scratch, &mut First);
+        let sm = g.mov_words;
+        let held: Vec<usize> = (0..board.cells())
+            .filter(|&i| {
+                board.movements[i * sm..(i + 1) * sm]
+                    .iter()
+                    .any(|&m| m != 0)
+            })
+            .collect();
+        let mut listed = board.moving.clone();
+        listed.sort_unstable();
+        assert_eq!(held.len(), 2, "both parts' cells move");
+        assert_eq!(listed, held, "each moving cell listed once");
     }
 }

@@ -4,7 +4,7 @@
 
 use super::row_starts::{
     anchor_start, anchored_starts, delta, narrow_anchored_matches, narrow_cells_match,
-    narrow_objects_match, start_bounds, Starts,
+    narrow_objects_match, start_bounds, AnchorTest, Starts,
 };
 use super::{Board, RowMatch, Scratch};
 use crate::bits;
@@ -381,7 +381,10 @@ pub(super) fn row_matches(
     if let Some(anchor) = anchor {
         // Few cells move: their positions give the only possible starts.
         if board.moving.len() * 4 <= w * h {
-            anchored_starts(board, rule.direction, anchor, bounds, starts);
+            // Only the moving cells that may hold what the anchor cell needs.
+            let test = cell(row, anchor).map(AnchorTest::of).unwrap_or_default();
+            let keep = |i: usize| test.admits(board, so, sm, i);
+            anchored_starts(board, rule.direction, anchor, bounds, starts, keep);
             // With `lines`, the starts on those lines alone.
             let line = |x: usize, y: usize| if horizontal { y } else { x };
             for &(_, x, y) in starts.iter() {
@@ -615,7 +618,8 @@ pub(super) fn matches_within_bound(board: &Board, rule: &Rule) -> bool {
 
 /// True when row `r` of `rule`, recorded as matching nowhere on an earlier
 /// board, matches on a line through one of `cells`, the cells written since
-/// (the only lines where the board changed, see [`super::NoMatch`]).
+/// (the only lines where the board changed, see [`super::NoMatch`]); a row
+/// anchored on fewer moving cells than that is searched whole.
 pub(super) fn matches_near_writes(
     g: &Compiled,
     board: &Board,
@@ -626,6 +630,23 @@ pub(super) fn matches_near_writes(
 ) -> bool {
     if cells.is_empty() {
         return false;
+    }
+    if scratch.rows.len() <= r {
+        scratch.rows.resize_with(r + 1, Vec::new);
+    }
+    let anchored = rule.anchors.get(r).copied().flatten().is_some()
+        && board.moving.len() * 4 <= board.cells()
+        && cells.len() * rule.rows[r].len() > board.moving.len();
+    if anchored {
+        // A row anchored on the moving cells places each of them, fewer
+        // than the cells written since: its whole search costs less than
+        // finding the lines through those cells. Away from those lines, a
+        // row recorded as matching nowhere still matches nowhere, and one
+        // recorded with its matches applied finds only matches that change
+        // nothing (see `NoMatch`), so the answer and the writes are the same.
+        let out = &mut scratch.rows[r];
+        row_matches(g, board, rule, r, out, &mut scratch.starts, None);
+        return !out.is_empty();
     }
     let horizontal = rule.direction > 2;
     let count = if horizontal {
@@ -644,9 +665,6 @@ pub(super) fn matches_near_writes(
             bits::set(lines, line);
             crossed += 1;
         }
-    }
-    if scratch.rows.len() <= r {
-        scratch.rows.resize_with(r + 1, Vec::new);
     }
     let out = &mut scratch.rows[r];
     let len = rule.rows[r].len();

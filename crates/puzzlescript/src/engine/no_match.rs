@@ -28,12 +28,17 @@
 /// board is restored wholesale (a rigid rollback), so a record never
 /// outlives the board it was made on.
 ///
+/// The narrow rules ([`super::narrow_rule`]) keep the same records within a
+/// turn, on boards that log, and search near the writes by placing each of
+/// their cells on each written cell.
+///
 /// A rule of one row without commands or random choices is recorded in the
-/// same way when it did match (`Rule::records_matches`). Each of its
-/// matches lies on one line and writes only there, so a match on a line
-/// that no logged write crossed since the search was applied then and
-/// changed nothing (a change is logged), and finds the same cells now: it
-/// would change nothing again. The search near the writes then finds every
+/// same way when it did match (`Rule::records_matches`), whether it reads
+/// movements or not (within a turn every write is logged, movements
+/// included). Each of its matches lies on one line and writes only there,
+/// so a match on a line that no logged write crossed since the search was
+/// applied then and changed nothing (a change is logged), and finds the
+/// same cells now: it would change nothing again. The search near the writes then finds every
 /// match that can change the board, in the reference's order, and the rule
 /// is applied at those alone (with no command, a match that changes nothing
 /// does nothing). A row with a record of no match has no match away from

@@ -4,7 +4,7 @@
 //! leans on the other.
 
 use super::{Board, RowMatch};
-use crate::compile::NarrowCell;
+use crate::compile::{CellPattern, NarrowCell};
 
 /// The index step of one cell in a scan direction.
 pub(super) fn delta(direction: u8, height: usize) -> isize {
@@ -42,6 +42,11 @@ pub(super) fn start_bounds(
 /// by the straight loop over the row's words. The same matches, in the same
 /// order, as the general path's anchored visit (which tests the first cell
 /// on its own first, then the rest).
+///
+/// Each moving cell is tested against the anchor's pattern before its start
+/// is placed: in a game where dozens of objects move at once, most rules'
+/// anchors (a moving crate) reject most moving cells (the players), and a
+/// rejected cell then costs two loads and a test.
 pub(super) fn narrow_anchored_matches(
     board: &Board,
     direction: u8,
@@ -65,13 +70,20 @@ pub(super) fn narrow_anchored_matches(
         }
         return;
     }
-    anchored_starts(board, direction, anchor, bounds, starts);
-    for &(_, x, y) in starts.iter() {
+    let Some(&key_cell) = cells.get(anchor) else {
+        return;
+    };
+    let (objs, movs) = (&board.objects[..], &board.movements[..]);
+    let keep = |i: usize| match (objs.get(i), movs.get(i)) {
+        (Some(&o), Some(&m)) => key_cell.test(o, m),
+        _ => false,
+    };
+    each_anchored_start(board, direction, anchor, bounds, starts, keep, |x, y| {
         let i = x * h + y;
         if narrow_cells_match(board, cells, i as isize, d) {
             out.push([i, 0, 0]);
         }
-    }
+    });
 }
 
 /// The column and row where a row scanned in `direction` starts when its
@@ -83,7 +95,13 @@ pub(super) fn anchor_start(
     anchor: usize,
     i: usize,
 ) -> (usize, usize) {
-    let (x, y) = board.xy(i);
+    place(direction, anchor, board.xy(i))
+}
+
+/// The column and row where a row scanned in `direction` starts when its
+/// cell `anchor` lies at column and row `(x, y)` (wrapping below zero).
+#[inline(always)]
+fn place(direction: u8, anchor: usize, (x, y): (usize, usize)) -> (usize, usize) {
     match direction {
         1 => (x, y + anchor),
         2 => (x, y.wrapping_sub(anchor)),
@@ -93,40 +111,125 @@ pub(super) fn anchor_start(
 }
 
 /// The starts of a row whose cell `anchor` needs a movement: each moving
-/// cell placed at that position, kept inside `bounds` (x from, x to, y from,
+/// cell that `keep` accepts (a necessary test of the anchor's pattern on
+/// it) placed at that position, kept inside `bounds` (x from, x to, y from,
 /// y to), as keys in the reference's scan order (row by row for horizontal
 /// rules, `y * width + x`; column by column for vertical ones, `x * height + y`),
 /// sorted and without repeats, each with its column and row.
-///
-/// The moving cells come sorted from [`Starts`]: placing every cell the same
-/// number of steps back along the scan keeps their order (a start inside the
-/// bounds lies on its cell's line), so the starts need no sort of their own.
 pub(super) fn anchored_starts(
+    board: &Board,
+    direction: u8,
+    anchor: usize,
+    bounds: (usize, usize, usize, usize),
+    starts: &mut Starts,
+    keep: impl Fn(usize) -> bool,
+) {
+    let (w, h) = (board.width, board.height);
+    let horizontal = direction > 2;
+    let mut list = std::mem::take(&mut starts.list);
+    list.clear();
+    each_anchored_start(board, direction, anchor, bounds, starts, keep, |x, y| {
+        let key = if horizontal { y * w + x } else { x * h + y };
+        list.push((key, x, y));
+    });
+    starts.list = list;
+}
+
+/// Calls `visit` with the column and row of each start of
+/// [`anchored_starts`], in its order.
+///
+/// The moving cells come sorted from [`Starts`], each with its column and
+/// row: placing every cell the same number of steps back along the scan
+/// keeps their order (a start inside the bounds lies on its cell's line),
+/// so the starts need no sort of their own, and distinct cells give
+/// distinct starts, so leaving out the cells `keep` rejects leaves out
+/// exactly the starts whose anchor cell cannot match.
+#[inline(always)]
+fn each_anchored_start(
     board: &Board,
     direction: u8,
     anchor: usize,
     (xmin, xmax, ymin, ymax): (usize, usize, usize, usize),
     starts: &mut Starts,
+    keep: impl Fn(usize) -> bool,
+    mut visit: impl FnMut(usize, usize),
 ) {
-    let (w, h) = (board.width, board.height);
     let horizontal = direction > 2;
     starts.sort_moving(board, horizontal);
-    let Starts {
-        list,
-        by_column,
-        by_row,
-        ..
-    } = starts;
-    list.clear();
-    let order = if horizontal { by_row } else { by_column };
-    for &i in order.iter() {
-        let (x, y) = anchor_start(board, direction, anchor, i);
+    let order = if horizontal {
+        &starts.by_row
+    } else {
+        &starts.by_column
+    };
+    for &(i, x, y) in order.iter() {
+        if !keep(i) {
+            continue;
+        }
+        let (x, y) = place(direction, anchor, (x, y));
         if (xmin..xmax).contains(&x) && (ymin..ymax).contains(&y) {
-            let key = if horizontal { y * w + x } else { x * h + y };
-            list.push((key, x, y));
+            visit(x, y);
         }
     }
 }
+
+/// A necessary test of an anchor cell's pattern, for the general path's
+/// anchored search (boards of several words, rows not in plain words): its
+/// first object word test, its first movement word test and its first
+/// property when that lies in one word, each a load and a mask or two (a
+/// test of all zeros passes).
+/// [`cell_matches`](super::matching::cell_matches) on such boards walks the
+/// pattern's lists of tests, and dozens of moving crates times dozens of
+/// rules made that walk a third of a sliding game's time; the full test
+/// still decides, when the row is tried from the start.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct AnchorTest {
+    /// Object word, bits present, bits missing.
+    objects: (usize, u64, u64),
+    /// Movement word, bits present, bits missing.
+    movements: (usize, u64, u64),
+    /// Object word and the property's objects in it (zero: none).
+    any: (usize, u64),
+}
+
+impl AnchorTest {
+    /// The test of pattern `p`.
+    pub(super) fn of(p: &CellPattern) -> AnchorTest {
+        let word = |moves: bool| {
+            p.tests
+                .iter()
+                .find(|t| t.moves == moves)
+                .map_or((0, 0, 0), |t| (t.word as usize, t.present, t.missing))
+        };
+        let any = match p.any_words.first().map(|words| &words[..]) {
+            Some(&[(w, m)]) => (w as usize, m),
+            _ => (0, 0),
+        };
+        AnchorTest {
+            objects: word(false),
+            movements: word(true),
+            any,
+        }
+    }
+
+    /// False when cell `i` (of a board of `so` object and `sm` movement
+    /// words a cell) cannot match the pattern.
+    #[inline(always)]
+    pub(super) fn admits(&self, board: &Board, so: usize, sm: usize, i: usize) -> bool {
+        let (ow, op, om) = self.objects;
+        let (mw, mp, mm) = self.movements;
+        let (aw, am) = self.any;
+        let o = board.objects.get(i * so + ow).copied().unwrap_or(0);
+        let m = board.movements.get(i * sm + mw).copied().unwrap_or(0);
+        o & op == op
+            && o & om == 0
+            && m & mp == mp
+            && m & mm == 0
+            && (am == 0 || board.objects.get(i * so + aw).is_some_and(|&a| a & am != 0))
+    }
+}
+
+/// A moving cell's index with its column and row.
+type Placed = (usize, usize, usize);
 
 /// A row's candidate starts (as scan-order key, column, row), and the board's
 /// moving cells sorted in the two scan orders. The sorted cells are kept while
@@ -139,16 +242,24 @@ pub struct Starts {
     list: Vec<(usize, usize, usize)>,
     /// The moving list the orders below were sorted from.
     sorted_from: Vec<usize>,
-    /// The moving cells without repeats, by `x * height + y`, when `sorted[0]`.
-    by_column: Vec<usize>,
+    /// The moving cells without repeats, each with its column and row (so
+    /// that placing a start reads no table), by `x * height + y`, when
+    /// `sorted[0]`.
+    by_column: Vec<Placed>,
     /// The same by `y * width + x`, when `sorted[1]`.
-    by_row: Vec<usize>,
+    by_row: Vec<Placed>,
     sorted: [bool; 2],
     /// A buffer for merging new cells into an order.
-    merged: Vec<usize>,
+    merged: Vec<Placed>,
 }
 
 impl Starts {
+    /// The list of starts as a buffer for other searches' starts (the next
+    /// [`anchored_starts`] clears it; the sorted cells are not touched).
+    pub(super) fn list_mut(&mut self) -> &mut Vec<(usize, usize, usize)> {
+        &mut self.list
+    }
+
     /// The starts found by the last [`anchored_starts`].
     pub fn iter(&self) -> std::slice::Iter<'_, (usize, usize, usize)> {
         self.list.iter()
@@ -186,18 +297,25 @@ impl Starts {
         } else {
             &mut self.by_column
         };
-        order.clone_from(&self.sorted_from);
-        order.sort_unstable_by_key(|&i| scan_key(board, horizontal, i));
+        order.clear();
+        order.extend(self.sorted_from.iter().map(|&i| placed(board, i)));
+        order.sort_unstable_by_key(|&p| scan_key(board, horizontal, p));
         order.dedup();
         self.sorted[usize::from(horizontal)] = true;
     }
 }
 
-/// Where cell `i` comes in a scan: row by row for horizontal rules, column
-/// by column for vertical ones.
+/// Cell `i` with its column and row.
 #[inline(always)]
-fn scan_key(board: &Board, horizontal: bool, i: usize) -> usize {
+fn placed(board: &Board, i: usize) -> Placed {
     let (x, y) = board.xy(i);
+    (i, x, y)
+}
+
+/// Where a placed cell comes in a scan: row by row for horizontal rules,
+/// column by column for vertical ones.
+#[inline(always)]
+fn scan_key(board: &Board, horizontal: bool, (_, x, y): Placed) -> usize {
     if horizontal {
         y * board.width + x
     } else {
@@ -205,18 +323,36 @@ fn scan_key(board: &Board, horizontal: bool, i: usize) -> usize {
     }
 }
 
+/// The most new cells inserted one by one into a sorted order; past it,
+/// they are sorted and merged in one pass.
+const FEW_NEW: usize = 8;
+
 /// Merges the cells of `tail` into the sorted, repeat-free `list` (by
-/// [`scan_key`]), through the buffer `merged`.
+/// [`scan_key`]), through the buffer `merged`. A group's fixpoint adds a
+/// cell or two at a time (a pushed crate) to a list of dozens, so a few
+/// cells are each put in place by a binary search, which moves the list's
+/// tail but allocates nothing and compares a handful of keys.
 fn merge_in(
     board: &Board,
     horizontal: bool,
-    list: &mut Vec<usize>,
+    list: &mut Vec<Placed>,
     tail: &[usize],
-    merged: &mut Vec<usize>,
+    merged: &mut Vec<Placed>,
 ) {
-    let key = |i: usize| scan_key(board, horizontal, i);
-    let mut new = tail.to_vec();
-    new.sort_unstable_by_key(|&i| key(i));
+    let key = |p: Placed| scan_key(board, horizontal, p);
+    if tail.len() <= FEW_NEW {
+        for &i in tail {
+            let p = placed(board, i);
+            let k = key(p);
+            let at = list.partition_point(|&q| key(q) < k);
+            if list.get(at) != Some(&p) {
+                list.insert(at, p);
+            }
+        }
+        return;
+    }
+    let mut new: Vec<Placed> = tail.iter().map(|&i| placed(board, i)).collect();
+    new.sort_unstable_by_key(|&p| key(p));
     merged.clear();
     let (mut a, mut b) = (0, 0);
     while a < list.len() || b < new.len() {
@@ -280,7 +416,7 @@ pub(super) fn narrow_objects_match(
 
 #[cfg(test)]
 mod tests {
-    use super::{anchor_start, anchored_starts, start_bounds, Starts};
+    use super::{anchor_start, anchored_starts, start_bounds, Starts, FEW_NEW};
     use crate::engine::tests::plain_board as board;
     use crate::engine::Board;
 
@@ -306,9 +442,9 @@ mod tests {
         out
     }
 
-    /// One `Starts` kept across changing moving lists (grown, replaced by a
-    /// list of the same length, repeated) gives, in every direction and for
-    /// every anchor, the starts found afresh.
+    /// One `Starts` kept across changing moving lists (grown by one cell or
+    /// by many, replaced by a list of the same length, repeated) gives, in
+    /// every direction and for every anchor, the starts found afresh.
     #[test]
     fn kept_sorted_cells_give_the_starts_found_afresh() {
         let mut b = board(7, 5);
@@ -323,7 +459,17 @@ mod tests {
         for round in 0..300 {
             match round % 3 {
                 0 => b.moving = (0..next(12)).map(|_| next(35)).collect(),
-                1 => b.moving.push(next(35)),
+                1 => {
+                    // One cell inserted, or more than `FEW_NEW` merged.
+                    let grown = if next(2) == 0 {
+                        1
+                    } else {
+                        FEW_NEW + 1 + next(6)
+                    };
+                    for _ in 0..grown {
+                        b.moving.push(next(35));
+                    }
+                }
                 _ => {
                     let len = b.moving.len();
                     b.moving = (0..len).map(|_| next(35)).collect();
@@ -332,7 +478,7 @@ mod tests {
             for direction in 1..=4u8 {
                 for (anchor, len) in [(0, 1), (0, 3), (1, 3), (2, 3)] {
                     let bounds = start_bounds(direction, len, b.width, b.height);
-                    anchored_starts(&b, direction, anchor, bounds, &mut starts);
+                    anchored_starts(&b, direction, anchor, bounds, &mut starts, |_| true);
                     let kept: Vec<_> = starts.iter().copied().collect();
                     assert_eq!(
                         kept,

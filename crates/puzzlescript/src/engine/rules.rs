@@ -181,7 +181,7 @@ mod tests {
     use crate::engine::matching::{
         cell_matches, each_row_match_at, find_matches, row_matches, row_matches_covering,
     };
-    use crate::engine::row_starts::{delta, narrow_cells_match, start_bounds};
+    use crate::engine::row_starts::{delta, narrow_cells_match, start_bounds, AnchorTest};
     use crate::engine::Board;
     use crate::engine::RowMatch;
     use crate::test_rng::xorshift;
@@ -387,6 +387,112 @@ mod tests {
                 board.summarize(g.obj_words, g.mov_words);
                 for rule in &rules {
                     for r in 0..rule.rows.len() {
+                        row_matches(&g, &board, rule, r, &mut found, &mut starts, None);
+                        let expected = every_match(&g, &board, rule, r);
+                        assert_eq!(found, expected, "rule on line {}", rule.line);
+                        tried += 1;
+                        matched += found.len();
+                    }
+                }
+            }
+            assert!(
+                tried > 2_000 && matched > 100,
+                "{tried} rows, {matched} matches"
+            );
+        }
+    }
+
+    /// The searches anchored on moving cells (few cells move: the narrow
+    /// loop on one-word boards, the general visit on wider ones), which
+    /// test each moving cell against the anchor's pattern before placing
+    /// its start, find exactly the matches of trying every start, in the
+    /// same order, on many pseudo-random boards whose moving lists hold
+    /// every cell with a movement, cells without one, and repeats; one
+    /// `Starts` is kept throughout, as a turn keeps it. The quick test of
+    /// an anchor on wide boards (`AnchorTest`) admits every cell that its
+    /// pattern matches.
+    #[test]
+    fn anchored_searches_find_every_match_in_order() {
+        let anchored = "[ Crate | > Player ] -> [ Crate | Player ]\n\
+            [ moving Crate | Obstacle ] -> [ Crate | Obstacle ]\n\
+            [ no Wall | v Obstacle | Target ] -> [ | Obstacle | Target ]\n\
+            [ > Far | ... | Player ] -> [ Far | ... | Player ]\nWINCONDITIONS";
+        let games = [
+            (wide_game(0, false), 1, 1),
+            (wide_game(70, false), 2, 1),
+            (wide_game(14, true), 1, 2),
+        ];
+        for (source, obj_words, mov_words) in games {
+            let g =
+                crate::compile("t", &source.replace("WINCONDITIONS", anchored)).expect("compiles");
+            assert_eq!((g.obj_words, g.mov_words), (obj_words, mov_words));
+            let (w, h) = (7, 6);
+            let mut board = Board::empty(&g, w, h);
+            let rules: Vec<_> = every_rule(&g)
+                .into_iter()
+                .filter(|r| r.anchors.iter().any(Option::is_some))
+                .collect();
+            assert!(rules.len() > 10);
+            let named = ["target", "player", "wall", "crate", "filler69", "filler13"];
+            let ids: Vec<usize> = named
+                .iter()
+                .filter_map(|n| g.names.objects.get(*n).map(|&(id, _)| id))
+                .collect();
+            let mut next = xorshift(0x7a3c_19e5_0d2b_4f61);
+            let (mut tried, mut matched) = (0, 0);
+            let (mut found, mut starts) =
+                (Vec::new(), crate::engine::row_starts::Starts::default());
+            for round in 0..400 {
+                board.objects.fill(0);
+                board.movements.fill(0);
+                for c in 0..w * h {
+                    let cell = &mut board.objects[c * g.obj_words..(c + 1) * g.obj_words];
+                    for &id in &ids {
+                        if next().is_multiple_of(3) {
+                            crate::bits::set(cell, id);
+                        }
+                    }
+                }
+                // A few cells move; the list also names a cell that does
+                // not, and repeats one, and every fourth round it grows.
+                if round % 4 != 3 {
+                    board.moving.clear();
+                    for _ in 0..next() % 7 {
+                        board.moving.push(next() as usize % (w * h));
+                    }
+                    board.moving.push(next() as usize % (w * h));
+                    if let Some(&first) = board.moving.first() {
+                        board.moving.push(first);
+                    }
+                } else {
+                    board.moving.push(next() as usize % (w * h));
+                }
+                // Each listed cell but the first moves some of its layers
+                // one way each (up, down, left, right or action).
+                for &c in board.moving.iter().skip(1) {
+                    for layer in 0..g.names.layer_count {
+                        if next().is_multiple_of(2) {
+                            let (word, shift) = crate::bits::mov_pos(layer);
+                            board.movements[c * g.mov_words + word] |= (1 << (next() % 5)) << shift;
+                        }
+                    }
+                }
+                assert!(board.moving.len() * 4 <= w * h);
+                board.summarize(g.obj_words, g.mov_words);
+                for rule in &rules {
+                    for r in (0..rule.rows.len()).filter(|&r| rule.anchors[r].is_some()) {
+                        // The anchor's quick test admits every cell its
+                        // pattern matches.
+                        let anchor = rule.anchors[r].unwrap_or(0);
+                        if let Some(PatternCell::Cell(p)) = rule.rows[r].get(anchor) {
+                            let test = AnchorTest::of(p);
+                            for i in 0..w * h {
+                                let (so, sm) = (g.obj_words, g.mov_words);
+                                if cell_matches(p, &board, so, sm, i) {
+                                    assert!(test.admits(&board, so, sm, i));
+                                }
+                            }
+                        }
                         row_matches(&g, &board, rule, r, &mut found, &mut starts, None);
                         let expected = every_match(&g, &board, rule, r);
                         assert_eq!(found, expected, "rule on line {}", rule.line);
