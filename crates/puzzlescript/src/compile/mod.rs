@@ -7,6 +7,7 @@ pub mod inert;
 mod masks;
 pub mod names;
 pub mod program;
+pub mod row_tests;
 pub mod rule_text;
 pub mod write_list;
 pub mod writes;

@@ -196,6 +196,9 @@ pub struct Rule {
     /// of it between ellipses, is matched by a loop over plain words, not by
     /// interpreting patterns.
     pub narrow_rows: Vec<Option<Box<[NarrowCell]>>>,
+    /// Per row, the words its cells test as flat lists, stretch by stretch
+    /// ([`super::row_tests::RowTests`]): what a start of the row is tried by.
+    pub row_tests: Vec<super::row_tests::RowTests>,
     /// True when some cell tests movements (present or absent): such a
     /// rule's matches depend on more than the objects.
     pub reads_movements: bool,

@@ -520,10 +520,11 @@ mod tests {
         );
     }
 
-    /// A row with ellipses matched stretch by stretch on plain words finds
-    /// the same matches, gaps included, as its patterns.
+    /// A row with ellipses matched stretch by stretch from its flat tests
+    /// (`Rule::row_tests`) finds the same matches, gaps included, as its
+    /// patterns.
     #[test]
-    fn narrow_rows_with_ellipses_match_as_their_patterns() {
+    fn row_tests_with_ellipses_match_as_their_patterns() {
         let g = crate::compile("t", GAME).expect("compiles");
         let (w, h) = (6, 5);
         let mut board = Board::empty(&g, w, h);
@@ -541,9 +542,7 @@ mod tests {
                 let d = delta(rule.direction, h);
                 for (r, row) in rule.rows.iter().enumerate() {
                     let e = rule.ellipses[r];
-                    let Some(cells) = rule.narrow_rows[r].as_deref() else {
-                        continue;
-                    };
+                    let tests = &rule.row_tests[r];
                     let len = row.len() - usize::from(e);
                     let reach = len - 1;
                     for start in 0..w * h {
@@ -567,7 +566,7 @@ mod tests {
                             out
                         };
                         let generic = found(None);
-                        assert_eq!(found(Some(cells)), generic);
+                        assert_eq!(found(Some(tests)), generic);
                         tried += 1;
                         matched += generic.len();
                     }
