@@ -109,7 +109,6 @@ pub fn strip(g: &Compiled, inert: &[bool]) -> Compiled {
             // The replacements changed: the plain-word form follows them.
             rule.narrow = super::NarrowRule::of(rule);
             rule.keeps_own_matches = rule.keeps_matches();
-            rule.writes = super::writes::rule_writes(rule);
         }
     }
     for level in &mut out.levels {
@@ -119,6 +118,8 @@ pub fn strip(g: &Compiled, inert: &[bool]) -> Compiled {
             }
         }
     }
+    // The writes follow the replacements and levels changed.
+    super::one_per_layer::index_writes(&mut out);
     out
 }
 

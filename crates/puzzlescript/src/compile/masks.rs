@@ -208,7 +208,8 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, Fault> {
     };
     rule.narrow = NarrowRule::of(&rule);
     rule.keeps_own_matches = rule.keeps_matches();
-    rule.writes = super::writes::rule_writes(&rule);
+    // The game's levels may allow fewer writes (`one_per_layer::index_writes`).
+    rule.writes = super::writes::rule_writes(&rule, None);
     Ok(Some(rule))
 }
 
