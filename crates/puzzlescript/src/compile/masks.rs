@@ -205,6 +205,7 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, Fault> {
         narrow: None,
         keeps_own_matches: false,
         writes: Default::default(),
+        records_unchanged: false,
     };
     rule.narrow = NarrowRule::of(&rule);
     rule.keeps_own_matches = rule.keeps_matches();

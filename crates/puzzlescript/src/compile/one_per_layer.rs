@@ -75,11 +75,19 @@ fn word(words: &[u64], w: usize) -> u64 {
 }
 
 /// Sets [`Compiled::one_per_layer`] from the game's levels and rules, and
-/// computes every rule's writes (`Rule::writes`) with what it allows. Run
-/// whenever the rules' replacements or the levels change.
+/// computes every rule's writes (`Rule::writes`) with what it allows, and
+/// whether unchanged matches may be recorded (`Rule::records_unchanged`).
+/// Run whenever the rules' replacements or the levels change.
 pub fn index_writes(game: &mut Compiled) {
     game.one_per_layer = holds(&game.names, &[&game.rules, &game.late_rules], &game.levels);
     let layers = game.one_per_layer.then_some(&game.names.layer_masks[..]);
+    // The movement bits of the player's layers: what an input moves.
+    let mut player_moves = vec![0; game.mov_words];
+    for id in bits::ones(&game.names.player_mask) {
+        if let Some(&layer) = game.names.id_layer.get(id) {
+            bits::mov_or(&mut player_moves, layer, 0x1f);
+        }
+    }
     let all = game
         .rules
         .groups
@@ -87,6 +95,7 @@ pub fn index_writes(game: &mut Compiled) {
         .chain(&mut game.late_rules.groups);
     for rule in all.flatten() {
         rule.writes = super::writes::rule_writes(rule, layers);
+        rule.records_unchanged = rule.records_unchanged_matches(&player_moves);
     }
 }
 

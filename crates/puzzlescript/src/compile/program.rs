@@ -214,6 +214,9 @@ pub struct Rule {
     /// Per row, the cells whose replacement can change what they matched
     /// ([`super::writes::rule_writes`]): the only cells a match writes.
     pub writes: super::write_list::RuleWrites,
+    /// [`Rule::records_unchanged_matches`] of the game's player (set with
+    /// the writes, `super::one_per_layer::index_writes`).
+    pub records_unchanged: bool,
 }
 
 impl Rule {
@@ -278,6 +281,38 @@ impl Rule {
             && self.commands.is_empty()
             && !self.reads_movements
             && self.rows.iter().flatten().all(fixed)
+    }
+}
+
+impl Rule {
+    /// True when a search of this rule whose matches all changed nothing on
+    /// the explorer's prepared board may be recorded across its inputs as
+    /// a row without a match (`engine::NoMatch`): [`Rule::records_matches`],
+    /// not rigid, and each match writes at most one cell (its row lists one
+    /// write), with a replacement that writes no movement of the layers in
+    /// `player_moves` (the movement bits of the player's layers, the only
+    /// movements an input sets). Then a match that covers no cell written
+    /// since found the prepared board's cells and writes there what it wrote
+    /// then, which changed nothing, whatever the input moved (the movements
+    /// it reads or writes are the same in every input's turn away from the
+    /// written cells); and no other match writes its cell (a match is its
+    /// start), so the matches near the writes are every match that can
+    /// change the board, whatever the search near them leaves out.
+    pub fn records_unchanged_matches(&self, player_moves: &[u64]) -> bool {
+        let [writes] = &self.writes.rows[..] else {
+            return false;
+        };
+        let moves_apart = |w: &super::write_list::CellWrite| match self.rows[0].get(w.cell as usize)
+        {
+            Some(PatternCell::Cell(p)) => p.replacement.as_ref().is_none_or(|r| {
+                let written = [&r.moves_clear, &r.moves_layers, &r.moves_set];
+                written
+                    .iter()
+                    .all(|m| !crate::bits::intersects(m, player_moves))
+            }),
+            _ => false,
+        };
+        self.records_matches() && !self.rigid && writes.len() <= 1 && writes.iter().all(moves_apart)
     }
 }
 

@@ -453,6 +453,17 @@ pub(super) fn try_apply(
         scratch.no_match.record_turn(rule.index, 0, epoch, now);
     }
     let changed = rule.has_replacements && apply_matches(g, board, rule, group, scratch, chooser);
+    let unchanged_prepared = across && known.is_none() && !changed;
+    if unchanged_prepared
+        && rule.records_unchanged
+        && scratch.no_match.may_record(&board.touched)
+        && matches_within_bound(board, rule)
+    {
+        // Searched in full on the prepared board (nothing written yet), every
+        // match changed nothing: the other inputs search near their writes
+        // alone (`Rule::records_unchanged_matches`).
+        scratch.no_match.record(rule.index, 0);
+    }
     board.queue_commands(&rule.commands);
     if changed || !rule.commands.is_empty() {
         scratch.note_fired(rule);
