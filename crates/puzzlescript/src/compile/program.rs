@@ -207,9 +207,9 @@ pub struct Rule {
     pub index: usize,
     /// The rule as plain words, when it has that form ([`NarrowRule`]).
     pub narrow: Option<NarrowRule>,
-    /// True when no replacement of the rule can make a cell stop matching
-    /// one of its patterns ([`Rule::keeps_matches`]): its matches then
-    /// need no re-check before they are applied.
+    /// True when applying some of the rule's matches cannot undo another
+    /// ([`Rule::keeps_matches`]): its matches then need no re-check before
+    /// they are applied.
     pub keeps_own_matches: bool,
     /// Per row, the cells whose replacement can change what they matched
     /// ([`super::writes::rule_writes`]): the only cells a match writes.
@@ -227,8 +227,15 @@ impl Rule {
     /// none, and likewise for movements; and nothing is chosen at random.
     /// Then every cell of every match found stays as the search found it
     /// as far as the patterns can tell, and the reference's re-check of a
-    /// match before applying it always succeeds.
+    /// match before applying it always succeeds. Also true of a rule of one
+    /// row of one cell, whatever it writes (`[ Wall ] -> [ ]`): its matches
+    /// are distinct cells, and each writes its own cell alone.
     pub fn keeps_matches(&self) -> bool {
+        if let ([row], [0]) = (&self.rows[..], &self.ellipses[..]) {
+            if row.len() == 1 {
+                return true;
+            }
+        }
         let cells: Vec<&CellPattern> = self
             .rows
             .iter()

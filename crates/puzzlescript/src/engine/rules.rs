@@ -405,14 +405,16 @@ mod tests {
     /// does: applied at every combination of its matches, one after the
     /// other without re-checks, each match still holds when its turn comes,
     /// on many pseudo-random boards; and the analysis says so of floods
-    /// and not of rules that remove what they match.
+    /// and of rules of one cell, and not of rules that remove what they
+    /// match over several cells.
     #[test]
     fn rules_that_keep_their_matches_need_no_recheck() {
         let extra = "late right [ Crate no Wall | ] -> [ Crate | Crate ]\n\
             late [ Target | no Player ] -> [ Target | Target ]\n\
             [ Crate | Obstacle ] -> [ Crate | Obstacle Target ]\n\
             [ Crate | Crate ] -> [ Crate | ]\n\
-            [ Target ] [ Player ] -> [ Target Player ] [ Player ]\n";
+            [ Target ] [ Player ] -> [ Target Player ] [ Player ]\n\
+            late [ Crate no Target ] -> [ ]\n";
         let source = GAME.replace("WINCONDITIONS", &format!("{extra}WINCONDITIONS"));
         let g = crate::compile("t", &source).expect("compiles");
         let rules = every_rule(&g);
@@ -429,6 +431,8 @@ mod tests {
         assert!(keeps("late [ Target | no Player ]"));
         assert!(!keeps("[ Crate | Crate ]"));
         assert!(!keeps("[ Crate | Obstacle ]"));
+        // One cell: its matches are distinct cells, each written alone.
+        assert!(keeps("late [ Crate no Target ]"));
         let (w, h) = (6, 5);
         let mut board = Board::empty(&g, w, h);
         let mut next = xorshift(0x0bad_5eed_1234_5678);
