@@ -41,31 +41,42 @@ pub fn holds(names: &Names, sets: &[&RuleSet], levels: &[Level]) -> bool {
 /// True when no cell of `grid` holds two objects of one layer.
 pub fn grid_holds(names: &Names, grid: &Grid) -> bool {
     let so = names.obj_words.max(1);
-    grid.cells.chunks(so).all(|cell| {
-        names
-            .layer_masks
-            .iter()
-            .all(|layer| bits::ones_in(cell, layer) <= 1)
+    // Per layer, the number (plus one) of the last cell that held one of
+    // its objects: each object of a cell is looked at once.
+    let mut last = vec![0usize; names.layer_count];
+    grid.cells.chunks(so).enumerate().all(|(k, cell)| {
+        bits::ones(cell).all(|id| {
+            let Some(slot) = names.id_layer.get(id).and_then(|&l| last.get_mut(l)) else {
+                return true;
+            };
+            let fresh = *slot != k + 1;
+            *slot = k + 1;
+            fresh
+        })
     })
 }
 
 /// True when writing `rep`, `(old & !clear) | set` with its random object
 /// added (which clears that object's layer), on a cell holding at most one
-/// object of each layer leaves at most one: in each layer it sets at most
-/// one object, clears every other one of that layer when it sets one, and
-/// sets none where it may add a random one.
+/// object of each layer leaves at most one: in each layer it sets an object
+/// of, it sets that one alone, clears every other one, and adds no random
+/// one (layers it sets nothing in keep at most one).
 pub fn keeps_one_per_layer(names: &Names, rep: &Replacement) -> bool {
-    names.layer_masks.iter().all(|layer| {
+    bits::ones(&rep.set).all(|id| {
+        let Some(layer) = names
+            .id_layer
+            .get(id)
+            .and_then(|&l| names.layer_masks.get(l))
+        else {
+            return false;
+        };
         let set = bits::ones_in(&rep.set, layer);
         let kept_beside = layer
             .iter()
             .enumerate()
             .any(|(w, &m)| m & !word(&rep.set, w) & !word(&rep.clear, w) != 0);
-        let random = layer
-            .iter()
-            .enumerate()
-            .any(|(w, &m)| m & word(&rep.random_objects, w) != 0);
-        set == 0 || (set == 1 && !kept_beside && !random)
+        let random = bits::intersects(layer, &rep.random_objects);
+        set == 1 && !kept_beside && !random
     })
 }
 

@@ -88,15 +88,18 @@ pub fn keeps_any_match(p: &CellPattern, rep: &Replacement, layers: Option<&[Vec<
     let moves_cleared: Vec<u64> = (0..rep.moves_clear.len().max(rep.moves_layers.len()))
         .map(|w| word(&rep.moves_clear, w) | word(&rep.moves_layers, w))
         .collect();
-    let absent = match layers {
-        Some(layers) => excluded_by_layers(p, layers),
-        None => p.missing.to_vec(),
+    // The layers are read only when the pattern's exclusions do not cover
+    // what the replacement clears (most replacements fail before).
+    let cleared_absent = || match layers {
+        _ if cleared_within(&rep.clear, &rep.set, &p.missing) => true,
+        Some(layers) => cleared_within(&rep.clear, &rep.set, &excluded_by_layers(p, layers)),
+        None => false,
     };
     rep.fixed
         && within(&rep.set, &p.present)
-        && cleared_within(&rep.clear, &rep.set, &absent)
         && within(&rep.moves_set, &p.moves_present)
         && cleared_within(&moves_cleared, &rep.moves_set, &p.moves_missing)
+        && cleared_absent()
 }
 
 /// The objects absent from every cell that satisfies `p` on a board that
