@@ -95,6 +95,11 @@ pub fn intersects(a: &[u64], b: &[u64]) -> bool {
     a.iter().zip(b).any(|(x, y)| x & y != 0)
 }
 
+/// The number of bits set in both `a` and `b`.
+pub fn ones_in(a: &[u64], b: &[u64]) -> u32 {
+    a.iter().zip(b).map(|(x, y)| (x & y).count_ones()).sum()
+}
+
 /// True when no bit is set.
 #[inline]
 pub fn is_zero(v: &[u64]) -> bool {

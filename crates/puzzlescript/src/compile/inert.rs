@@ -110,7 +110,6 @@ pub fn strip(g: &Compiled, inert: &[bool]) -> Compiled {
             rule.narrow = super::NarrowRule::of(rule);
             rule.keeps_own_matches = rule.keeps_matches();
             rule.settles = rule.settles_in_one_pass();
-            rule.writes = super::writes::rule_writes(rule);
         }
     }
     for level in &mut out.levels {
@@ -120,6 +119,8 @@ pub fn strip(g: &Compiled, inert: &[bool]) -> Compiled {
             }
         }
     }
+    // The writes follow the replacements and levels changed.
+    super::one_per_layer::index_writes(&mut out);
     out
 }
 

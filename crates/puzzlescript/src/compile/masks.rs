@@ -8,6 +8,7 @@ use super::program::{
     CellPattern, NarrowCell, NarrowRule, PatternCell, Replacement, Rule, RuleSet, WordBits,
     WordTest,
 };
+use super::row_tests::RowTests;
 use super::rule_text::{Cell, Command, Draft};
 use crate::bits;
 
@@ -172,6 +173,7 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, Fault> {
     }
     let anchors = rows.iter().map(|row| movement_anchor(row)).collect();
     let narrow_rows = rows.iter().map(|row| NarrowCell::row(row)).collect();
+    let row_tests = rows.iter().map(|row| RowTests::of(row)).collect();
     let reads_movements = rows.iter().flatten().any(|c| {
         matches!(c, PatternCell::Cell(p)
             if !bits::is_zero(&p.moves_present) || !bits::is_zero(&p.moves_missing))
@@ -195,6 +197,7 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, Fault> {
         rule_mask: rule_mask.into_boxed_slice(),
         rule_move_mask: rule_move_mask.into_boxed_slice(),
         narrow_rows,
+        row_tests,
         anchors,
         reads_movements,
         // Set by the caller once the rules are arranged.
@@ -203,11 +206,13 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, Fault> {
         keeps_own_matches: false,
         settles: false,
         writes: Default::default(),
+        records_unchanged: false,
     };
     rule.narrow = NarrowRule::of(&rule);
     rule.keeps_own_matches = rule.keeps_matches();
     rule.settles = rule.settles_in_one_pass();
-    rule.writes = super::writes::rule_writes(&rule);
+    // The game's levels may allow fewer writes (`one_per_layer::index_writes`).
+    rule.writes = super::writes::rule_writes(&rule, None);
     Ok(Some(rule))
 }
 

@@ -6,7 +6,9 @@ mod fault;
 pub mod inert;
 mod masks;
 pub mod names;
+pub mod one_per_layer;
 pub mod program;
+pub mod row_tests;
 pub mod rule_text;
 pub mod write_list;
 pub mod writes;
@@ -110,6 +112,11 @@ pub struct Compiled {
     /// Every rule line, in the order written (loop markers left out); each
     /// compiled rule names its line's index here ([`Rule::source`]).
     pub rule_sources: Vec<SourceRule>,
+    /// True when no cell of any level ever holds two objects of one layer
+    /// ([`one_per_layer`]), which the rules' writes rely on: set, with the
+    /// writes, by [`one_per_layer::index_writes`] whenever the levels or
+    /// the replacements change.
+    pub one_per_layer: bool,
 }
 
 impl Compiled {
@@ -208,7 +215,7 @@ pub fn compile(file: &str, text: &str) -> Result<Compiled, Error> {
                 .unwrap_or_default()
         })
         .collect();
-    Ok(Compiled {
+    let mut game = Compiled {
         file: file.to_string(),
         title: meta(&parsed, "title").map(str::to_string),
         obj_words: names.obj_words,
@@ -223,7 +230,10 @@ pub fn compile(file: &str, text: &str) -> Result<Compiled, Error> {
         flags: flags(&parsed),
         colors,
         rule_sources,
-    })
+        one_per_layer: false,
+    };
+    one_per_layer::index_writes(&mut game);
+    Ok(game)
 }
 
 /// The rule lines as written, one per draft (a draft is one line), their

@@ -196,6 +196,9 @@ pub struct Rule {
     /// of it between ellipses, is matched by a loop over plain words, not by
     /// interpreting patterns.
     pub narrow_rows: Vec<Option<Box<[NarrowCell]>>>,
+    /// Per row, the words its cells test as flat lists, stretch by stretch
+    /// ([`super::row_tests::RowTests`]): what a start of the row is tried by.
+    pub row_tests: Vec<super::row_tests::RowTests>,
     /// True when some cell tests movements (present or absent): such a
     /// rule's matches depend on more than the objects.
     pub reads_movements: bool,
@@ -204,9 +207,9 @@ pub struct Rule {
     pub index: usize,
     /// The rule as plain words, when it has that form ([`NarrowRule`]).
     pub narrow: Option<NarrowRule>,
-    /// True when no replacement of the rule can make a cell stop matching
-    /// one of its patterns ([`Rule::keeps_matches`]): its matches then
-    /// need no re-check before they are applied.
+    /// True when applying some of the rule's matches cannot undo another
+    /// ([`Rule::keeps_matches`]): its matches then need no re-check before
+    /// they are applied.
     pub keeps_own_matches: bool,
     /// True when a pass of the rule leaves nothing for a second pass to
     /// change ([`Rule::settles_in_one_pass`]): a group of this rule alone
@@ -215,6 +218,9 @@ pub struct Rule {
     /// Per row, the cells whose replacement can change what they matched
     /// ([`super::writes::rule_writes`]): the only cells a match writes.
     pub writes: super::write_list::RuleWrites,
+    /// [`Rule::records_unchanged_matches`] of the game's player (set with
+    /// the writes, `super::one_per_layer::index_writes`).
+    pub records_unchanged: bool,
 }
 
 impl Rule {
@@ -225,14 +231,12 @@ impl Rule {
     /// none, and likewise for movements; and nothing is chosen at random.
     /// Then every cell of every match found stays as the search found it
     /// as far as the patterns can tell, and the reference's re-check of a
-    /// match before applying it always succeeds.
-    ///
-    /// A rule of one row of one cell keeps its matches whatever it writes:
-    /// its matches are distinct cells and each writes its own cell alone,
-    /// so no application touches a match still to come.
+    /// match before applying it always succeeds. Also true of a rule of one
+    /// row of one cell, whatever it writes (`[ Wall ] -> [ ]`): its matches
+    /// are distinct cells, and each writes its own cell alone.
     pub fn keeps_matches(&self) -> bool {
-        if let [row] = &self.rows[..] {
-            if let [PatternCell::Cell(_)] = &row[..] {
+        if let ([row], [0]) = (&self.rows[..], &self.ellipses[..]) {
+            if row.len() == 1 {
                 return true;
             }
         }
@@ -307,6 +311,38 @@ impl Rule {
             PatternCell::Ellipsis => true,
         };
         self.rows.len() == 1 && self.commands.is_empty() && self.rows.iter().flatten().all(fixed)
+    }
+}
+
+impl Rule {
+    /// True when a search of this rule whose matches all changed nothing on
+    /// the explorer's prepared board may be recorded across its inputs as
+    /// a row without a match (`engine::NoMatch`): [`Rule::records_matches`],
+    /// not rigid, and each match writes at most one cell (its row lists one
+    /// write), with a replacement that writes no movement of the layers in
+    /// `player_moves` (the movement bits of the player's layers, the only
+    /// movements an input sets). Then a match that covers no cell written
+    /// since found the prepared board's cells and writes there what it wrote
+    /// then, which changed nothing, whatever the input moved (the movements
+    /// it reads or writes are the same in every input's turn away from the
+    /// written cells); and no other match writes its cell (a match is its
+    /// start), so the matches near the writes are every match that can
+    /// change the board, whatever the search near them leaves out.
+    pub fn records_unchanged_matches(&self, player_moves: &[u64]) -> bool {
+        let [writes] = &self.writes.rows[..] else {
+            return false;
+        };
+        let moves_apart = |w: &super::write_list::CellWrite| match self.rows[0].get(w.cell as usize)
+        {
+            Some(PatternCell::Cell(p)) => p.replacement.as_ref().is_none_or(|r| {
+                let written = [&r.moves_clear, &r.moves_layers, &r.moves_set];
+                written
+                    .iter()
+                    .all(|m| !crate::bits::intersects(m, player_moves))
+            }),
+            _ => false,
+        };
+        self.records_matches() && !self.rigid && writes.len() <= 1 && writes.iter().all(moves_apart)
     }
 }
 

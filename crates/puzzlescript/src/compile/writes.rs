@@ -6,6 +6,7 @@
 //! cell is written from four plain words.
 
 use super::program::{CellPattern, PatternCell, Replacement, Rule};
+use crate::bits;
 
 pub use super::write_list::{CellWrite, PlainWrite, RuleWrites};
 
@@ -33,9 +34,11 @@ impl PlainWrite {
     }
 }
 
-/// The writes of `rule` ([`RuleWrites`], [`row_writes`]).
-pub fn rule_writes(rule: &Rule) -> RuleWrites {
-    let rows = row_writes(rule);
+/// The writes of `rule` ([`RuleWrites`], [`row_writes`]); `layers` are the
+/// objects of each layer when no cell of the game ever holds two objects of
+/// one layer (`super::one_per_layer`), else `None`.
+pub fn rule_writes(rule: &Rule, layers: Option<&[Vec<u64>]>) -> RuleWrites {
+    let rows = row_writes(rule, layers);
     let plain = !rule.rigid && rows.iter().flatten().all(|w| w.plain.is_some());
     RuleWrites { rows, plain }
 }
@@ -43,9 +46,10 @@ pub fn rule_writes(rule: &Rule) -> RuleWrites {
 /// Per row of `rule`, the cells whose replacement can change a cell that
 /// matched their pattern, in the row's order. A replacement is left out
 /// only when no cell its pattern accepts can change under it (see
-/// [`keeps_any_match`]); every replacement of a rigid rule is kept, since
-/// writing it also marks the cell's movements as rigid.
-pub fn row_writes(rule: &Rule) -> Vec<Box<[CellWrite]>> {
+/// [`keeps_any_match`], with `layers` as in [`rule_writes`]); every
+/// replacement of a rigid rule is kept, since writing it also marks the
+/// cell's movements as rigid.
+pub fn row_writes(rule: &Rule, layers: Option<&[Vec<u64>]>) -> Vec<Box<[CellWrite]>> {
     rule.rows
         .iter()
         .map(|row| {
@@ -57,7 +61,7 @@ pub fn row_writes(rule: &Rule) -> Vec<Box<[CellWrite]>> {
                     continue;
                 };
                 if let Some(rep) = &p.replacement {
-                    if rule.rigid || !keeps_any_match(p, rep) {
+                    if rule.rigid || !keeps_any_match(p, rep, layers) {
                         out.push(CellWrite {
                             cell: c as u32,
                             step,
@@ -76,16 +80,50 @@ pub fn row_writes(rule: &Rule) -> Vec<Box<[CellWrite]>> {
 /// True when the rewrite `(old & !clear) | set` (and its movements') leaves
 /// every cell that satisfies `p` as it was: everything it sets, `p`
 /// requires already, and everything it clears without setting again, `p`
-/// excludes already. Nothing may be chosen at random.
-pub fn keeps_any_match(p: &CellPattern, rep: &Replacement) -> bool {
+/// excludes already. Nothing may be chosen at random. With `layers` (no
+/// cell ever holds two objects of one layer), `p` also excludes the other
+/// objects of the layer of each object it requires, and of the layer of
+/// each property it requires whose objects all share one.
+pub fn keeps_any_match(p: &CellPattern, rep: &Replacement, layers: Option<&[Vec<u64>]>) -> bool {
     let moves_cleared: Vec<u64> = (0..rep.moves_clear.len().max(rep.moves_layers.len()))
         .map(|w| word(&rep.moves_clear, w) | word(&rep.moves_layers, w))
         .collect();
+    // The layers are read only when the pattern's exclusions do not cover
+    // what the replacement clears (most replacements fail before).
+    let cleared_absent = || match layers {
+        _ if cleared_within(&rep.clear, &rep.set, &p.missing) => true,
+        Some(layers) => cleared_within(&rep.clear, &rep.set, &excluded_by_layers(p, layers)),
+        None => false,
+    };
     rep.fixed
         && within(&rep.set, &p.present)
-        && cleared_within(&rep.clear, &rep.set, &p.missing)
         && within(&rep.moves_set, &p.moves_present)
         && cleared_within(&moves_cleared, &rep.moves_set, &p.moves_missing)
+        && cleared_absent()
+}
+
+/// The objects absent from every cell that satisfies `p` on a board that
+/// never holds two objects of one layer (`layers`, the objects of each):
+/// those `p` excludes, and in each layer where `p` requires an object, or a
+/// property all of whose objects lie in that layer, every other object.
+fn excluded_by_layers(p: &CellPattern, layers: &[Vec<u64>]) -> Vec<u64> {
+    let mut absent = p.missing.to_vec();
+    for layer in layers {
+        // What a satisfying cell holds of this layer, when the pattern says.
+        let only = if bits::intersects(layer, &p.present) {
+            Some(&p.present[..])
+        } else {
+            p.any_present
+                .iter()
+                .find(|any| !bits::is_zero(any) && bits::contains(layer, any))
+                .map(|any| &any[..])
+        };
+        let Some(only) = only else { continue };
+        for (w, slot) in absent.iter_mut().enumerate() {
+            *slot |= word(layer, w) & !word(only, w);
+        }
+    }
+    absent
 }
 
 /// Word `w` of `words`, zero past its end.
@@ -153,7 +191,7 @@ mod tests {
         let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         let (mut kept, mut left) = (0, 0);
         for rule in g.rules.groups.iter().flatten() {
-            let writes = row_writes(rule);
+            let writes = row_writes(rule, None);
             for (row, listed) in rule.rows.iter().zip(&writes) {
                 for (c, cell) in row.iter().enumerate() {
                     let PatternCell::Cell(p) = cell else { continue };
@@ -163,7 +201,7 @@ mod tests {
                         continue;
                     }
                     left += 1;
-                    assert!(keeps_any_match(p, rep) && !rule.rigid);
+                    assert!(keeps_any_match(p, rep, None) && !rule.rigid);
                     for _ in 0..200 {
                         let cell = satisfying(p, &mut next);
                         assert_eq!(rewrite(rep, cell), cell, "line {}", rule.line);
@@ -184,7 +222,7 @@ mod tests {
         let line = rules[0].line;
         for rule in rules.iter().filter(|r| r.line == line) {
             // Rows scanned the other way are stored reversed.
-            let w = &row_writes(rule)[0];
+            let w = &row_writes(rule, None)[0];
             assert_eq!(w.len(), 1);
             assert_eq!((w[0].step, w[0].gaps), (w[0].cell, 0));
             let Some(PatternCell::Cell(p)) = rule.rows[0].get(w[0].cell as usize) else {
@@ -197,12 +235,12 @@ mod tests {
             .iter()
             .find(|r| r.ellipses[0] == 2)
             .expect("a rule with two ellipses");
-        let w = &row_writes(gapped)[0];
+        let w = &row_writes(gapped, None)[0];
         assert_eq!(w.len(), 1);
         assert_eq!((w[0].step, w[0].gaps), (w[0].cell - 2, 2));
         // Rigid rules keep every replacement.
         let rigid = rules.iter().find(|r| r.rigid).expect("a rigid rule");
-        assert_eq!(row_writes(rigid)[0].len(), 2);
+        assert_eq!(row_writes(rigid, None)[0].len(), 2);
     }
 
     /// On a board of several object and movement words, a plain write
@@ -224,7 +262,7 @@ mod tests {
         let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         let mut plain = 0;
         for rule in g.rules.groups.iter().flatten() {
-            for (row, writes) in rule.rows.iter().zip(&super::rule_writes(rule).rows) {
+            for (row, writes) in rule.rows.iter().zip(&super::rule_writes(rule, None).rows) {
                 for w in writes.iter() {
                     let (Some(pw), Some(PatternCell::Cell(p))) =
                         (w.plain, row.get(w.cell as usize))

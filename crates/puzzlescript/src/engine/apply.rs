@@ -4,7 +4,6 @@
 
 use super::matching::{
     at, each_row_match_at, find_matches, matches_near_writes, matches_within_bound, may_match,
-    plain_cells_match,
 };
 use super::row_starts::delta;
 use super::{Board, Chooser, RowMatch, Scratch};
@@ -21,12 +20,10 @@ pub(super) fn still_matches(
     m: RowMatch,
 ) -> bool {
     let d = delta(rule.direction, board.height);
-    let narrow = match (rule.narrow_rows.get(r), g.obj_words) {
-        (Some(Some(cells)), 1) => Some(&cells[..]),
-        _ => None,
-    };
-    if let (Some(cells), 0) = (narrow, rule.ellipses[r]) {
-        return plain_cells_match(board, cells, m[0] as isize, d, g.mov_words);
+    let tests = &rule.row_tests[r];
+    if let (0, Some(whole)) = (rule.ellipses[r], tests.stretches.first()) {
+        let sizes = (g.obj_words, g.mov_words);
+        return whole.matches(&board.objects, &board.movements, sizes, m[0], d);
     }
     let (i, a, b) = (m[0], m[1], m[2]);
     // The reference checks exactly these gaps; with two ellipses the first
@@ -41,7 +38,7 @@ pub(super) fn still_matches(
         g,
         board,
         &rule.rows[r],
-        narrow,
+        Some(tests),
         rule.ellipses[r],
         i,
         d,
@@ -467,6 +464,17 @@ pub(super) fn try_apply(
         // written after them (by the other rules of its group, say).
         let (epoch, now) = (board.log_epoch, board.log.len());
         scratch.no_match.record_turn(rule.index, 0, epoch, now);
+    }
+    let unchanged_prepared = across && known.is_none() && !changed;
+    if unchanged_prepared
+        && rule.records_unchanged
+        && scratch.no_match.may_record(&board.touched)
+        && matches_within_bound(board, rule)
+    {
+        // Searched in full on the prepared board (nothing written yet), every
+        // match changed nothing: the other inputs search near their writes
+        // alone (`Rule::records_unchanged_matches`).
+        scratch.no_match.record(rule.index, 0);
     }
     board.queue_commands(&rule.commands);
     if changed || !rule.commands.is_empty() {

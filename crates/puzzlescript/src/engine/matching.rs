@@ -3,12 +3,12 @@
 //! cell of a scan, and the searches near a turn's writes.
 
 use super::row_starts::{
-    anchor_start, anchored_starts, delta, narrow_anchored_matches, narrow_cells_match,
-    narrow_objects_match, start_bounds, AnchorTest, Starts,
+    anchor_start, anchored_starts, delta, narrow_anchored_matches, start_bounds, AnchorTest, Starts,
 };
 use super::{Board, RowMatch, Scratch};
 use crate::bits;
-use crate::compile::{CellPattern, Compiled, NarrowCell, PatternCell, Rule, WordBits, WordTest};
+use crate::compile::row_tests::RowTests;
+use crate::compile::{CellPattern, Compiled, PatternCell, Rule, WordBits, WordTest};
 
 /// True when the cell at `i` satisfies `p`.
 #[inline(always)]
@@ -39,23 +39,6 @@ pub fn cell_matches(p: &CellPattern, board: &Board, so: usize, sm: usize, i: usi
 #[inline(always)]
 fn mp_free(p: &CellPattern) -> bool {
     p.narrow.is_some_and(|[_, _, mp, mm]| mp | mm == 0)
-}
-
-/// The cells of a plain-word row (`Rule::narrow_rows`) against the board
-/// from cell `i`, each next `d` further: on boards of several movement
-/// words such a row tests no movement, and its objects alone are read.
-#[inline(always)]
-pub(super) fn plain_cells_match(
-    board: &Board,
-    cells: &[NarrowCell],
-    i: isize,
-    d: isize,
-    sm: usize,
-) -> bool {
-    match sm {
-        1 => narrow_cells_match(board, cells, i, d),
-        _ => narrow_objects_match(board, cells, i, d),
-    }
 }
 
 /// [`cell_matches`] on boards of several words: only the words the pattern
@@ -144,15 +127,15 @@ pub fn row_matches_at(
 /// Calls `found` with each match of a row starting at cell `i` (gap ranges
 /// as in [`row_matches_at`]) while it returns true; false when it stopped
 /// the search. Nothing is allocated, so that a re-check costs no buffer.
-/// `narrow` is the row's cells as plain words (`Rule::narrow_rows`), given
-/// on one-word boards only: each stretch between ellipses is then matched
-/// by a straight loop.
+/// `tests` is the row's tests as flat lists (`Rule::row_tests`): each
+/// stretch between ellipses is then matched by walking them; without them
+/// the patterns are interpreted cell by cell (the definition they keep to).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn each_row_match_at(
     g: &Compiled,
     board: &Board,
     row: &[PatternCell],
-    narrow: Option<&[NarrowCell]>,
+    tests: Option<&RowTests>,
     ellipses: u8,
     i: usize,
     d: isize,
@@ -162,13 +145,14 @@ pub(super) fn each_row_match_at(
     let n = row.len();
     // Cells `range` of the row (ellipses counted), `shift` ellipses after
     // its start, placed from `base`: cell `c` at `base + d * (c - shift)`.
-    let cells_match = |range: std::ops::Range<usize>, base: usize, shift: usize| match narrow {
-        Some(cells) => {
-            let (from, to) = (range.start - shift, range.end - shift);
-            cells.get(from..to).is_some_and(|cs| {
-                plain_cells_match(board, cs, base as isize + d * from as isize, d, g.mov_words)
-            })
-        }
+    // They are the stretch after the `shift`-th ellipsis, whose first cell
+    // lies at `base + d * (range.start - shift)`.
+    let cells_match = |range: std::ops::Range<usize>, base: usize, shift: usize| match tests {
+        Some(tests) => tests.stretches.get(shift).is_some_and(|s| {
+            let first = at(base, d, range.start - shift);
+            let sizes = (g.obj_words, g.mov_words);
+            s.matches(&board.objects, &board.movements, sizes, first, d)
+        }),
         None => cells_match(row, range, base, d, shift, board, g),
     };
     match ellipses {
@@ -226,11 +210,8 @@ struct Start<'a> {
     board: &'a Board,
     row: &'a [PatternCell],
     first: Option<&'a CellPattern>,
-    /// The first cell's plain words, when the board lets them decide
-    /// (objects in one word, and movements in one or not tested).
-    first_masks: Option<[u64; 4]>,
-    /// The row as plain words, if it has that form (`Rule::narrow_rows`).
-    narrow: Option<&'a [NarrowCell]>,
+    /// The row's tests as flat lists (`Rule::row_tests`).
+    tests: &'a RowTests,
     ellipses: u8,
     d: isize,
     direction: u8,
@@ -248,16 +229,7 @@ impl<'a> Start<'a> {
             board,
             row,
             first: cell(row, 0),
-            first_masks: cell(row, 0).and_then(|p| {
-                let plain = g.obj_words == 1 && (g.mov_words == 1 || mp_free(p));
-                p.narrow.filter(|_| plain)
-            }),
-            // On boards of several movement words, a row has this form only
-            // when it tests no movement (see `CellPattern::narrow`).
-            narrow: match (rule.narrow_rows.get(r), g.obj_words) {
-                (Some(Some(cells)), 1) => Some(cells),
-                _ => None,
-            },
+            tests: &rule.row_tests[r],
             ellipses,
             d: delta(rule.direction, board.height),
             direction: rule.direction,
@@ -271,37 +243,19 @@ impl<'a> Start<'a> {
         let (g, board, row) = (self.g, self.board, self.row);
         let (w, h, len) = (board.width, board.height, self.len);
         let i = x * h + y;
-        // Most candidates fail on their first cell: test it before anything
-        // else, inline on one-word boards.
-        if let Some(p) = self.first {
-            let ok = match self.first_masks {
-                Some(masks) => {
-                    quick_first(board, masks, i)
-                        && p.any_present.iter().all(|any| {
-                            let o = board.objects.get(i).copied().unwrap_or(0);
-                            any.first().is_some_and(|a| o & a != 0)
-                        })
-                }
-                _ => cell_matches(p, board, g.obj_words, g.mov_words, i),
-            };
-            if !ok {
-                return;
-            }
-        }
-        if let (Some(cells), 0) = (self.narrow, self.ellipses) {
-            if plain_cells_match(
-                board,
-                cells.get(1..).unwrap_or(&[]),
-                i as isize + self.d,
-                self.d,
-                g.mov_words,
-            ) {
-                out.push([i, 0, 0]);
-            }
-            return;
-        }
         if self.ellipses == 0 {
-            if cells_match(row, 1..row.len(), i, self.d, 0, board, g) {
+            // The words the row tests, its first cell's first (most starts
+            // fail there), and nothing of the cells that test nothing.
+            let whole = self.tests.stretches.first().is_some_and(|s| {
+                s.matches(
+                    &board.objects,
+                    &board.movements,
+                    (g.obj_words, g.mov_words),
+                    i,
+                    self.d,
+                )
+            });
+            if whole {
                 out.push([i, 0, 0]);
             }
             return;
@@ -317,7 +271,7 @@ impl<'a> Start<'a> {
             g,
             board,
             row,
-            self.narrow,
+            Some(self.tests),
             self.ellipses,
             i,
             self.d,
@@ -542,7 +496,8 @@ fn holds_properties(objs: &[u64], props: &[WordBits]) -> bool {
 /// a necessary condition of the row's first cell.
 #[derive(Clone, Copy)]
 enum Quick {
-    /// The narrow masks of [`quick_first`] and the first of the cell's
+    /// The narrow masks of the first cell (objects present and missing,
+    /// movements present and missing) and the first of the cell's
     /// properties, of which some object must be present (zero: none), on
     /// one-word boards.
     Narrow([u64; 4], u64),
@@ -553,22 +508,6 @@ enum Quick {
     Any(usize, u64),
     /// No test (the first cell tests nothing but properties).
     None,
-}
-
-/// The object and movement masks of a narrow first cell (present, missing,
-/// moves present, moves missing) against cell `i` of a one-word board: a
-/// necessary condition of [`cell_matches`], which still decides.
-#[inline(always)]
-fn quick_first(board: &Board, [op, om, mp, mm]: [u64; 4], i: usize) -> bool {
-    let o = board.objects.get(i).copied().unwrap_or(0);
-    if o & op != op || o & om != 0 {
-        return false;
-    }
-    if mp | mm == 0 {
-        return true;
-    }
-    let m = board.movements.get(i).copied().unwrap_or(0);
-    m & mp == mp && m & mm == 0
 }
 
 /// False when the board lacks an object or movement the rule needs

@@ -390,30 +390,6 @@ pub(super) fn narrow_cells_match(board: &Board, cells: &[NarrowCell], i: isize, 
     true
 }
 
-/// [`narrow_cells_match`] of a row that tests no movement, on a board whose
-/// objects take one word (its movements may take several): the objects
-/// alone are read.
-#[inline(always)]
-pub(super) fn narrow_objects_match(
-    board: &Board,
-    cells: &[NarrowCell],
-    i: isize,
-    d: isize,
-) -> bool {
-    let objs = &board.objects[..];
-    let mut idx = i;
-    for c in cells {
-        let Some(&o) = objs.get(idx as usize) else {
-            return false;
-        };
-        if !c.test(o, 0) {
-            return false;
-        }
-        idx += d;
-    }
-    true
-}
-
 #[cfg(test)]
 mod tests {
     use super::{anchor_start, anchored_starts, start_bounds, Starts, FEW_NEW};

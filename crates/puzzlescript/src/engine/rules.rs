@@ -521,7 +521,8 @@ mod tests {
     /// does: applied at every combination of its matches, one after the
     /// other without re-checks, each match still holds when its turn comes,
     /// on many pseudo-random boards; and the analysis says so of floods
-    /// and not of rules that remove what they match.
+    /// and of rules of one cell, and not of rules that remove what they
+    /// match over several cells.
     #[test]
     fn rules_that_keep_their_matches_need_no_recheck() {
         let extra = "late right [ Crate no Wall | ] -> [ Crate | Crate ]\n\
@@ -529,7 +530,7 @@ mod tests {
             [ Crate | Obstacle ] -> [ Crate | Obstacle Target ]\n\
             [ Crate | Crate ] -> [ Crate | ]\n\
             [ Target ] [ Player ] -> [ Target Player ] [ Player ]\n\
-            late [ Crate Target ] -> [ Target ]\n";
+            late [ Crate no Target ] -> [ ]\n";
         let source = GAME.replace("WINCONDITIONS", &format!("{extra}WINCONDITIONS"));
         let g = crate::compile("t", &source).expect("compiles");
         let rules = every_rule(&g);
@@ -546,8 +547,8 @@ mod tests {
         assert!(keeps("late [ Target | no Player ]"));
         assert!(!keeps("[ Crate | Crate ]"));
         assert!(!keeps("[ Crate | Obstacle ]"));
-        // It removes what it matches, but each match is a cell of its own.
-        assert!(keeps("late [ Crate Target ]"));
+        // One cell: its matches are distinct cells, each written alone.
+        assert!(keeps("late [ Crate no Target ]"));
         let (w, h) = (6, 5);
         let mut board = Board::empty(&g, w, h);
         let mut next = xorshift(0x0bad_5eed_1234_5678);
@@ -705,10 +706,11 @@ mod tests {
         );
     }
 
-    /// A row with ellipses matched stretch by stretch on plain words finds
-    /// the same matches, gaps included, as its patterns.
+    /// A row with ellipses matched stretch by stretch from its flat tests
+    /// (`Rule::row_tests`) finds the same matches, gaps included, as its
+    /// patterns.
     #[test]
-    fn narrow_rows_with_ellipses_match_as_their_patterns() {
+    fn row_tests_with_ellipses_match_as_their_patterns() {
         let g = crate::compile("t", GAME).expect("compiles");
         let (w, h) = (6, 5);
         let mut board = Board::empty(&g, w, h);
@@ -726,9 +728,7 @@ mod tests {
                 let d = delta(rule.direction, h);
                 for (r, row) in rule.rows.iter().enumerate() {
                     let e = rule.ellipses[r];
-                    let Some(cells) = rule.narrow_rows[r].as_deref() else {
-                        continue;
-                    };
+                    let tests = &rule.row_tests[r];
                     let len = row.len() - usize::from(e);
                     let reach = len - 1;
                     for start in 0..w * h {
@@ -752,7 +752,7 @@ mod tests {
                             out
                         };
                         let generic = found(None);
-                        assert_eq!(found(Some(cells)), generic);
+                        assert_eq!(found(Some(tests)), generic);
                         tried += 1;
                         matched += generic.len();
                     }

@@ -278,14 +278,27 @@ impl Positions {
             };
         }
         let mut ok = true;
+        // On boards of one word, the objects that differ at some written
+        // cell, found in one pass: a turn that rewrites many cells to what
+        // they held (a frame cleared and drawn again) compares each once,
+        // not once a list.
+        let word = |v: &[u64], c: usize| v.get(c).copied().unwrap_or(0);
+        let differ = (self.so == 1).then(|| {
+            cells
+                .iter()
+                .fold(0u64, |acc, &c| acc | (word(before, c) ^ word(objects, c)))
+        });
         for list in &self.lists {
             // Most turns move a few objects: a list none of whose cells
             // changed stays as it is.
             let id = list.id;
-            if cells
-                .iter()
-                .all(|&c| self.has(before, c, id) == self.has(objects, c, id))
-            {
+            let same = match differ {
+                Some(bits) => bits >> (id % 64) & 1 == 0,
+                None => cells
+                    .iter()
+                    .all(|&c| self.has(before, c, id) == self.has(objects, c, id)),
+            };
+            if same {
                 continue;
             }
             ok &= if list.count <= IN_PLACE && self.cells[list.layer].len() <= 1 << 16 {

@@ -123,3 +123,43 @@ fn rule_records_change_no_successor() {
         "{games} games, {states} states compared"
     );
 }
+
+/// A game whose decoration rules match everywhere on every turn and change
+/// nothing but near the player (recorded across the inputs as unchanged,
+/// `Rule::records_unchanged`), beside rules that must not be so recorded:
+/// one that stops the player (it writes the player's movement) and one
+/// that writes two cells a match.
+const DECORATED: &str = "title decorated\nOBJECTS\nBackground\nblack\nWall\nblue\n\
+    Light\nyellow\nMark\ngreen\nPlayer\nwhite\nCrate\nred\nLEGEND\n. = Background\n\
+    # = Wall\nP = Player\n* = Crate\nm = Mark\nSOUNDS\nCOLLISIONLAYERS\nBackground\nMark\nLight\n\
+    Player, Wall, Crate\nRULES\n\
+    [ Wall | no Wall ] -> [ Wall Light | ]\n\
+    [ Light no Wall ] -> [ ]\n\
+    [ Mark | Player ] -> [ Mark | stationary Player ]\n\
+    right [ Crate | Light ] -> [ Crate Mark | Light Mark ]\n\
+    [ > Player | Crate ] -> [ > Player | > Crate ]\n\
+    WINCONDITIONS\nLEVELS\n\
+    #########\n#...#...#\n#.P.*.m.#\n#..##*..#\n#.*...m.#\n#########\n";
+
+#[test]
+fn unchanged_matches_recorded_across_inputs_change_no_successor() {
+    let compiled = compile("case", DECORATED).expect("the game compiles");
+    let unchanged: Vec<usize> = compiled
+        .rules
+        .groups
+        .iter()
+        .flatten()
+        .filter(|r| r.records_unchanged)
+        .map(|r| r.line)
+        .collect();
+    // The wall's light (four directions) and its removal; not the rule
+    // that stops the player, nor the one writing two cells.
+    assert_eq!(unchanged.len(), 5, "{unchanged:?}");
+    let stop = Arc::new(AtomicBool::new(false));
+    let off = |g: &mut PuzzleScriptGame| g.set_rule_records(false);
+    let states = compare_level(DECORATED, 1, Duration::from_secs(20), &stop, off);
+    assert!(
+        states.is_some_and(|n| n >= 50),
+        "{states:?} states compared"
+    );
+}
