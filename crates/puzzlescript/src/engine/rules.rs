@@ -93,6 +93,16 @@ fn apply_group(
         |(_, scratch, _, settled)| *settled || scratch.fault.is_some(),
         |(board, scratch, chooser, settled), k| {
             let rule = &rules[k];
+            // Most rules of a large group need an object or movement the
+            // board lacks: rejected here by the first words of the board's
+            // summary, without the call (`try_apply` rejects them the same
+            // way, with no other effect).
+            let (objs, movs) = board.summary.map_words();
+            let first = |mask: &[u64]| mask.first().copied().unwrap_or(0);
+            let (need, need_mov) = (first(&rule.rule_mask), first(&rule.rule_move_mask));
+            if objs & need != need || movs & need_mov != need_mov {
+                return false;
+            }
             let changed = try_apply(g, board, rule, group, scratch, *chooser);
             *settled = settles && changed;
             changed
