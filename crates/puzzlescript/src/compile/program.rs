@@ -224,6 +224,19 @@ pub struct Rule {
 }
 
 impl Rule {
+    /// The pattern of a rule of one row of one cell: its matches are
+    /// distinct cells, and each writes its own cell alone.
+    #[inline]
+    pub fn single_cell(&self) -> Option<&CellPattern> {
+        match &self.rows[..] {
+            [row] => match &row[..] {
+                [PatternCell::Cell(p)] => Some(p),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// True when no replacement of this rule, written on a cell, can make
     /// that cell stop satisfying one of the rule's patterns, whatever the
     /// cell held: each object it removes is required by no pattern (nor a
@@ -235,10 +248,8 @@ impl Rule {
     /// row of one cell, whatever it writes (`[ Wall ] -> [ ]`): its matches
     /// are distinct cells, and each writes its own cell alone.
     pub fn keeps_matches(&self) -> bool {
-        if let ([row], [0]) = (&self.rows[..], &self.ellipses[..]) {
-            if row.len() == 1 {
-                return true;
-            }
+        if self.single_cell().is_some() {
+            return true;
         }
         let cells: Vec<&CellPattern> = self
             .rows
@@ -285,10 +296,7 @@ impl Rule {
     /// rigid mark, not a random rule). Cells a pass did not write match as
     /// they did, and those it wrote would get the same masks again.
     pub fn settles_in_one_pass(&self) -> bool {
-        let [row] = &self.rows[..] else {
-            return false;
-        };
-        let [PatternCell::Cell(p)] = &row[..] else {
+        let Some(p) = self.single_cell() else {
             return false;
         };
         !self.rigid

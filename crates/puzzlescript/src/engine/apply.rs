@@ -483,6 +483,29 @@ pub(super) fn try_apply(
     changed
 }
 
+/// Writes the matches of a rule of one cell whose writes are plain, in
+/// order: each match is its own cell, which nothing else writes
+/// (`Rule::single_cell`), so no match is re-checked, and each write lands on
+/// the match's start. True when the board changed.
+#[inline(always)]
+fn write_cell_matches(
+    g: &Compiled,
+    board: &mut Board,
+    row: &[RowMatch],
+    writes: &[CellWrite],
+) -> bool {
+    let (so, sm) = (g.obj_words, g.mov_words);
+    let mut changed = false;
+    for &m in row.iter() {
+        for w in writes.iter() {
+            if let Some(plain) = w.plain {
+                changed |= write_plain(board, so, sm, plain, m[0]);
+            }
+        }
+    }
+    changed
+}
+
 /// Applies `rule` at every combination of its row matches (`scratch.rows`),
 /// in the reference's order; true when the board changed.
 fn apply_matches(
@@ -504,19 +527,8 @@ fn apply_matches(
     let recheck = !rule.keeps_own_matches;
     if let ([row], [writes], true) = (&scratch.rows[..n], &rule.writes.rows[..], rule.writes.plain)
     {
-        if let [PatternCell::Cell(_)] = &rule.rows[0][..] {
-            // One cell of plain writes: each match is its own cell, which
-            // nothing else writes (`Rule::keeps_matches`), so no re-check,
-            // and each write lands on the match's start.
-            let (so, sm) = (g.obj_words, g.mov_words);
-            for &m in row.iter() {
-                for w in writes.iter() {
-                    if let Some(plain) = w.plain {
-                        changed |= write_plain(board, so, sm, plain, m[0]);
-                    }
-                }
-            }
-            return changed;
+        if rule.single_cell().is_some() {
+            return write_cell_matches(g, board, row, writes);
         }
     }
     if let [row] = &scratch.rows[..n] {
