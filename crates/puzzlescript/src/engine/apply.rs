@@ -579,17 +579,8 @@ mod tests {
     use super::{apply_at, try_apply};
     use crate::engine::matching::find_matches;
     use crate::engine::rules::apply_rules;
-    use crate::engine::{Board, Chooser, Scratch};
+    use crate::engine::{Board, FirstChoice, Scratch};
     use crate::test_rng::xorshift;
-
-    /// Picks the first option (the tests' rules choose nothing).
-    struct First;
-
-    impl Chooser for First {
-        fn choose(&mut self, _n: usize) -> usize {
-            0
-        }
-    }
 
     /// Rules of one cell applied through `try_apply` (plain writes in one
     /// loop, without re-checks) leave the board as applying each match
@@ -620,11 +611,7 @@ mod tests {
         let mut changed = 0;
         for _ in 0..300 {
             for rule in &rules {
-                for c in 0..w * h {
-                    board.objects[c] = next() & next() & 0x1f;
-                    board.movements[c] = next() & next() & next() & 0x7fff;
-                }
-                board.moving = (0..w * h).collect();
+                board.fill_random(&mut next);
                 board.summarize(1, 1);
                 let mut one_by_one = board.clone();
                 if find_matches(&g, &one_by_one, rule, &mut rows, &mut starts) {
@@ -637,12 +624,18 @@ mod tests {
                             &[m],
                             true,
                             &mut buf,
-                            &mut First,
+                            &mut FirstChoice,
                         );
                     }
                 }
-                changed +=
-                    usize::from(try_apply(&g, &mut board, rule, 0, &mut scratch, &mut First));
+                changed += usize::from(try_apply(
+                    &g,
+                    &mut board,
+                    rule,
+                    0,
+                    &mut scratch,
+                    &mut FirstChoice,
+                ));
                 assert_eq!(board.objects, one_by_one.objects, "line {}", rule.line);
                 assert_eq!(board.movements, one_by_one.movements, "line {}", rule.line);
             }
@@ -672,7 +665,14 @@ mod tests {
         let mut board = Board::new(&g, grid);
         board.summarize(g.obj_words, g.mov_words);
         let mut scratch = Scratch::default();
-        apply_rules(&g, &mut board, &g.rules, None, &mut scratch, &mut First);
+        apply_rules(
+            &g,
+            &mut board,
+            &g.rules,
+            None,
+            &mut scratch,
+            &mut FirstChoice,
+        );
         let sm = g.mov_words;
         let held: Vec<usize> = (0..board.cells())
             .filter(|&i| {

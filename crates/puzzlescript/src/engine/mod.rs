@@ -463,6 +463,29 @@ impl Board {
         };
         Board::new(game, &grid)
     }
+
+    /// Fills every cell with pseudo-random objects (of the first five) and
+    /// movements drawn from `next`, and lists every cell as moving: the
+    /// boards of the rule engine's property tests.
+    pub(crate) fn fill_random(&mut self, next: &mut impl FnMut() -> u64) {
+        for c in 0..self.cells() {
+            self.objects[c] = next() & next() & 0x1f;
+            self.movements[c] = next() & next() & next() & 0x7fff;
+        }
+        self.moving = (0..self.cells()).collect();
+    }
+}
+
+/// A chooser that always picks the first option (the tests' rules choose
+/// nothing at random).
+#[cfg(test)]
+pub(crate) struct FirstChoice;
+
+#[cfg(test)]
+impl Chooser for FirstChoice {
+    fn choose(&mut self, _n: usize) -> usize {
+        0
+    }
 }
 
 #[cfg(test)]

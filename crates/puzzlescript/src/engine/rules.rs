@@ -192,8 +192,8 @@ mod tests {
         cell_matches, each_row_match_at, find_matches, row_matches, row_matches_covering,
     };
     use crate::engine::row_starts::{delta, narrow_cells_match, start_bounds, AnchorTest};
-    use crate::engine::Board;
     use crate::engine::RowMatch;
+    use crate::engine::{Board, FirstChoice};
     use crate::test_rng::xorshift;
 
     const GAME: &str = "OBJECTS\nBackground\nblack\nPlayer\nwhite\nCrate\nred\nWall\nblue\n\
@@ -205,6 +205,26 @@ mod tests {
         [ > Player | ... | Crate | no Wall ] -> [ > Player | ... | > Crate | ]\n\
         late [ Target | ... | Obstacle | ... | no Player ] -> [ Target | ... | Obstacle | ... | Wall ]\n\
         WINCONDITIONS\nLEVELS\n.P.\n";
+
+    /// The rules of `rules` expanded from the line of `source` that starts
+    /// with `text` (there must be some).
+    fn of_line<'a>(
+        source: &str,
+        rules: &[&'a crate::compile::Rule],
+        text: &str,
+    ) -> impl Iterator<Item = &'a crate::compile::Rule> {
+        let line = source
+            .lines()
+            .position(|l| l.starts_with(text))
+            .map(|l| l + 1);
+        let found: Vec<_> = rules
+            .iter()
+            .copied()
+            .filter(|r| Some(r.line) == line)
+            .collect();
+        assert!(!found.is_empty(), "{text}");
+        found.into_iter()
+    }
 
     /// Every rule of `g`, early and late, in order.
     fn every_rule(g: &crate::compile::Compiled) -> Vec<&crate::compile::Rule> {
@@ -518,15 +538,6 @@ mod tests {
         }
     }
 
-    /// Always picks the first option (the test rules choose nothing).
-    struct First;
-
-    impl crate::engine::Chooser for First {
-        fn choose(&mut self, _n: usize) -> usize {
-            0
-        }
-    }
-
     /// A rule said to keep its own matches (`Rule::keeps_own_matches`)
     /// does: applied at every combination of its matches, one after the
     /// other without re-checks, each match still holds when its turn comes,
@@ -544,15 +555,7 @@ mod tests {
         let source = GAME.replace("WINCONDITIONS", &format!("{extra}WINCONDITIONS"));
         let g = crate::compile("t", &source).expect("compiles");
         let rules = every_rule(&g);
-        let keeps = |text: &str| {
-            let line = source
-                .lines()
-                .position(|l| l.starts_with(text))
-                .map(|l| l + 1);
-            let of_line: Vec<_> = rules.iter().filter(|r| Some(r.line) == line).collect();
-            assert!(!of_line.is_empty(), "{text}");
-            of_line.iter().all(|r| r.keeps_own_matches)
-        };
+        let keeps = |text: &str| of_line(&source, &rules, text).all(|r| r.keeps_own_matches);
         assert!(keeps("late right [ Crate no Wall"));
         assert!(keeps("late [ Target | no Player ]"));
         assert!(!keeps("[ Crate | Crate ]"));
@@ -570,11 +573,7 @@ mod tests {
         let mut applied = 0;
         for _ in 0..400 {
             for rule in rules.iter().filter(|r| r.keeps_own_matches) {
-                for c in 0..w * h {
-                    board.objects[c] = next() & next() & 0x1f;
-                    board.movements[c] = next() & next() & next() & 0x7fff;
-                }
-                board.moving = (0..w * h).collect();
+                board.fill_random(&mut next);
                 board.summarize(1, 1);
                 if !find_matches(&g, &board, rule, &mut rows, &mut starts) {
                     continue;
@@ -594,7 +593,16 @@ mod tests {
                     for (r, &m) in tuple.iter().enumerate() {
                         assert!(still_matches(&g, &board, rule, r, m), "line {}", rule.line);
                     }
-                    apply_at(&g, &mut board, rule, 0, &tuple, false, &mut buf, &mut First);
+                    apply_at(
+                        &g,
+                        &mut board,
+                        rule,
+                        0,
+                        &tuple,
+                        false,
+                        &mut buf,
+                        &mut FirstChoice,
+                    );
                     applied += 1;
                 }
             }
@@ -616,15 +624,7 @@ mod tests {
         let source = GAME.replace("WINCONDITIONS", &format!("{extra}WINCONDITIONS"));
         let g = crate::compile("t", &source).expect("compiles");
         let rules = every_rule(&g);
-        let settles = |text: &str| {
-            let line = source
-                .lines()
-                .position(|l| l.starts_with(text))
-                .map(|l| l + 1);
-            let of_line: Vec<_> = rules.iter().filter(|r| Some(r.line) == line).collect();
-            assert!(!of_line.is_empty(), "{text}");
-            of_line.iter().all(|r| r.settles)
-        };
+        let settles = |text: &str| of_line(&source, &rules, text).all(|r| r.settles);
         assert!(settles("late [ Crate Target ]"));
         assert!(settles("[ Target no Player ]"));
         assert!(!settles("[ Crate | Crate ]"));
@@ -641,19 +641,23 @@ mod tests {
         let mut changed = 0;
         for _ in 0..300 {
             for rule in rules.iter().filter(|r| r.settles) {
-                for c in 0..w * h {
-                    board.objects[c] = next() & next() & 0x1f;
-                    board.movements[c] = next() & next() & next() & 0x7fff;
-                }
-                board.moving = (0..w * h).collect();
+                board.fill_random(&mut next);
                 for pass in 0..2 {
                     board.summarize(1, 1);
                     if !find_matches(&g, &board, rule, &mut rows, &mut starts) {
                         break;
                     }
                     for &m in rows[0].clone().iter() {
-                        let wrote =
-                            apply_at(&g, &mut board, rule, 0, &[m], false, &mut buf, &mut First);
+                        let wrote = apply_at(
+                            &g,
+                            &mut board,
+                            rule,
+                            0,
+                            &[m],
+                            false,
+                            &mut buf,
+                            &mut FirstChoice,
+                        );
                         assert!(
                             pass == 0 || !wrote,
                             "line {}: a second pass wrote",
