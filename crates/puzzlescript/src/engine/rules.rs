@@ -619,6 +619,7 @@ mod tests {
         let extra = "late [ Crate Target ] -> [ Target ]\n\
             [ Target no Player ] -> [ Target Crate ]\n\
             [ Crate | Crate ] -> [ Crate | ]\n\
+            right [ Crate | no Crate ] -> [ Crate | Crate ]\n\
             [ Target ] -> [ random Crate ]\n\
             [ Wall ] -> [ Crate ] again\n";
         let source = GAME.replace("WINCONDITIONS", &format!("{extra}WINCONDITIONS"));
@@ -628,6 +629,8 @@ mod tests {
         assert!(settles("late [ Crate Target ]"));
         assert!(settles("[ Target no Player ]"));
         assert!(!settles("[ Crate | Crate ]"));
+        // A flood: its second pass writes where its first did.
+        assert!(!settles("right [ Crate | no Crate ]"));
         assert!(!settles("[ Target ] -> [ random Crate ]"));
         assert!(!settles("[ Wall ] -> [ Crate ] again"));
         let (w, h) = (6, 5);
