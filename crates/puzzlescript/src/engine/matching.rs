@@ -440,26 +440,21 @@ pub(super) fn row_matches(
                 }
             }
         };
+    // A line (a board row for horizontal rules, a column for vertical
+    // ones) is scanned when it is wanted and its summary holds what the
+    // row needs.
+    let admits = |(objs, movs): (&[u64], &[u64])| {
+        bits::contains(objs, need)
+            && bits::contains(movs, need_mov)
+            && holds_properties(objs, need_any)
+    };
+    let wanted = |line: usize| lines.is_none_or(|l| bits::get(l, line));
     if horizontal {
-        let row_ok = |y: usize| {
-            let (objs, movs) = sum.row(y);
-            bits::contains(objs, need)
-                && bits::contains(movs, need_mov)
-                && holds_properties(objs, need_any)
-        };
-        let wanted = |y: usize| lines.is_none_or(|l| bits::get(l, y));
-        for y in (ymin..ymax).filter(|&y| wanted(y) && row_ok(y)) {
+        for y in (ymin..ymax).filter(|&y| wanted(y) && admits(sum.row(y))) {
             scan((xmin, y), (1, 0), xmax.saturating_sub(xmin), out);
         }
     } else {
-        let col_ok = |x: usize| {
-            let (objs, movs) = sum.col(x);
-            bits::contains(objs, need)
-                && bits::contains(movs, need_mov)
-                && holds_properties(objs, need_any)
-        };
-        let wanted = |x: usize| lines.is_none_or(|l| bits::get(l, x));
-        for x in (xmin..xmax).filter(|&x| wanted(x) && col_ok(x)) {
+        for x in (xmin..xmax).filter(|&x| wanted(x) && admits(sum.col(x))) {
             scan((x, ymin), (0, 1), ymax.saturating_sub(ymin), out);
         }
     }
