@@ -446,10 +446,12 @@ pub fn arrange(rules: Vec<Rule>, lates: &[bool], loops: &[(usize, bool)]) -> (Ru
         RuleSet {
             groups: normal,
             loop_point: np,
+            settles: Vec::new(),
         },
         RuleSet {
             groups: late,
             loop_point: lp,
+            settles: Vec::new(),
         },
     )
 }

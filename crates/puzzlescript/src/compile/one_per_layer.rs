@@ -108,6 +108,13 @@ pub fn index_writes(game: &mut Compiled) {
         rule.writes = super::writes::rule_writes(rule, layers);
         rule.records_unchanged = rule.records_unchanged_matches(&player_moves);
     }
+    for set in [&mut game.rules, &mut game.late_rules] {
+        set.settles = set
+            .groups
+            .iter()
+            .map(|group| super::settle::group_settles(group, layers))
+            .collect();
+    }
 }
 
 #[cfg(test)]

@@ -490,6 +490,9 @@ pub struct RuleSet {
     pub groups: Vec<Vec<Rule>>,
     /// For the last group of a `startloop ... endloop`, the first group of the loop.
     pub loop_point: Vec<Option<usize>>,
+    /// Per group, true when a pass that changed the board leaves nothing
+    /// for a second pass to change (`super::settle::group_settles`).
+    pub settles: Vec<bool>,
 }
 
 /// A rule line of the game as written, before expansion: what rule coverage

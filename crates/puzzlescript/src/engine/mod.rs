@@ -14,6 +14,8 @@ mod no_match;
 mod row_starts;
 pub mod rules;
 pub mod session;
+#[cfg(test)]
+mod settle_tests;
 mod summary;
 pub mod turn;
 pub mod win;

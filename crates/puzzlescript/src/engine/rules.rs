@@ -70,22 +70,22 @@ fn apply_random_group(
 }
 
 /// Runs one group: to a fixpoint (at most 200 passes) or one random application.
-fn apply_group(
+pub(super) fn apply_group(
     g: &Compiled,
     board: &mut Board,
     rules: &[Rule],
     group: usize,
+    settles: bool,
     scratch: &mut Scratch,
     chooser: &mut dyn Chooser,
 ) -> bool {
     if rules[0].random {
         return apply_random_group(g, board, rules, group, scratch, chooser);
     }
-    // A rule that settles in one pass, alone in its group, stops the
-    // fixpoint after a pass that changed the board: the second pass would
-    // change nothing (`Rule::settles`). One call of `try_apply` serves
-    // both, which keeps it inlined.
-    let settles = matches!(rules, [rule] if rule.settles);
+    // A group that settles in one pass stops the fixpoint after a pass that
+    // changed the board: the second pass would change nothing
+    // (`compile::settle`). One call of `try_apply` serves both, which keeps
+    // it inlined.
     let mut state = (board, scratch, chooser, false);
     to_fixpoint(
         &mut state,
@@ -104,7 +104,7 @@ fn apply_group(
                 return false;
             }
             let changed = try_apply(g, board, rule, group, scratch, *chooser);
-            *settled = settles && changed;
+            *settled |= settles && changed;
             changed
         },
     )
@@ -168,7 +168,9 @@ pub fn apply_rules(
             // Only the main rules have rigid groups, so late groups pass an index
             // past the rigid table.
             let group_id = if banned.is_some() { gi } else { usize::MAX };
-            propagated |= apply_group(g, board, &set.groups[gi], group_id, scratch, chooser);
+            let settles = set.settles.get(gi).copied().unwrap_or(false);
+            let group = &set.groups[gi];
+            propagated |= apply_group(g, board, group, group_id, settles, scratch, chooser);
         }
         match set.loop_point.get(gi).copied().flatten() {
             Some(back) if propagated => {
