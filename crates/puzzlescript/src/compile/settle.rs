@@ -6,23 +6,34 @@
 //! [ Wall Edge | ]`, or one rule a direction): the second pass searched the
 //! whole board again for nothing.
 //!
-//! A group settles when (1) it has no command, rigid mark or random choice;
-//! (2) no write of a rule can change a bit that a pattern of the group
-//! tests (present, absent, in a property, or a movement), except that a
-//! rule of one cell that settles alone (`Rule::settles`) may change the
-//! bits only it tests; and (3) no write forces to one a bit, outside those
-//! tested, that another forces to zero. By (2) the tested bits never
+//! A group settles in either of two cases. In both it has no command, rigid
+//! mark or random choice, and its replacements are fixed masks.
+//!
+//! First case: (2) no write of a rule can change a bit that a pattern of
+//! the group tests (present, absent, in a property, or a movement), except
+//! that a rule of one cell that settles alone (`Rule::settles`) may change
+//! the bits only it tests; and (3) no write forces to one a bit, outside
+//! those tested, that another forces to zero. By (2) the tested bits never
 //! change while the group runs, so each rule's second search finds the
 //! matches of its first, in the same order (a rule of one cell finds a
 //! subset of its own, which it wrote already). By (3) every untested bit
 //! that some write forces holds after the first pass the value every write
 //! gives it. So each write of the second pass writes what its cell holds.
 //!
-//! Whether a write can change a tested bit reads the pattern of the cell
-//! it writes: a bit the pattern requires is present, and one it excludes
-//! (or, when no cell holds two objects of a layer, another object of the
-//! layer of one it requires) is absent, when the write comes; by induction
-//! over the writes, none having changed a tested bit before it.
+//! Second case: (2') no write can make a cell satisfy a pattern of the
+//! group that it did not (it adds nothing a pattern requires or names in a
+//! property, removes nothing a pattern excludes), and (3') no write forces
+//! to one any bit that another forces to zero. By (2') matches are only
+//! ever undone, so each match of the second pass was a match all through
+//! the first, which applied it; by (3') no write since undid what it wrote
+//! (`[ Spark | no Wire ] -> [ | ]`, a rule that removes what it matched).
+//!
+//! Whether a write can change a bit reads the pattern of the cell it
+//! writes: a bit the pattern requires is present, and one it excludes (or,
+//! when no cell holds two objects of a layer, another object of the layer
+//! of one it requires) is absent, when the write comes, since a match is
+//! applied only while it holds (the engine re-checks it unless no write of
+//! its rule can undo it, `Rule::keeps_matches`).
 //!
 //! Cost: O(r · c) mask tests for a group of r rules of c cells in all;
 //! groups of more than [`MAX_RULES`] rules keep the plain fixpoint.
@@ -73,10 +84,16 @@ pub fn group_settles(rules: &[Rule], layers: Option<&[Vec<u64>]>) -> bool {
     for t in &tested {
         all.or(&t.objects, &t.moves);
     }
-    let changes_only_tested = rules.iter().enumerate().all(|(k, rule)| {
+    (tested_stay(rules, &tested, &all, layers) && forced_agree(rules, Some(&all)))
+        || (only_undoes_matches(rules, layers) && forced_agree(rules, None))
+}
+
+/// True when no write of the group can change a bit that one of its
+/// patterns tests, except the bits that a rule of one cell that settles
+/// alone (`Rule::settles`) tests and no other rule does (the module's (2)).
+fn tested_stay(rules: &[Rule], tested: &[Bits], all: &Bits, layers: Option<&[Vec<u64>]>) -> bool {
+    rules.iter().enumerate().all(|(k, rule)| {
         let guarded = if rule.settles {
-            // A rule of one cell that settles alone may change what it
-            // alone tests.
             let mut others = Bits::default();
             for (_, t) in tested.iter().enumerate().filter(|(j, _)| *j != k) {
                 others.or(&t.objects, &t.moves);
@@ -86,35 +103,61 @@ pub fn group_settles(rules: &[Rule], layers: Option<&[Vec<u64>]>) -> bool {
             all.clone()
         };
         replacements(rule).all(|(p, r)| !may_change(p, r, layers).meets(&guarded))
-    });
-    changes_only_tested && forced_agree(rules, &all)
+    })
+}
+
+/// True when no write of the group can make a cell satisfy one of its
+/// patterns that it did not: it adds no object or movement that a pattern
+/// requires (or names in a property), and removes none that a pattern
+/// excludes (the module's (2'), beside (3'): every forced bit agrees).
+fn only_undoes_matches(rules: &[Rule], layers: Option<&[Vec<u64>]>) -> bool {
+    let (mut wanted, mut unwanted) = (Bits::default(), Bits::default());
+    for p in rules.iter().flat_map(patterns) {
+        wanted.or(&p.present, &p.moves_present);
+        for set in &p.any_present {
+            wanted.or(set, &[]);
+        }
+        unwanted.or(&p.missing, &p.moves_missing);
+    }
+    rules.iter().flat_map(replacements).all(|(p, r)| {
+        let (added, removed) = changes(p, r, layers);
+        !added.meets(&wanted) && !removed.meets(&unwanted)
+    })
 }
 
 /// The bits that writing `r` on a cell that satisfies `p` may change.
 fn may_change(p: &CellPattern, r: &Replacement, layers: Option<&[Vec<u64>]>) -> Bits {
+    let (mut bits, removed) = changes(p, r, layers);
+    bits.or(&removed.objects, &removed.moves);
+    bits
+}
+
+/// The bits that writing `r` on a cell that satisfies `p` may add, and
+/// those it may remove: what it sets that `p` does not require, and what
+/// it clears (without setting) that `p` does not exclude. `layers` as in
+/// [`group_settles`].
+fn changes(p: &CellPattern, r: &Replacement, layers: Option<&[Vec<u64>]>) -> (Bits, Bits) {
     let absent = match layers {
         Some(layers) => excluded_by_layers(p, layers),
         None => p.missing.to_vec(),
     };
-    let objects = (0..r.set.len().max(r.clear.len()))
-        .map(|w| {
-            let (set, clear) = (word(&r.set, w), word(&r.clear, w));
-            (set & !word(&p.present, w)) | (clear & !set & !word(&absent, w))
-        })
+    let mclear: Vec<u64> = (0..r.moves_clear.len().max(r.moves_layers.len()))
+        .map(|w| word(&r.moves_clear, w) | word(&r.moves_layers, w))
         .collect();
-    let moves = (0..r.moves_set.len().max(r.moves_clear.len()))
-        .map(|w| {
-            let set = word(&r.moves_set, w);
-            let clear = word(&r.moves_clear, w) | word(&r.moves_layers, w);
-            (set & !word(&p.moves_present, w)) | (clear & !set & !word(&p.moves_missing, w))
-        })
-        .collect();
-    Bits { objects, moves }
+    let added = Bits {
+        objects: and_not(&r.set, &p.present),
+        moves: and_not(&r.moves_set, &p.moves_present),
+    };
+    let removed = Bits {
+        objects: and_not(&and_not(&r.clear, &r.set), &absent),
+        moves: and_not(&and_not(&mclear, &r.moves_set), &p.moves_missing),
+    };
+    (added, removed)
 }
 
-/// True when no write of the group forces to one an untested bit (outside
-/// `tested`) that another forces to zero.
-fn forced_agree(rules: &[Rule], tested: &Bits) -> bool {
+/// True when no write of the group forces to one a bit that another forces
+/// to zero; with `tested`, among the bits outside it only.
+fn forced_agree(rules: &[Rule], tested: Option<&Bits>) -> bool {
     let (mut ones, mut zeros) = (Bits::default(), Bits::default());
     for (_, r) in rules.iter().flat_map(replacements) {
         let mclear: Vec<u64> = (0..r.moves_clear.len().max(r.moves_layers.len()))
@@ -123,6 +166,9 @@ fn forced_agree(rules: &[Rule], tested: &Bits) -> bool {
         ones.or(&r.set, &r.moves_set);
         zeros.or(&and_not(&r.clear, &r.set), &and_not(&mclear, &r.moves_set));
     }
+    let Some(tested) = tested else {
+        return !ones.meets(&zeros);
+    };
     let untested = |b: &Bits| Bits {
         objects: and_not(&b.objects, &tested.objects),
         moves: and_not(&b.moves, &tested.moves),

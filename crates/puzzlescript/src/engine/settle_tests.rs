@@ -19,6 +19,8 @@ const GAME: &str = "OBJECTS\nBackground\nblack\nPlayer\nwhite\nCrate\nred\nWall\
     [ Edge | Crate ] -> [ Edge | Crate N ] \n+ [ N ] -> [ Edge ]\n\
     right [ Crate | Wall ] -> [ Crate | ]\n\
     [ Crate Target ] -> [ Target ]\n\
+    right [ Target | no Crate ] -> [ | ]\n\
+    right [ Mark | no Mark ] -> [ | Mark ]\n\
     [ Player | Crate ] -> [ Player | Crate Mark ] \n+ [ Wall | Target ] -> [ Wall | Target S ]\n\
     WINCONDITIONS\nLEVELS\n.P.\n";
 
@@ -62,11 +64,15 @@ fn the_analysis_accepts_redraws_and_rejects_what_a_second_pass_changes() {
     assert!(settles(&g, "right [ Player | Target ]"));
     assert!(settles(&g, "[ Crate Target ] -> [ Target ]"));
     assert!(settles(&g, "[ Player | Crate ]"), "rules writing apart");
+    // Its writes only undo matches.
+    assert!(settles(&g, "right [ Target | no Crate ]"));
     // One rule sets Mark where the other clears it.
     assert!(!settles(&g, "[ Target ] -> [ Target Mark ]"));
     // A flood, and a rule writing what the other tests.
     assert!(!settles(&g, "right [ Crate | no Crate ]"));
     assert!(!settles(&g, "[ Edge | Crate ]"));
+    // It moves its match along the row.
+    assert!(!settles(&g, "right [ Mark | no Mark ]"));
     // Its writes undo its own matches (and a cell is matched twice).
     assert!(!settles(&g, "right [ Crate | Wall ]"));
 }
