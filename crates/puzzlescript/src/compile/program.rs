@@ -2,6 +2,7 @@
 //! cell of a pattern is a handful of masks over object and movement words.
 
 use super::rule_text::Command;
+use crate::bits;
 
 /// What a cell of a rule's left side requires.
 #[derive(Clone, Debug)]
@@ -235,6 +236,18 @@ impl Rule {
             },
             _ => None,
         }
+    }
+
+    /// True when the rule is one row of one cell that tests nothing (`[ ]`):
+    /// every cell of every board matches it.
+    pub fn matches_every_cell(&self) -> bool {
+        self.single_cell().is_some_and(|p| {
+            bits::is_zero(&p.present)
+                && bits::is_zero(&p.missing)
+                && p.any_present.is_empty()
+                && bits::is_zero(&p.moves_present)
+                && bits::is_zero(&p.moves_missing)
+        })
     }
 
     /// True when no replacement of this rule, written on a cell, can make

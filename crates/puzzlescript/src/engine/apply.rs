@@ -398,6 +398,16 @@ pub(super) fn try_apply(
             return changed;
         }
     }
+    if !rule.has_replacements && rule.matches_every_cell() {
+        // A rule of commands alone that matches every cell (`[ ] -> again`,
+        // an animation's tick) fires on any board with a cell, without
+        // listing them all.
+        if board.cells() > 0 {
+            board.queue_commands(&rule.commands);
+            scratch.note_fired(rule);
+        }
+        return false;
+    }
     // The general path reads rows and columns.
     board.ensure_summary(g.obj_words, g.mov_words);
     if !may_match(board, rule) {
@@ -641,6 +651,38 @@ mod tests {
             }
         }
         assert!(changed > 500, "{changed} passes changed the board");
+    }
+
+    /// A rule of commands alone whose one cell tests nothing (`[ ] ->
+    /// again`) is said to match every cell, and fires as the search that
+    /// lists its matches says: it queues its command and is noted as fired
+    /// on boards of any size; a rule that tests something is not taken for
+    /// one.
+    #[test]
+    fn a_rule_matching_every_cell_fires_as_its_matches_say() {
+        let source = "OBJECTS\nBackground\nblack\nPlayer\nwhite\nLEGEND\n. = Background\n\
+            P = Player\nSOUNDS\nCOLLISIONLAYERS\nBackground\nPlayer\nRULES\n[ ] -> again\n\
+            [ Player ] -> again\nWINCONDITIONS\nLEVELS\n.P\n";
+        let g = crate::compile("t", source).expect("compiles");
+        let rules: Vec<_> = g.rules.groups.iter().flatten().collect();
+        assert!(rules[0].matches_every_cell() && !rules[0].has_replacements);
+        assert!(!rules[1].matches_every_cell());
+        let (mut rows, mut starts) = (Vec::new(), crate::engine::row_starts::Starts::default());
+        for (w, h) in [(1, 1), (2, 1), (5, 3)] {
+            let mut board = Board::empty(&g, w, h);
+            board.summarize(1, 1);
+            let found = find_matches(&g, &board, rules[0], &mut rows, &mut starts);
+            assert_eq!(rows[0].len(), w * h, "every cell matches");
+            let mut scratch = Scratch {
+                fired: Some(Vec::new()),
+                ..Scratch::default()
+            };
+            let changed = try_apply(&g, &mut board, rules[0], 0, &mut scratch, &mut FirstChoice);
+            assert!(!changed && found);
+            assert!(board.queued("again"), "{w}x{h}: again queued");
+            let fired = scratch.fired.unwrap_or_default();
+            assert!(crate::bits::get(&fired, rules[0].source), "noted as fired");
+        }
     }
 
     /// A rule that sets the movement of each layer of a cell in turn (a
