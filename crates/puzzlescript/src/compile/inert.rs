@@ -110,6 +110,7 @@ pub fn strip(g: &Compiled, inert: &[bool]) -> Compiled {
             rule.narrow = super::NarrowRule::of(rule);
             rule.keeps_own_matches = rule.keeps_matches();
             rule.settles = rule.settles_in_one_pass();
+            rule.fires_everywhere = !rule.has_replacements && rule.matches_every_cell();
         }
     }
     for level in &mut out.levels {

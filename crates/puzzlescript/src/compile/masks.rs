@@ -205,12 +205,14 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, Fault> {
         narrow: None,
         keeps_own_matches: false,
         settles: false,
+        fires_everywhere: false,
         writes: Default::default(),
         records_unchanged: false,
     };
     rule.narrow = NarrowRule::of(&rule);
     rule.keeps_own_matches = rule.keeps_matches();
     rule.settles = rule.settles_in_one_pass();
+    rule.fires_everywhere = !rule.has_replacements && rule.matches_every_cell();
     // The game's levels may allow fewer writes (`one_per_layer::index_writes`).
     rule.writes = super::writes::rule_writes(&rule, None);
     Ok(Some(rule))

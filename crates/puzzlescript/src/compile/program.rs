@@ -216,6 +216,10 @@ pub struct Rule {
     /// change ([`Rule::settles_in_one_pass`]): a group of this rule alone
     /// needs no second pass.
     pub settles: bool,
+    /// True for a rule of commands alone that matches every cell
+    /// ([`Rule::matches_every_cell`], `[ ] -> again`): it fires on any board
+    /// with a cell, without a search.
+    pub fires_everywhere: bool,
     /// Per row, the cells whose replacement can change what they matched
     /// ([`super::writes::rule_writes`]): the only cells a match writes.
     pub writes: super::write_list::RuleWrites,

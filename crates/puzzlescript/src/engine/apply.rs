@@ -398,7 +398,7 @@ pub(super) fn try_apply(
             return changed;
         }
     }
-    if !rule.has_replacements && rule.matches_every_cell() {
+    if rule.fires_everywhere {
         // A rule of commands alone that matches every cell (`[ ] -> again`,
         // an animation's tick) fires on any board with a cell, without
         // listing them all.
@@ -665,8 +665,8 @@ mod tests {
             [ Player ] -> again\nWINCONDITIONS\nLEVELS\n.P\n";
         let g = crate::compile("t", source).expect("compiles");
         let rules: Vec<_> = g.rules.groups.iter().flatten().collect();
-        assert!(rules[0].matches_every_cell() && !rules[0].has_replacements);
-        assert!(!rules[1].matches_every_cell());
+        assert!(rules[0].fires_everywhere && rules[0].matches_every_cell());
+        assert!(!rules[1].fires_everywhere && !rules[1].matches_every_cell());
         let (mut rows, mut starts) = (Vec::new(), crate::engine::row_starts::Starts::default());
         for (w, h) in [(1, 1), (2, 1), (5, 3)] {
             let mut board = Board::empty(&g, w, h);
