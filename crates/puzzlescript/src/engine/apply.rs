@@ -3,7 +3,8 @@
 //! rigid marks, and the combinations of row matches in the reference's order.
 
 use super::matching::{
-    at, each_row_match_at, find_matches, matches_near_writes, matches_within_bound, may_match,
+    at, each_row_match_at, find_matches, find_matches_but, matches_near_writes,
+    matches_within_bound, may_match,
 };
 use super::row_starts::delta;
 use super::{Board, Chooser, RowMatch, Scratch};
@@ -430,30 +431,40 @@ pub(super) fn try_apply(
     // True when the search near the writes found every match that can
     // change the board, so that no full search follows.
     let mut near_enough = false;
+    // The row whose matches the search near the writes found, all of them
+    // (a record of no match): a full search leaves it out.
+    let mut found_row = None;
     if recorded {
         // A record made in this turn names fewer cells written since than
         // the prepared board's (see `NoMatch::turn_row`).
         let since = match scratch.no_match.turn_row(rule.index, epoch, now) {
-            Some((r, at)) => Some((r, board.log.get(at..).unwrap_or(&[]))),
-            None => known.map(|r| (r, &board.touched[..])),
+            Some((r, at)) => Some((r, board.log.get(at..).unwrap_or(&[]), 0)),
+            None => known.map(|(r, before)| (r, &board.touched[..], before)),
         };
-        if let Some((r, cells)) = since {
-            if !matches_near_writes(g, board, rule, r, cells, scratch) {
+        if let Some((r, cells, before)) = since {
+            if !near_writes(g, board, rule, r, (cells, before), scratch) {
                 scratch.no_match.record_turn(rule.index, r, epoch, now);
                 return false;
             }
             // A rule of one row has no other row to search, and its
             // matches away from the writes change nothing (`NoMatch`).
             near_enough = rule.rows.len() == 1;
+            found_row = Some(r);
         }
     }
-    if !near_enough && !find_matches(g, board, rule, &mut scratch.rows, &mut scratch.starts) {
+    let found = near_enough
+        || match found_row {
+            Some(r) => find_matches_but(g, board, rule, &mut scratch.rows, &mut scratch.starts, r),
+            None => find_matches(g, board, rule, &mut scratch.rows, &mut scratch.starts),
+        };
+    if !found {
         if recorded {
             // The search stopped at the first row without a match.
             let rows = &scratch.rows[..rule.rows.len()];
             if let Some(r) = rows.iter().position(Vec::is_empty) {
-                if across && known.is_none() && scratch.no_match.may_record(&board.touched) {
-                    scratch.no_match.record(rule.index, r);
+                let log = board.log_epoch;
+                if across && known.is_none() && scratch.no_match.may_record(&board.touched, log) {
+                    scratch.no_match.record(rule.index, r, &board.touched, log);
                 }
                 scratch.no_match.record_turn(rule.index, r, epoch, now);
             }
@@ -478,19 +489,43 @@ pub(super) fn try_apply(
     let unchanged_prepared = across && known.is_none() && !changed;
     if unchanged_prepared
         && rule.records_unchanged
-        && scratch.no_match.may_record(&board.touched)
+        && scratch.no_match.may_record(&board.touched, board.log_epoch)
         && matches_within_bound(board, rule)
     {
         // Searched in full on the prepared board (nothing written yet), every
         // match changed nothing: the other inputs search near their writes
         // alone (`Rule::records_unchanged_matches`).
-        scratch.no_match.record(rule.index, 0);
+        let log = board.log_epoch;
+        scratch.no_match.record(rule.index, 0, &board.touched, log);
     }
     board.queue_commands(&rule.commands);
     if changed || !rule.commands.is_empty() {
         scratch.note_fired(rule);
     }
     changed
+}
+
+/// [`matches_near_writes`] near `cells` and, for a record made on a board
+/// already written (`before` cells of its turn, `NoMatch::written_before`),
+/// near those cells too.
+fn near_writes(
+    g: &Compiled,
+    board: &Board,
+    rule: &Rule,
+    r: usize,
+    (cells, before): (&[usize], usize),
+    scratch: &mut Scratch,
+) -> bool {
+    if before == 0 {
+        return matches_near_writes(g, board, rule, r, cells, scratch);
+    }
+    let mut both = std::mem::take(&mut scratch.near);
+    both.clear();
+    both.extend_from_slice(scratch.no_match.written_before(before));
+    both.extend_from_slice(cells);
+    let found = matches_near_writes(g, board, rule, r, &both, scratch);
+    scratch.near = both;
+    found
 }
 
 /// Writes the matches of a rule of one cell whose writes are plain, in

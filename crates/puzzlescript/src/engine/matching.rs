@@ -538,6 +538,29 @@ pub fn find_matches(
     true
 }
 
+/// [`find_matches`] with the matches of row `known` already in `rows` (all
+/// of them: a row recorded as matching nowhere, searched near the writes
+/// since, `super::NoMatch`): the other rows alone are searched.
+pub(super) fn find_matches_but(
+    g: &Compiled,
+    board: &Board,
+    rule: &Rule,
+    rows: &mut [Vec<RowMatch>],
+    starts: &mut Starts,
+    known: usize,
+) -> bool {
+    for r in (0..rule.rows.len()).filter(|&r| r != known) {
+        let Some(out) = rows.get_mut(r) else {
+            return false;
+        };
+        row_matches(g, board, rule, r, out, starts, None);
+        if out.is_empty() {
+            return false;
+        }
+    }
+    true
+}
+
 /// True when a full search of `rule` on `board` can find no more matches
 /// than [`super::MAX_COMBINATIONS`] (one row: one match a start, or one a
 /// gap of each ellipsis), so that leaving out the matches that change

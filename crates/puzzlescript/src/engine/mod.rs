@@ -404,6 +404,9 @@ pub struct Scratch {
     pub fired: Option<Vec<u64>>,
     /// Rules known to find no match on the explorer's prepared board.
     pub no_match: NoMatch,
+    /// The cells a search near the writes looks at, when they come from two
+    /// lists (`apply::near_writes`).
+    pub near: Vec<usize>,
     /// True to try every rule by the general path, even those compiled to
     /// plain words (`compile::NarrowRule`): only tests set it, to compare.
     pub general_rules: bool,

@@ -45,6 +45,20 @@
 /// the writes either, so a rule of one row takes the matches near the
 /// writes as all of its matches whichever record it has.
 ///
+/// A record across the inputs may also be made on a board already written
+/// at a few cells in this turn (a first rule that marks the player's cell
+/// on every turn would else leave no rule recorded): the record keeps how
+/// many cells of that turn's `touched` list were written then, and the
+/// list is kept ([`NoMatch::written_before`]). A later board differs from
+/// the record's at those cells and its own written ones alone, so the
+/// search near both finds every match, as above. The cells kept come from
+/// one turn: records in later turns of other inputs need none or the same.
+///
+/// The most cells written before a record across the inputs: past a few,
+/// the searches near them cost about as much as a search of the board, and
+/// a rule that matches near them is searched twice.
+pub const MAX_WRITTEN: usize = 4;
+
 /// Per rule, the row that found no match on the prepared board, and the
 /// row that found none in this turn.
 #[derive(Clone, Debug, Default)]
@@ -54,8 +68,14 @@ pub struct NoMatch {
     enabled: bool,
     /// The prepared board's number: a record holds for its board only.
     epoch: u32,
-    /// Per rule index: the epoch of the record and the row plus one.
-    records: Vec<(u32, u32)>,
+    /// Per rule index: the epoch of the record, the row plus one, and how
+    /// many cells of `written` the board had written when it was made.
+    records: Vec<(u32, u32, u32)>,
+    /// The cells written, in order, in the turn whose records count some
+    /// (see [`NoMatch::written_before`]).
+    written: Vec<usize>,
+    /// The log number of the turn `written` comes from, if any.
+    written_log: Option<u64>,
     /// One bit per line through a written cell (scratch for the search).
     pub lines: Vec<u64>,
     /// Per rule index: the board log's number and length when the record
@@ -77,21 +97,32 @@ impl NoMatch {
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
             // After 2^32 boards, the oldest records would look current.
-            self.records.fill((0, 0));
+            self.records.fill((0, 0, 0));
             self.epoch = 1;
         }
+        self.written.clear();
+        self.written_log = None;
     }
 
     /// The row of rule `index` that found no match on the prepared board,
-    /// if one is recorded.
+    /// if one is recorded, and how many cells were written when it was made
+    /// (the first of [`NoMatch::written_before`]).
     #[inline]
-    pub fn row(&self, index: usize) -> Option<usize> {
+    pub fn row(&self, index: usize) -> Option<(usize, usize)> {
         match self.records.get(index) {
-            Some(&(epoch, row)) if self.enabled && epoch == self.epoch && epoch != 0 => {
-                Some(row as usize - 1)
+            Some(&(epoch, row, written)) if self.enabled && epoch == self.epoch && epoch != 0 => {
+                Some((row as usize - 1, written as usize))
             }
             _ => None,
         }
+    }
+
+    /// The first `count` cells written in the turn whose records were made
+    /// on a written board: a board searched near its own written cells must
+    /// also be searched near these for such a record.
+    #[inline]
+    pub fn written_before(&self, count: usize) -> &[usize] {
+        self.written.get(..count).unwrap_or(&self.written)
     }
 
     /// True when the records are on.
@@ -127,18 +158,31 @@ impl NoMatch {
     }
 
     /// True when a search on the board as it is now may be recorded: the
-    /// records are on and nothing was written since the prepared board.
+    /// records are on, and nothing was written since the prepared board or
+    /// the cells written (`touched`, in turn `log`) are those of the turn
+    /// whose cells are kept, or none are kept yet.
     #[inline]
-    pub fn may_record(&self, touched: &[usize]) -> bool {
-        self.enabled && self.epoch != 0 && touched.is_empty()
+    pub fn may_record(&self, touched: &[usize], log: u64) -> bool {
+        let kept = touched.is_empty()
+            || (touched.len() <= MAX_WRITTEN && self.written_log.is_none_or(|l| l == log));
+        self.enabled && self.epoch != 0 && kept
     }
 
-    /// Records that row `row` of rule `index` has no match on the prepared board.
-    pub fn record(&mut self, index: usize, row: usize) {
-        if self.records.len() <= index {
-            self.records.resize(index + 1, (0, 0));
+    /// Records that row `row` of rule `index` has no match on the prepared
+    /// board as written at the cells `touched` (in order, in turn `log`),
+    /// which [`NoMatch::may_record`] allowed.
+    pub fn record(&mut self, index: usize, row: usize, touched: &[usize], log: u64) {
+        if !touched.is_empty() {
+            self.written_log = Some(log);
+            // The list only grows within a turn: the cells kept are its start.
+            if let Some(new) = touched.get(self.written.len()..) {
+                self.written.extend_from_slice(new);
+            }
         }
-        self.records[index] = (self.epoch, row as u32 + 1);
+        if self.records.len() <= index {
+            self.records.resize(index + 1, (0, 0, 0));
+        }
+        self.records[index] = (self.epoch, row as u32 + 1, touched.len() as u32);
     }
 }
 
@@ -151,21 +195,43 @@ mod tests {
     fn records_hold_for_their_board_only() {
         let mut n = NoMatch::default();
         n.new_board();
-        assert!(!n.may_record(&[]));
+        assert!(!n.may_record(&[], 1));
         n.enable();
-        assert!(n.may_record(&[]));
-        assert!(!n.may_record(&[3]));
-        n.record(5, 2);
-        assert_eq!(n.row(5), Some(2));
+        assert!(n.may_record(&[], 1));
+        n.record(5, 2, &[], 1);
+        assert_eq!(n.row(5), Some((2, 0)));
         assert_eq!(n.row(4), None);
         assert_eq!(n.row(9), None);
         n.new_board();
         assert_eq!(n.row(5), None);
         n.epoch = u32::MAX;
-        n.record(5, 0);
-        assert_eq!(n.row(5), Some(0));
+        n.record(5, 0, &[], 1);
+        assert_eq!(n.row(5), Some((0, 0)));
         n.new_board();
         assert_eq!((n.epoch, n.row(5)), (1, None));
+    }
+
+    /// A record made on a written board keeps the cells written before it,
+    /// from one turn only, until the next prepared board.
+    #[test]
+    fn records_on_a_written_board_keep_its_written_cells() {
+        let mut n = NoMatch::default();
+        n.enable();
+        n.new_board();
+        assert!(n.may_record(&[3], 7), "no cells kept yet");
+        n.record(1, 0, &[3], 7);
+        assert!(n.may_record(&[3, 9, 4], 7), "the same turn");
+        n.record(2, 1, &[3, 9, 4], 7);
+        assert_eq!(n.row(1), Some((0, 1)));
+        assert_eq!(n.row(2), Some((1, 3)));
+        assert_eq!(n.written_before(1), &[3]);
+        assert_eq!(n.written_before(3), &[3, 9, 4]);
+        assert!(!n.may_record(&[5], 8), "another turn's cells");
+        assert!(n.may_record(&[], 8), "an unwritten board");
+        n.new_board();
+        assert_eq!(n.row(2), None);
+        assert!(n.written_before(3).is_empty());
+        assert!(n.may_record(&[5], 8));
     }
 
     /// A record made in a turn holds for its log only, up to its length.

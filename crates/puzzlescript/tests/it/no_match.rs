@@ -163,3 +163,38 @@ fn unchanged_matches_recorded_across_inputs_change_no_successor() {
         "{states:?} states compared"
     );
 }
+
+/// A game whose first rule writes the player's cell on every move up (a
+/// trail mark, the first input's), so that the records across the inputs
+/// are made on a board already written there (`NoMatch::written_before`):
+/// rules of one and of two rows that find no match, a decoration recorded as unchanged, a rule
+/// of two rows whose recorded row matches near the writes, and one that
+/// matches only where no trail is, as on the other inputs' turns, which
+/// write none: its record from the first turn holds only with the trail's
+/// cell searched again.
+const TRAILED: &str = "title trailed\nOBJECTS\nBackground\nblack\nWall\nblue\n\
+    Light\nyellow\nMark\ngreen\nTrail\ngray\nPlayer\nwhite\nCrate\nred\nLEGEND\n\
+    . = Background\n# = Wall\nP = Player\n* = Crate\nm = Mark\nSOUNDS\nCOLLISIONLAYERS\n\
+    Background\nTrail\nMark\nLight\nPlayer, Wall, Crate\nRULES\n\
+    [ up Player ] -> [ up Player Trail ]\n\
+    [ Player no Trail ] [ Mark ] -> [ Player ] [ ]\n\
+    [ Wall | no Wall ] -> [ Wall Light | ]\n\
+    [ Light no Wall ] -> [ ]\n\
+    [ Crate | Crate | Crate ] -> [ Wall | Wall | Wall ]\n\
+    [ Trail | Crate ] [ Mark ] -> [ Trail | Crate ] [ ]\n\
+    [ Trail | Mark ] [ Crate ] -> [ Trail | Mark Light ] [ Crate ]\n\
+    [ > Player | Crate ] -> [ > Player | > Crate ]\n\
+    late [ Trail ] -> [ ]\n\
+    WINCONDITIONS\nLEVELS\n\
+    #########\n#...#...#\n#.P.*.m.#\n#..##*..#\n#.*...m.#\n#########\n";
+
+#[test]
+fn records_made_after_a_write_change_no_successor() {
+    let stop = Arc::new(AtomicBool::new(false));
+    let off = |g: &mut PuzzleScriptGame| g.set_rule_records(false);
+    let states = compare_level(TRAILED, 1, Duration::from_secs(20), &stop, off);
+    assert!(
+        states.is_some_and(|n| n >= 50),
+        "{states:?} states compared"
+    );
+}
