@@ -376,6 +376,13 @@ pub(super) fn row_matches(
             _ => Quick::None,
         },
     };
+    // A row of one cell whose test inline is all of its pattern (plain
+    // words, at most one property): a cell that passes is a match, without
+    // testing it again.
+    let exact = len == 1
+        && ellipses == 0
+        && matches!(quick, Quick::Narrow(..))
+        && first.is_some_and(|p| p.any_present.len() <= 1);
     // The cells of a line: `count` cells from `from`, `stride` apart, each
     // with its column and row.
     let scan =
@@ -399,8 +406,12 @@ pub(super) fn row_matches(
                                 m & mp == mp && m & mm == 0
                             })
                         {
-                            let (x, y) = at(k);
-                            visit(x, y, out);
+                            if exact {
+                                out.push([idx, 0, 0]);
+                            } else {
+                                let (x, y) = at(k);
+                                visit(x, y, out);
+                            }
                         }
                         idx += stride;
                     }

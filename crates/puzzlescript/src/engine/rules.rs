@@ -434,6 +434,52 @@ mod tests {
         }
     }
 
+    /// Rows of one cell, whose scan takes a cell that passes the inline test
+    /// as a match when that test is the whole pattern (plain words, at most
+    /// one property), find exactly the matches of trying every start, in
+    /// order, on many pseudo-random boards: among them a cell of two
+    /// properties, which the inline test does not cover.
+    #[test]
+    fn one_cell_rows_find_every_match_in_order() {
+        let source = "OBJECTS\nBackground\nblack\nPlayer\nwhite\nA1\nred\nA2\nblue\nB1\ngreen\n\
+            B2\nyellow\nLEGEND\n. = Background\nP = Player\nPropA = A1 or A2\nPropB = B1 or B2\n\
+            SOUNDS\nCOLLISIONLAYERS\nBackground\nA1, A2\nB1, B2\nPlayer\nRULES\n\
+            [ PropA PropB ] -> again\n[ PropA no Player ] -> again\n[ A1 no B2 ] -> again\n\
+            [ no A2 ] -> again\n[ stationary Player B1 ] -> again\nWINCONDITIONS\nLEVELS\n.P.\n";
+        let g = crate::compile("t", source).expect("compiles");
+        let rules = every_rule(&g);
+        assert!(
+            rules
+                .iter()
+                .any(|r| matches!(r.single_cell(), Some(p) if p.any_present.len() == 2)),
+            "a cell of two properties"
+        );
+        let (w, h) = (6, 5);
+        let mut board = Board::empty(&g, w, h);
+        let mut next = xorshift(0x0ce1_15ca_7000_0001);
+        let (mut found, mut starts) = (Vec::new(), crate::engine::row_starts::Starts::default());
+        let mut matched = 0;
+        for _ in 0..300 {
+            for c in 0..w * h {
+                board.objects[c] = next() & 0x3f;
+                board.movements[c] = next() & next() & 0x7fff;
+            }
+            board.moving = (0..w * h).collect();
+            board.summarize(1, 1);
+            for rule in &rules {
+                row_matches(&g, &board, rule, 0, &mut found, &mut starts, None);
+                assert_eq!(
+                    found,
+                    every_match(&g, &board, rule, 0),
+                    "line {}",
+                    rule.line
+                );
+                matched += found.len();
+            }
+        }
+        assert!(matched > 5_000, "{matched} matches");
+    }
+
     /// The searches anchored on moving cells (few cells move: the narrow
     /// loop on one-word boards, the general visit on wider ones), which
     /// test each moving cell against the anchor's pattern before placing
