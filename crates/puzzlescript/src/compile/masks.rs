@@ -8,7 +8,7 @@ use super::program::{
     CellPattern, NarrowCell, NarrowRule, PatternCell, Replacement, Rule, RuleSet, WordBits,
     WordTest,
 };
-use super::row_tests::RowTests;
+use super::row_tests::{AnchorTest, RowTests};
 use super::rule_text::{Cell, Command, Draft};
 use crate::bits;
 
@@ -171,7 +171,12 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, Fault> {
             rule_any.push(any.clone());
         }
     }
-    let anchors = rows.iter().map(|row| movement_anchor(row)).collect();
+    let anchors: Vec<Option<usize>> = rows.iter().map(|row| movement_anchor(row)).collect();
+    let anchor_tests = rows
+        .iter()
+        .zip(&anchors)
+        .map(|(row, &anchor)| AnchorTest::of_row(row, anchor))
+        .collect();
     let narrow_rows = rows.iter().map(|row| NarrowCell::row(row)).collect();
     let row_tests = rows.iter().map(|row| RowTests::of(row)).collect();
     let reads_movements = rows.iter().flatten().any(|c| {
@@ -199,6 +204,9 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, Fault> {
         narrow_rows,
         row_tests,
         anchors,
+        anchor_tests,
+        // Set below, once the narrow form is known.
+        anchored_row: None,
         reads_movements,
         // Set by the caller once the rules are arranged.
         index: 0,
@@ -209,6 +217,10 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, Fault> {
         records_unchanged: false,
     };
     rule.narrow = NarrowRule::of(&rule);
+    if rule.narrow.is_none() {
+        rule.anchored_row =
+            (0..rule.rows.len()).find(|&r| rule.anchors[r].is_some() && rule.ellipses[r] == 0);
+    }
     rule.keeps_own_matches = rule.keeps_matches();
     rule.settles = rule.settles_in_one_pass();
     // The game's levels may allow fewer writes (`one_per_layer::index_writes`).

@@ -191,6 +191,14 @@ pub struct Rule {
     /// movement: only cells holding a movement can match it, so the row's
     /// candidates are found from the board's moving cells, not by a scan.
     pub anchors: Vec<Option<usize>>,
+    /// Per row, the quick test of its anchor cell (`anchors`; one that
+    /// admits every cell for a row without).
+    pub anchor_tests: Vec<super::row_tests::AnchorTest>,
+    /// A row without ellipsis anchored on a movement, of a rule not compiled
+    /// to plain words: the group's loop looks for one match of it from the
+    /// moving cells before trying the rule (`engine::matching::anchored_row_matches`),
+    /// and a rule whose row matches nowhere is not tried.
+    pub anchored_row: Option<usize>,
     /// Per row, its cells (ellipses left out) as [`NarrowCell`]s when every
     /// cell is narrow with at most one property: such a row, or each stretch
     /// of it between ellipses, is matched by a loop over plain words, not by

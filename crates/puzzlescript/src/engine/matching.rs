@@ -3,7 +3,7 @@
 //! cell of a scan, and the searches near a turn's writes.
 
 use super::row_starts::{
-    anchor_start, anchored_starts, delta, narrow_anchored_matches, start_bounds, AnchorTest, Starts,
+    anchor_start, anchored_starts, delta, narrow_anchored_matches, place, start_bounds, Starts,
 };
 use super::{Board, RowMatch, Scratch};
 use crate::bits;
@@ -336,8 +336,8 @@ pub(super) fn row_matches(
         // Few cells move: their positions give the only possible starts.
         if board.moving.len() * 4 <= w * h {
             // Only the moving cells that may hold what the anchor cell needs.
-            let test = cell(row, anchor).map(AnchorTest::of).unwrap_or_default();
-            let keep = |i: usize| test.admits(board, so, sm, i);
+            let test = rule.anchor_tests.get(r).copied().unwrap_or_default();
+            let keep = |i: usize| test.admits(&board.objects, &board.movements, (so, sm), i);
             anchored_starts(board, rule.direction, anchor, bounds, starts, keep);
             // With `lines`, the starts on those lines alone.
             let line = |x: usize, y: usize| if horizontal { y } else { x };
@@ -513,6 +513,53 @@ pub(super) fn may_match(board: &Board, rule: &Rule) -> bool {
     bits::contains(map_objs, &rule.rule_mask)
         && bits::contains(map_movs, &rule.rule_move_mask)
         && holds_properties(map_objs, &rule.rule_any)
+}
+
+/// False when `rule`'s anchored row (`Rule::anchored_row`, a row without
+/// ellipsis whose cell `anchor` needs a movement) has no match on `board`:
+/// then neither has the rule, and trying it would change nothing. True when
+/// the row matches somewhere, and when the rule has no such row or many
+/// cells move (the search then scans lines, and so would this).
+///
+/// Only a cell that holds a movement can match the anchor, and the board
+/// lists every such cell in `moving`: each is tested against the anchor's
+/// quick test, placed at its start, kept inside the board, and the whole
+/// row tested there, as the anchored search (`row_matches`) does, in any
+/// order and without the sorted starts, since one match is all it asks.
+/// A group of hundreds of expanded rules (a crate's parts times the
+/// obstacles it may meet, `[ > crate | stationary obs ]`) tries each at
+/// every pass of its fixpoint, and most find no match: this answers for
+/// them at the cost of a few loads a moving cell.
+#[inline]
+pub(super) fn anchored_row_matches(g: &Compiled, board: &Board, rule: &Rule) -> bool {
+    let Some(r) = rule.anchored_row else {
+        return true;
+    };
+    let (Some(&Some(anchor)), Some(test), Some(whole)) = (
+        rule.anchors.get(r),
+        rule.anchor_tests.get(r),
+        rule.row_tests.get(r).and_then(|t| t.stretches.first()),
+    ) else {
+        return true;
+    };
+    let (w, h) = (board.width, board.height);
+    if board.moving.len() * 4 > w * h {
+        return true;
+    }
+    let len = rule.rows[r].len();
+    let (xmin, xmax, ymin, ymax) = start_bounds(rule.direction, len, w, h);
+    let d = delta(rule.direction, h);
+    let sizes = (g.obj_words, g.mov_words);
+    let (objects, movements) = (&board.objects[..], &board.movements[..]);
+    board.moving.iter().any(|&i| {
+        if !test.admits(objects, movements, sizes, i) {
+            return false;
+        }
+        let (x, y) = place(rule.direction, anchor, board.xy(i));
+        (xmin..xmax).contains(&x)
+            && (ymin..ymax).contains(&y)
+            && whole.matches(objects, movements, sizes, x * h + y, d)
+    })
 }
 
 /// Fills `rows` with the matches of every row; false when a row has none.

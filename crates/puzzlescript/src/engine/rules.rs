@@ -3,7 +3,7 @@
 //! matches of `matching.rs` and the writes of `apply.rs`.
 
 use super::apply::{apply_at, combinations, try_apply};
-use super::matching::find_matches;
+use super::matching::{anchored_row_matches, find_matches};
 use super::{Board, Chooser, RowMatch, Scratch};
 use crate::compile::{Compiled, Rule, RuleSet};
 
@@ -103,6 +103,10 @@ fn apply_group(
             if objs & need != need || movs & need_mov != need_mov {
                 return false;
             }
+            // Most of them also find no match from the moving cells.
+            if !anchored_row_matches(g, board, rule) {
+                return false;
+            }
             let changed = try_apply(g, board, rule, group, scratch, *chooser);
             *settled = settles && changed;
             changed
@@ -186,12 +190,14 @@ pub fn apply_rules(
 
 #[cfg(test)]
 mod tests {
+    use crate::compile::row_tests::AnchorTest;
     use crate::compile::PatternCell;
     use crate::engine::apply::{apply_at, still_matches};
     use crate::engine::matching::{
-        cell_matches, each_row_match_at, find_matches, row_matches, row_matches_covering,
+        anchored_row_matches, cell_matches, each_row_match_at, find_matches, row_matches,
+        row_matches_covering,
     };
-    use crate::engine::row_starts::{delta, narrow_cells_match, start_bounds, AnchorTest};
+    use crate::engine::row_starts::{delta, narrow_cells_match, start_bounds};
     use crate::engine::RowMatch;
     use crate::engine::{Board, FirstChoice};
     use crate::test_rng::xorshift;
@@ -470,6 +476,7 @@ mod tests {
                 .collect();
             let mut next = xorshift(0x7a3c_19e5_0d2b_4f61);
             let (mut tried, mut matched) = (0, 0);
+            let (mut probes, mut probes_matched) = (0, 0);
             let (mut found, mut starts) =
                 (Vec::new(), crate::engine::row_starts::Starts::default());
             for round in 0..400 {
@@ -519,13 +526,25 @@ mod tests {
                             for i in 0..w * h {
                                 let (so, sm) = (g.obj_words, g.mov_words);
                                 if cell_matches(p, &board, so, sm, i) {
-                                    assert!(test.admits(&board, so, sm, i));
+                                    let (o, m) = (&board.objects, &board.movements);
+                                    assert!(test.admits(o, m, (so, sm), i));
                                 }
                             }
                         }
                         row_matches(&g, &board, rule, r, &mut found, &mut starts, None);
                         let expected = every_match(&g, &board, rule, r);
                         assert_eq!(found, expected, "rule on line {}", rule.line);
+                        // The group loop's test of one match from the moving
+                        // cells answers as the search does (rows without
+                        // ellipsis; narrow rules too, which it leaves out).
+                        if rule.ellipses[r] == 0 {
+                            let mut probed = (*rule).clone();
+                            probed.anchored_row = Some(r);
+                            let some = anchored_row_matches(&g, &board, &probed);
+                            assert_eq!(some, !expected.is_empty(), "line {}", rule.line);
+                            probes += 1;
+                            probes_matched += usize::from(some);
+                        }
                         tried += 1;
                         matched += found.len();
                     }
@@ -534,6 +553,10 @@ mod tests {
             assert!(
                 tried > 2_000 && matched > 100,
                 "{tried} rows, {matched} matches"
+            );
+            assert!(
+                probes > 1_000 && probes_matched > 100 && probes_matched < probes - 100,
+                "{probes} rows probed, {probes_matched} with a match"
             );
         }
     }
