@@ -7,7 +7,7 @@ use super::row_starts::{
 };
 use super::{Board, RowMatch, Scratch};
 use crate::bits;
-use crate::compile::row_tests::RowTests;
+use crate::compile::row_tests::{CellWord, RowTests};
 use crate::compile::{CellPattern, Compiled, PatternCell, Rule, WordBits, WordTest};
 
 /// True when the cell at `i` satisfies `p`.
@@ -155,6 +155,27 @@ pub(super) fn each_row_match_at(
         }),
         None => cells_match(row, range, base, d, shift, board, g),
     };
+    // The first object word of the stretch after ellipsis `shift`, tested
+    // inline at each gap before the whole stretch (its first test too): a
+    // gap loop tries every cell to the board's edge, and most fail there.
+    let quick = |shift: usize| {
+        tests
+            .and_then(|t| t.stretches.get(shift))
+            .and_then(|s| s.objects.first().copied())
+    };
+    let so = g.obj_words;
+    // True when the stretch whose first cell is `first` may match by `t`.
+    let passes = |t: Option<CellWord>, first: usize| {
+        t.is_none_or(|t| {
+            let c = at(first, d, t.step as usize);
+            let v = board
+                .objects
+                .get(c.wrapping_mul(so).wrapping_add(t.word as usize))
+                .copied()
+                .unwrap_or(0);
+            v & t.present == t.present && v & t.missing == 0
+        })
+    };
     match ellipses {
         0 => {
             if cells_match(0..n, i, 0) {
@@ -169,8 +190,12 @@ pub(super) fn each_row_match_at(
             if !cells_match(0..e, i, 0) {
                 return true;
             }
+            let q = quick(1);
             for kk in k.0..k.1 {
-                if cells_match(e + 1..n, at(i, d, kk), 1) && !found([i, kk, 0]) {
+                if passes(q, at(i, d, kk + e))
+                    && cells_match(e + 1..n, at(i, d, kk), 1)
+                    && !found([i, kk, 0])
+                {
                     return false;
                 }
             }
@@ -186,13 +211,17 @@ pub(super) fn each_row_match_at(
             if !cells_match(0..e1, i, 0) {
                 return true;
             }
+            let (q1, q2) = (quick(1), quick(2));
             for a in k1.0..k1.1 {
-                if !cells_match(e1 + 1..e2, at(i, d, a), 1) {
+                if !passes(q1, at(i, d, a + e1)) || !cells_match(e1 + 1..e2, at(i, d, a), 1) {
                     continue;
                 }
                 let mut b = k2.0;
                 while a + b < k.1 && b < k2.1 {
-                    if cells_match(e2 + 1..n, at(i, d, a + b), 2) && !found([i, a, b]) {
+                    if passes(q2, at(i, d, a + b + e2 - 1))
+                        && cells_match(e2 + 1..n, at(i, d, a + b), 2)
+                        && !found([i, a, b])
+                    {
                         return false;
                     }
                     b += 1;

@@ -751,57 +751,95 @@ mod tests {
     /// patterns.
     #[test]
     fn row_tests_with_ellipses_match_as_their_patterns() {
-        let g = crate::compile("t", GAME).expect("compiles");
-        let (w, h) = (6, 5);
-        let mut board = Board::empty(&g, w, h);
-        let mut rules = every_rule(&g);
-        rules.retain(|r| r.ellipses.iter().any(|&e| e > 0));
-        assert!(rules.iter().any(|r| r.ellipses.contains(&2)));
-        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
-        let (mut tried, mut matched) = (0, 0);
-        for _ in 0..300 {
-            for c in 0..w * h {
-                board.objects[c] = next() & next() & 0x1f;
-                board.movements[c] = next() & next() & 0x7fff;
-            }
-            for rule in &rules {
-                let d = delta(rule.direction, h);
-                for (r, row) in rule.rows.iter().enumerate() {
-                    let e = rule.ellipses[r];
-                    let tests = &rule.row_tests[r];
-                    let len = row.len() - usize::from(e);
-                    let reach = len - 1;
-                    for start in 0..w * h {
-                        let (x, y) = (start / h, start % h);
-                        let (inside, kmax) = match rule.direction {
-                            1 => (y >= reach, (y + 2).saturating_sub(len)),
-                            2 => (y + reach < h, (h + 1).saturating_sub(y + len)),
-                            4 => (x >= reach, (x + 2).saturating_sub(len)),
-                            _ => (x + reach < w, (w + 1).saturating_sub(x + len)),
-                        };
-                        if !inside {
-                            continue;
+        // One word; two object words; two movement words (the gap loops'
+        // inline test of a stretch's first object word on each).
+        let games = [GAME.to_string(), wide_game(70, false), wide_game(14, true)];
+        for source in games {
+            let g = crate::compile("t", &source).expect("compiles");
+            let (so, sm) = (g.obj_words, g.mov_words);
+            let (w, h) = (6, 5);
+            let mut board = Board::empty(&g, w, h);
+            let mut rules = every_rule(&g);
+            rules.retain(|r| r.ellipses.iter().any(|&e| e > 0));
+            assert!(rules.iter().any(|r| r.ellipses.contains(&2)));
+            // The objects the rules name, each present in half the cells
+            // (the fillers between them on the wide boards).
+            let named = [
+                "background",
+                "target",
+                "player",
+                "wall",
+                "crate",
+                "filler69",
+            ];
+            let ids: Vec<usize> = named
+                .iter()
+                .filter_map(|n| g.names.objects.get(*n).map(|&(id, _)| id))
+                .collect();
+            let mut next = xorshift(0x2545_f491_4f6c_dd1d);
+            let (mut tried, mut matched) = (0, 0);
+            for _ in 0..300 {
+                for c in 0..w * h {
+                    let cell = &mut board.objects[c * so..(c + 1) * so];
+                    cell.fill(0);
+                    for &id in &ids {
+                        if next().is_multiple_of(2) {
+                            crate::bits::set(cell, id);
                         }
-                        let gaps = ((0, kmax), (0, kmax), (0, kmax));
-                        let found = |narrow| {
-                            let mut out = Vec::new();
-                            each_row_match_at(&g, &board, row, narrow, e, start, d, gaps, |m| {
-                                out.push(m);
-                                true
-                            });
-                            out
-                        };
-                        let generic = found(None);
-                        assert_eq!(found(Some(tests)), generic);
-                        tried += 1;
-                        matched += generic.len();
+                    }
+                    for k in 0..sm {
+                        board.movements[c * sm + k] = next() & next() & 0x7fff;
+                    }
+                }
+                for rule in &rules {
+                    let d = delta(rule.direction, h);
+                    for (r, row) in rule.rows.iter().enumerate() {
+                        let e = rule.ellipses[r];
+                        let tests = &rule.row_tests[r];
+                        let len = row.len() - usize::from(e);
+                        let reach = len - 1;
+                        for start in 0..w * h {
+                            let (x, y) = (start / h, start % h);
+                            let (inside, kmax) = match rule.direction {
+                                1 => (y >= reach, (y + 2).saturating_sub(len)),
+                                2 => (y + reach < h, (h + 1).saturating_sub(y + len)),
+                                4 => (x >= reach, (x + 2).saturating_sub(len)),
+                                _ => (x + reach < w, (w + 1).saturating_sub(x + len)),
+                            };
+                            if !inside {
+                                continue;
+                            }
+                            let gaps = ((0, kmax), (0, kmax), (0, kmax));
+                            let found = |narrow| {
+                                let mut out = Vec::new();
+                                each_row_match_at(
+                                    &g,
+                                    &board,
+                                    row,
+                                    narrow,
+                                    e,
+                                    start,
+                                    d,
+                                    gaps,
+                                    |m| {
+                                        out.push(m);
+                                        true
+                                    },
+                                );
+                                out
+                            };
+                            let generic = found(None);
+                            assert_eq!(found(Some(tests)), generic, "line {}", rule.line);
+                            tried += 1;
+                            matched += generic.len();
+                        }
                     }
                 }
             }
+            assert!(
+                tried > 10_000 && matched > 100,
+                "{tried} starts, {matched} matches"
+            );
         }
-        assert!(
-            tried > 10_000 && matched > 100,
-            "{tried} starts, {matched} matches"
-        );
     }
 }
