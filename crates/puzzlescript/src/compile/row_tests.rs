@@ -34,6 +34,9 @@ pub struct Stretch {
     /// The properties: a cell's place and the property's non-zero words,
     /// one of whose bits must be present.
     pub any: Box<[(u32, WordBits)]>,
+    /// The stretch's cells (those that test nothing included): where the
+    /// next stretch starts, past a gap.
+    pub cells: u32,
 }
 
 /// A row's tests, one [`Stretch`] per stretch (one more than its ellipses).
@@ -58,6 +61,7 @@ impl RowTests {
                 objects: s.0.into_boxed_slice(),
                 movements: s.1.into_boxed_slice(),
                 any: s.2.into_boxed_slice(),
+                cells: cells.len() as u32,
             });
         }
         RowTests {

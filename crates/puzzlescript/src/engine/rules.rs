@@ -830,6 +830,16 @@ mod tests {
                             };
                             let generic = found(None);
                             assert_eq!(found(Some(tests)), generic, "line {}", rule.line);
+                            // A match's re-check holds exactly at the gaps
+                            // the search finds from this start.
+                            let second = if e == 2 { kmax } else { 1 };
+                            for a in 0..kmax {
+                                for b in (0..second).filter(|b| a + b < kmax) {
+                                    let m = [start, a, b];
+                                    let holds = still_matches(&g, &board, rule, r, m);
+                                    assert_eq!(holds, generic.contains(&m), "line {}", rule.line);
+                                }
+                            }
                             tried += 1;
                             matched += generic.len();
                         }
