@@ -477,13 +477,22 @@ pub(super) fn row_matches(
             && bits::contains(movs, need_mov)
             && holds_properties(objs, need_any)
     };
+    // With objects in one word, a row that needs no movement and no
+    // property is admitted by one word of its line's summary.
+    let plain_need = (so == 1 && bits::is_zero(need_mov) && need_any.is_empty())
+        .then(|| need.first().copied().unwrap_or(0));
+    let admits_line = |line: usize| match plain_need {
+        Some(n) => sum.line_objects_word(horizontal, line) & n == n,
+        None if horizontal => admits(sum.row(line)),
+        None => admits(sum.col(line)),
+    };
     let wanted = |line: usize| lines.is_none_or(|l| bits::get(l, line));
     if horizontal {
-        for y in (ymin..ymax).filter(|&y| wanted(y) && admits(sum.row(y))) {
+        for y in (ymin..ymax).filter(|&y| wanted(y) && admits_line(y)) {
             scan((xmin, y), (1, 0), xmax.saturating_sub(xmin), out);
         }
     } else {
-        for x in (xmin..xmax).filter(|&x| wanted(x) && admits(sum.col(x))) {
+        for x in (xmin..xmax).filter(|&x| wanted(x) && admits_line(x)) {
             scan((x, ymin), (0, 1), ymax.saturating_sub(ymin), out);
         }
     }
