@@ -124,6 +124,22 @@ pub fn row_matches_at(
     });
 }
 
+/// True when a stretch whose first cell is `first` (each next `d` further,
+/// on cells of `so` object words) passes `t`, its first object word test
+/// (`None`: none), read as the stretch's own test reads it: the gap loops
+/// try it inline before the whole stretch, since most gaps fail there.
+#[inline(always)]
+fn passes_first(objects: &[u64], so: usize, t: Option<CellWord>, first: usize, d: isize) -> bool {
+    t.is_none_or(|t| {
+        let c = at(first, d, t.step as usize);
+        let v = objects
+            .get(c.wrapping_mul(so).wrapping_add(t.word as usize))
+            .copied()
+            .unwrap_or(0);
+        v & t.present == t.present && v & t.missing == 0
+    })
+}
+
 /// Calls `found` with each match of a row starting at cell `i` (gap ranges
 /// as in [`row_matches_at`]) while it returns true; false when it stopped
 /// the search. Nothing is allocated, so that a re-check costs no buffer.
@@ -164,18 +180,7 @@ pub(super) fn each_row_match_at(
             .and_then(|s| s.objects.first().copied())
     };
     let so = g.obj_words;
-    // True when the stretch whose first cell is `first` may match by `t`.
-    let passes = |t: Option<CellWord>, first: usize| {
-        t.is_none_or(|t| {
-            let c = at(first, d, t.step as usize);
-            let v = board
-                .objects
-                .get(c.wrapping_mul(so).wrapping_add(t.word as usize))
-                .copied()
-                .unwrap_or(0);
-            v & t.present == t.present && v & t.missing == 0
-        })
-    };
+    let passes = |t: Option<CellWord>, first: usize| passes_first(&board.objects, so, t, first, d);
     match ellipses {
         0 => {
             if cells_match(0..n, i, 0) {
@@ -295,6 +300,27 @@ impl<'a> Start<'a> {
             4 => (x + 2).saturating_sub(len),
             _ => (w + 1).saturating_sub(x + len),
         };
+        if let (1, [before, after]) = (self.ellipses, &self.tests.stretches[..]) {
+            // One ellipsis (most rows that have one): the stretch before it
+            // at the start, then the one after it at each gap, its first
+            // object word tested inline, as `each_row_match_at` does.
+            let (objs, movs) = (&board.objects[..], &board.movements[..]);
+            let (sizes, d) = ((g.obj_words, g.mov_words), self.d);
+            if !before.matches(objs, movs, sizes, i, d) {
+                return;
+            }
+            let quick = after.objects.first().copied();
+            let mut first = at(i, d, before.cells as usize);
+            for kk in 0..kmax {
+                if passes_first(objs, sizes.0, quick, first, d)
+                    && after.matches(objs, movs, sizes, first, d)
+                {
+                    out.push([i, kk, 0]);
+                }
+                first = at(first, d, 1);
+            }
+            return;
+        }
         let gaps = ((0, kmax), (0, kmax), (0, kmax));
         each_row_match_at(
             g,
