@@ -207,6 +207,8 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, Fault> {
         anchor_tests,
         // Set below, once the narrow form is known.
         anchored_row: None,
+        // Numbered by the caller, which sees every rule.
+        anchor_class: 0,
         reads_movements,
         // Set by the caller once the rules are arranged.
         index: 0,

@@ -199,6 +199,11 @@ pub struct Rule {
     /// moving cells before trying the rule (`engine::matching::anchored_row_matches`),
     /// and a rule whose row matches nowhere is not tried.
     pub anchored_row: Option<usize>,
+    /// The anchor test of `anchored_row` numbered among the game's: rules
+    /// whose anchors test the same share it, and with it the moving cells
+    /// found to pass it while the board stays the same
+    /// (`engine::matching::AnchorMemo`).
+    pub anchor_class: u32,
     /// Per row, its cells (ellipses left out) as [`NarrowCell`]s when every
     /// cell is narrow with at most one property: such a row, or each stretch
     /// of it between ellipses, is matched by a loop over plain words, not by

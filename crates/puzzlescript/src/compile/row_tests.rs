@@ -104,7 +104,7 @@ fn add_cell(lists: &mut Lists, step: u32, p: &CellPattern) {
 /// rules made that walk a third of a sliding game's time; the full test
 /// still decides, when the row is tried from the start. Kept per row
 /// (`Rule::anchor_tests`), so that a search does not build it again.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct AnchorTest {
     /// Object word, bits present, bits missing.
     objects: (usize, u64, u64),

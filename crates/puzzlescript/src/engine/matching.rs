@@ -7,7 +7,7 @@ use super::row_starts::{
 };
 use super::{Board, RowMatch, Scratch};
 use crate::bits;
-use crate::compile::row_tests::{CellWord, RowTests};
+use crate::compile::row_tests::{AnchorTest, CellWord, RowTests};
 use crate::compile::{CellPattern, Compiled, PatternCell, Rule, WordBits, WordTest};
 
 /// True when the cell at `i` satisfies `p`.
@@ -595,7 +595,12 @@ pub(super) fn may_match(board: &Board, rule: &Rule) -> bool {
 /// every pass of its fixpoint, and most find no match: this answers for
 /// them at the cost of a few loads a moving cell.
 #[inline]
-pub(super) fn anchored_row_matches(g: &Compiled, board: &Board, rule: &Rule) -> bool {
+pub(super) fn anchored_row_matches(
+    g: &Compiled,
+    board: &Board,
+    rule: &Rule,
+    memo: &mut AnchorMemo,
+) -> bool {
     let Some(r) = rule.anchored_row else {
         return true;
     };
@@ -615,15 +620,71 @@ pub(super) fn anchored_row_matches(g: &Compiled, board: &Board, rule: &Rule) -> 
     let d = delta(rule.direction, h);
     let sizes = (g.obj_words, g.mov_words);
     let (objects, movements) = (&board.objects[..], &board.movements[..]);
-    board.moving.iter().any(|&i| {
-        if !test.admits(objects, movements, sizes, i) {
-            return false;
+    memo.cells(board, sizes, rule.anchor_class, test)
+        .iter()
+        .any(|&i| {
+            let (x, y) = place(rule.direction, anchor, board.xy(i));
+            (xmin..xmax).contains(&x)
+                && (ymin..ymax).contains(&y)
+                && whole.matches(objects, movements, sizes, x * h + y, d)
+        })
+}
+
+/// The moving cells that pass each anchor test (`Rule::anchor_class`),
+/// kept while the board stays as it was: a group's loop tries hundreds of
+/// expanded rules between two changes of the board, and the rules of one
+/// anchor (a crate's part moving one way, against each obstacle it may
+/// meet) found the same cells each time. The owner says when the board
+/// may have changed ([`AnchorMemo::forget`]); an entry is used only for the
+/// test it was made for, so that a class shared by mistake costs a search,
+/// never a wrong answer.
+#[derive(Clone, Debug, Default)]
+pub struct AnchorMemo {
+    /// The board's number: bumped by every possible change.
+    version: u64,
+    /// Per class: the version and test of the entry, and its cells.
+    entries: Vec<(u64, AnchorTest, Vec<usize>)>,
+}
+
+impl AnchorMemo {
+    /// Forgets every entry: the board may have changed.
+    #[inline(always)]
+    pub fn forget(&mut self) {
+        self.version += 1;
+    }
+
+    /// The moving cells of `board` that pass `test` (in the moving list's
+    /// order), from the entry of `class` when it was made for this test on
+    /// this board.
+    #[inline]
+    fn cells(
+        &mut self,
+        board: &Board,
+        sizes: (usize, usize),
+        class: u32,
+        test: &AnchorTest,
+    ) -> &[usize] {
+        let class = class as usize;
+        if self.entries.len() <= class {
+            self.entries
+                .resize_with(class + 1, || (0, AnchorTest::default(), Vec::new()));
         }
-        let (x, y) = place(rule.direction, anchor, board.xy(i));
-        (xmin..xmax).contains(&x)
-            && (ymin..ymax).contains(&y)
-            && whole.matches(objects, movements, sizes, x * h + y, d)
-    })
+        let version = self.version + 1;
+        let entry = &mut self.entries[class];
+        if entry.0 != version || entry.1 != *test {
+            let (objects, movements) = (&board.objects[..], &board.movements[..]);
+            entry.2.clear();
+            entry.2.extend(
+                board
+                    .moving
+                    .iter()
+                    .copied()
+                    .filter(|&i| test.admits(objects, movements, sizes, i)),
+            );
+            (entry.0, entry.1) = (version, *test);
+        }
+        &entry.2
+    }
 }
 
 /// Fills `rows` with the matches of every row; false when a row has none.
