@@ -219,9 +219,11 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, Fault> {
         records_unchanged: false,
     };
     rule.narrow = NarrowRule::of(&rule);
-    if rule.narrow.is_none() {
-        rule.anchored_row =
-            (0..rule.rows.len()).find(|&r| rule.anchors[r].is_some() && rule.ellipses[r] == 0);
+    // A rule of one row: the look answers for the whole rule (with more
+    // rows, the anchored one, `[ moving player ]`, mostly matches while
+    // another decides, and the look is a cost).
+    if let (None, [Some(_)], [0]) = (&rule.narrow, &rule.anchors[..], &rule.ellipses[..]) {
+        rule.anchored_row = Some(0);
     }
     rule.keeps_own_matches = rule.keeps_matches();
     rule.settles = rule.settles_in_one_pass();

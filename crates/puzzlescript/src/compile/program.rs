@@ -194,10 +194,11 @@ pub struct Rule {
     /// Per row, the quick test of its anchor cell (`anchors`; one that
     /// admits every cell for a row without).
     pub anchor_tests: Vec<super::row_tests::AnchorTest>,
-    /// A row without ellipsis anchored on a movement, of a rule not compiled
-    /// to plain words: the group's loop looks for one match of it from the
-    /// moving cells before trying the rule (`engine::matching::anchored_row_matches`),
-    /// and a rule whose row matches nowhere is not tried.
+    /// The row of a rule of one row, without ellipsis, anchored on a
+    /// movement and not compiled to plain words: the loop of a large group
+    /// looks for one match of it from the moving cells before trying the
+    /// rule (`engine::matching::anchored_row_matches`), and a rule whose row
+    /// matches nowhere is not tried.
     pub anchored_row: Option<usize>,
     /// The anchor test of `anchored_row` numbered among the game's: rules
     /// whose anchors test the same share it, and with it the moving cells

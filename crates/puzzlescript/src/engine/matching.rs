@@ -669,6 +669,8 @@ impl AnchorMemo {
             self.entries
                 .resize_with(class + 1, || (0, AnchorTest::default(), Vec::new()));
         }
+        // Entries are stamped one past the board's number, so that a new
+        // entry (stamped zero) never reads as current.
         let version = self.version + 1;
         let entry = &mut self.entries[class];
         if entry.0 != version || entry.1 != *test {
