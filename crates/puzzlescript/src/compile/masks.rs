@@ -8,7 +8,7 @@ use super::program::{
     CellPattern, NarrowCell, NarrowRule, PatternCell, Replacement, Rule, RuleSet, WordBits,
     WordTest,
 };
-use super::row_tests::RowTests;
+use super::row_tests::{AnchorTest, RowTests};
 use super::rule_text::{Cell, Command, Draft};
 use crate::bits;
 
@@ -171,7 +171,12 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, Fault> {
             rule_any.push(any.clone());
         }
     }
-    let anchors = rows.iter().map(|row| movement_anchor(row)).collect();
+    let anchors: Vec<Option<usize>> = rows.iter().map(|row| movement_anchor(row)).collect();
+    let anchor_tests = rows
+        .iter()
+        .zip(&anchors)
+        .map(|(row, &anchor)| AnchorTest::of_row(row, anchor))
+        .collect();
     let narrow_rows = rows.iter().map(|row| NarrowCell::row(row)).collect();
     let row_tests = rows.iter().map(|row| RowTests::of(row)).collect();
     let reads_movements = rows.iter().flatten().any(|c| {
@@ -199,6 +204,11 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, Fault> {
         narrow_rows,
         row_tests,
         anchors,
+        anchor_tests,
+        // Set below, once the narrow form is known.
+        anchored_row: None,
+        // Numbered by the caller, which sees every rule.
+        anchor_class: 0,
         reads_movements,
         // Set by the caller once the rules are arranged.
         index: 0,
@@ -210,6 +220,12 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, Fault> {
         records_unchanged: false,
     };
     rule.narrow = NarrowRule::of(&rule);
+    // A rule of one row: the look answers for the whole rule (with more
+    // rows, the anchored one, `[ moving player ]`, mostly matches while
+    // another decides, and the look is a cost).
+    if let (None, [Some(_)], [0]) = (&rule.narrow, &rule.anchors[..], &rule.ellipses[..]) {
+        rule.anchored_row = Some(0);
+    }
     rule.keeps_own_matches = rule.keeps_matches();
     rule.settles = rule.settles_in_one_pass();
     rule.fires_everywhere = !rule.has_replacements && rule.matches_every_cell();

@@ -190,8 +190,13 @@ pub fn compile(file: &str, text: &str) -> Result<Compiled, Error> {
     }
     let (mut rules, mut late_rules) = masks::arrange(rules, &lates, &loops);
     let all = rules.groups.iter_mut().chain(late_rules.groups.iter_mut());
+    let mut classes = std::collections::HashMap::new();
     for (index, rule) in all.flatten().enumerate() {
         rule.index = index;
+        if let Some(test) = rule.anchored_row.and_then(|r| rule.anchor_tests.get(r)) {
+            let next = classes.len() as u32;
+            rule.anchor_class = *classes.entry(*test).or_insert(next);
+        }
     }
     let mut rigid_index = vec![None; rules.groups.len()];
     let mut rigid_groups = Vec::new();

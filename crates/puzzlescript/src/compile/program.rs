@@ -192,6 +192,20 @@ pub struct Rule {
     /// movement: only cells holding a movement can match it, so the row's
     /// candidates are found from the board's moving cells, not by a scan.
     pub anchors: Vec<Option<usize>>,
+    /// Per row, the quick test of its anchor cell (`anchors`; one that
+    /// admits every cell for a row without).
+    pub anchor_tests: Vec<super::row_tests::AnchorTest>,
+    /// The row of a rule of one row, without ellipsis, anchored on a
+    /// movement and not compiled to plain words: the loop of a large group
+    /// looks for one match of it from the moving cells before trying the
+    /// rule (`engine::matching::anchored_row_matches`), and a rule whose row
+    /// matches nowhere is not tried.
+    pub anchored_row: Option<usize>,
+    /// The anchor test of `anchored_row` numbered among the game's: rules
+    /// whose anchors test the same share it, and with it the moving cells
+    /// found to pass it while the board stays the same
+    /// (`engine::matching::AnchorMemo`).
+    pub anchor_class: u32,
     /// Per row, its cells (ellipses left out) as [`NarrowCell`]s when every
     /// cell is narrow with at most one property: such a row, or each stretch
     /// of it between ellipses, is matched by a loop over plain words, not by

@@ -34,6 +34,9 @@ pub struct Stretch {
     /// The properties: a cell's place and the property's non-zero words,
     /// one of whose bits must be present.
     pub any: Box<[(u32, WordBits)]>,
+    /// The stretch's cells (those that test nothing included): where the
+    /// next stretch starts, past a gap.
+    pub cells: u32,
 }
 
 /// A row's tests, one [`Stretch`] per stretch (one more than its ellipses).
@@ -58,6 +61,7 @@ impl RowTests {
                 objects: s.0.into_boxed_slice(),
                 movements: s.1.into_boxed_slice(),
                 any: s.2.into_boxed_slice(),
+                cells: cells.len() as u32,
             });
         }
         RowTests {
@@ -87,6 +91,78 @@ fn add_cell(lists: &mut Lists, step: u32, p: &CellPattern) {
     }
     for any in p.any_words.iter() {
         lists.2.push((step, any.clone()));
+    }
+}
+
+/// A necessary test of an anchor cell's pattern (the row's cell that needs
+/// a movement, `Rule::anchors`), for the anchored searches of the general
+/// path (boards of several words, rows not in plain words): its first
+/// object word test, its first movement word test and its first property
+/// when that lies in one word, each a load and a mask or two (a test of all
+/// zeros passes). `engine::matching::cell_matches` on such boards walks the
+/// pattern's lists of tests, and dozens of moving crates times dozens of
+/// rules made that walk a third of a sliding game's time; the full test
+/// still decides, when the row is tried from the start. Kept per row
+/// (`Rule::anchor_tests`), so that a search does not build it again.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct AnchorTest {
+    /// Object word, bits present, bits missing.
+    objects: (usize, u64, u64),
+    /// Movement word, bits present, bits missing.
+    movements: (usize, u64, u64),
+    /// Object word and the property's objects in it (zero: none).
+    any: (usize, u64),
+}
+
+impl AnchorTest {
+    /// The test of pattern `p`.
+    pub fn of(p: &CellPattern) -> AnchorTest {
+        let word = |moves: bool| {
+            p.tests
+                .iter()
+                .find(|t| t.moves == moves)
+                .map_or((0, 0, 0), |t| (t.word as usize, t.present, t.missing))
+        };
+        let any = match p.any_words.first().map(|words| &words[..]) {
+            Some(&[(w, m)]) => (w as usize, m),
+            _ => (0, 0),
+        };
+        AnchorTest {
+            objects: word(false),
+            movements: word(true),
+            any,
+        }
+    }
+
+    /// The test of the anchor cell of `row` (`anchor`), or one that admits
+    /// every cell when the row has none.
+    pub fn of_row(row: &[PatternCell], anchor: Option<usize>) -> AnchorTest {
+        match anchor.and_then(|a| row.get(a)) {
+            Some(PatternCell::Cell(p)) => AnchorTest::of(p),
+            _ => AnchorTest::default(),
+        }
+    }
+
+    /// False when cell `i` of a board with these objects and movements (`so`
+    /// object and `sm` movement words a cell) cannot match the pattern.
+    #[inline(always)]
+    pub fn admits(
+        &self,
+        objects: &[u64],
+        movements: &[u64],
+        (so, sm): (usize, usize),
+        i: usize,
+    ) -> bool {
+        let (ow, op, om) = self.objects;
+        let (mw, mp, mm) = self.movements;
+        let (aw, am) = self.any;
+        let o = objects.get(i * so + ow).copied().unwrap_or(0);
+        let m = movements.get(i * sm + mw).copied().unwrap_or(0);
+        o & op == op
+            && o & om == 0
+            && m & mp == mp
+            && m & mm == 0
+            && (am == 0 || objects.get(i * so + aw).is_some_and(|&a| a & am != 0))
     }
 }
 

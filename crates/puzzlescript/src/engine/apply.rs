@@ -3,8 +3,7 @@
 //! rigid marks, and the combinations of row matches in the reference's order.
 
 use super::matching::{
-    at, each_row_match_at, find_matches, find_matches_but, matches_near_writes,
-    matches_within_bound, may_match,
+    at, find_matches, find_matches_but, matches_near_writes, matches_within_bound, may_match,
 };
 use super::row_starts::delta;
 use super::{Board, Chooser, RowMatch, Scratch};
@@ -12,7 +11,12 @@ use crate::bits;
 use crate::compile::writes::{CellWrite, PlainWrite};
 use crate::compile::{CellPattern, Compiled, PatternCell, Replacement, Rule};
 
-/// Re-checks that one row match still holds.
+/// Re-checks that one row match still holds: each stretch of the row (its
+/// cells between ellipses) tested where the match put it, the second past
+/// the first's cells and gap `m[1]`, the third past the second's and gap
+/// `m[2]`. These are the cells the reference checks again (the gaps of the
+/// match alone; with two ellipses its first range bounds their sum, which
+/// the match's own gaps meet).
 pub(super) fn still_matches(
     g: &Compiled,
     board: &Board,
@@ -21,31 +25,22 @@ pub(super) fn still_matches(
     m: RowMatch,
 ) -> bool {
     let d = delta(rule.direction, board.height);
-    let tests = &rule.row_tests[r];
-    if let (0, Some(whole)) = (rule.ellipses[r], tests.stretches.first()) {
-        let sizes = (g.obj_words, g.mov_words);
-        return whole.matches(&board.objects, &board.movements, sizes, m[0], d);
+    let sizes = (g.obj_words, g.mov_words);
+    let (objects, movements) = (&board.objects[..], &board.movements[..]);
+    let stretches = &rule.row_tests[r].stretches;
+    let mut first = m[0];
+    for (k, s) in stretches.iter().enumerate() {
+        // Past the previous stretch's cells and this stretch's gap.
+        if let (Some(before), Some(&gap)) =
+            (k.checked_sub(1).and_then(|p| stretches.get(p)), m.get(k))
+        {
+            first = at(first, d, before.cells as usize + gap);
+        }
+        if !s.matches(objects, movements, sizes, first, d) {
+            return false;
+        }
     }
-    let (i, a, b) = (m[0], m[1], m[2]);
-    // The reference checks exactly these gaps; with two ellipses the first
-    // range bounds their sum.
-    let k = if rule.ellipses[r] == 2 {
-        (a + b, a + b + 1)
-    } else {
-        (a, a + 1)
-    };
-    // The first match found stops the search (false): the row still matches.
-    !each_row_match_at(
-        g,
-        board,
-        &rule.rows[r],
-        Some(tests),
-        rule.ellipses[r],
-        i,
-        d,
-        (k, (a, a + 1), (b, b + 1)),
-        |_| false,
-    )
+    true
 }
 
 /// Applies a rule at one combination of row matches; true when the board changed.

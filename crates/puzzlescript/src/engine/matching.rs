@@ -3,11 +3,11 @@
 //! cell of a scan, and the searches near a turn's writes.
 
 use super::row_starts::{
-    anchor_start, anchored_starts, delta, narrow_anchored_matches, start_bounds, AnchorTest, Starts,
+    anchor_start, anchored_starts, delta, narrow_anchored_matches, place, start_bounds, Starts,
 };
 use super::{Board, RowMatch, Scratch};
 use crate::bits;
-use crate::compile::row_tests::RowTests;
+use crate::compile::row_tests::{AnchorTest, CellWord, RowTests};
 use crate::compile::{CellPattern, Compiled, PatternCell, Rule, WordBits, WordTest};
 
 /// True when the cell at `i` satisfies `p`.
@@ -124,6 +124,22 @@ pub fn row_matches_at(
     });
 }
 
+/// True when a stretch whose first cell is `first` (each next `d` further,
+/// on cells of `so` object words) passes `t`, its first object word test
+/// (`None`: none), read as the stretch's own test reads it: the gap loops
+/// try it inline before the whole stretch, since most gaps fail there.
+#[inline(always)]
+fn passes_first(objects: &[u64], so: usize, t: Option<CellWord>, first: usize, d: isize) -> bool {
+    t.is_none_or(|t| {
+        let c = at(first, d, t.step as usize);
+        let v = objects
+            .get(c.wrapping_mul(so).wrapping_add(t.word as usize))
+            .copied()
+            .unwrap_or(0);
+        v & t.present == t.present && v & t.missing == 0
+    })
+}
+
 /// Calls `found` with each match of a row starting at cell `i` (gap ranges
 /// as in [`row_matches_at`]) while it returns true; false when it stopped
 /// the search. Nothing is allocated, so that a re-check costs no buffer.
@@ -155,6 +171,16 @@ pub(super) fn each_row_match_at(
         }),
         None => cells_match(row, range, base, d, shift, board, g),
     };
+    // The first object word of the stretch after ellipsis `shift`, tested
+    // inline at each gap before the whole stretch (its first test too): a
+    // gap loop tries every cell to the board's edge, and most fail there.
+    let quick = |shift: usize| {
+        tests
+            .and_then(|t| t.stretches.get(shift))
+            .and_then(|s| s.objects.first().copied())
+    };
+    let so = g.obj_words;
+    let passes = |t: Option<CellWord>, first: usize| passes_first(&board.objects, so, t, first, d);
     match ellipses {
         0 => {
             if cells_match(0..n, i, 0) {
@@ -169,8 +195,12 @@ pub(super) fn each_row_match_at(
             if !cells_match(0..e, i, 0) {
                 return true;
             }
+            let q = quick(1);
             for kk in k.0..k.1 {
-                if cells_match(e + 1..n, at(i, d, kk), 1) && !found([i, kk, 0]) {
+                if passes(q, at(i, d, kk + e))
+                    && cells_match(e + 1..n, at(i, d, kk), 1)
+                    && !found([i, kk, 0])
+                {
                     return false;
                 }
             }
@@ -186,13 +216,17 @@ pub(super) fn each_row_match_at(
             if !cells_match(0..e1, i, 0) {
                 return true;
             }
+            let (q1, q2) = (quick(1), quick(2));
             for a in k1.0..k1.1 {
-                if !cells_match(e1 + 1..e2, at(i, d, a), 1) {
+                if !passes(q1, at(i, d, a + e1)) || !cells_match(e1 + 1..e2, at(i, d, a), 1) {
                     continue;
                 }
                 let mut b = k2.0;
                 while a + b < k.1 && b < k2.1 {
-                    if cells_match(e2 + 1..n, at(i, d, a + b), 2) && !found([i, a, b]) {
+                    if passes(q2, at(i, d, a + b + e2 - 1))
+                        && cells_match(e2 + 1..n, at(i, d, a + b), 2)
+                        && !found([i, a, b])
+                    {
                         return false;
                     }
                     b += 1;
@@ -266,6 +300,27 @@ impl<'a> Start<'a> {
             4 => (x + 2).saturating_sub(len),
             _ => (w + 1).saturating_sub(x + len),
         };
+        if let (1, [before, after]) = (self.ellipses, &self.tests.stretches[..]) {
+            // One ellipsis (most rows that have one): the stretch before it
+            // at the start, then the one after it at each gap, its first
+            // object word tested inline, as `each_row_match_at` does.
+            let (objs, movs) = (&board.objects[..], &board.movements[..]);
+            let (sizes, d) = ((g.obj_words, g.mov_words), self.d);
+            if !before.matches(objs, movs, sizes, i, d) {
+                return;
+            }
+            let quick = after.objects.first().copied();
+            let mut first = at(i, d, before.cells as usize);
+            for kk in 0..kmax {
+                if passes_first(objs, sizes.0, quick, first, d)
+                    && after.matches(objs, movs, sizes, first, d)
+                {
+                    out.push([i, kk, 0]);
+                }
+                first = at(first, d, 1);
+            }
+            return;
+        }
         let gaps = ((0, kmax), (0, kmax), (0, kmax));
         each_row_match_at(
             g,
@@ -336,8 +391,8 @@ pub(super) fn row_matches(
         // Few cells move: their positions give the only possible starts.
         if board.moving.len() * 4 <= w * h {
             // Only the moving cells that may hold what the anchor cell needs.
-            let test = cell(row, anchor).map(AnchorTest::of).unwrap_or_default();
-            let keep = |i: usize| test.admits(board, so, sm, i);
+            let test = rule.anchor_tests.get(r).copied().unwrap_or_default();
+            let keep = |i: usize| test.admits(&board.objects, &board.movements, (so, sm), i);
             anchored_starts(board, rule.direction, anchor, bounds, starts, keep);
             // With `lines`, the starts on those lines alone.
             let line = |x: usize, y: usize| if horizontal { y } else { x };
@@ -459,13 +514,22 @@ pub(super) fn row_matches(
             && bits::contains(movs, need_mov)
             && holds_properties(objs, need_any)
     };
+    // With objects in one word, a row that needs no movement and no
+    // property is admitted by one word of its line's summary.
+    let plain_need = (so == 1 && bits::is_zero(need_mov) && need_any.is_empty())
+        .then(|| need.first().copied().unwrap_or(0));
+    let admits_line = |line: usize| match plain_need {
+        Some(n) => sum.line_objects_word(horizontal, line) & n == n,
+        None if horizontal => admits(sum.row(line)),
+        None => admits(sum.col(line)),
+    };
     let wanted = |line: usize| lines.is_none_or(|l| bits::get(l, line));
     if horizontal {
-        for y in (ymin..ymax).filter(|&y| wanted(y) && admits(sum.row(y))) {
+        for y in (ymin..ymax).filter(|&y| wanted(y) && admits_line(y)) {
             scan((xmin, y), (1, 0), xmax.saturating_sub(xmin), out);
         }
     } else {
-        for x in (xmin..xmax).filter(|&x| wanted(x) && admits(sum.col(x))) {
+        for x in (xmin..xmax).filter(|&x| wanted(x) && admits_line(x)) {
             scan((x, ymin), (0, 1), ymax.saturating_sub(ymin), out);
         }
     }
@@ -524,6 +588,116 @@ pub(super) fn may_match(board: &Board, rule: &Rule) -> bool {
     bits::contains(map_objs, &rule.rule_mask)
         && bits::contains(map_movs, &rule.rule_move_mask)
         && holds_properties(map_objs, &rule.rule_any)
+}
+
+/// False when `rule`'s anchored row (`Rule::anchored_row`, a row without
+/// ellipsis whose cell `anchor` needs a movement) has no match on `board`:
+/// then neither has the rule, and trying it would change nothing. True when
+/// the row matches somewhere, and when the rule has no such row or many
+/// cells move (the search then scans lines, and so would this).
+///
+/// Only a cell that holds a movement can match the anchor, and the board
+/// lists every such cell in `moving`: each is tested against the anchor's
+/// quick test, placed at its start, kept inside the board, and the whole
+/// row tested there, as the anchored search (`row_matches`) does, in any
+/// order and without the sorted starts, since one match is all it asks.
+/// A group of hundreds of expanded rules (a crate's parts times the
+/// obstacles it may meet, `[ > crate | stationary obs ]`) tries each at
+/// every pass of its fixpoint, and most find no match: this answers for
+/// them at the cost of a few loads a moving cell.
+#[inline]
+pub(super) fn anchored_row_matches(
+    g: &Compiled,
+    board: &Board,
+    rule: &Rule,
+    memo: &mut AnchorMemo,
+) -> bool {
+    let Some(r) = rule.anchored_row else {
+        return true;
+    };
+    let (Some(&Some(anchor)), Some(test), Some(whole)) = (
+        rule.anchors.get(r),
+        rule.anchor_tests.get(r),
+        rule.row_tests.get(r).and_then(|t| t.stretches.first()),
+    ) else {
+        return true;
+    };
+    let (w, h) = (board.width, board.height);
+    if board.moving.len() * 4 > w * h {
+        return true;
+    }
+    let len = rule.rows[r].len();
+    let (xmin, xmax, ymin, ymax) = start_bounds(rule.direction, len, w, h);
+    let d = delta(rule.direction, h);
+    let sizes = (g.obj_words, g.mov_words);
+    let (objects, movements) = (&board.objects[..], &board.movements[..]);
+    memo.cells(board, sizes, rule.anchor_class, test)
+        .iter()
+        .any(|&i| {
+            let (x, y) = place(rule.direction, anchor, board.xy(i));
+            (xmin..xmax).contains(&x)
+                && (ymin..ymax).contains(&y)
+                && whole.matches(objects, movements, sizes, x * h + y, d)
+        })
+}
+
+/// The moving cells that pass each anchor test (`Rule::anchor_class`),
+/// kept while the board stays as it was: a group's loop tries hundreds of
+/// expanded rules between two changes of the board, and the rules of one
+/// anchor (a crate's part moving one way, against each obstacle it may
+/// meet) found the same cells each time. The owner says when the board
+/// may have changed ([`AnchorMemo::forget`]); an entry is used only for the
+/// test it was made for, so that a class shared by mistake costs a search,
+/// never a wrong answer.
+#[derive(Clone, Debug, Default)]
+pub struct AnchorMemo {
+    /// The board's number: bumped by every possible change.
+    version: u64,
+    /// Per class: the version and test of the entry, and its cells.
+    entries: Vec<(u64, AnchorTest, Vec<usize>)>,
+}
+
+impl AnchorMemo {
+    /// Forgets every entry: the board may have changed.
+    #[inline(always)]
+    pub fn forget(&mut self) {
+        self.version += 1;
+    }
+
+    /// The moving cells of `board` that pass `test` (in the moving list's
+    /// order), from the entry of `class` when it was made for this test on
+    /// this board.
+    #[inline]
+    fn cells(
+        &mut self,
+        board: &Board,
+        sizes: (usize, usize),
+        class: u32,
+        test: &AnchorTest,
+    ) -> &[usize] {
+        let class = class as usize;
+        if self.entries.len() <= class {
+            self.entries
+                .resize_with(class + 1, || (0, AnchorTest::default(), Vec::new()));
+        }
+        // Entries are stamped one past the board's number, so that a new
+        // entry (stamped zero) never reads as current.
+        let version = self.version + 1;
+        let entry = &mut self.entries[class];
+        if entry.0 != version || entry.1 != *test {
+            let (objects, movements) = (&board.objects[..], &board.movements[..]);
+            entry.2.clear();
+            entry.2.extend(
+                board
+                    .moving
+                    .iter()
+                    .copied()
+                    .filter(|&i| test.admits(objects, movements, sizes, i)),
+            );
+            (entry.0, entry.1) = (version, *test);
+        }
+        &entry.2
+    }
 }
 
 /// Fills `rows` with the matches of every row; false when a row has none.

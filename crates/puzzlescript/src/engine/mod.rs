@@ -412,6 +412,9 @@ pub struct Scratch {
     pub general_rules: bool,
     /// The moves of the last direct turn, in order ([`direct::Shift`]).
     pub shifts: Vec<direct::Shift>,
+    /// The moving cells that passed each anchor test, while the board
+    /// stays as it was ([`matching::AnchorMemo`]).
+    pub anchor_memo: matching::AnchorMemo,
 }
 
 impl Scratch {

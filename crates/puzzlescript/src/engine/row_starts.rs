@@ -4,7 +4,7 @@
 //! leans on the other.
 
 use super::{Board, RowMatch};
-use crate::compile::{CellPattern, NarrowCell};
+use crate::compile::NarrowCell;
 
 /// The index step of one cell in a scan direction.
 pub(super) fn delta(direction: u8, height: usize) -> isize {
@@ -101,7 +101,7 @@ pub(super) fn anchor_start(
 /// The column and row where a row scanned in `direction` starts when its
 /// cell `anchor` lies at column and row `(x, y)` (wrapping below zero).
 #[inline(always)]
-fn place(direction: u8, anchor: usize, (x, y): (usize, usize)) -> (usize, usize) {
+pub(super) fn place(direction: u8, anchor: usize, (x, y): (usize, usize)) -> (usize, usize) {
     match direction {
         1 => (x, y + anchor),
         2 => (x, y.wrapping_sub(anchor)),
@@ -169,62 +169,6 @@ fn each_anchored_start(
         if (xmin..xmax).contains(&x) && (ymin..ymax).contains(&y) {
             visit(x, y);
         }
-    }
-}
-
-/// A necessary test of an anchor cell's pattern, for the general path's
-/// anchored search (boards of several words, rows not in plain words): its
-/// first object word test, its first movement word test and its first
-/// property when that lies in one word, each a load and a mask or two (a
-/// test of all zeros passes).
-/// [`cell_matches`](super::matching::cell_matches) on such boards walks the
-/// pattern's lists of tests, and dozens of moving crates times dozens of
-/// rules made that walk a third of a sliding game's time; the full test
-/// still decides, when the row is tried from the start.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct AnchorTest {
-    /// Object word, bits present, bits missing.
-    objects: (usize, u64, u64),
-    /// Movement word, bits present, bits missing.
-    movements: (usize, u64, u64),
-    /// Object word and the property's objects in it (zero: none).
-    any: (usize, u64),
-}
-
-impl AnchorTest {
-    /// The test of pattern `p`.
-    pub(super) fn of(p: &CellPattern) -> AnchorTest {
-        let word = |moves: bool| {
-            p.tests
-                .iter()
-                .find(|t| t.moves == moves)
-                .map_or((0, 0, 0), |t| (t.word as usize, t.present, t.missing))
-        };
-        let any = match p.any_words.first().map(|words| &words[..]) {
-            Some(&[(w, m)]) => (w as usize, m),
-            _ => (0, 0),
-        };
-        AnchorTest {
-            objects: word(false),
-            movements: word(true),
-            any,
-        }
-    }
-
-    /// False when cell `i` (of a board of `so` object and `sm` movement
-    /// words a cell) cannot match the pattern.
-    #[inline(always)]
-    pub(super) fn admits(&self, board: &Board, so: usize, sm: usize, i: usize) -> bool {
-        let (ow, op, om) = self.objects;
-        let (mw, mp, mm) = self.movements;
-        let (aw, am) = self.any;
-        let o = board.objects.get(i * so + ow).copied().unwrap_or(0);
-        let m = board.movements.get(i * sm + mw).copied().unwrap_or(0);
-        o & op == op
-            && o & om == 0
-            && m & mp == mp
-            && m & mm == 0
-            && (am == 0 || board.objects.get(i * so + aw).is_some_and(|&a| a & am != 0))
     }
 }
 

@@ -101,6 +101,21 @@ impl Summary {
         self.unit(1 + self.height + x)
     }
 
+    /// The first object word of row `line`'s summary (`horizontal`) or of
+    /// column `line`'s (a summary that [`Summary::is_full`]).
+    #[inline(always)]
+    pub fn line_objects_word(&self, horizontal: bool, line: usize) -> u64 {
+        let k = if horizontal {
+            1 + line
+        } else {
+            1 + self.height + line
+        };
+        self.words
+            .get(k * (self.so + self.sm))
+            .copied()
+            .unwrap_or(0)
+    }
+
     /// Adds a cell's objects and movements to the board's, its row's and its column's.
     #[inline]
     pub fn add(&mut self, x: usize, y: usize, objs: &[u64], movs: &[u64]) {
