@@ -210,9 +210,9 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, Fault> {
     };
     rule.narrow = NarrowRule::of(&rule);
     rule.keeps_own_matches = rule.keeps_matches();
-    rule.settles = rule.settles_in_one_pass();
     // The game's levels may allow fewer writes (`one_per_layer::index_writes`).
     rule.writes = super::writes::rule_writes(&rule, None);
+    rule.settles = rule.settles_in_one_pass(None);
     Ok(Some(rule))
 }
 
@@ -446,10 +446,12 @@ pub fn arrange(rules: Vec<Rule>, lates: &[bool], loops: &[(usize, bool)]) -> (Ru
         RuleSet {
             groups: normal,
             loop_point: np,
+            settles: Vec::new(),
         },
         RuleSet {
             groups: late,
             loop_point: lp,
+            settles: Vec::new(),
         },
     )
 }

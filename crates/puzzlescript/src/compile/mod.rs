@@ -10,6 +10,7 @@ pub mod one_per_layer;
 pub mod program;
 pub mod row_tests;
 pub mod rule_text;
+pub mod settle;
 pub mod write_list;
 pub mod writes;
 

@@ -86,8 +86,10 @@ fn word(words: &[u64], w: usize) -> u64 {
 }
 
 /// Sets [`Compiled::one_per_layer`] from the game's levels and rules, and
-/// computes every rule's writes (`Rule::writes`) with what it allows, and
-/// whether unchanged matches may be recorded (`Rule::records_unchanged`).
+/// computes every rule's writes (`Rule::writes`) with what it allows,
+/// whether unchanged matches may be recorded (`Rule::records_unchanged`),
+/// and whether a pass settles the rule and its group (`Rule::settles`,
+/// `RuleSet::settles`, which read the writes).
 /// Run whenever the rules' replacements or the levels change.
 pub fn index_writes(game: &mut Compiled) {
     game.one_per_layer = holds(&game.names, &[&game.rules, &game.late_rules], &game.levels);
@@ -107,6 +109,13 @@ pub fn index_writes(game: &mut Compiled) {
     for rule in all.flatten() {
         rule.writes = super::writes::rule_writes(rule, layers);
         rule.records_unchanged = rule.records_unchanged_matches(&player_moves);
+        rule.settles = rule.settles_in_one_pass(layers);
+    }
+    for set in [&mut game.rules, &mut game.late_rules] {
+        let groups = set.groups.iter();
+        set.settles = groups
+            .map(|g| super::settle::group_settles(g, layers))
+            .collect();
     }
 }
 

@@ -106,7 +106,7 @@ pub fn keeps_any_match(p: &CellPattern, rep: &Replacement, layers: Option<&[Vec<
 /// never holds two objects of one layer (`layers`, the objects of each):
 /// those `p` excludes, and in each layer where `p` requires an object, or a
 /// property all of whose objects lie in that layer, every other object.
-fn excluded_by_layers(p: &CellPattern, layers: &[Vec<u64>]) -> Vec<u64> {
+pub(super) fn excluded_by_layers(p: &CellPattern, layers: &[Vec<u64>]) -> Vec<u64> {
     let mut absent = p.missing.to_vec();
     for layer in layers {
         // What a satisfying cell holds of this layer, when the pattern says.
