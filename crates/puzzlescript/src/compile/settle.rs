@@ -2,10 +2,12 @@
 //! of the group changed the board, a second pass would change nothing, so
 //! the engine ends the group's fixpoint there (`Rule::settles`,
 //! `RuleSet::settles`) instead of searching every rule again to find that
-//! out. Games that redraw decoration every turn (`[ decoration ] -> [ ]`
-//! expanded to a rule per layer, `[ walls | ] -> [ walls | coast ]`, a
-//! frame drawn by a hundred rules of two rows) paid for that second search
-//! on every turn.
+//! out. Games that redraw decoration or light every turn (`[ decoration ]
+//! -> [ ]` expanded to a rule per layer, `[ walls | ] -> [ walls | coast ]`,
+//! a frame drawn by a hundred rules of two rows, light spread a step from
+//! its sources) paid for that second search on every turn. A group
+//! qualifies when the writes of each rule and of the rules after it can
+//! only turn its tests off and keep what it wrote ([`group_settles`]).
 //!
 //! The analysis reads the rule's writes (`Rule::writes`, the only cells its
 //! matches change) and what each write can change on a cell that satisfies
@@ -58,19 +60,6 @@ impl WriteEffect {
             clear: [objects.1, movements.1],
         }
     }
-
-    /// Everything the effect may change.
-    fn changed(&self) -> Bits {
-        [
-            union(&self.set[0], &self.clear[0]),
-            union(&self.set[1], &self.clear[1]),
-        ]
-    }
-
-    /// True when the effect sets nothing.
-    fn clears_only(&self) -> bool {
-        self.set.iter().flatten().all(|&w| w == 0)
-    }
 }
 
 /// What `x -> (x & !clear) | set` may set and clear in a cell that holds
@@ -95,141 +84,133 @@ fn union(a: &[u64], b: &[u64]) -> Vec<u64> {
         .collect()
 }
 
-/// True when `a` and `b` share a bit (objects with objects, movements with
-/// movements).
-fn meets(a: &Bits, b: &Bits) -> bool {
-    a.iter()
-        .zip(b)
-        .any(|(x, y)| x.iter().zip(y).any(|(p, q)| p & q != 0))
+/// True when `a` and `b` share a bit.
+fn meets(a: &[u64], b: &[u64]) -> bool {
+    a.iter().zip(b).any(|(x, y)| x & y != 0)
 }
 
-/// `a` with the bits of `b` added.
-fn add(a: &mut Bits, b: &Bits) {
-    for (x, y) in a.iter_mut().zip(b) {
-        *x = union(x, y);
-    }
+/// True when `e`, written on a cell, can only turn the tests of `p` from
+/// true to false, never the other way: it sets nothing that `p` requires
+/// (alone or in a property) and clears nothing that `p` excludes, moving
+/// or not.
+fn turns_off_only(e: &WriteEffect, p: &CellPattern) -> bool {
+    let ([set, mset], [clear, mclear]) = (&e.set, &e.clear);
+    !meets(set, &p.present)
+        && !p.any_present.iter().any(|any| meets(set, any))
+        && !meets(clear, &p.missing)
+        && !meets(mset, &p.moves_present)
+        && !meets(mclear, &p.moves_missing)
 }
 
-/// What a rule reads and what its writes may change.
-struct Footprint {
-    /// Every object and movement some pattern tests (required, excluded,
-    /// in a property, moving or not).
-    tested: Bits,
-    /// The objects and movements some pattern excludes.
-    excluded: Bits,
-    /// The effect of each write, in order.
-    effects: Vec<WriteEffect>,
-    /// Everything some write may change.
-    changed: Bits,
+/// True when `later`, written on a cell that satisfies `pattern`, leaves
+/// a cell that `earlier` left as it is (holding what `earlier` sets,
+/// lacking what it clears) as `earlier` would leave it: it clears nothing
+/// `earlier` sets and sets nothing `earlier` clears; or no such cell
+/// satisfies `pattern`, which excludes something `earlier` sets or
+/// requires something it clears.
+fn keeps(later: &WriteEffect, pattern: &CellPattern, earlier: &WriteEffect) -> bool {
+    let apart = (0..2).all(|k| {
+        !meets(&later.clear[k], &earlier.set[k]) && !meets(&later.set[k], &earlier.clear[k])
+    });
+    apart
+        || meets(&earlier.set[0], &pattern.missing)
+        || meets(&earlier.clear[0], &pattern.present)
+        || meets(&earlier.set[1], &pattern.moves_missing)
+        || meets(&earlier.clear[1], &pattern.moves_present)
 }
 
-impl Footprint {
+/// What a rule tests and writes.
+struct Footprint<'a> {
+    /// Its cell patterns.
+    patterns: Vec<&'a CellPattern>,
+    /// The effect of each write (`Rule::writes`), with the pattern of the
+    /// cell it writes.
+    writes: Vec<(WriteEffect, &'a CellPattern)>,
+    /// True for a rule of one row of one cell (`Rule::single_cell`).
+    single_cell: bool,
+}
+
+impl<'a> Footprint<'a> {
     /// The footprint of `rule` (`layers` as in [`WriteEffect::of`]), or
     /// `None` when something it does is not a fixed write: a command, a
     /// rigid mark, a random rule or a random choice.
-    fn of(rule: &Rule, layers: Option<&[Vec<u64>]>) -> Option<Footprint> {
+    fn of(rule: &'a Rule, layers: Option<&[Vec<u64>]>) -> Option<Footprint<'a>> {
         if rule.rigid || rule.random || !rule.commands.is_empty() {
             return None;
         }
-        let mut print = Footprint {
-            tested: Bits::default(),
-            excluded: Bits::default(),
-            effects: Vec::new(),
-            changed: Bits::default(),
+        let cell = |r: usize, c: usize| match rule.rows.get(r).and_then(|row| row.get(c)) {
+            Some(PatternCell::Cell(p)) => Some(p),
+            _ => None,
         };
-        for p in rule.rows.iter().flatten().filter_map(|c| match c {
-            PatternCell::Cell(p) => Some(p),
-            PatternCell::Ellipsis => None,
-        }) {
-            let excluded = [p.missing.to_vec(), p.moves_missing.to_vec()];
-            let mut tested = [p.present.to_vec(), p.moves_present.to_vec()];
-            add(&mut tested, &excluded);
-            for any in &p.any_present {
-                tested[0] = union(&tested[0], any);
-            }
-            add(&mut print.tested, &tested);
-            add(&mut print.excluded, &excluded);
-        }
+        let patterns = rule.rows.iter().flatten();
+        let mut print = Footprint {
+            patterns: patterns
+                .filter_map(|c| match c {
+                    PatternCell::Cell(p) => Some(p),
+                    PatternCell::Ellipsis => None,
+                })
+                .collect(),
+            writes: Vec::new(),
+            single_cell: rule.single_cell().is_some(),
+        };
         for (r, writes) in rule.writes.rows.iter().enumerate() {
             for w in writes.iter() {
-                let Some(PatternCell::Cell(p)) =
-                    rule.rows.get(r).and_then(|row| row.get(w.cell as usize))
-                else {
-                    return None;
-                };
+                let p = cell(r, w.cell as usize)?;
                 let rep = p.replacement.as_ref().filter(|rep| rep.fixed)?;
-                let effect = WriteEffect::of(p, rep, layers);
-                add(&mut print.changed, &effect.changed());
-                print.effects.push(effect);
+                print.writes.push((WriteEffect::of(p, rep, layers), p));
             }
         }
         Some(print)
     }
 
-    /// True when every write clears only, and nothing it clears is
-    /// excluded by `excluded`.
-    fn clears_unexcluded(&self, excluded: &Bits) -> bool {
-        self.effects.iter().all(WriteEffect::clears_only) && !meets(&self.changed, excluded)
+    /// True when the writes of `later`, a rule that runs after this one in
+    /// a pass (or this rule itself), can only turn this rule's tests off
+    /// ([`turns_off_only`]) and keep what this rule wrote ([`keeps`]).
+    fn followed_by(&self, later: &Footprint) -> bool {
+        later.writes.iter().all(|(e, p)| {
+            self.patterns.iter().all(|q| turns_off_only(e, q))
+                && self.writes.iter().all(|(f, _)| keeps(e, p, f))
+        })
     }
 }
 
 /// True when one pass of `rule` (every match found, applied in order)
 /// leaves nothing that a second pass could change, nor that any one of its
-/// matches could change if applied again (`layers` as in
-/// [`WriteEffect::of`]). Nothing it does may be other than fixed writes
-/// (no command, no rigid mark, not random), and one of these holds:
-///
-/// - **One cell**: one row of one cell. Its matches are distinct cells,
-///   each written once, and a fixed replacement written twice gives what
-///   it gave once.
-/// - **Apart and alike**: every write has the same effect, which changes
-///   nothing any pattern of the rule tests. The pass's matches stay its
-///   matches whatever it writes (every re-check holds), and every cell a
-///   match writes was given that one effect by the pass already.
-/// - **Clears only**: no write sets anything, and no pattern excludes what
-///   a write clears. Bits only go away, so a match after the pass matched
-///   before it (its required bits were there, its excluded ones are never
-///   written), was applied then, and clears what is clear already.
-///
-/// Cells a pass did not write match as they did, and those it wrote are
-/// left as they are by its matches.
+/// matches could change if applied again: [`group_settles`] of the rule
+/// alone (`layers` as in [`WriteEffect::of`]).
 pub fn rule_settles(rule: &Rule, layers: Option<&[Vec<u64>]>) -> bool {
-    let Some(print) = Footprint::of(rule, layers) else {
-        return false;
-    };
-    if rule.single_cell().is_some() {
-        return true;
-    }
-    let alike = match print.effects.split_first() {
-        None => true,
-        Some((first, rest)) => {
-            rest.iter().all(|e| e == first) && !meets(&first.changed(), &print.tested)
-        }
-    };
-    alike || print.clears_unexcluded(&print.excluded)
+    group_settles(std::slice::from_ref(rule), layers)
 }
 
-/// True when a pass of the group `rules` that changed the board leaves
-/// nothing that a second pass could change (`layers` as in
-/// [`WriteEffect::of`]), so that its fixpoint may stop there. A group of
-/// one rule settles when the rule does ([`rule_settles`]). A larger one
-/// when every rule does what a rule that settles may, and either
+/// The largest group analysed: the check compares every pair of rules.
+const MAX_GROUP: usize = 256;
+
+/// True when a pass of the group `rules` leaves nothing that a second pass
+/// could change (`layers` as in [`WriteEffect::of`]), so that its fixpoint
+/// may stop after a pass that changed the board. Nothing a rule does may be
+/// other than fixed writes (no command, no rigid mark, not random), and
+/// the writes of each rule, and of every rule after it in the group, must
+/// only turn its tests off ([`turns_off_only`]) and keep what it wrote
+/// ([`keeps`]); a rule of one cell need not ask that of its own writes
+/// (its matches are distinct cells, each written once, by itself).
 ///
-/// - its rules **clear only**, and no pattern of the group excludes what a
-///   write of the group clears: the argument of one such rule holds for
-///   them all, bits only going away; or
-/// - each rule settles, and **the rules are apart**: no rule's writes
-///   change what another tests or writes. Then the bits a rule reads and
-///   writes change only under its own writes, in the pass of the group as
-///   in a pass of the rule alone, which leaves nothing for its second.
-///
-/// Whichever pass of the reference's fixpoint comes next, it then applies
-/// matches that each leave the board as it is, and the fixpoint ends on
-/// the board the first pass left, with the same answer (something
-/// changed).
+/// The argument, for a rule R and a match m of R after the pass: since R
+/// searched in that pass, only R and the rules after it wrote, and each
+/// write could only turn R's tests off; m's tests all hold now, so they
+/// held all along: R found m and applied it (its re-check held). Each cell
+/// m writes was then left holding what the write sets and lacking what it
+/// clears, and every write since kept it so: m changes nothing now. So the
+/// second pass, rule by rule, finds the board as the first left it and
+/// changes nothing; whatever pass of the reference's fixpoint comes next
+/// ends there too, with the same answer (something changed). Floods
+/// (`[ a | no a ] -> [ a | a ]`) do not qualify: their writes set what they
+/// require. Redraws do: `[ wall | ] -> [ wall | coast ]`, a frame drawn by
+/// rules of two rows, `[ decoration ] -> [ ]` expanded to a rule per layer,
+/// and light spread a step from its sources (`[ lamp ] -> [ lamp full ]`
+/// then `[ full | no light ] -> [ full | dim ]`, in that order).
 pub fn group_settles(rules: &[Rule], layers: Option<&[Vec<u64>]>) -> bool {
-    if let [rule] = rules {
-        return rule_settles(rule, layers);
+    if rules.len() > MAX_GROUP {
+        return false;
     }
     let Some(prints) = rules
         .iter()
@@ -238,18 +219,10 @@ pub fn group_settles(rules: &[Rule], layers: Option<&[Vec<u64>]>) -> bool {
     else {
         return false;
     };
-    let mut excluded = Bits::default();
-    for print in &prints {
-        add(&mut excluded, &print.excluded);
-    }
-    if prints.iter().all(|p| p.clears_unexcluded(&excluded)) {
-        return true;
-    }
-    let apart = |i: usize, a: &Footprint| {
-        prints.iter().enumerate().all(|(j, b)| {
-            i == j || (!meets(&b.changed, &a.tested) && !meets(&b.changed, &a.changed))
-        })
-    };
-    rules.iter().all(|r| rule_settles(r, layers))
-        && prints.iter().enumerate().all(|(i, a)| apart(i, a))
+    prints.iter().enumerate().all(|(i, earlier)| {
+        prints[i..]
+            .iter()
+            .enumerate()
+            .all(|(k, later)| (k == 0 && earlier.single_cell) || earlier.followed_by(later))
+    })
 }

@@ -632,6 +632,8 @@ mod tests {
         right [ Crate | no Crate ] -> [ | ]\n\
         right [ Crate | no Crate ] -> [ Crate | Crate ]\n\
         [ Crate ] -> [ Crate MarkB ]\n+ [ Glow ] -> [ MarkA ]\n\
+        [ Wall ] -> [ Wall MarkA ]\n+ [ MarkA | no MarkA no MarkB no Wall ] -> [ MarkA | MarkB ]\n\
+        [ Glow | no MarkA no MarkB no Wall ] -> [ Glow | MarkB ]\n+ [ Target ] -> [ Target Glow ]\n\
         [ Target ] -> [ random Crate ]\n\
         [ Wall ] -> [ Crate ] again\n\
         WINCONDITIONS\nLEVELS\n.P.\n";
@@ -710,11 +712,12 @@ mod tests {
     /// matches each match found afresh, applied alone, changes nothing (so
     /// a second pass changes nothing either). The analysis says so of rules
     /// of one cell, of rules whose writes are alike and apart from what
-    /// they read (two rows, an ellipsis) and of rules that clear only what
-    /// none of their patterns excludes; not of writes unlike one another,
-    /// of clears that a pattern excludes, of floods, random rules or rules
-    /// with commands. The property fails when the analysis admits the
-    /// writes unlike one another, or the clears excluded.
+    /// they read (two rows, an ellipsis), of rules that clear only what
+    /// none of their patterns excludes and of a step of a spread; not of
+    /// writes that overwrite one another, of clears that a pattern
+    /// excludes, of floods, random rules or rules with commands. The
+    /// property fails when the analysis admits writes that turn a test on
+    /// or overwrite one another.
     #[test]
     fn rules_that_settle_leave_their_matches_nothing_to_change() {
         let g = crate::compile("t", SETTLE_GAME).expect("compiles");
@@ -728,6 +731,7 @@ mod tests {
             "right [ Wall | ... | Target ]",
             "[ Crate | Crate ]",
             "[ > Player | Wall ]",
+            "+ [ MarkA | no MarkA no MarkB no Wall ]",
         ] {
             assert!(settles(yes), "{yes}");
         }
@@ -792,9 +796,11 @@ mod tests {
     /// their fixpoint does: the rules of the game run with the analysis's
     /// answers leave every pseudo-random board of one object a layer as
     /// they leave it with no group settling. Groups of several rules that
-    /// clear only, or whose rules are apart, settle; a group whose rules
-    /// write one layer does not (with it settling, the property fails:
-    /// checked by making every group settle, which changes some board).
+    /// clear only, whose rules are apart, or that place marks from their
+    /// sources and then spread them a step, settle; a group whose later
+    /// rule overwrites what an earlier one wrote, or that spreads before
+    /// it places, does not (with them settling the property fails: checked
+    /// by making every group settle, which changes some boards).
     #[test]
     fn groups_that_settle_end_where_their_fixpoint_does() {
         let g = crate::compile("t", SETTLE_GAME).expect("compiles");
@@ -814,9 +820,14 @@ mod tests {
         assert!(group_of("[ Target ] -> [ Target Glow ]"), "apart");
         assert!(group_of("[ > Player | Wall ]"), "clears only, four rules");
         assert!(
+            group_of("[ Wall ] -> [ Wall MarkA ]"),
+            "sources, then a step"
+        );
+        assert!(
             !group_of("[ Crate ] -> [ Crate MarkB ]"),
             "one layer written"
         );
+        assert!(!group_of("[ Glow | no MarkA"), "a step, then its sources");
         assert!(!group_of("right [ Crate | | ]"));
         let unsettled = |settles: bool| {
             let mut g = g.clone();
