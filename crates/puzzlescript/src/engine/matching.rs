@@ -443,21 +443,63 @@ pub(super) fn row_matches(
     // A line (a board row for horizontal rules, a column for vertical
     // ones) is scanned when it is wanted and its summary holds what the
     // row needs.
+    let wanted = |line: usize| lines.is_none_or(|l| bits::get(l, line));
+    let scan_line = |line: usize, out: &mut Vec<RowMatch>| {
+        if horizontal {
+            scan((xmin, line), (1, 0), xmax.saturating_sub(xmin), out);
+        } else {
+            scan((line, ymin), (0, 1), ymax.saturating_sub(ymin), out);
+        }
+    };
+    // The lines a scan may cross: board rows for horizontal rules, columns
+    // for vertical ones, and where their summaries start among the lines'.
+    let (range, first_unit) = if horizontal {
+        (ymin..ymax, 0)
+    } else {
+        (xmin..xmax, h)
+    };
+    if so == 1 && (sm == 1 || bits::is_zero(need_mov)) {
+        // Where objects take one word, and movements too or the row needs
+        // none, each line's summary is tested on its words as such: a rule
+        // of a wide board tests every line of it, and through slices the
+        // test cost more than the scan of a line it rejects. (A property
+        // of one-word objects is one word.)
+        let (need, need_mov, plain) = (word(need), word(need_mov), need_any.is_empty());
+        let admits = |o: u64, m: u64| {
+            o & need == need
+                && m & need_mov == need_mov
+                && (plain || need_any.iter().all(|p| p.iter().any(|&(_, b)| o & b != 0)))
+        };
+        let skip = first_unit + range.start;
+        if sm == 1 {
+            for (line, unit) in range.zip(sum.lines().chunks_exact(2).skip(skip)) {
+                if admits(unit[0], unit[1]) && wanted(line) {
+                    scan_line(line, out);
+                }
+            }
+        } else {
+            for (line, unit) in range.zip(sum.lines().chunks_exact(1 + sm).skip(skip)) {
+                if admits(unit[0], 0) && wanted(line) {
+                    scan_line(line, out);
+                }
+            }
+        }
+        return;
+    }
     let admits = |(objs, movs): (&[u64], &[u64])| {
         bits::contains(objs, need)
             && bits::contains(movs, need_mov)
             && holds_properties(objs, need_any)
     };
-    let wanted = |line: usize| lines.is_none_or(|l| bits::get(l, line));
-    if horizontal {
-        for y in (ymin..ymax).filter(|&y| wanted(y) && admits(sum.row(y))) {
-            scan((xmin, y), (1, 0), xmax.saturating_sub(xmin), out);
-        }
-    } else {
-        for x in (xmin..xmax).filter(|&x| wanted(x) && admits(sum.col(x))) {
-            scan((x, ymin), (0, 1), ymax.saturating_sub(ymin), out);
-        }
+    for line in range.filter(|&line| wanted(line) && admits(sum.line(first_unit + line))) {
+        scan_line(line, out);
     }
+}
+
+/// The first word of `words`, zero when there is none.
+#[inline(always)]
+fn word(words: &[u64]) -> u64 {
+    words.first().copied().unwrap_or(0)
 }
 
 /// The first cell of `row` before any ellipsis that needs an object, a

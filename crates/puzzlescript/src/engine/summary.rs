@@ -101,6 +101,19 @@ impl Summary {
         self.unit(1 + self.height + x)
     }
 
+    /// Objects and movements of row `y`, or of column `x` past the rows
+    /// (`line` counts rows, then columns).
+    pub fn line(&self, line: usize) -> (&[u64], &[u64]) {
+        self.unit(1 + line)
+    }
+
+    /// The units of every row, then of every column, one after the other
+    /// (`so + sm` words each, see [`Summary`]).
+    #[inline(always)]
+    pub fn lines(&self) -> &[u64] {
+        self.words.get(self.so + self.sm..).unwrap_or(&[])
+    }
+
     /// Adds a cell's objects and movements to the board's, its row's and its column's.
     #[inline]
     pub fn add(&mut self, x: usize, y: usize, objs: &[u64], movs: &[u64]) {
