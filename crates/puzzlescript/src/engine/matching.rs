@@ -357,7 +357,10 @@ pub(super) fn row_matches(
     // (`[ | marker | ... ]` visits only the cells after a marker, not every
     // cell), `step` cells from the start: one before any ellipsis, so that
     // it lies on the line at a fixed distance.
-    let (first, probe_step) = probe(row).unwrap_or((first, 0));
+    let (first, probe_step) = match rule.row_tests[r].probe {
+        Some(c) => (cell(row, c as usize), c as usize),
+        None => (first, 0),
+    };
     let probe_at = |start: usize| (start as isize + probe_step as isize * start_d) as usize;
     let quick = match (first.filter(|p| plain(p)).and_then(|p| p.narrow), so) {
         // With the first of its properties (zero: none).
@@ -375,6 +378,21 @@ pub(super) fn row_matches(
             Some((None, Some(&[(w, m)]))) => Quick::Any(w as usize, m),
             _ => Quick::None,
         },
+    };
+    // A row of one cell whose quick test is all of its test (its plain
+    // masks and at most one property): a cell that passes is a match,
+    // without visiting it (a layer cleared over the whole board, `[ wall ]
+    // -> [ ]`, passes at hundreds of cells).
+    let exact = match quick {
+        Quick::Narrow(_, any) => {
+            row.len() == 1
+                && first.is_some_and(|p| match &p.any_present[..] {
+                    [] => true,
+                    [_] => any != 0,
+                    _ => false,
+                })
+        }
+        _ => false,
     };
     // The cells of a line: `count` cells from `from`, `stride` apart, each
     // with its column and row.
@@ -399,8 +417,12 @@ pub(super) fn row_matches(
                                 m & mp == mp && m & mm == 0
                             })
                         {
-                            let (x, y) = at(k);
-                            visit(x, y, out);
+                            if exact {
+                                out.push([idx, 0, 0]);
+                            } else {
+                                let (x, y) = at(k);
+                                visit(x, y, out);
+                            }
                         }
                         idx += stride;
                     }
@@ -500,23 +522,6 @@ pub(super) fn row_matches(
 #[inline(always)]
 fn word(words: &[u64]) -> u64 {
     words.first().copied().unwrap_or(0)
-}
-
-/// The first cell of `row` before any ellipsis that needs an object, a
-/// property or a movement present, with its place in the row: most cells
-/// of a board fail it, where a cell that only excludes things (or an empty
-/// one) lets most pass. `None` when there is none.
-fn probe(row: &[PatternCell]) -> Option<(Option<&CellPattern>, usize)> {
-    let needs = |p: &CellPattern| {
-        !bits::is_zero(&p.present) || !p.any_present.is_empty() || !bits::is_zero(&p.moves_present)
-    };
-    row.iter()
-        .take_while(|c| matches!(c, PatternCell::Cell(_)))
-        .enumerate()
-        .find_map(|(c, cell)| match cell {
-            PatternCell::Cell(p) if needs(p) => Some((Some(p), c)),
-            _ => None,
-        })
 }
 
 /// True when `objs` (a summary's objects) hold some object of each of the

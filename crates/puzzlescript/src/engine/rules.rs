@@ -339,29 +339,37 @@ mod tests {
     fn wide_game(extra: usize, layered: bool) -> String {
         let names: Vec<String> = (0..extra).map(|k| format!("Filler{k}")).collect();
         let objects: String = names.iter().map(|n| format!("{n}\ngrey\n")).collect();
-        GAME.replace("Target\ngreen\n", &format!("Target\ngreen\n{objects}"))
+        GAME.replace(
+            "Target\ngreen\n",
+            &format!("Target\ngreen\nLamp\nyellow\nGlow\npink\n{objects}"),
+        )
             .replace(
                 "Obstacle = Wall or Crate\n",
                 &format!(
-                    "Obstacle = Wall or Crate\nFar = Crate or {}\n",
+                    "Obstacle = Wall or Crate\nFar = Crate or {}\nLit = Lamp or Glow\n",
                     names.last().map_or("Wall", |n| n.as_str())
                 ),
             )
             .replace(
                 "Target\nPlayer,",
                 &format!(
-                    "Target\n{}\nPlayer,",
+                    "Target\nLamp, Glow\n{}\nPlayer,",
                     names.join(if layered { "\n" } else { ", " })
                 ),
             )
             .replace(
                 "WINCONDITIONS",
-                // The last three are scanned by a later cell than their first
-                // (`probe`): the first needs nothing present.
+                // The next three are scanned by a later cell than their
+                // first (`probe`): the first needs nothing present. The
+                // last four are rows of one cell, whose scan's test is all
+                // of their test when they name one property at most.
                 "late [ Far | Obstacle ] -> [ Far | Target ]\n[ Obstacle no Player | Far ] -> [ Obstacle | Far ]\n\
                  late [ no Wall | | Crate ] -> [ | | Target ]\n\
                  late [ | Far | ... | Player ] -> [ | | ... | Player ]\n\
-                 [ no Player | stationary Obstacle | no Target ] -> [ | Obstacle | Target ]\nWINCONDITIONS",
+                 [ no Player | stationary Obstacle | no Target ] -> [ | Obstacle | Target ]\n\
+                 late [ Obstacle ] -> [ ]\n[ Target no Crate ] -> [ Target ]\n\
+                 [ stationary Player no Target ] -> [ Player ]\n\
+                 [ Obstacle Lit ] -> [ Obstacle ]\nWINCONDITIONS",
             )
     }
 
@@ -394,6 +402,8 @@ mod tests {
                 "crate",
                 "filler69",
                 "filler13",
+                "lamp",
+                "glow",
             ];
             let ids: Vec<usize> = named
                 .iter()
