@@ -210,9 +210,9 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, Fault> {
     };
     rule.narrow = NarrowRule::of(&rule);
     rule.keeps_own_matches = rule.keeps_matches();
-    // The game's levels may allow fewer writes (`one_per_layer::index_writes`).
+    // The game's levels may allow fewer writes (`one_per_layer::index_writes`,
+    // which also tells whether the rule settles in one pass).
     rule.writes = super::writes::rule_writes(&rule, None);
-    rule.settles = rule.settles_in_one_pass(None);
     Ok(Some(rule))
 }
 

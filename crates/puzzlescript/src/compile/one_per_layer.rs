@@ -109,13 +109,16 @@ pub fn index_writes(game: &mut Compiled) {
     for rule in all.flatten() {
         rule.writes = super::writes::rule_writes(rule, layers);
         rule.records_unchanged = rule.records_unchanged_matches(&player_moves);
-        rule.settles = rule.settles_in_one_pass(layers);
     }
     for set in [&mut game.rules, &mut game.late_rules] {
-        let groups = set.groups.iter();
-        set.settles = groups
-            .map(|g| super::settle::group_settles(g, layers))
-            .collect();
+        set.settles.clear();
+        for group in set.groups.iter_mut() {
+            let (alone, settles) = super::settle::settles(group, layers);
+            for (rule, alone) in group.iter_mut().zip(alone) {
+                rule.settles = alone;
+            }
+            set.settles.push(settles);
+        }
     }
 }
 

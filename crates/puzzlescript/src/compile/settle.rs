@@ -41,9 +41,13 @@ impl WriteEffect {
     /// objects of each layer when no cell of the game ever holds two objects
     /// of one layer, else `None` (as for `super::writes::rule_writes`).
     pub fn of(p: &CellPattern, rep: &Replacement, layers: Option<&[Vec<u64>]>) -> WriteEffect {
+        // The layers that exclude more than the pattern says are read only
+        // for a replacement that may clear something it does not exclude.
+        let cleared = (0..rep.clear.len())
+            .any(|w| word(&rep.clear, w) & !word(&rep.set, w) & !word(&p.missing, w) != 0);
         let absent = match layers {
-            Some(layers) => excluded_by_layers(p, layers),
-            None => p.missing.to_vec(),
+            Some(layers) if cleared => excluded_by_layers(p, layers),
+            _ => p.missing.to_vec(),
         };
         let moves_cleared = union(&rep.moves_clear, &rep.moves_layers);
         let (objects, movements) = (
@@ -89,17 +93,36 @@ fn meets(a: &[u64], b: &[u64]) -> bool {
     a.iter().zip(b).any(|(x, y)| x & y != 0)
 }
 
-/// True when `e`, written on a cell, can only turn the tests of `p` from
-/// true to false, never the other way: it sets nothing that `p` requires
-/// (alone or in a property) and clears nothing that `p` excludes, moving
-/// or not.
-fn turns_off_only(e: &WriteEffect, p: &CellPattern) -> bool {
-    let ([set, mset], [clear, mclear]) = (&e.set, &e.clear);
-    !meets(set, &p.present)
-        && !p.any_present.iter().any(|any| meets(set, any))
-        && !meets(clear, &p.missing)
-        && !meets(mset, &p.moves_present)
-        && !meets(mclear, &p.moves_missing)
+/// What a rule's patterns test, gathered over all of them: objects
+/// required (alone or in a property) and excluded, movements required and
+/// excluded.
+#[derive(Default)]
+struct Tests {
+    required: Bits,
+    excluded: Bits,
+}
+
+impl Tests {
+    /// Adds the tests of `p`.
+    fn add(&mut self, p: &CellPattern) {
+        let mut required = union(&self.required[0], &p.present);
+        for any in &p.any_present {
+            required = union(&required, any);
+        }
+        self.required = [required, union(&self.required[1], &p.moves_present)];
+        self.excluded = [
+            union(&self.excluded[0], &p.missing),
+            union(&self.excluded[1], &p.moves_missing),
+        ];
+    }
+}
+
+/// True when `e`, written on a cell, can only turn the tests of `t` from
+/// true to false, never the other way: it sets nothing they require
+/// (alone or in a property) and clears nothing they exclude, moving or
+/// not.
+fn turns_off_only(e: &WriteEffect, t: &Tests) -> bool {
+    (0..2).all(|k| !meets(&e.set[k], &t.required[k]) && !meets(&e.clear[k], &t.excluded[k]))
 }
 
 /// True when `later`, written on a cell that satisfies `pattern`, leaves
@@ -109,23 +132,30 @@ fn turns_off_only(e: &WriteEffect, p: &CellPattern) -> bool {
 /// satisfies `pattern`, which excludes something `earlier` sets or
 /// requires something it clears.
 fn keeps(later: &WriteEffect, pattern: &CellPattern, earlier: &WriteEffect) -> bool {
-    let apart = (0..2).all(|k| {
-        !meets(&later.clear[k], &earlier.set[k]) && !meets(&later.set[k], &earlier.clear[k])
-    });
-    apart
+    apart(later, earlier)
         || meets(&earlier.set[0], &pattern.missing)
         || meets(&earlier.clear[0], &pattern.present)
         || meets(&earlier.set[1], &pattern.moves_missing)
         || meets(&earlier.clear[1], &pattern.moves_present)
 }
 
+/// True when `later` clears nothing `earlier` sets and sets nothing it
+/// clears.
+fn apart(later: &WriteEffect, earlier: &WriteEffect) -> bool {
+    (0..2).all(|k| {
+        !meets(&later.clear[k], &earlier.set[k]) && !meets(&later.set[k], &earlier.clear[k])
+    })
+}
+
 /// What a rule tests and writes.
 struct Footprint<'a> {
-    /// Its cell patterns.
-    patterns: Vec<&'a CellPattern>,
+    /// What its patterns test.
+    tests: Tests,
     /// The effect of each write (`Rule::writes`), with the pattern of the
     /// cell it writes.
     writes: Vec<(WriteEffect, &'a CellPattern)>,
+    /// Everything its writes may set, and may clear.
+    written: WriteEffect,
     /// True for a rule of one row of one cell (`Rule::single_cell`).
     single_cell: bool,
 }
@@ -142,22 +172,30 @@ impl<'a> Footprint<'a> {
             Some(PatternCell::Cell(p)) => Some(p),
             _ => None,
         };
-        let patterns = rule.rows.iter().flatten();
         let mut print = Footprint {
-            patterns: patterns
-                .filter_map(|c| match c {
-                    PatternCell::Cell(p) => Some(p),
-                    PatternCell::Ellipsis => None,
-                })
-                .collect(),
+            tests: Tests::default(),
             writes: Vec::new(),
+            written: WriteEffect {
+                set: Bits::default(),
+                clear: Bits::default(),
+            },
             single_cell: rule.single_cell().is_some(),
         };
+        for c in rule.rows.iter().flatten() {
+            if let PatternCell::Cell(p) = c {
+                print.tests.add(p);
+            }
+        }
         for (r, writes) in rule.writes.rows.iter().enumerate() {
             for w in writes.iter() {
                 let p = cell(r, w.cell as usize)?;
                 let rep = p.replacement.as_ref().filter(|rep| rep.fixed)?;
-                print.writes.push((WriteEffect::of(p, rep, layers), p));
+                let effect = WriteEffect::of(p, rep, layers);
+                for k in 0..2 {
+                    print.written.set[k] = union(&print.written.set[k], &effect.set[k]);
+                    print.written.clear[k] = union(&print.written.clear[k], &effect.clear[k]);
+                }
+                print.writes.push((effect, p));
             }
         }
         Some(print)
@@ -165,11 +203,13 @@ impl<'a> Footprint<'a> {
 
     /// True when the writes of `later`, a rule that runs after this one in
     /// a pass (or this rule itself), can only turn this rule's tests off
-    /// ([`turns_off_only`]) and keep what this rule wrote ([`keeps`]).
+    /// ([`turns_off_only`]) and keep what this rule wrote ([`keeps`]; a
+    /// write apart from everything this rule writes keeps each of its
+    /// writes, which is tried first).
     fn followed_by(&self, later: &Footprint) -> bool {
         later.writes.iter().all(|(e, p)| {
-            self.patterns.iter().all(|q| turns_off_only(e, q))
-                && self.writes.iter().all(|(f, _)| keeps(e, p, f))
+            turns_off_only(e, &self.tests)
+                && (apart(e, &self.written) || self.writes.iter().all(|(f, _)| keeps(e, p, f)))
         })
     }
 }
@@ -179,7 +219,32 @@ impl<'a> Footprint<'a> {
 /// matches could change if applied again: [`group_settles`] of the rule
 /// alone (`layers` as in [`WriteEffect::of`]).
 pub fn rule_settles(rule: &Rule, layers: Option<&[Vec<u64>]>) -> bool {
-    group_settles(std::slice::from_ref(rule), layers)
+    settles(std::slice::from_ref(rule), layers).1
+}
+
+/// Per rule of `rules`, whether it settles alone ([`rule_settles`]), and
+/// whether the group settles ([`group_settles`]), each rule's footprint
+/// computed once for both (`layers` as in [`WriteEffect::of`]).
+pub fn settles(rules: &[Rule], layers: Option<&[Vec<u64>]>) -> (Vec<bool>, bool) {
+    let prints: Vec<Option<Footprint>> = rules.iter().map(|r| Footprint::of(r, layers)).collect();
+    let alone: Vec<bool> = prints
+        .iter()
+        .map(|p| {
+            p.as_ref()
+                .is_some_and(|p| p.single_cell || p.followed_by(p))
+        })
+        .collect();
+    // A group needs each rule to settle alone, then every later rule to
+    // follow each earlier one.
+    let group = rules.len() <= MAX_GROUP
+        && alone.iter().all(|&a| a)
+        && prints.iter().enumerate().all(|(i, earlier)| {
+            prints[i + 1..].iter().all(|later| match (earlier, later) {
+                (Some(earlier), Some(later)) => earlier.followed_by(later),
+                _ => false,
+            })
+        });
+    (alone, group)
 }
 
 /// The largest group analysed: the check compares every pair of rules.
@@ -209,20 +274,5 @@ const MAX_GROUP: usize = 256;
 /// and light spread a step from its sources (`[ lamp ] -> [ lamp full ]`
 /// then `[ full | no light ] -> [ full | dim ]`, in that order).
 pub fn group_settles(rules: &[Rule], layers: Option<&[Vec<u64>]>) -> bool {
-    if rules.len() > MAX_GROUP {
-        return false;
-    }
-    let Some(prints) = rules
-        .iter()
-        .map(|r| Footprint::of(r, layers))
-        .collect::<Option<Vec<_>>>()
-    else {
-        return false;
-    };
-    prints.iter().enumerate().all(|(i, earlier)| {
-        prints[i..]
-            .iter()
-            .enumerate()
-            .all(|(k, later)| (k == 0 && earlier.single_cell) || earlier.followed_by(later))
-    })
+    settles(rules, layers).1
 }
