@@ -109,8 +109,8 @@ pub fn strip(g: &Compiled, inert: &[bool]) -> Compiled {
             // The replacements changed: the plain-word form follows them.
             rule.narrow = super::NarrowRule::of(rule);
             rule.keeps_own_matches = rule.keeps_matches();
-            rule.settles = rule.settles_in_one_pass();
             rule.fires_everywhere = !rule.has_replacements && rule.matches_every_cell();
+            // `Rule::settles` follows the writes (`index_writes` below).
         }
     }
     for level in &mut out.levels {

@@ -227,9 +227,9 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, Fault> {
         rule.anchored_row = Some(0);
     }
     rule.keeps_own_matches = rule.keeps_matches();
-    rule.settles = rule.settles_in_one_pass();
     rule.fires_everywhere = !rule.has_replacements && rule.matches_every_cell();
-    // The game's levels may allow fewer writes (`one_per_layer::index_writes`).
+    // The game's levels may allow fewer writes (`one_per_layer::index_writes`,
+    // which also tells whether the rule settles in one pass).
     rule.writes = super::writes::rule_writes(&rule, None);
     Ok(Some(rule))
 }

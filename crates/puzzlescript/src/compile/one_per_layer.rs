@@ -86,8 +86,10 @@ fn word(words: &[u64], w: usize) -> u64 {
 }
 
 /// Sets [`Compiled::one_per_layer`] from the game's levels and rules, and
-/// computes every rule's writes (`Rule::writes`) with what it allows, and
-/// whether unchanged matches may be recorded (`Rule::records_unchanged`).
+/// computes every rule's writes (`Rule::writes`) with what it allows,
+/// whether unchanged matches may be recorded (`Rule::records_unchanged`),
+/// and whether a pass settles the rule and its group (`Rule::settles`,
+/// `RuleSet::settles`, which read the writes).
 /// Run whenever the rules' replacements or the levels change.
 pub fn index_writes(game: &mut Compiled) {
     game.one_per_layer = holds(&game.names, &[&game.rules, &game.late_rules], &game.levels);
@@ -109,11 +111,14 @@ pub fn index_writes(game: &mut Compiled) {
         rule.records_unchanged = rule.records_unchanged_matches(&player_moves);
     }
     for set in [&mut game.rules, &mut game.late_rules] {
-        set.settles = set
-            .groups
-            .iter()
-            .map(|group| super::settle::group_settles(group, layers))
-            .collect();
+        set.settles.clear();
+        for group in set.groups.iter_mut() {
+            let (alone, settles) = super::settle::settles(group, layers);
+            for (rule, alone) in group.iter_mut().zip(alone) {
+                rule.settles = alone;
+            }
+            set.settles.push(settles);
+        }
     }
 }
 

@@ -320,20 +320,14 @@ impl Rule {
     }
 
     /// True when one pass of this rule (every match found, applied in
-    /// order) leaves nothing that a second pass could change: one row of
-    /// one cell, so that a pass writes only the cells it matched, each
-    /// once; a replacement of fixed masks, which written twice gives what
-    /// it gave once; and nothing else that a pass does (no command, no
-    /// rigid mark, not a random rule). Cells a pass did not write match as
-    /// they did, and those it wrote would get the same masks again.
-    pub fn settles_in_one_pass(&self) -> bool {
-        let Some(p) = self.single_cell() else {
-            return false;
-        };
-        !self.rigid
-            && !self.random
-            && self.commands.is_empty()
-            && p.replacement.as_ref().is_none_or(|r| r.fixed)
+    /// order) leaves nothing that a second pass could change, nor that any
+    /// one of its matches could change if applied again: one cell, writes
+    /// apart from its reads and alike, or clears only
+    /// ([`super::settle::rule_settles`]). `layers` are the objects of each
+    /// layer when no cell of the game ever holds two objects of one layer
+    /// (`super::one_per_layer`), else `None`, as for the writes.
+    pub fn settles_in_one_pass(&self, layers: Option<&[Vec<u64>]>) -> bool {
+        super::settle::rule_settles(self, layers)
     }
 
     /// True when a search of this rule may be recorded although it found
@@ -522,7 +516,9 @@ pub struct RuleSet {
     /// For the last group of a `startloop ... endloop`, the first group of the loop.
     pub loop_point: Vec<Option<usize>>,
     /// Per group, true when a pass that changed the board leaves nothing
-    /// for a second pass to change (`super::settle::group_settles`).
+    /// for a second pass to change ([`super::settle::group_settles`], set
+    /// with the writes): its fixpoint stops after that pass. Empty (none
+    /// settles) until the writes are computed.
     pub settles: Vec<bool>,
 }
 

@@ -7,6 +7,7 @@
 //! interpreted cell by cell.
 
 use super::program::{CellPattern, PatternCell, WordBits};
+use crate::bits;
 
 /// One word test of a cell: bits that must all be set and bits that must
 /// all be clear in word `word` of the cell `step` places into its stretch.
@@ -44,6 +45,11 @@ pub struct Stretch {
 pub struct RowTests {
     /// The stretches in the row's order.
     pub stretches: Box<[Stretch]>,
+    /// The first cell before any ellipsis that needs an object, a property
+    /// or a movement present, its place in the row: a scan tests it first,
+    /// since most cells of a board fail it, where a cell that only excludes
+    /// things (or an empty one) lets most pass. `None` when there is none.
+    pub probe: Option<u32>,
 }
 
 impl RowTests {
@@ -64,8 +70,18 @@ impl RowTests {
                 cells: cells.len() as u32,
             });
         }
+        let needs = |p: &CellPattern| {
+            !bits::is_zero(&p.present)
+                || !p.any_present.is_empty()
+                || !bits::is_zero(&p.moves_present)
+        };
+        let probe = row
+            .iter()
+            .take_while(|c| matches!(c, PatternCell::Cell(_)))
+            .position(|c| matches!(c, PatternCell::Cell(p) if needs(p)));
         RowTests {
             stretches: stretches.into_boxed_slice(),
+            probe: probe.map(|c| c as u32),
         }
     }
 }

@@ -1,208 +1,79 @@
-//! Which rule groups settle in one pass: groups whose second pass, after a
-//! first that changed the board, would change nothing, so that the engine
-//! stops them after one (`engine::rules`). The reference runs that second
-//! pass and finds nothing to do; skipping it leaves the same board. Most
-//! such groups redraw something every turn (`late up [ Wall | no Wall ] ->
-//! [ Wall Edge | ]`, or one rule a direction): the second pass searched the
-//! whole board again for nothing.
+//! Which rules, and which groups of rules, settle in one pass: once a pass
+//! of the group changed the board, a second pass would change nothing, so
+//! the engine ends the group's fixpoint there (`Rule::settles`,
+//! `RuleSet::settles`) instead of searching every rule again to find that
+//! out. Games that redraw decoration or light every turn (`[ decoration ]
+//! -> [ ]` expanded to a rule per layer, `[ walls | ] -> [ walls | coast ]`,
+//! a frame drawn by a hundred rules of two rows, light spread a step from
+//! its sources) paid for that second search on every turn. A group
+//! qualifies when the writes of each rule and of the rules after it can
+//! only turn its tests off and keep what it wrote ([`group_settles`]).
 //!
-//! A group settles in either of two cases. In both it has no command, rigid
-//! mark or random choice, and its replacements are fixed masks.
-//!
-//! First case: (2) no write of a rule can change a bit that a pattern of
-//! the group tests (present, absent, in a property, or a movement), except
-//! that a rule of one cell that settles alone (`Rule::settles`) may change
-//! the bits only it tests; and (3) no write forces to one a bit, outside
-//! those tested, that another forces to zero. By (2) the tested bits never
-//! change while the group runs, so each rule's second search finds the
-//! matches of its first, in the same order (a rule of one cell finds a
-//! subset of its own, which it wrote already). By (3) every untested bit
-//! that some write forces holds after the first pass the value every write
-//! gives it. So each write of the second pass writes what its cell holds.
-//!
-//! Second case: (2') no write can make a cell satisfy a pattern of the
-//! group that it did not (it adds nothing a pattern requires or names in a
-//! property, removes nothing a pattern excludes), and (3') no write forces
-//! to one any bit that another forces to zero. By (2') matches are only
-//! ever undone, so each match of the second pass was a match all through
-//! the first, which applied it; by (3') no write since undid what it wrote
-//! (`[ Spark | no Wire ] -> [ | ]`, a rule that removes what it matched).
-//!
-//! Whether a write can change a bit reads the pattern of the cell it
-//! writes: a bit the pattern requires is present, and one it excludes (or,
-//! when no cell holds two objects of a layer, another object of the layer
-//! of one it requires) is absent, when the write comes, since a match is
-//! applied only while it holds (the engine re-checks it unless no write of
-//! its rule can undo it, `Rule::keeps_matches`).
-//!
-//! Cost: O(r · c) mask tests for a group of r rules of c cells in all;
-//! groups of more than [`MAX_RULES`] rules keep the plain fixpoint.
+//! The analysis reads the rule's writes (`Rule::writes`, the only cells its
+//! matches change) and what each write can change on a cell that satisfies
+//! its pattern ([`WriteEffect`]); with one object a layer
+//! (`super::one_per_layer`), a pattern that requires an object excludes the
+//! rest of its layer, so `[ row_1 ] -> [ wall row_1 ]` changes the wall
+//! layer alone.
 
+use super::program::{CellPattern, PatternCell, Replacement, Rule};
 use super::writes::excluded_by_layers;
-use super::{CellPattern, PatternCell, Replacement, Rule};
-use crate::bits;
 
-/// The largest group analysed (groups expanded from many properties run
-/// their plain fixpoint).
-pub const MAX_RULES: usize = 256;
+/// Words of objects, then words of movements.
+type Bits = [Vec<u64>; 2];
 
-/// Object and movement bits, word by word.
-#[derive(Clone, Default)]
-struct Bits {
-    objects: Vec<u64>,
-    moves: Vec<u64>,
+/// What a fixed replacement can change in a cell that satisfies its
+/// pattern: the objects and movements it may set (those the pattern does
+/// not require already) and those it may clear (neither set again nor
+/// excluded already, by the pattern or, with one object a layer, by its
+/// layers). On such a cell the replacement writes `(old & !clear) | set`
+/// of these masks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WriteEffect {
+    /// Objects and movements it may set.
+    pub set: Bits,
+    /// Objects and movements it may clear.
+    pub clear: Bits,
 }
 
-impl Bits {
-    fn or(&mut self, objects: &[u64], moves: &[u64]) {
-        grow_or(&mut self.objects, objects);
-        grow_or(&mut self.moves, moves);
-    }
-
-    fn meets(&self, other: &Bits) -> bool {
-        bits::intersects(&self.objects, &other.objects)
-            || bits::intersects(&self.moves, &other.moves)
-    }
-}
-
-/// True when a pass of `rules` (a group, in order) that changed the board
-/// leaves nothing for a second pass to change (see the module's text).
-/// `layers` are the objects of each layer when no cell of the game ever
-/// holds two objects of one layer (`super::one_per_layer`).
-pub fn group_settles(rules: &[Rule], layers: Option<&[Vec<u64>]>) -> bool {
-    if rules.is_empty() || rules.len() > MAX_RULES || rules[0].random {
-        return false;
-    }
-    let plain = |r: &Rule| {
-        !r.rigid && !r.random && r.commands.is_empty() && replacements(r).all(|(_, w)| w.fixed)
-    };
-    if !rules.iter().all(plain) {
-        return false;
-    }
-    let tested: Vec<Bits> = rules.iter().map(tested_by).collect();
-    let mut all = Bits::default();
-    for t in &tested {
-        all.or(&t.objects, &t.moves);
-    }
-    (tested_stay(rules, &tested, &all, layers) && forced_agree(rules, Some(&all)))
-        || (only_undoes_matches(rules, layers) && forced_agree(rules, None))
-}
-
-/// True when no write of the group can change a bit that one of its
-/// patterns tests, except the bits that a rule of one cell that settles
-/// alone (`Rule::settles`) tests and no other rule does (the module's (2)).
-fn tested_stay(rules: &[Rule], tested: &[Bits], all: &Bits, layers: Option<&[Vec<u64>]>) -> bool {
-    rules.iter().enumerate().all(|(k, rule)| {
-        let guarded = if rule.settles {
-            let mut others = Bits::default();
-            for (_, t) in tested.iter().enumerate().filter(|(j, _)| *j != k) {
-                others.or(&t.objects, &t.moves);
-            }
-            others
-        } else {
-            all.clone()
+impl WriteEffect {
+    /// The effect of `rep` on the cells that satisfy `p`; `layers` are the
+    /// objects of each layer when no cell of the game ever holds two objects
+    /// of one layer, else `None` (as for `super::writes::rule_writes`).
+    pub fn of(p: &CellPattern, rep: &Replacement, layers: Option<&[Vec<u64>]>) -> WriteEffect {
+        // The layers that exclude more than the pattern says are read only
+        // for a replacement that may clear something it does not exclude.
+        let cleared = (0..rep.clear.len())
+            .any(|w| word(&rep.clear, w) & !word(&rep.set, w) & !word(&p.missing, w) != 0);
+        let absent = match layers {
+            Some(layers) if cleared => excluded_by_layers(p, layers),
+            _ => p.missing.to_vec(),
         };
-        replacements(rule).all(|(p, r)| !may_change(p, r, layers).meets(&guarded))
-    })
-}
-
-/// True when no write of the group can make a cell satisfy one of its
-/// patterns that it did not: it adds no object or movement that a pattern
-/// requires (or names in a property), and removes none that a pattern
-/// excludes (the module's (2'), beside (3'): every forced bit agrees).
-fn only_undoes_matches(rules: &[Rule], layers: Option<&[Vec<u64>]>) -> bool {
-    let (mut wanted, mut unwanted) = (Bits::default(), Bits::default());
-    for p in rules.iter().flat_map(patterns) {
-        wanted.or(&p.present, &p.moves_present);
-        for set in &p.any_present {
-            wanted.or(set, &[]);
-        }
-        unwanted.or(&p.missing, &p.moves_missing);
-    }
-    rules.iter().flat_map(replacements).all(|(p, r)| {
-        let (added, removed) = changes(p, r, layers);
-        !added.meets(&wanted) && !removed.meets(&unwanted)
-    })
-}
-
-/// The bits that writing `r` on a cell that satisfies `p` may change.
-fn may_change(p: &CellPattern, r: &Replacement, layers: Option<&[Vec<u64>]>) -> Bits {
-    let (mut bits, removed) = changes(p, r, layers);
-    bits.or(&removed.objects, &removed.moves);
-    bits
-}
-
-/// The bits that writing `r` on a cell that satisfies `p` may add, and
-/// those it may remove: what it sets that `p` does not require, and what
-/// it clears (without setting) that `p` does not exclude. `layers` as in
-/// [`group_settles`].
-fn changes(p: &CellPattern, r: &Replacement, layers: Option<&[Vec<u64>]>) -> (Bits, Bits) {
-    let absent = match layers {
-        Some(layers) => excluded_by_layers(p, layers),
-        None => p.missing.to_vec(),
-    };
-    let mclear: Vec<u64> = (0..r.moves_clear.len().max(r.moves_layers.len()))
-        .map(|w| word(&r.moves_clear, w) | word(&r.moves_layers, w))
-        .collect();
-    let added = Bits {
-        objects: and_not(&r.set, &p.present),
-        moves: and_not(&r.moves_set, &p.moves_present),
-    };
-    let removed = Bits {
-        objects: and_not(&and_not(&r.clear, &r.set), &absent),
-        moves: and_not(&and_not(&mclear, &r.moves_set), &p.moves_missing),
-    };
-    (added, removed)
-}
-
-/// True when no write of the group forces to one a bit that another forces
-/// to zero; with `tested`, among the bits outside it only.
-fn forced_agree(rules: &[Rule], tested: Option<&Bits>) -> bool {
-    let (mut ones, mut zeros) = (Bits::default(), Bits::default());
-    for (_, r) in rules.iter().flat_map(replacements) {
-        let mclear: Vec<u64> = (0..r.moves_clear.len().max(r.moves_layers.len()))
-            .map(|w| word(&r.moves_clear, w) | word(&r.moves_layers, w))
-            .collect();
-        ones.or(&r.set, &r.moves_set);
-        zeros.or(&and_not(&r.clear, &r.set), &and_not(&mclear, &r.moves_set));
-    }
-    let Some(tested) = tested else {
-        return !ones.meets(&zeros);
-    };
-    let untested = |b: &Bits| Bits {
-        objects: and_not(&b.objects, &tested.objects),
-        moves: and_not(&b.moves, &tested.moves),
-    };
-    !untested(&ones).meets(&untested(&zeros))
-}
-
-/// Every bit a rule's patterns test.
-fn tested_by(rule: &Rule) -> Bits {
-    let mut t = Bits::default();
-    for p in patterns(rule) {
-        t.or(&p.present, &p.moves_present);
-        t.or(&p.missing, &p.moves_missing);
-        for set in &p.any_present {
-            t.or(set, &[]);
+        let moves_cleared = union(&rep.moves_clear, &rep.moves_layers);
+        let (objects, movements) = (
+            effect(&rep.set, &rep.clear, &p.present, &absent),
+            effect(
+                &rep.moves_set,
+                &moves_cleared,
+                &p.moves_present,
+                &p.moves_missing,
+            ),
+        );
+        WriteEffect {
+            set: [objects.0, movements.0],
+            clear: [objects.1, movements.1],
         }
     }
-    t
 }
 
-/// `a & !b`, word by word, as long as `a`.
-fn and_not(a: &[u64], b: &[u64]) -> Vec<u64> {
-    a.iter()
-        .enumerate()
-        .map(|(w, &x)| x & !word(b, w))
-        .collect()
-}
-
-/// `acc |= v`, `acc` grown to `v`'s length.
-fn grow_or(acc: &mut Vec<u64>, v: &[u64]) {
-    if acc.len() < v.len() {
-        acc.resize(v.len(), 0);
-    }
-    bits::or_into(acc, v);
+/// What `x -> (x & !clear) | set` may set and clear in a cell that holds
+/// `present` and lacks `absent`: a bit set that it holds, or cleared (and
+/// not set again) that it lacks, changes nothing.
+fn effect(set: &[u64], clear: &[u64], present: &[u64], absent: &[u64]) -> (Vec<u64>, Vec<u64>) {
+    let words = set.len().max(clear.len());
+    let may_set = (0..words).map(|w| word(set, w) & !word(present, w));
+    let may_clear = (0..words).map(|w| word(clear, w) & !word(set, w) & !word(absent, w));
+    (may_set.collect(), may_clear.collect())
 }
 
 /// Word `w` of `words`, zero past its end.
@@ -210,15 +81,198 @@ fn word(words: &[u64], w: usize) -> u64 {
     words.get(w).copied().unwrap_or(0)
 }
 
-/// Every cell pattern of a rule's rows (ellipses left out).
-fn patterns(rule: &Rule) -> impl Iterator<Item = &CellPattern> {
-    rule.rows.iter().flatten().filter_map(|c| match c {
-        PatternCell::Cell(p) => Some(p),
-        PatternCell::Ellipsis => None,
+/// The words of `a` or `b`.
+fn union(a: &[u64], b: &[u64]) -> Vec<u64> {
+    (0..a.len().max(b.len()))
+        .map(|w| word(a, w) | word(b, w))
+        .collect()
+}
+
+/// True when `a` and `b` share a bit.
+fn meets(a: &[u64], b: &[u64]) -> bool {
+    a.iter().zip(b).any(|(x, y)| x & y != 0)
+}
+
+/// What a rule's patterns test, gathered over all of them: objects
+/// required (alone or in a property) and excluded, movements required and
+/// excluded.
+#[derive(Default)]
+struct Tests {
+    required: Bits,
+    excluded: Bits,
+}
+
+impl Tests {
+    /// Adds the tests of `p`.
+    fn add(&mut self, p: &CellPattern) {
+        let mut required = union(&self.required[0], &p.present);
+        for any in &p.any_present {
+            required = union(&required, any);
+        }
+        self.required = [required, union(&self.required[1], &p.moves_present)];
+        self.excluded = [
+            union(&self.excluded[0], &p.missing),
+            union(&self.excluded[1], &p.moves_missing),
+        ];
+    }
+}
+
+/// True when `e`, written on a cell, can only turn the tests of `t` from
+/// true to false, never the other way: it sets nothing they require
+/// (alone or in a property) and clears nothing they exclude, moving or
+/// not.
+fn turns_off_only(e: &WriteEffect, t: &Tests) -> bool {
+    (0..2).all(|k| !meets(&e.set[k], &t.required[k]) && !meets(&e.clear[k], &t.excluded[k]))
+}
+
+/// True when `later`, written on a cell that satisfies `pattern`, leaves
+/// a cell that `earlier` left as it is (holding what `earlier` sets,
+/// lacking what it clears) as `earlier` would leave it: it clears nothing
+/// `earlier` sets and sets nothing `earlier` clears; or no such cell
+/// satisfies `pattern`, which excludes something `earlier` sets or
+/// requires something it clears.
+fn keeps(later: &WriteEffect, pattern: &CellPattern, earlier: &WriteEffect) -> bool {
+    apart(later, earlier)
+        || meets(&earlier.set[0], &pattern.missing)
+        || meets(&earlier.clear[0], &pattern.present)
+        || meets(&earlier.set[1], &pattern.moves_missing)
+        || meets(&earlier.clear[1], &pattern.moves_present)
+}
+
+/// True when `later` clears nothing `earlier` sets and sets nothing it
+/// clears.
+fn apart(later: &WriteEffect, earlier: &WriteEffect) -> bool {
+    (0..2).all(|k| {
+        !meets(&later.clear[k], &earlier.set[k]) && !meets(&later.set[k], &earlier.clear[k])
     })
 }
 
-/// Every replacement of a rule's cells, with the pattern it rewrites.
-fn replacements(rule: &Rule) -> impl Iterator<Item = (&CellPattern, &Replacement)> {
-    patterns(rule).filter_map(|p| p.replacement.as_ref().map(|r| (p, r)))
+/// What a rule tests and writes.
+struct Footprint<'a> {
+    /// What its patterns test.
+    tests: Tests,
+    /// The effect of each write (`Rule::writes`), with the pattern of the
+    /// cell it writes.
+    writes: Vec<(WriteEffect, &'a CellPattern)>,
+    /// Everything its writes may set, and may clear.
+    written: WriteEffect,
+    /// True for a rule of one row of one cell (`Rule::single_cell`).
+    single_cell: bool,
+}
+
+impl<'a> Footprint<'a> {
+    /// The footprint of `rule` (`layers` as in [`WriteEffect::of`]), or
+    /// `None` when something it does is not a fixed write: a command, a
+    /// rigid mark, a random rule or a random choice.
+    fn of(rule: &'a Rule, layers: Option<&[Vec<u64>]>) -> Option<Footprint<'a>> {
+        if rule.rigid || rule.random || !rule.commands.is_empty() {
+            return None;
+        }
+        let cell = |r: usize, c: usize| match rule.rows.get(r).and_then(|row| row.get(c)) {
+            Some(PatternCell::Cell(p)) => Some(p),
+            _ => None,
+        };
+        let mut print = Footprint {
+            tests: Tests::default(),
+            writes: Vec::new(),
+            written: WriteEffect {
+                set: Bits::default(),
+                clear: Bits::default(),
+            },
+            single_cell: rule.single_cell().is_some(),
+        };
+        for c in rule.rows.iter().flatten() {
+            if let PatternCell::Cell(p) = c {
+                print.tests.add(p);
+            }
+        }
+        for (r, writes) in rule.writes.rows.iter().enumerate() {
+            for w in writes.iter() {
+                let p = cell(r, w.cell as usize)?;
+                let rep = p.replacement.as_ref().filter(|rep| rep.fixed)?;
+                let effect = WriteEffect::of(p, rep, layers);
+                for k in 0..2 {
+                    print.written.set[k] = union(&print.written.set[k], &effect.set[k]);
+                    print.written.clear[k] = union(&print.written.clear[k], &effect.clear[k]);
+                }
+                print.writes.push((effect, p));
+            }
+        }
+        Some(print)
+    }
+
+    /// True when the writes of `later`, a rule that runs after this one in
+    /// a pass (or this rule itself), can only turn this rule's tests off
+    /// ([`turns_off_only`]) and keep what this rule wrote ([`keeps`]; a
+    /// write apart from everything this rule writes keeps each of its
+    /// writes, which is tried first).
+    fn followed_by(&self, later: &Footprint) -> bool {
+        later.writes.iter().all(|(e, p)| {
+            turns_off_only(e, &self.tests)
+                && (apart(e, &self.written) || self.writes.iter().all(|(f, _)| keeps(e, p, f)))
+        })
+    }
+}
+
+/// True when one pass of `rule` (every match found, applied in order)
+/// leaves nothing that a second pass could change, nor that any one of its
+/// matches could change if applied again: [`group_settles`] of the rule
+/// alone (`layers` as in [`WriteEffect::of`]).
+pub fn rule_settles(rule: &Rule, layers: Option<&[Vec<u64>]>) -> bool {
+    settles(std::slice::from_ref(rule), layers).1
+}
+
+/// Per rule of `rules`, whether it settles alone ([`rule_settles`]), and
+/// whether the group settles ([`group_settles`]), each rule's footprint
+/// computed once for both (`layers` as in [`WriteEffect::of`]).
+pub fn settles(rules: &[Rule], layers: Option<&[Vec<u64>]>) -> (Vec<bool>, bool) {
+    let prints: Vec<Option<Footprint>> = rules.iter().map(|r| Footprint::of(r, layers)).collect();
+    let alone: Vec<bool> = prints
+        .iter()
+        .map(|p| {
+            p.as_ref()
+                .is_some_and(|p| p.single_cell || p.followed_by(p))
+        })
+        .collect();
+    // A group needs each rule to settle alone, then every later rule to
+    // follow each earlier one.
+    let group = rules.len() <= MAX_GROUP
+        && alone.iter().all(|&a| a)
+        && prints.iter().enumerate().all(|(i, earlier)| {
+            prints[i + 1..].iter().all(|later| match (earlier, later) {
+                (Some(earlier), Some(later)) => earlier.followed_by(later),
+                _ => false,
+            })
+        });
+    (alone, group)
+}
+
+/// The largest group analysed: the check compares every pair of rules.
+const MAX_GROUP: usize = 256;
+
+/// True when a pass of the group `rules` leaves nothing that a second pass
+/// could change (`layers` as in [`WriteEffect::of`]), so that its fixpoint
+/// may stop after a pass that changed the board. Nothing a rule does may be
+/// other than fixed writes (no command, no rigid mark, not random), and
+/// the writes of each rule, and of every rule after it in the group, must
+/// only turn its tests off ([`turns_off_only`]) and keep what it wrote
+/// ([`keeps`]); a rule of one cell need not ask that of its own writes
+/// (its matches are distinct cells, each written once, by itself).
+///
+/// The argument, for a rule R and a match m of R after the pass: since R
+/// searched in that pass, only R and the rules after it wrote, and each
+/// write could only turn R's tests off; m's tests all hold now, so they
+/// held all along: R found m and applied it (its re-check held). Each cell
+/// m writes was then left holding what the write sets and lacking what it
+/// clears, and every write since kept it so: m changes nothing now. So the
+/// second pass, rule by rule, finds the board as the first left it and
+/// changes nothing; whatever pass of the reference's fixpoint comes next
+/// ends there too, with the same answer (something changed). Floods
+/// (`[ a | no a ] -> [ a | a ]`) do not qualify: their writes set what they
+/// require. Redraws do: `[ wall | ] -> [ wall | coast ]`, a frame drawn by
+/// rules of two rows, `[ decoration ] -> [ ]` expanded to a rule per layer,
+/// and light spread a step from its sources (`[ lamp ] -> [ lamp full ]`
+/// then `[ full | no light ] -> [ full | dim ]`, in that order).
+pub fn group_settles(rules: &[Rule], layers: Option<&[Vec<u64>]>) -> bool {
+    settles(rules, layers).1
 }

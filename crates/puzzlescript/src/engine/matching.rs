@@ -412,7 +412,10 @@ pub(super) fn row_matches(
     // (`[ | marker | ... ]` visits only the cells after a marker, not every
     // cell), `step` cells from the start: one before any ellipsis, so that
     // it lies on the line at a fixed distance.
-    let (first, probe_step) = probe(row).unwrap_or((first, 0));
+    let (first, probe_step) = match rule.row_tests[r].probe {
+        Some(c) => (cell(row, c as usize), c as usize),
+        None => (first, 0),
+    };
     let probe_at = |start: usize| (start as isize + probe_step as isize * start_d) as usize;
     let quick = match (first.filter(|p| plain(p)).and_then(|p| p.narrow), so) {
         // With the first of its properties (zero: none).
@@ -431,13 +434,21 @@ pub(super) fn row_matches(
             _ => Quick::None,
         },
     };
-    // A row of one cell whose test inline is all of its pattern (plain
-    // words, at most one property): a cell that passes is a match, without
-    // testing it again.
-    let exact = len == 1
-        && ellipses == 0
-        && matches!(quick, Quick::Narrow(..))
-        && first.is_some_and(|p| p.any_present.len() <= 1);
+    // A row of one cell whose quick test is all of its test (its plain
+    // masks and at most one property): a cell that passes is a match,
+    // without visiting it (a layer cleared over the whole board, `[ wall ]
+    // -> [ ]`, passes at hundreds of cells).
+    let exact = match quick {
+        Quick::Narrow(_, any) => {
+            row.len() == 1
+                && first.is_some_and(|p| match &p.any_present[..] {
+                    [] => true,
+                    [_] => any != 0,
+                    _ => false,
+                })
+        }
+        _ => false,
+    };
     // The cells of a line: `count` cells from `from`, `stride` apart, each
     // with its column and row.
     let scan =
@@ -509,47 +520,63 @@ pub(super) fn row_matches(
     // A line (a board row for horizontal rules, a column for vertical
     // ones) is scanned when it is wanted and its summary holds what the
     // row needs.
+    let wanted = |line: usize| lines.is_none_or(|l| bits::get(l, line));
+    let scan_line = |line: usize, out: &mut Vec<RowMatch>| {
+        if horizontal {
+            scan((xmin, line), (1, 0), xmax.saturating_sub(xmin), out);
+        } else {
+            scan((line, ymin), (0, 1), ymax.saturating_sub(ymin), out);
+        }
+    };
+    // The lines a scan may cross: board rows for horizontal rules, columns
+    // for vertical ones, and where their summaries start among the lines'.
+    let (range, first_unit) = if horizontal {
+        (ymin..ymax, 0)
+    } else {
+        (xmin..xmax, h)
+    };
+    if so == 1 && (sm == 1 || bits::is_zero(need_mov)) {
+        // Where objects take one word, and movements too or the row needs
+        // none, each line's summary is tested on its words as such: a rule
+        // of a wide board tests every line of it, and through slices the
+        // test cost more than the scan of a line it rejects. (A property
+        // of one-word objects is one word.)
+        let (need, need_mov, plain) = (word(need), word(need_mov), need_any.is_empty());
+        let admits = |o: u64, m: u64| {
+            o & need == need
+                && m & need_mov == need_mov
+                && (plain || need_any.iter().all(|p| p.iter().any(|&(_, b)| o & b != 0)))
+        };
+        let skip = first_unit + range.start;
+        if sm == 1 {
+            for (line, unit) in range.zip(sum.lines().chunks_exact(2).skip(skip)) {
+                if admits(unit[0], unit[1]) && wanted(line) {
+                    scan_line(line, out);
+                }
+            }
+        } else {
+            for (line, unit) in range.zip(sum.lines().chunks_exact(1 + sm).skip(skip)) {
+                if admits(unit[0], 0) && wanted(line) {
+                    scan_line(line, out);
+                }
+            }
+        }
+        return;
+    }
     let admits = |(objs, movs): (&[u64], &[u64])| {
         bits::contains(objs, need)
             && bits::contains(movs, need_mov)
             && holds_properties(objs, need_any)
     };
-    // With objects in one word, a row that needs no movement and no
-    // property is admitted by one word of its line's summary.
-    let plain_need = (so == 1 && bits::is_zero(need_mov) && need_any.is_empty())
-        .then(|| need.first().copied().unwrap_or(0));
-    let admits_line = |line: usize| match plain_need {
-        Some(n) => sum.line_objects_word(horizontal, line) & n == n,
-        None if horizontal => admits(sum.row(line)),
-        None => admits(sum.col(line)),
-    };
-    let wanted = |line: usize| lines.is_none_or(|l| bits::get(l, line));
-    if horizontal {
-        for y in (ymin..ymax).filter(|&y| wanted(y) && admits_line(y)) {
-            scan((xmin, y), (1, 0), xmax.saturating_sub(xmin), out);
-        }
-    } else {
-        for x in (xmin..xmax).filter(|&x| wanted(x) && admits_line(x)) {
-            scan((x, ymin), (0, 1), ymax.saturating_sub(ymin), out);
-        }
+    for line in range.filter(|&line| wanted(line) && admits(sum.line(first_unit + line))) {
+        scan_line(line, out);
     }
 }
 
-/// The first cell of `row` before any ellipsis that needs an object, a
-/// property or a movement present, with its place in the row: most cells
-/// of a board fail it, where a cell that only excludes things (or an empty
-/// one) lets most pass. `None` when there is none.
-fn probe(row: &[PatternCell]) -> Option<(Option<&CellPattern>, usize)> {
-    let needs = |p: &CellPattern| {
-        !bits::is_zero(&p.present) || !p.any_present.is_empty() || !bits::is_zero(&p.moves_present)
-    };
-    row.iter()
-        .take_while(|c| matches!(c, PatternCell::Cell(_)))
-        .enumerate()
-        .find_map(|(c, cell)| match cell {
-            PatternCell::Cell(p) if needs(p) => Some((Some(p), c)),
-            _ => None,
-        })
+/// The first word of `words`, zero when there is none.
+#[inline(always)]
+fn word(words: &[u64]) -> u64 {
+    words.first().copied().unwrap_or(0)
 }
 
 /// True when `objs` (a summary's objects) hold some object of each of the

@@ -101,19 +101,17 @@ impl Summary {
         self.unit(1 + self.height + x)
     }
 
-    /// The first object word of row `line`'s summary (`horizontal`) or of
-    /// column `line`'s (a summary that [`Summary::is_full`]).
+    /// Objects and movements of row `y`, or of column `x` past the rows
+    /// (`line` counts rows, then columns).
+    pub fn line(&self, line: usize) -> (&[u64], &[u64]) {
+        self.unit(1 + line)
+    }
+
+    /// The units of every row, then of every column, one after the other
+    /// (`so + sm` words each, see [`Summary`]).
     #[inline(always)]
-    pub fn line_objects_word(&self, horizontal: bool, line: usize) -> u64 {
-        let k = if horizontal {
-            1 + line
-        } else {
-            1 + self.height + line
-        };
-        self.words
-            .get(k * (self.so + self.sm))
-            .copied()
-            .unwrap_or(0)
+    pub fn lines(&self) -> &[u64] {
+        self.words.get(self.so + self.sm..).unwrap_or(&[])
     }
 
     /// Adds a cell's objects and movements to the board's, its row's and its column's.

@@ -179,6 +179,27 @@ impl PuzzleScriptGame {
         self.rule_records = on;
     }
 
+    /// Turns off (or on again) the end of a group's fixpoint after one
+    /// pass that changed the board, for the rules and groups that settle in
+    /// one pass (`compile::settle`: `Rule::settles`, `RuleSet::settles`),
+    /// whose fixpoints then run to a pass that changes nothing (on by
+    /// default; the successors are the same either way, which the tests
+    /// check by turning it off).
+    pub fn set_settling(&mut self, on: bool) {
+        let g = Arc::make_mut(&mut self.game);
+        if on {
+            crate::compile::one_per_layer::index_writes(g);
+            return;
+        }
+        for set in [&mut g.rules, &mut g.late_rules] {
+            set.settles.fill(false);
+            set.groups
+                .iter_mut()
+                .flatten()
+                .for_each(|rule| rule.settles = false);
+        }
+    }
+
     /// Turns off (or on again) the path of rules compiled to plain words
     /// (`compile::NarrowRule`), which then go through the general matcher
     /// (on by default; the successors are the same either way, which the

@@ -9,6 +9,7 @@ mod inert;
 mod narrow_rules;
 mod no_match;
 mod reference_counts;
+mod settle;
 
 /// The shared conformance cases (`shared/fixtures/puzzlescript/testdata.jsonl`), looked
 /// for beside the checkout (one level higher for a worktree); `None` (and a line saying
