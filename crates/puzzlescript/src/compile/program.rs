@@ -227,7 +227,7 @@ pub struct Rule {
     /// they are applied.
     pub keeps_own_matches: bool,
     /// True when a pass of the rule leaves nothing for a second pass to
-    /// change ([`Rule::settles_in_one_pass`]): a group of this rule alone
+    /// change (`super::settle::rule_settles`): a group of this rule alone
     /// needs no second pass.
     pub settles: bool,
     /// True for a rule of commands alone that matches every cell
@@ -317,17 +317,6 @@ impl Rule {
                             && !meets(&r.moves_set, &p.moves_missing)
                     })
             })
-    }
-
-    /// True when one pass of this rule (every match found, applied in
-    /// order) leaves nothing that a second pass could change, nor that any
-    /// one of its matches could change if applied again: one cell, writes
-    /// apart from its reads and alike, or clears only
-    /// ([`super::settle::rule_settles`]). `layers` are the objects of each
-    /// layer when no cell of the game ever holds two objects of one layer
-    /// (`super::one_per_layer`), else `None`, as for the writes.
-    pub fn settles_in_one_pass(&self, layers: Option<&[Vec<u64>]>) -> bool {
-        super::settle::rule_settles(self, layers)
     }
 
     /// True when a search of this rule may be recorded although it found
