@@ -225,6 +225,16 @@ pub fn rule_settles(rule: &Rule, layers: Option<&[Vec<u64>]>) -> bool {
 /// Per rule of `rules`, whether it settles alone ([`rule_settles`]), and
 /// whether the group settles ([`group_settles`]), each rule's footprint
 /// computed once for both (`layers` as in [`WriteEffect::of`]).
+///
+/// Each rule is checked against the rules after it all at once first,
+/// through the union of what they may set and clear (`later`, gathered
+/// from the group's end): their writes turn its tests off only when the
+/// union does (each test is a bit shared or not), and they keep what it
+/// wrote when the union is apart from it. Only a rule that the union does
+/// not clear is compared with each later write, and only in groups of at
+/// most [`MAX_GROUP`] rules: a distant sunset's group of 400 rules
+/// (`[ moving player ] [ stationary apparatus ]`) is cleared by the
+/// unions, in a fraction of the pairs' time.
 pub fn settles(rules: &[Rule], layers: Option<&[Vec<u64>]>) -> (Vec<bool>, bool) {
     let prints: Vec<Option<Footprint>> = rules.iter().map(|r| Footprint::of(r, layers)).collect();
     let alone: Vec<bool> = prints
@@ -234,20 +244,37 @@ pub fn settles(rules: &[Rule], layers: Option<&[Vec<u64>]>) -> (Vec<bool>, bool)
                 .is_some_and(|p| p.single_cell || p.followed_by(p))
         })
         .collect();
+    if !alone.iter().all(|&a| a) {
+        return (alone, false);
+    }
+    let prints: Vec<Footprint> = prints.into_iter().flatten().collect();
+    let mut later = WriteEffect {
+        set: Bits::default(),
+        clear: Bits::default(),
+    };
     // A group needs each rule to settle alone, then every later rule to
-    // follow each earlier one.
-    let group = rules.len() <= MAX_GROUP
-        && alone.iter().all(|&a| a)
-        && prints.iter().enumerate().all(|(i, earlier)| {
-            prints[i + 1..].iter().all(|later| match (earlier, later) {
-                (Some(earlier), Some(later)) => earlier.followed_by(later),
-                _ => false,
-            })
-        });
-    (alone, group)
+    // follow each earlier one; the rules are visited from the last, so
+    // that `later` holds the writes of the rules after the one visited.
+    for (i, earlier) in prints.iter().enumerate().rev() {
+        let followed = turns_off_only(&later, &earlier.tests)
+            && (apart(&later, &earlier.written)
+                || (rules.len() <= MAX_GROUP
+                    && prints[i + 1..]
+                        .iter()
+                        .all(|after| earlier.followed_by(after))));
+        if !followed {
+            return (alone, false);
+        }
+        for k in 0..2 {
+            later.set[k] = union(&later.set[k], &earlier.written.set[k]);
+            later.clear[k] = union(&later.clear[k], &earlier.written.clear[k]);
+        }
+    }
+    (alone, true)
 }
 
-/// The largest group analysed: the check compares every pair of rules.
+/// The largest group whose rules are compared pair by pair when the union
+/// of the later rules' writes does not settle the question.
 const MAX_GROUP: usize = 256;
 
 /// True when a pass of the group `rules` leaves nothing that a second pass

@@ -142,3 +142,140 @@ fn a_settling_group_stopped_after_one_pass_leaves_nothing_to_change() {
         "{second_passes} runs of unsettled groups"
     );
 }
+
+/// The group's verdict by its definition: each rule settles alone, and
+/// each pair of an earlier and a later rule settles as a group of two (the
+/// later one's writes only turn the earlier one's tests off and keep what
+/// it wrote).
+fn settles_by_pairs(rules: &[Rule], layers: Option<&[Vec<u64>]>) -> bool {
+    let (alone, _) = crate::compile::settle::settles(rules, layers);
+    alone.iter().all(|&a| a)
+        && (0..rules.len()).all(|i| {
+            (i + 1..rules.len()).all(|j| {
+                let pair = [rules[i].clone(), rules[j].clone()];
+                crate::compile::settle::settles(&pair, layers).1
+            })
+        })
+}
+
+/// The analysis, which checks each rule against the union of the later
+/// rules' writes before comparing pairs, gives the verdict of comparing
+/// every pair, on many pseudo-random sequences of the rules of the test
+/// game (each taken from anywhere in it, in any order, repeats allowed).
+#[test]
+fn the_unions_of_later_writes_give_the_pairs_verdict() {
+    let g = crate::compile("t", GAME).expect("compiles");
+    let layers = g.one_per_layer.then_some(&g.names.layer_masks[..]);
+    let pool: Vec<&Rule> = g
+        .rules
+        .groups
+        .iter()
+        .chain(&g.late_rules.groups)
+        .flatten()
+        .collect();
+    let mut next = xorshift(0x0a11_7ea1_5e77_1e00);
+    let (mut settled, mut unsettled) = (0, 0);
+    for _ in 0..3_000 {
+        let len = 2 + next() as usize % 5;
+        let rules: Vec<Rule> = (0..len)
+            .map(|_| pool[next() as usize % pool.len()].clone())
+            .collect();
+        let verdict = crate::compile::settle::settles(&rules, layers).1;
+        assert_eq!(
+            verdict,
+            settles_by_pairs(&rules, layers),
+            "lines {:?}",
+            rules.iter().map(|r| r.line).collect::<Vec<_>>()
+        );
+        if verdict {
+            settled += 1;
+        } else {
+            unsettled += 1;
+        }
+    }
+    assert!(
+        settled > 100 && unsettled > 100,
+        "{settled} settled, {unsettled} not"
+    );
+}
+
+/// A game whose groups expand to more rules than are compared pair by
+/// pair: `[ moving Player Lamp ] [ stationary Part ]` over 60 parts in
+/// nine layers and five movements (300 rules, as a distant sunset's
+/// apparatus follows its player), which the unions of later writes settle;
+/// and the same rules followed by one that lights the player's cell, which
+/// the earlier rules require and never write: that group must run to its
+/// fixpoint.
+fn large_game() -> String {
+    let parts: Vec<String> = (0..60).map(|k| format!("Part{k}")).collect();
+    let objects: String = parts.iter().map(|p| format!("{p}\ngrey\n")).collect();
+    let follow =
+        "[ moving Player Lamp ] [ stationary Part ] -> [ moving Player Lamp ] [ moving Part ]";
+    format!(
+        "OBJECTS\nBackground\nblack\nPlayer\nwhite\nLamp\nyellow\n{objects}\
+         LEGEND\n. = Background\nP = Player\nPart = {}\nSOUNDS\nCOLLISIONLAYERS\n\
+         Background\nPlayer\nLamp\n{}\nRULES\n{follow}\n{follow}\n+ [ Player ] -> [ Player Lamp ]\n\
+         WINCONDITIONS\nLEVELS\n.P.\n",
+        parts.join(" or "),
+        // Layers of seven parts: moving a property of several layers
+        // expands the rule over its objects.
+        parts
+            .chunks(7)
+            .map(|layer| layer.join(", "))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
+}
+
+/// The large group that follows its player settles, and run once on many
+/// pseudo-random boards (with the player moving) leaves nothing for a
+/// second run to change; the same group followed by the rule lighting the
+/// player is not said to settle, and its second runs change some boards.
+#[test]
+fn a_large_group_settles_by_the_unions_of_later_writes() {
+    let source = large_game();
+    let g = crate::compile("t", &source).expect("compiles");
+    let found = groups(&g);
+    assert_eq!(found.len(), 2);
+    let ((follow, follows_settle), (placing, placing_settles)) = (found[0], found[1]);
+    assert_eq!((follow.len(), placing.len()), (300, 301));
+    assert!(follows_settle, "the group following the player settles");
+    assert!(!placing_settles, "the group lighting the player does not");
+    let mut board = Board::empty(&g, 6, 5);
+    let (player, lamp) = (g.names.objects["player"].0, g.names.objects["lamp"].0);
+    let mut next = xorshift(0x1a56_e000_0000_0211);
+    let (mut changed, mut second_passes) = (0, 0);
+    for _ in 0..200 {
+        for (group, settles) in [(follow, true), (placing, false)] {
+            fill(&g, &mut board, &mut next);
+            // The player, in its own cell, moves one way in most rounds,
+            // lit in half of them.
+            let at = next() as usize % board.cells();
+            board.objects[at * g.obj_words..(at + 1) * g.obj_words].fill(0);
+            crate::bits::set(&mut board.objects[at * g.obj_words..], player);
+            crate::bits::set(&mut board.objects[at * g.obj_words..], 0);
+            if next().is_multiple_of(2) {
+                crate::bits::set(&mut board.objects[at * g.obj_words..], lamp);
+            }
+            let layer = g.names.id_layer[player];
+            crate::bits::mov_or(
+                &mut board.movements[at * g.mov_words..(at + 1) * g.mov_words],
+                layer,
+                (1 << (next() % 6)) & 0x1f,
+            );
+            board.moving = vec![at];
+            changed += usize::from(run(&g, &mut board, group, true));
+            let before = board.clone();
+            let again = run(&g, &mut board, group, false);
+            if settles {
+                assert!(!again, "a second run changed");
+                assert_eq!(board.objects, before.objects);
+                assert_eq!(board.movements, before.movements);
+            } else {
+                second_passes += usize::from(again);
+            }
+        }
+    }
+    assert!(changed > 200, "{changed} first runs changed the board");
+    assert!(second_passes > 20, "{second_passes} second runs changed");
+}
