@@ -400,7 +400,8 @@ mod tests {
     /// first-cell tests, its plain-word rows) finds exactly the matches
     /// of trying every start with the plain matcher, in the same order, on
     /// many pseudo-random boards of one word, of several object words and
-    /// of several movement words.
+    /// of several movement words; and a scan of some lines alone (a search
+    /// near written cells) finds those of them that start on those lines.
     #[test]
     fn scans_find_every_match_in_order() {
         let games = [
@@ -458,6 +459,25 @@ mod tests {
                         assert_eq!(found, expected, "rule on line {}", rule.line);
                         tried += 1;
                         matched += found.len();
+                        // With some lines wanted (a search near written
+                        // cells), the matches that start on those lines.
+                        let wanted = next() & 0x3f;
+                        let line = |i: usize| match rule.direction > 2 {
+                            true => i % h,
+                            false => i / h,
+                        };
+                        let on_lines: Vec<_> = expected
+                            .iter()
+                            .copied()
+                            .filter(|m| wanted & (1 << line(m[0])) != 0)
+                            .collect();
+                        let lines = [wanted];
+                        row_matches(&g, &board, rule, r, &mut found, &mut starts, Some(&lines));
+                        assert_eq!(
+                            found, on_lines,
+                            "rule on line {}, lines {wanted:b}",
+                            rule.line
+                        );
                     }
                 }
             }
