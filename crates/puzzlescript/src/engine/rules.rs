@@ -253,6 +253,24 @@ mod tests {
     }
 
     /// Every rule of `g`, early and late, in order.
+    /// Every combination of the row matches `rows`, in the reference's
+    /// order (the first row's matches vary fastest).
+    fn tuples(rows: &[Vec<RowMatch>]) -> Vec<Vec<RowMatch>> {
+        let total: usize = rows.iter().map(Vec::len).product();
+        (0..total)
+            .map(|t| {
+                let mut rest = t;
+                rows.iter()
+                    .map(|row| {
+                        let m = row[rest % row.len()];
+                        rest /= row.len();
+                        m
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
     fn every_rule(g: &crate::compile::Compiled) -> Vec<&crate::compile::Rule> {
         g.rules
             .groups
@@ -710,18 +728,7 @@ mod tests {
                 if !find_matches(&g, &board, rule, &mut rows, &mut starts) {
                     continue;
                 }
-                let found = &rows[..rule.rows.len()];
-                let total: usize = found.iter().map(Vec::len).product();
-                for t in 0..total {
-                    let mut rest = t;
-                    let tuple: Vec<RowMatch> = found
-                        .iter()
-                        .map(|row| {
-                            let m = row[rest % row.len()];
-                            rest /= row.len();
-                            m
-                        })
-                        .collect();
+                for tuple in tuples(&rows[..rule.rows.len()]) {
                     for (r, &m) in tuple.iter().enumerate() {
                         assert!(still_matches(&g, &board, rule, r, m), "line {}", rule.line);
                     }
@@ -889,18 +896,7 @@ mod tests {
                 if !find_matches(&g, &board, rule, &mut rows, &mut starts) {
                     continue;
                 }
-                let rows = &rows[..rule.rows.len()];
-                let total: usize = rows.iter().map(Vec::len).product();
-                for t in 0..total {
-                    let mut rest = t;
-                    let tuple: Vec<RowMatch> = rows
-                        .iter()
-                        .map(|row| {
-                            let m = row[rest % row.len()];
-                            rest /= row.len();
-                            m
-                        })
-                        .collect();
+                for tuple in tuples(&rows[..rule.rows.len()]) {
                     let mut alone = board.clone();
                     let wrote = apply_at(
                         &g,

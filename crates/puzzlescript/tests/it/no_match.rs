@@ -112,9 +112,10 @@ pub fn compare_suite(
     Some((games, states))
 }
 
-#[test]
-fn rule_records_change_no_successor() {
-    let off = |g: &mut PuzzleScriptGame| g.set_rule_records(false);
+/// Asserts that every game of the shared conformance suite gives the same
+/// successors with a speed-up on and off (`off`), over at least 10 games
+/// and 1,000 states (nothing without the suite).
+pub fn assert_suite_unchanged(off: fn(&mut PuzzleScriptGame)) {
     let Some((games, states)) = compare_suite(|_| true, off) else {
         return;
     };
@@ -122,6 +123,22 @@ fn rule_records_change_no_successor() {
         games >= 10 && states >= 1_000,
         "{games} games, {states} states compared"
     );
+}
+
+/// Asserts that level 1 of `source` gives the same successors with a
+/// speed-up on and off (`off`), over at least `min` states (20 s at most).
+pub fn assert_level_unchanged(source: &str, off: fn(&mut PuzzleScriptGame), min: usize) {
+    let stop = Arc::new(AtomicBool::new(false));
+    let states = compare_level(source, 1, Duration::from_secs(20), &stop, off);
+    assert!(
+        states.is_some_and(|n| n >= min),
+        "{states:?} states compared"
+    );
+}
+
+#[test]
+fn rule_records_change_no_successor() {
+    assert_suite_unchanged(|g| g.set_rule_records(false));
 }
 
 /// A game whose decoration rules match everywhere on every turn and change
@@ -155,13 +172,7 @@ fn unchanged_matches_recorded_across_inputs_change_no_successor() {
     // The wall's light (four directions) and its removal; not the rule
     // that stops the player, nor the one writing two cells.
     assert_eq!(unchanged.len(), 5, "{unchanged:?}");
-    let stop = Arc::new(AtomicBool::new(false));
-    let off = |g: &mut PuzzleScriptGame| g.set_rule_records(false);
-    let states = compare_level(DECORATED, 1, Duration::from_secs(20), &stop, off);
-    assert!(
-        states.is_some_and(|n| n >= 50),
-        "{states:?} states compared"
-    );
+    assert_level_unchanged(DECORATED, |g| g.set_rule_records(false), 50);
 }
 
 /// A game whose first rule writes the player's cell on every move up (a
@@ -190,11 +201,5 @@ const TRAILED: &str = "title trailed\nOBJECTS\nBackground\nblack\nWall\nblue\n\
 
 #[test]
 fn records_made_after_a_write_change_no_successor() {
-    let stop = Arc::new(AtomicBool::new(false));
-    let off = |g: &mut PuzzleScriptGame| g.set_rule_records(false);
-    let states = compare_level(TRAILED, 1, Duration::from_secs(20), &stop, off);
-    assert!(
-        states.is_some_and(|n| n >= 50),
-        "{states:?} states compared"
-    );
+    assert_level_unchanged(TRAILED, |g| g.set_rule_records(false), 50);
 }
