@@ -757,14 +757,15 @@ pub(super) fn find_matches_but(
     g: &Compiled,
     board: &Board,
     rule: &Rule,
-    rows: &mut [Vec<RowMatch>],
+    rows: &mut Vec<Vec<RowMatch>>,
     starts: &mut Starts,
     known: usize,
 ) -> bool {
+    if rows.len() < rule.rows.len() {
+        rows.resize_with(rule.rows.len(), Vec::new);
+    }
     for r in (0..rule.rows.len()).filter(|&r| r != known) {
-        let Some(out) = rows.get_mut(r) else {
-            return false;
-        };
+        let out = &mut rows[r];
         row_matches(g, board, rule, r, out, starts, None);
         if out.is_empty() {
             return false;

@@ -213,8 +213,8 @@ mod tests {
     use crate::compile::PatternCell;
     use crate::engine::apply::{apply_at, still_matches};
     use crate::engine::matching::{
-        anchored_row_matches, cell_matches, each_row_match_at, find_matches, row_matches,
-        row_matches_covering,
+        anchored_row_matches, cell_matches, each_row_match_at, find_matches, find_matches_but,
+        row_matches, row_matches_covering,
     };
     use crate::engine::row_starts::{delta, narrow_cells_match, start_bounds};
     use crate::engine::rules::apply_rules;
@@ -550,6 +550,46 @@ mod tests {
             }
         }
         assert!(matched > 5_000, "{matched} matches");
+    }
+
+    /// A search of a rule's other rows, the matches of one row already
+    /// known, finds what the full search finds, even from a buffer of rows
+    /// shorter than the rule's (the known row alone).
+    #[test]
+    fn the_other_rows_alone_are_found_as_by_the_full_search() {
+        let source = "OBJECTS\nBackground\nblack\nPlayer\nwhite\nCrate\nred\nLEGEND\n\
+            . = Background\nP = Player\n* = Crate\nSOUNDS\nCOLLISIONLAYERS\nBackground\n\
+            Player, Crate\nRULES\n[ Player ] [ Crate ] [ Crate ] -> [ Player ] [ ] [ ]\n\
+            WINCONDITIONS\nLEVELS\nP.*\n";
+        let g = crate::compile("t", source).expect("compiles");
+        let rule = every_rule(&g)[0];
+        let mut board = Board::empty(&g, 5, 4);
+        let mut next = xorshift(0x07e5_0a1e_0000_0001);
+        let mut starts = crate::engine::row_starts::Starts::default();
+        let (mut full, mut found) = (0, 0);
+        for _ in 0..200 {
+            for c in 0..board.cells() {
+                board.objects[c] = 1 | (next() % 4) << 1;
+            }
+            board.summarize(1, 1);
+            let mut all = Vec::new();
+            let expected = find_matches(&g, &board, rule, &mut all, &mut starts);
+            if all.first().is_none_or(Vec::is_empty) {
+                continue;
+            }
+            let mut rows = vec![all[0].clone()];
+            let got = find_matches_but(&g, &board, rule, &mut rows, &mut starts, 0);
+            assert_eq!(got, expected);
+            if expected {
+                assert_eq!(rows[..3], all[..3]);
+                found += 1;
+            }
+            full += 1;
+        }
+        assert!(
+            full > 50 && found > 20,
+            "{full} searches, {found} with matches"
+        );
     }
 
     /// The searches anchored on moving cells (few cells move: the narrow
