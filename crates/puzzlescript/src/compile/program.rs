@@ -227,7 +227,7 @@ pub struct Rule {
     /// they are applied.
     pub keeps_own_matches: bool,
     /// True when a pass of the rule leaves nothing for a second pass to
-    /// change (`super::settle::rule_settles`): a group of this rule alone
+    /// change (`super::settle::settles`): a group of this rule alone
     /// needs no second pass.
     pub settles: bool,
     /// True for a rule of commands alone that matches every cell
@@ -505,7 +505,7 @@ pub struct RuleSet {
     /// For the last group of a `startloop ... endloop`, the first group of the loop.
     pub loop_point: Vec<Option<usize>>,
     /// Per group, true when a pass that changed the board leaves nothing
-    /// for a second pass to change ([`super::settle::group_settles`], set
+    /// for a second pass to change ([`super::settle::settles`], set
     /// with the writes): its fixpoint stops after that pass. Empty (none
     /// settles) until the writes are computed.
     pub settles: Vec<bool>,

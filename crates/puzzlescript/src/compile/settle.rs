@@ -7,11 +7,11 @@
 //! a frame drawn by a hundred rules of two rows, light spread a step from
 //! its sources) paid for that second search on every turn. A group
 //! qualifies when the writes of each rule and of the rules after it can
-//! only turn its tests off and keep what it wrote ([`group_settles`]).
+//! only turn its tests off and keep what it wrote (`settles`).
 //!
 //! The analysis reads the rule's writes (`Rule::writes`, the only cells its
 //! matches change) and what each write can change on a cell that satisfies
-//! its pattern ([`WriteEffect`]); with one object a layer
+//! its pattern (`WriteEffect`); with one object a layer
 //! (`super::one_per_layer`), a pattern that requires an object excludes the
 //! rest of its layer, so `[ row_1 ] -> [ wall row_1 ]` changes the wall
 //! layer alone.
@@ -29,18 +29,18 @@ type Bits = [Vec<u64>; 2];
 /// layers). On such a cell the replacement writes `(old & !clear) | set`
 /// of these masks.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WriteEffect {
+struct WriteEffect {
     /// Objects and movements it may set.
-    pub set: Bits,
+    set: Bits,
     /// Objects and movements it may clear.
-    pub clear: Bits,
+    clear: Bits,
 }
 
 impl WriteEffect {
     /// The effect of `rep` on the cells that satisfy `p`; `layers` are the
     /// objects of each layer when no cell of the game ever holds two objects
     /// of one layer, else `None` (as for `super::writes::rule_writes`).
-    pub fn of(p: &CellPattern, rep: &Replacement, layers: Option<&[Vec<u64>]>) -> WriteEffect {
+    fn of(p: &CellPattern, rep: &Replacement, layers: Option<&[Vec<u64>]>) -> WriteEffect {
         // The layers that exclude more than the pattern says are read only
         // for a replacement that may clear something it does not exclude.
         let cleared = (0..rep.clear.len())
@@ -161,7 +161,7 @@ struct Footprint<'a> {
 }
 
 impl<'a> Footprint<'a> {
-    /// The footprint of `rule` (`layers` as in [`WriteEffect::of`]), or
+    /// The footprint of `rule` (`layers` as in `WriteEffect::of`), or
     /// `None` when something it does is not a fixed write: a command, a
     /// rigid mark, a random rule or a random choice.
     fn of(rule: &'a Rule, layers: Option<&[Vec<u64>]>) -> Option<Footprint<'a>> {
@@ -203,7 +203,7 @@ impl<'a> Footprint<'a> {
 
     /// True when the writes of `later`, a rule that runs after this one in
     /// a pass (or this rule itself), can only turn this rule's tests off
-    /// ([`turns_off_only`]) and keep what this rule wrote ([`keeps`]; a
+    /// (`turns_off_only`) and keep what this rule wrote (`keeps`; a
     /// write apart from everything this rule writes keeps each of its
     /// writes, which is tried first).
     fn followed_by(&self, later: &Footprint) -> bool {
@@ -214,17 +214,9 @@ impl<'a> Footprint<'a> {
     }
 }
 
-/// True when one pass of `rule` (every match found, applied in order)
-/// leaves nothing that a second pass could change, nor that any one of its
-/// matches could change if applied again: [`group_settles`] of the rule
-/// alone (`layers` as in [`WriteEffect::of`]).
-pub fn rule_settles(rule: &Rule, layers: Option<&[Vec<u64>]>) -> bool {
-    settles(std::slice::from_ref(rule), layers).1
-}
-
-/// Per rule of `rules`, whether it settles alone ([`rule_settles`]), and
-/// whether the group settles ([`group_settles`]), each rule's footprint
-/// computed once for both (`layers` as in [`WriteEffect::of`]).
+/// Per rule of `rules`, whether it settles alone (as a group of its own),
+/// and whether the group settles, each rule's footprint computed once for
+/// both (`layers` as in `WriteEffect::of`).
 ///
 /// Each rule is checked against the rules after it all at once first,
 /// through the union of what they may set and clear (`later`, gathered
@@ -232,9 +224,33 @@ pub fn rule_settles(rule: &Rule, layers: Option<&[Vec<u64>]>) -> bool {
 /// union does (each test is a bit shared or not), and they keep what it
 /// wrote when the union is apart from it. Only a rule that the union does
 /// not clear is compared with each later write, and only in groups of at
-/// most [`MAX_GROUP`] rules: a distant sunset's group of 400 rules
+/// most `MAX_GROUP` rules: a distant sunset's group of 400 rules
 /// (`[ moving player ] [ stationary apparatus ]`) is cleared by the
 /// unions, in a fraction of the pairs' time.
+///
+/// A group settles when a pass of it leaves nothing that a second pass
+/// could change, so that its fixpoint may stop after a pass that changed
+/// the board. Nothing a rule does may be other than fixed writes (no
+/// command, no rigid mark, not random), and
+/// the writes of each rule, and of every rule after it in the group, must
+/// only turn its tests off (`turns_off_only`) and keep what it wrote
+/// (`keeps`); a rule of one cell need not ask that of its own writes
+/// (its matches are distinct cells, each written once, by itself).
+///
+/// The argument, for a rule R and a match m of R after the pass: since R
+/// searched in that pass, only R and the rules after it wrote, and each
+/// write could only turn R's tests off; m's tests all hold now, so they
+/// held all along: R found m and applied it (its re-check held). Each cell
+/// m writes was then left holding what the write sets and lacking what it
+/// clears, and every write since kept it so: m changes nothing now. So the
+/// second pass, rule by rule, finds the board as the first left it and
+/// changes nothing; whatever pass of the reference's fixpoint comes next
+/// ends there too, with the same answer (something changed). Floods
+/// (`[ a | no a ] -> [ a | a ]`) do not qualify: their writes set what they
+/// require. Redraws do: `[ wall | ] -> [ wall | coast ]`, a frame drawn by
+/// rules of two rows, `[ decoration ] -> [ ]` expanded to a rule per layer,
+/// and light spread a step from its sources (`[ lamp ] -> [ lamp full ]`
+/// then `[ full | no light ] -> [ full | dim ]`, in that order).
 pub fn settles(rules: &[Rule], layers: Option<&[Vec<u64>]>) -> (Vec<bool>, bool) {
     let prints: Vec<Option<Footprint>> = rules.iter().map(|r| Footprint::of(r, layers)).collect();
     let alone: Vec<bool> = prints
@@ -276,30 +292,3 @@ pub fn settles(rules: &[Rule], layers: Option<&[Vec<u64>]>) -> (Vec<bool>, bool)
 /// The largest group whose rules are compared pair by pair when the union
 /// of the later rules' writes does not settle the question.
 const MAX_GROUP: usize = 256;
-
-/// True when a pass of the group `rules` leaves nothing that a second pass
-/// could change (`layers` as in [`WriteEffect::of`]), so that its fixpoint
-/// may stop after a pass that changed the board. Nothing a rule does may be
-/// other than fixed writes (no command, no rigid mark, not random), and
-/// the writes of each rule, and of every rule after it in the group, must
-/// only turn its tests off ([`turns_off_only`]) and keep what it wrote
-/// ([`keeps`]); a rule of one cell need not ask that of its own writes
-/// (its matches are distinct cells, each written once, by itself).
-///
-/// The argument, for a rule R and a match m of R after the pass: since R
-/// searched in that pass, only R and the rules after it wrote, and each
-/// write could only turn R's tests off; m's tests all hold now, so they
-/// held all along: R found m and applied it (its re-check held). Each cell
-/// m writes was then left holding what the write sets and lacking what it
-/// clears, and every write since kept it so: m changes nothing now. So the
-/// second pass, rule by rule, finds the board as the first left it and
-/// changes nothing; whatever pass of the reference's fixpoint comes next
-/// ends there too, with the same answer (something changed). Floods
-/// (`[ a | no a ] -> [ a | a ]`) do not qualify: their writes set what they
-/// require. Redraws do: `[ wall | ] -> [ wall | coast ]`, a frame drawn by
-/// rules of two rows, `[ decoration ] -> [ ]` expanded to a rule per layer,
-/// and light spread a step from its sources (`[ lamp ] -> [ lamp full ]`
-/// then `[ full | no light ] -> [ full | dim ]`, in that order).
-pub fn group_settles(rules: &[Rule], layers: Option<&[Vec<u64>]>) -> bool {
-    settles(rules, layers).1
-}
