@@ -40,16 +40,15 @@ pub fn find(g: &Compiled) -> Vec<bool> {
                 {
                     clear_ids(&mut d, m);
                 }
+                // By layer, whether or not the layer can move (the masks
+                // keep the layers that move alone).
                 for layer in 0..g.names.layer_count {
-                    let read = bits::mov_get(&p.moves_present, layer)
-                        | bits::mov_get(&p.moves_missing, layer);
-                    let moved = p.replacement.as_ref().is_some_and(|r| {
-                        bits::mov_get(&r.moves_set, layer)
-                            | bits::mov_get(&r.moves_layers, layer)
-                            | bits::mov_get(&r.random_dirs, layer)
-                            != 0
-                    });
-                    if read != 0 || moved {
+                    let read = bits::get(&p.moves_tested_layers, layer);
+                    let moved = p
+                        .replacement
+                        .as_ref()
+                        .is_some_and(|r| bits::get(&r.moved_layers, layer));
+                    if read || moved {
                         clear_ids(&mut d, &g.names.layer_masks[layer]);
                     }
                 }
@@ -145,14 +144,8 @@ fn decorative(g: &Compiled, rule: &Rule, d: &[u64]) -> bool {
                 .iter()
                 .map(|l| bits::ones(l).all(|id| bits::get(d, id)))
                 .collect();
-            let moves_outside = (0..g.names.layer_count).any(|layer| {
-                !d_layers[layer]
-                    && (bits::mov_get(&r.moves_set, layer)
-                        | bits::mov_get(&r.moves_clear, layer)
-                        | bits::mov_get(&r.moves_layers, layer)
-                        | bits::mov_get(&r.random_dirs, layer))
-                        != 0
-            });
+            let moves_outside = (0..g.names.layer_count)
+                .any(|layer| !d_layers[layer] && bits::get(&r.move_written_layers, layer));
             bits::contains(&p.present, &added)
                 && bits::contains(&r.set, &removed)
                 && !random_outside

@@ -3,6 +3,7 @@
 //! rigid bookkeeping that follow.
 
 use super::fault::Fault;
+use super::move_slots;
 use super::names::Names;
 use super::program::{
     CellPattern, NarrowCell, NarrowRule, PatternCell, Replacement, Rule, RuleSet, WordBits,
@@ -91,17 +92,25 @@ pub fn remove_duplicates(rules: Vec<Draft>) -> Vec<Draft> {
         .collect()
 }
 
+/// The sizes of a rule's masks: objects, movements built layer by layer,
+/// and movements in the engine's slots (`MoveSlots`).
 struct Words {
     obj: usize,
     mov: usize,
+    slots: usize,
 }
 
 impl Words {
     fn obj(&self) -> Vec<u64> {
         vec![0; self.obj]
     }
+    /// Movements layer by layer, as a cell's masks are built.
     fn mov(&self) -> Vec<u64> {
         vec![0; self.mov]
+    }
+    /// Movements in slots, as the engine reads them.
+    fn slots(&self) -> Vec<u64> {
+        vec![0; self.slots]
     }
 }
 
@@ -110,6 +119,7 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, Fault> {
     let w = Words {
         obj: names.obj_words,
         mov: bits::mov_words(names.layer_count),
+        slots: names.move_slots.words(),
     };
     let mut rows = Vec::new();
     for (j, row_l) in r.lhs.iter().enumerate() {
@@ -150,9 +160,9 @@ pub fn compile_rule(r: &Draft, names: &Names) -> Result<Option<Rule>, Fault> {
     let mut row_masks = Vec::new();
     let mut row_move_masks = Vec::new();
     let mut rule_mask = w.obj();
-    let mut rule_move_mask = w.mov();
+    let mut rule_move_mask = w.slots();
     for row in &rows {
-        let (mut om, mut mm) = (w.obj(), w.mov());
+        let (mut om, mut mm) = (w.obj(), w.slots());
         for c in row {
             if let PatternCell::Cell(p) = c {
                 bits::or_into(&mut om, &p.present);
@@ -328,6 +338,12 @@ fn compile_cell(
         )?,
         None => None,
     };
+    // The movements were built layer by layer; the engine keeps fields for
+    // the layers that can move alone (`MoveSlots`).
+    let moves_tested_layers =
+        move_slots::layers_of(&[&moves_present, &moves_missing], names.layer_count);
+    let moves_present = names.move_slots.tested(&moves_present);
+    let moves_missing = names.move_slots.written(&moves_missing);
     let narrow = match (
         &present[..],
         &missing[..],
@@ -358,6 +374,7 @@ fn compile_cell(
         any_present,
         moves_present: moves_present.into_boxed_slice(),
         moves_missing: moves_missing.into_boxed_slice(),
+        moves_tested_layers,
         replacement,
     }))
 }
@@ -432,17 +449,27 @@ fn replacement(
         .iter()
         .chain([&moves_clear, &moves_set, &moves_layers, &random_dirs].iter())
         .any(|m| !bits::is_zero(m));
-    Ok(changes.then(|| {
-        Replacement::new([
-            clear,
-            set,
-            moves_clear,
-            moves_set,
-            moves_layers,
-            random_objects,
-            random_dirs,
-        ])
-    }))
+    if !changes {
+        return Ok(None);
+    }
+    // The movements, built layer by layer, in the engine's slots
+    // (`MoveSlots`), and the layers they touch for the analyses by layer.
+    let n = names.layer_count;
+    let moved_layers = move_slots::layers_of(&[&moves_set, &moves_layers, &random_dirs], n);
+    let move_written_layers =
+        move_slots::layers_of(&[&moves_set, &moves_clear, &moves_layers, &random_dirs], n);
+    let slots = &names.move_slots;
+    let mut r = Replacement::new([
+        clear,
+        set,
+        slots.written(&moves_clear),
+        slots.written(&moves_set),
+        slots.written(&moves_layers),
+        random_objects,
+        slots.written(&random_dirs),
+    ]);
+    (r.moved_layers, r.move_written_layers) = (moved_layers, move_written_layers);
+    Ok(Some(r))
 }
 
 /// Groups rules by group number (late rules apart) and computes loop points.

@@ -5,6 +5,7 @@ mod expand;
 mod fault;
 pub mod inert;
 mod masks;
+pub mod move_slots;
 pub mod names;
 pub mod one_per_layer;
 pub mod program;
@@ -162,7 +163,7 @@ pub fn compile(file: &str, text: &str) -> Result<Compiled, Error> {
     if parsed.layers.is_empty() {
         return Err(cerr("no collision layers defined".into()));
     }
-    let names = names::resolve(&parsed).map_err(cerr)?;
+    let mut names = names::resolve(&parsed).map_err(cerr)?;
     let mut drafts = Vec::new();
     let mut loops = Vec::new();
     for line in &parsed.rules {
@@ -179,6 +180,9 @@ pub fn compile(file: &str, text: &str) -> Result<Compiled, Error> {
         .map(|(i, s)| (s.line, i))
         .collect();
     let expanded = masks::remove_duplicates(expand::expand(&drafts, &names).map_err(cerr)?);
+    // Movement fields for the layers that can move alone, before any mask
+    // of a movement is built.
+    names.move_slots = move_slots::MoveSlots::of(&expanded, &names);
     let mut rules = Vec::new();
     let mut lates = Vec::new();
     for d in &expanded {
@@ -225,7 +229,7 @@ pub fn compile(file: &str, text: &str) -> Result<Compiled, Error> {
         file: file.to_string(),
         title: meta(&parsed, "title").map(str::to_string),
         obj_words: names.obj_words,
-        mov_words: bits::mov_words(names.layer_count),
+        mov_words: names.move_slots.words(),
         names,
         rules,
         late_rules,

@@ -45,6 +45,9 @@ pub struct Names {
     pub player_mask: Vec<u64>,
     /// True when the player is an aggregate: a player cell holds all of its objects.
     pub player_aggregate: bool,
+    /// The movement field of each layer (only the layers that can move
+    /// have one): every layer its own until the rules are read.
+    pub move_slots: super::move_slots::MoveSlots,
 }
 
 impl Names {
@@ -90,6 +93,7 @@ pub fn resolve(parsed: &Parsed) -> Result<Names, Fault> {
         .iter()
         .map(|n| names.objects.get(n).map_or(0, |&(_, l)| l))
         .collect();
+    names.move_slots = super::move_slots::MoveSlots::identity(names.layer_count);
     build_masks(parsed, &mut names)?;
     build_glyphs(parsed, &mut names)?;
     find_background(&mut names)?;

@@ -97,8 +97,9 @@ pub fn index_writes(game: &mut Compiled) {
     // The movement bits of the player's layers: what an input moves.
     let mut player_moves = vec![0; game.mov_words];
     for id in bits::ones(&game.names.player_mask) {
-        if let Some(&layer) = game.names.id_layer.get(id) {
-            bits::mov_or(&mut player_moves, layer, 0x1f);
+        let layer = game.names.id_layer.get(id).copied();
+        if let Some(slot) = layer.and_then(|l| game.names.move_slots.slot(l)) {
+            bits::mov_or(&mut player_moves, slot, 0x1f);
         }
     }
     let all = game

@@ -17,6 +17,11 @@ pub struct CellPattern {
     pub moves_present: Box<[u64]>,
     /// Movement bits that must all be absent.
     pub moves_missing: Box<[u64]>,
+    /// The layers (a bit each) whose movement the cell tests, present or
+    /// absent, whether or not they can move: what the analyses by layer
+    /// read (`inert`), the masks above keeping only the layers that move
+    /// (`MoveSlots`).
+    pub moves_tested_layers: Box<[u64]>,
     /// What the right side does to the cell, if anything.
     pub replacement: Option<Replacement>,
     /// `present`, `missing`, `moves_present` and `moves_missing` as plain
@@ -99,6 +104,14 @@ pub struct Replacement {
     /// `moves_set` change, increasing (many layers make many words, most
     /// of which a replacement leaves alone).
     pub move_words: Box<[u32]>,
+    /// The layers (a bit each) whose movement `moves_set`, `moves_layers`
+    /// or `random_dirs` touch, whether or not they can move (the masks
+    /// keep the layers that move alone, `MoveSlots`): for the analyses
+    /// by layer (`inert`).
+    pub moved_layers: Box<[u64]>,
+    /// The layers whose movement any of the four movement masks touches,
+    /// `moves_clear` included, whether or not they can move.
+    pub move_written_layers: Box<[u64]>,
 }
 
 impl Replacement {
@@ -116,6 +129,8 @@ impl Replacement {
             fixed: true,
             object_words: Box::default(),
             move_words: Box::default(),
+            moved_layers: Box::default(),
+            move_written_layers: Box::default(),
         };
         r.index_words();
         r

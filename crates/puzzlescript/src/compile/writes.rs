@@ -249,13 +249,18 @@ mod tests {
     fn plain_writes_are_their_replacements_on_wide_boards() {
         let fillers: String = (0..70).map(|k| format!("Filler{k}\ngrey\n")).collect();
         let layers: String = (0..70).map(|k| format!("Filler{k}\n")).collect();
+        // Twenty fillers pushed by the player: their layers move, and the
+        // movements of 21 layers take two words (`MoveSlots`).
+        let pushes: String = (0..20)
+            .map(|k| format!("[ > Player | Filler{k} ] -> [ > Player | > Filler{k} ]\n"))
+            .collect();
         let game = format!(
             "OBJECTS\nBackground\nblack\nPlayer\nwhite\nCrate\nred\n{fillers}\
              LEGEND\n. = Background\nP = Player\n* = Crate\nSOUNDS\nCOLLISIONLAYERS\n\
              Background\nPlayer, Crate\n{layers}RULES\n\
              [ Player | Filler69 ] -> [ Player | Filler68 ]\n\
              [ > Player | Filler3 ] -> [ > Player | > Filler3 ]\n\
-             [ Filler69 ] -> [ ]\nWINCONDITIONS\nLEVELS\n.P*.\n"
+             [ Filler69 ] -> [ ]\n{pushes}WINCONDITIONS\nLEVELS\n.P*.\n"
         );
         let g = crate::compile("case", &game).expect("the game compiles");
         assert!(g.obj_words > 1 && g.mov_words > 1);

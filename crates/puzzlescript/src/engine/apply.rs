@@ -292,14 +292,17 @@ fn rewrite_masks(
             bits::set(set, id);
             let layer = g.names.id_layer.get(id).copied().unwrap_or(0);
             bits::or_into(clear, &g.names.layer_masks[layer]);
-            bits::mov_or(mclear, layer, 0x1f);
+            if let Some(slot) = g.names.move_slots.slot(layer) {
+                bits::mov_or(mclear, slot, 0x1f);
+            }
         }
     }
     if !bits::is_zero(&rep.random_dirs) {
-        for layer in 0..g.names.layer_count {
-            if bits::mov_get(&rep.random_dirs, layer) & 1 != 0 {
+        // In layer order, as the reference draws them (slots keep it).
+        for slot in g.names.move_slots.movable() {
+            if bits::mov_get(&rep.random_dirs, slot) & 1 != 0 {
                 let dir = chooser.choose_for(4, rule.line);
-                bits::mov_or(mset, layer, 1 << dir);
+                bits::mov_or(mset, slot, 1 << dir);
             }
         }
     }
@@ -331,8 +334,8 @@ fn mark_rigid(g: &Compiled, board: &mut Board, group: usize, layers: &[u64], i: 
     let value = (*index as u64 + 1) & 0x1f;
     let mark = |w: usize| {
         let mut m = 0u64;
-        for layer in 0..g.names.layer_count {
-            let (lw, shift) = bits::mov_pos(layer);
+        for slot in g.names.move_slots.movable() {
+            let (lw, shift) = bits::mov_pos(slot);
             if lw == w {
                 m |= value << shift;
             }

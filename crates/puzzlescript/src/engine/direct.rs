@@ -56,9 +56,10 @@ pub struct Shift {
 /// What a direct turn reads of the game besides its rules, in flat tables.
 #[derive(Clone, Debug, Default)]
 pub struct Plan {
-    /// Per object id, the shift of its layer's movement in a cell's word.
+    /// Per object id, the shift of its layer's movement in a cell's word
+    /// (zero for a layer that never moves, which no direction reaches).
     shift: Vec<u32>,
-    /// Per layer, its objects.
+    /// Per movement slot (`MoveSlots`), the objects of its layer.
     layer_mask: Vec<u64>,
     /// The player objects.
     pub player_mask: u64,
@@ -135,13 +136,23 @@ impl Plan {
             .collect();
         let names = &g.names;
         Some(Plan {
-            // One word of movements: every layer's field is in it (at most
-            // `bits::LAYERS_PER_WORD` layers).
-            shift: names.id_layer.iter().map(|&l| l as u32 * 5).collect(),
-            layer_mask: names
-                .layer_masks
+            // One word of movements: every field is in it (at most
+            // `bits::LAYERS_PER_WORD` layers that move).
+            shift: names
+                .id_layer
                 .iter()
-                .map(|m| m.first().copied().unwrap_or(0))
+                .map(|&l| names.move_slots.slot(l).map_or(0, |s| s as u32 * 5))
+                .collect(),
+            layer_mask: names
+                .move_slots
+                .movable()
+                .map(|s| {
+                    names
+                        .move_slots
+                        .layer(s)
+                        .and_then(|l| names.layer_masks.get(l))
+                })
+                .map(|m| m.and_then(|m| m.first()).copied().unwrap_or(0))
                 .collect(),
             player_mask: names.player_mask.first().copied().unwrap_or(0),
             aggregate: names.player_aggregate,
@@ -533,7 +544,8 @@ mod tests {
         let (w, h) = (7, 5);
         let plan = Plan::new(&g, w, h).expect("the rule is narrow");
         let (player, crate_) = (g.names.objects["player"].0, g.names.objects["crate"].0);
-        let shift = g.names.id_layer[player] * 5;
+        let slot = g.names.move_slots.slot(g.names.id_layer[player]);
+        let shift = slot.expect("the player's layer moves") * 5;
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut next = move |n: usize| {
             seed ^= seed << 13;

@@ -51,7 +51,10 @@ pub fn move_players(g: &Compiled, board: &mut Board, dir: u64, players: &[usize]
                 let id = hit.trailing_zeros() as usize;
                 hit &= hit - 1;
                 let layer = g.names.id_layer.get(id).copied().unwrap_or(0);
-                movement |= (dir & 0x1f) << bits::mov_pos(layer).1;
+                // The player's layers always have a field (`MoveSlots`).
+                if let Some(slot) = g.names.move_slots.slot(layer) {
+                    movement |= (dir & 0x1f) << bits::mov_pos(slot).1;
+                }
             }
             if let Some(slot) = board.movements.get_mut(i) {
                 *slot |= movement;
@@ -67,7 +70,9 @@ pub fn move_players(g: &Compiled, board: &mut Board, dir: u64, players: &[usize]
                 let id = w * 64 + hit.trailing_zeros() as usize;
                 hit &= hit - 1;
                 let layer = g.names.id_layer.get(id).copied().unwrap_or(0);
-                bits::mov_or(&mut board.movements[i * sm..i * sm + sm], layer, dir);
+                if let Some(slot) = g.names.move_slots.slot(layer) {
+                    bits::mov_or(&mut board.movements[i * sm..i * sm + sm], slot, dir);
+                }
             }
         }
     }
@@ -128,10 +133,14 @@ fn move_cell(g: &Compiled, board: &mut Board, i: usize) -> bool {
         return false;
     }
     let mut moved = false;
-    for layer in 0..g.names.layer_count {
-        let dir = bits::mov_get(&board.movements[i * sm..i * sm + sm], layer);
+    // The fields in slot order are the layers in order (`MoveSlots`).
+    for slot in g.names.move_slots.movable() {
+        let dir = bits::mov_get(&board.movements[i * sm..i * sm + sm], slot);
+        let Some(layer) = g.names.move_slots.layer(slot) else {
+            continue;
+        };
         if dir != 0 && move_layer(g, board, i, layer, dir) {
-            let (w, s) = bits::mov_pos(layer);
+            let (w, s) = bits::mov_pos(slot);
             board.movements[i * sm + w] &= !(0x1f << s);
             moved = true;
         }
@@ -148,10 +157,14 @@ fn move_cell_narrow(g: &Compiled, board: &mut Board, i: usize) -> bool {
     let mut moved = false;
     let mut rest = word;
     while rest != 0 {
-        let layer = rest.trailing_zeros() as usize / 5;
-        let shift = layer * 5;
+        let slot = rest.trailing_zeros() as usize / 5;
+        let shift = slot * 5;
         rest &= !(0x1f << shift);
         let dir = (word >> shift) & 0x1f;
+        // Only the fields of layers that move are ever set.
+        let Some(layer) = g.names.move_slots.layer(slot) else {
+            continue;
+        };
         if move_layer(g, board, i, layer, dir) {
             board.movements[i] &= !(0x1f << shift);
             moved = true;
@@ -220,13 +233,13 @@ pub fn resolve_movements(g: &Compiled, board: &mut Board, banned: &mut Vec<bool>
 fn ban_rigid_group(g: &Compiled, board: &Board, i: usize, banned: &mut Vec<bool>) -> bool {
     let sm = g.mov_words;
     let cell = i * sm..i * sm + sm;
-    for layer in 0..g.names.layer_count {
-        let left = bits::mov_get(&board.movements[cell.clone()], layer)
-            & bits::mov_get(&board.rigid_applied[cell.clone()], layer);
+    for slot in g.names.move_slots.movable() {
+        let left = bits::mov_get(&board.movements[cell.clone()], slot)
+            & bits::mov_get(&board.rigid_applied[cell.clone()], slot);
         if left == 0 {
             continue;
         }
-        let rigid = bits::mov_get(&board.rigid_group[cell.clone()], layer) as usize;
+        let rigid = bits::mov_get(&board.rigid_group[cell.clone()], slot) as usize;
         if let Some(&group) = rigid.checked_sub(1).and_then(|r| g.rigid_groups.get(r)) {
             if banned.len() <= group {
                 banned.resize(group + 1, false);

@@ -241,7 +241,8 @@ mod tests {
             .iter()
             .map(|n| 1 << g.names.objects[*n].0)
             .collect();
-        let shift = g.names.id_layer[g.names.objects["player"].0] * 5;
+        let layer = g.names.id_layer[g.names.objects["player"].0];
+        let shift = g.names.move_slots.slot(layer).expect("the player moves") * 5;
         let mut next = xorshift(0x3c6e_f372_fe94_f82b);
         let (mut all, mut near, mut list) = (Vec::new(), Vec::new(), Vec::new());
         let mut starts = Starts::default();

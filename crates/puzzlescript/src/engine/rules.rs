@@ -399,6 +399,20 @@ mod tests {
                 ),
             )
             .replace(
+                "RULES\n",
+                // On separate layers, the fillers are pushed by the player,
+                // so that their layers move and take movement words
+                // (`MoveSlots`).
+                &format!(
+                    "RULES\n{}",
+                    names
+                        .iter()
+                        .filter(|_| layered)
+                        .map(|n| format!("[ > Player | {n} ] -> [ > Player | > {n} ]\n"))
+                        .collect::<String>()
+                ),
+            )
+            .replace(
                 "WINCONDITIONS",
                 // The next three are scanned by a later cell than their
                 // first (`probe`): the first needs nothing present. The
@@ -663,9 +677,9 @@ mod tests {
                 // Each listed cell but the first moves some of its layers
                 // one way each (up, down, left, right or action).
                 for &c in board.moving.iter().skip(1) {
-                    for layer in 0..g.names.layer_count {
+                    for slot in g.names.move_slots.movable() {
                         if next().is_multiple_of(2) {
-                            let (word, shift) = crate::bits::mov_pos(layer);
+                            let (word, shift) = crate::bits::mov_pos(slot);
                             board.movements[c * g.mov_words + word] |= (1 << (next() % 5)) << shift;
                         }
                     }
@@ -835,8 +849,9 @@ mod tests {
                 let pick = next() as usize % (ids.len() + 2);
                 if let Some(&id) = ids.get(pick) {
                     crate::bits::set(objects, id);
-                    if next().is_multiple_of(4) {
-                        crate::bits::mov_or(movements, layer, 1 << (next() % 5));
+                    let slot = g.names.move_slots.slot(layer);
+                    if let Some(slot) = slot.filter(|_| next().is_multiple_of(4)) {
+                        crate::bits::mov_or(movements, slot, 1 << (next() % 5));
                     }
                 }
             }

@@ -258,9 +258,10 @@ fn a_large_group_settles_by_the_unions_of_later_writes() {
                 crate::bits::set(&mut board.objects[at * g.obj_words..], lamp);
             }
             let layer = g.names.id_layer[player];
+            let slot = g.names.move_slots.slot(layer).expect("the player moves");
             crate::bits::mov_or(
                 &mut board.movements[at * g.mov_words..(at + 1) * g.mov_words],
-                layer,
+                slot,
                 (1 << (next() % 6)) & 0x1f,
             );
             board.moving = vec![at];

@@ -73,8 +73,11 @@ pub fn mutable_objects(g: &Compiled) -> Vec<u64> {
                 for layer in 0..names.layer_count {
                     let lm = &names.layer_masks[layer];
                     let cleared = bits::intersects(&rep.clear, lm);
-                    let moved = bits::mov_get(&rep.moves_set, layer) != 0
-                        || bits::mov_get(&rep.random_dirs, layer) != 0;
+                    // A layer that never moves has no field (`MoveSlots`).
+                    let moved = names.move_slots.slot(layer).is_some_and(|slot| {
+                        bits::mov_get(&rep.moves_set, slot) != 0
+                            || bits::mov_get(&rep.random_dirs, slot) != 0
+                    });
                     if !cleared && !moved {
                         continue;
                     }

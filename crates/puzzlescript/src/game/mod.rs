@@ -321,8 +321,10 @@ fn choose_layout(g: &Compiled, grid: &crate::compile::Grid, start: &[u64]) -> La
 /// up, down, left or right: a turn that starts with no such movement (an
 /// `action` or `tick` turn) then matches nothing, so it changes nothing.
 fn idle_turns_inert(g: &Compiled) -> bool {
-    let directional =
-        |m: &[u64]| (0..g.names.layer_count).any(|l| crate::bits::mov_get(m, l) & 0xf != 0);
+    // Every slot, the dead one included: a test of a layer that never
+    // moves still names a direction (`MoveSlots`).
+    let slots = g.names.move_slots.count();
+    let directional = |m: &[u64]| (0..slots).any(|s| crate::bits::mov_get(m, s) & 0xf != 0);
     g.late_rules.groups.is_empty()
         && g.rules.groups.iter().flatten().all(|r| {
             r.rows.iter().flatten().any(|c| match c {
