@@ -153,6 +153,19 @@ impl Compiled {
 
 /// Parses and compiles a game.
 pub fn compile(file: &str, text: &str) -> Result<Compiled, Error> {
+    compile_with(file, text, true)
+}
+
+/// [`compile`] with a movement field for every layer, whether or not it
+/// can move, as before [`move_slots`]: for the tests that compare the two.
+#[doc(hidden)]
+pub fn compile_every_layer_moving(file: &str, text: &str) -> Result<Compiled, Error> {
+    compile_with(file, text, false)
+}
+
+/// [`compile`], with movement fields for the layers that can move alone
+/// when `compact` holds (see [`move_slots`]).
+fn compile_with(file: &str, text: &str, compact: bool) -> Result<Compiled, Error> {
     let parsed = parser::parse(file, text)?;
     let cerr = |fault: Fault| Error::Compile {
         file: file.to_string(),
@@ -182,7 +195,9 @@ pub fn compile(file: &str, text: &str) -> Result<Compiled, Error> {
     let expanded = masks::remove_duplicates(expand::expand(&drafts, &names).map_err(cerr)?);
     // Movement fields for the layers that can move alone, before any mask
     // of a movement is built.
-    names.move_slots = move_slots::MoveSlots::of(&expanded, &names);
+    if compact {
+        names.move_slots = move_slots::MoveSlots::of(&expanded, &names);
+    }
     let mut rules = Vec::new();
     let mut lates = Vec::new();
     for d in &expanded {

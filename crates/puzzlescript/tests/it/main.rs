@@ -6,6 +6,7 @@ mod direct_turns;
 mod game;
 mod hostile;
 mod inert;
+mod move_slots;
 mod narrow_rules;
 mod no_match;
 mod reference_counts;

@@ -32,6 +32,21 @@ pub fn compare_level(
     let with = PuzzleScriptGame::new(compiled.clone(), level).ok()?;
     let mut without = PuzzleScriptGame::new(compiled, level).ok()?;
     off(&mut without);
+    compare_games(&with, &without, source, level, budget, stop)
+}
+
+/// Explores `level` of `source` breadth-first for at most `budget`,
+/// comparing each state's successors in game `with` and game `without`
+/// (the same level of two forms of `source`); the number of states
+/// compared. `stop` ends the comparison.
+pub fn compare_games(
+    with: &PuzzleScriptGame,
+    without: &PuzzleScriptGame,
+    source: &str,
+    level: usize,
+    budget: Duration,
+    stop: &Arc<AtomicBool>,
+) -> Option<usize> {
     with.interrupt_on(stop.clone());
     without.interrupt_on(stop.clone());
     let start = Instant::now();
@@ -44,8 +59,8 @@ pub fn compare_level(
         if with.terminal(&state).is_some() {
             continue;
         }
-        let found = successors(&with, &state);
-        let expected = successors(&without, &state);
+        let found = successors(with, &state);
+        let expected = successors(without, &state);
         if stop.load(Ordering::Relaxed) {
             return None;
         }
@@ -80,6 +95,19 @@ pub fn compare_suite(
     wanted: fn(&str) -> bool,
     off: fn(&mut PuzzleScriptGame),
 ) -> Option<(usize, usize)> {
+    compare_suite_by(wanted, &move |source, level, budget, stop| {
+        compare_level(source, level, budget, stop, off)
+    })
+}
+
+/// A comparison of one level of a game's source, as [`compare_level`]'s.
+pub type CompareLevel = dyn Fn(&str, usize, Duration, &Arc<AtomicBool>) -> Option<usize>;
+
+/// [`compare_suite`] with the levels compared by `compare`.
+pub fn compare_suite_by(
+    wanted: fn(&str) -> bool,
+    compare: &CompareLevel,
+) -> Option<(usize, usize)> {
     let path = crate::shared_cases_file()?;
     let text = std::fs::read_to_string(path).expect("the cases file reads");
     let mut sources = HashSet::new();
@@ -103,7 +131,7 @@ pub fn compare_suite(
         }
         games += 1;
         for level in 1..=2 {
-            match compare_level(source, level, Duration::from_millis(50), &stop, off) {
+            match compare(source, level, Duration::from_millis(50), &stop) {
                 Some(n) => states += n,
                 None => break,
             }
