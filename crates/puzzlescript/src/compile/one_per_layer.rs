@@ -112,6 +112,11 @@ pub fn index_writes(game: &mut Compiled) {
         rule.records_unchanged = rule.records_unchanged_matches(&player_moves);
     }
     for set in [&mut game.rules, &mut game.late_rules] {
+        set.replayable = set
+            .groups
+            .iter()
+            .map(|group| group.iter().all(super::Rule::replayable))
+            .collect();
         set.settles.clear();
         for group in set.groups.iter_mut() {
             let (alone, settles) = super::settle::settles(group, layers);

@@ -352,6 +352,31 @@ impl Rule {
 }
 
 impl Rule {
+    /// True when the rule, on the same objects, writes the same cells
+    /// whatever the movements (`engine::turn_memo`): it tests no movement,
+    /// writes none (nor clears any), chooses nothing at random and is not
+    /// rigid.
+    pub fn replayable(&self) -> bool {
+        let still = |c: &PatternCell| match c {
+            PatternCell::Cell(p) => p.replacement.as_ref().is_none_or(|r| {
+                [
+                    &r.moves_clear,
+                    &r.moves_set,
+                    &r.moves_layers,
+                    &r.random_dirs,
+                    &r.random_objects,
+                ]
+                .iter()
+                .all(|m| crate::bits::is_zero(m))
+            }),
+            PatternCell::Ellipsis => true,
+        };
+        !self.reads_movements
+            && !self.random
+            && !self.rigid
+            && self.rows.iter().flatten().all(still)
+    }
+
     /// True when a search of this rule whose matches all changed nothing on
     /// the explorer's prepared board may be recorded across its inputs as
     /// a row without a match (`engine::NoMatch`): [`Rule::records_matches`],
@@ -524,6 +549,11 @@ pub struct RuleSet {
     /// with the writes): its fixpoint stops after that pass. Empty (none
     /// settles) until the writes are computed.
     pub settles: Vec<bool>,
+    /// Per group, true when each of its rules is [`Rule::replayable`]: on
+    /// the same objects, the group writes the same cells whatever the
+    /// movements (`engine::turn_memo`). Empty (none) until the writes are
+    /// computed.
+    pub replayable: Vec<bool>,
 }
 
 /// A rule line of the game as written, before expansion: what rule coverage

@@ -18,6 +18,7 @@ pub mod session;
 mod settle_tests;
 mod summary;
 pub mod turn;
+mod turn_memo;
 pub mod win;
 
 use crate::compile::{Command, Compiled, Grid};
@@ -404,6 +405,9 @@ pub struct Scratch {
     pub fired: Option<Vec<u64>>,
     /// Rules known to find no match on the explorer's prepared board.
     pub no_match: NoMatch,
+    /// The group runs of the first input's turn on the explorer's prepared
+    /// board, replayed by the other inputs' ([`turn_memo`]).
+    pub memo: turn_memo::TurnMemo,
     /// The cells a search near the writes looks at, when they come from two
     /// lists (`apply::near_writes`).
     pub near: Vec<usize>,

@@ -4,6 +4,7 @@
 
 use super::apply::{apply_at, combinations, try_apply};
 use super::matching::{anchored_row_matches, find_matches};
+use super::turn_memo::TurnMemo;
 use super::{Board, Chooser, RowMatch, Scratch};
 use crate::compile::{Compiled, Rule, RuleSet};
 
@@ -171,6 +172,41 @@ pub(super) fn to_fixpoint<S>(
     any
 }
 
+/// Runs group `gi` of the main rules, `set`: the recorded run written
+/// again when the turn replays one, else searched (and recorded when the
+/// turn records). True when the board changed.
+fn run_group(
+    g: &Compiled,
+    board: &mut Board,
+    set: &RuleSet,
+    gi: usize,
+    group_id: usize,
+    scratch: &mut Scratch,
+    chooser: &mut dyn Chooser,
+) -> bool {
+    let replayable = set.replayable.get(gi).copied().unwrap_or(false);
+    if let Some(k) = scratch.memo.replay_next(gi, replayable) {
+        return scratch.memo.replay(k, board, g.obj_words, g.mov_words);
+    }
+    let settles = set.settles.get(gi).copied().unwrap_or(false);
+    let mark = TurnMemo::mark(board);
+    let changed = apply_group(
+        g,
+        board,
+        &set.groups[gi],
+        settles,
+        group_id,
+        scratch,
+        chooser,
+    );
+    if scratch.memo.recording() {
+        scratch.memo.record(gi, changed, mark, board, g.obj_words);
+    } else {
+        scratch.memo.searched(changed);
+    }
+    changed
+}
+
 /// Runs a rule set, honouring loop points and banned (rigid) groups.
 pub fn apply_rules(
     g: &Compiled,
@@ -183,6 +219,9 @@ pub fn apply_rules(
     let mut propagated = false;
     let mut loops = 0;
     let mut gi = 0;
+    // The main rules' group runs are recorded and replayed across the
+    // inputs (`turn_memo`); the late ones run after the movements.
+    let main = std::ptr::eq(set, &g.rules);
     while gi < set.groups.len() && scratch.fault.is_none() {
         let is_banned = banned.is_some_and(|b| b.get(gi).copied().unwrap_or(false));
         if !is_banned {
@@ -191,7 +230,11 @@ pub fn apply_rules(
             let group_id = if banned.is_some() { gi } else { usize::MAX };
             let settles = set.settles.get(gi).copied().unwrap_or(false);
             let rules = &set.groups[gi];
-            propagated |= apply_group(g, board, rules, settles, group_id, scratch, chooser);
+            propagated |= if main {
+                run_group(g, board, set, gi, group_id, scratch, chooser)
+            } else {
+                apply_group(g, board, rules, settles, group_id, scratch, chooser)
+            };
         }
         match set.loop_point.get(gi).copied().flatten() {
             Some(back) if propagated => {

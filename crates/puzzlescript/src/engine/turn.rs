@@ -62,6 +62,7 @@ pub fn run(
     if !has_rigid {
         // Without rigid rules no group is ever banned and no turn replayed.
         apply_rules(g, board, &g.rules, None, scratch, chooser);
+        scratch.memo.end_rules(scratch.fault.is_some());
         let mut none = Vec::new();
         resolve_movements(g, board, &mut none);
         if !g.late_rules.groups.is_empty() {

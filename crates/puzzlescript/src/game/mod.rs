@@ -76,6 +76,10 @@ pub struct PuzzleScriptGame {
     /// True when an expansion carries the rules that found no match across
     /// its inputs (`engine::NoMatch`); off only to check that they change nothing.
     rule_records: bool,
+    /// True when the first turn of each input replays the rule groups that
+    /// read no movement from the first input's (`engine::turn_memo`); off
+    /// only to check that it changes nothing.
+    pub(crate) turn_memo: bool,
     /// True when rules compiled to plain words take their own path
     /// (`compile::NarrowRule`); off only to check that it changes nothing.
     narrow_rules: bool,
@@ -163,6 +167,7 @@ impl PuzzleScriptGame {
             failure: OnceLock::new(),
             max_outcomes: DEFAULT_MAX_OUTCOMES,
             rule_records: true,
+            turn_memo: true,
             narrow_rules: true,
             direct,
             shift_lists: layout.shifts_apply(),
@@ -177,6 +182,15 @@ impl PuzzleScriptGame {
     /// tests check by turning them off).
     pub fn set_rule_records(&mut self, on: bool) {
         self.rule_records = on;
+    }
+
+    /// Turns off (or on again) the replay of rule groups across the inputs
+    /// of one state (`engine::turn_memo`: the groups that neither test nor
+    /// write a movement write, on every input's first turn, what they wrote
+    /// on the first input's), on by default; the successors are the same
+    /// either way, which the tests check by turning it off.
+    pub fn set_turn_memo(&mut self, on: bool) {
+        self.turn_memo = on;
     }
 
     /// Turns off (or on again) the end of a group's fixpoint after one

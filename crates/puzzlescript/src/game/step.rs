@@ -163,6 +163,7 @@ impl Worker {
         self.board.clear_touched();
         // From here on, `touched` lists every cell written since this board.
         self.scratch.no_match.new_board();
+        self.scratch.memo.new_board();
         let (mut players, mut summary) = self.scratch.prepared.take().unwrap_or_default();
         players.clear();
         if game.map_summary {
@@ -462,6 +463,15 @@ impl Worker {
         if !first {
             self.before.clone_from(&self.board.objects);
         }
+        // The first turn of each input on a prepared board records or
+        // replays its rule groups (`turn_memo`), when writes are logged and
+        // no rigid rule may replay the turn.
+        let usable = game.turn_memo
+            && self.board.logging
+            && self.scratch.no_match.enabled()
+            && g.rigid_groups.is_empty()
+            && self.scratch.fired.is_none();
+        self.scratch.memo.begin_turn(first, usable);
         let chooser: &mut dyn Chooser = &mut self.chooser;
         let kept = run(
             g,
@@ -514,6 +524,8 @@ impl Worker {
     /// [`Worker::prepare`] for direct turns: the players and the objects
     /// ORed over the board are all a direct turn needs besides the board.
     fn prepare_direct(&mut self, game: &PuzzleScriptGame, plan: &direct::Plan, state: &[u8]) {
+        // A record of another board's turn must never be replayed.
+        self.scratch.memo.new_board();
         let template = &game.layout.template;
         if self.start.len() == template.len() {
             self.put_back();

@@ -231,3 +231,98 @@ const TRAILED: &str = "title trailed\nOBJECTS\nBackground\nblack\nWall\nblue\n\
 fn records_made_after_a_write_change_no_successor() {
     assert_level_unchanged(TRAILED, |g| g.set_rule_records(false), 50);
 }
+
+/// Explores `level` of `source` breadth-first with a speed-up on, for at
+/// most 400 states and `budget`, then expands the same states in the same
+/// order with it off (`off`): each game expands state after state, so that
+/// what its worker keeps from one state to the next is tested too (the
+/// comparisons above alternate the two games). The states compared.
+pub fn compare_explorations(
+    source: &str,
+    level: usize,
+    budget: Duration,
+    stop: &Arc<AtomicBool>,
+    off: fn(&mut PuzzleScriptGame),
+) -> Option<usize> {
+    let compiled = compile("case", source).ok()?;
+    let with = PuzzleScriptGame::new(compiled.clone(), level).ok()?;
+    let mut without = PuzzleScriptGame::new(compiled, level).ok()?;
+    off(&mut without);
+    with.interrupt_on(stop.clone());
+    without.interrupt_on(stop.clone());
+    let start = Instant::now();
+    let mut queue = with.initial_states();
+    let mut seen: HashSet<Vec<u8>> = queue.iter().cloned().collect();
+    let (mut head, mut found) = (0, Vec::new());
+    while head < queue.len() && head < 400 && start.elapsed() < budget {
+        let state = queue[head].clone();
+        head += 1;
+        if with.terminal(&state).is_some() || with.failure().is_some() {
+            continue;
+        }
+        let next = successors(&with, &state);
+        for (_, n) in &next {
+            if seen.insert(n.clone()) {
+                queue.push(n.clone());
+            }
+        }
+        found.push((state, next));
+    }
+    for (state, next) in &found {
+        let expected = successors(&without, state);
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        assert_eq!(
+            next,
+            &expected,
+            "level {level}, state {}",
+            with.render(state)
+        );
+    }
+    Some(found.len())
+}
+
+/// Replaying the rule groups that read no movement across the inputs
+/// (`engine::turn_memo`) changes no successor in the suite's games,
+/// explored state after state.
+#[test]
+fn turn_replays_change_no_successor() {
+    let compare = |source: &str, level, budget, stop: &Arc<AtomicBool>| {
+        compare_explorations(source, level, budget, stop, |g| g.set_turn_memo(false))
+    };
+    let Some((games, states)) = compare_suite_by(|_| true, &compare) else {
+        return;
+    };
+    assert!(
+        games >= 10 && states >= 1_000,
+        "{games} games, {states} states compared"
+    );
+}
+
+/// Markers drawn and erased on every turn (replayed across the inputs), a
+/// rule that reads the input's movement and changes objects (a switch lit
+/// from one side: the turns differ from there on), and a replayable rule
+/// after it that reads what the switch became.
+const SWITCHES: &str = "title switches\nOBJECTS\nBackground\nblack\nPlayer\nwhite\nWall\nblue\n\
+    Switch\nred\nLit\nyellow\nGlow\norange\nMark\ngreen\nStone\ngrey\nLEGEND\n. = Background\n\
+    P = Player\n# = Wall\ns = Switch\no = Stone\nSOUNDS\nCOLLISIONLAYERS\nBackground\nMark\nGlow\n\
+    Player, Wall, Switch, Lit, Stone\nRULES\n\
+    [ Stone | no Mark ] -> [ Stone | Mark ]\n\
+    [ Mark ] -> [ ]\n\
+    right [ > Player | Switch ] -> [ > Player | Lit ]\n\
+    [ Lit | no Glow ] -> [ Lit | Glow ]\n\
+    [ Glow | Player ] -> [ | Player ] sfx0\n\
+    WINCONDITIONS\nLEVELS\n#######\n#.o.s.#\n#.P...#\n#..s.o#\n#s....#\n#######\n";
+
+#[test]
+fn turn_replays_stop_where_an_input_changed_objects() {
+    assert_level_unchanged(SWITCHES, |g| g.set_turn_memo(false), 100);
+    let stop = Arc::new(AtomicBool::new(false));
+    let off = |g: &mut PuzzleScriptGame| g.set_turn_memo(false);
+    let states = compare_explorations(SWITCHES, 1, Duration::from_secs(20), &stop, off);
+    assert!(
+        states.is_some_and(|n| n >= 100),
+        "{states:?} states compared"
+    );
+}
