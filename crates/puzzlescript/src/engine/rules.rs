@@ -172,33 +172,35 @@ pub(super) fn to_fixpoint<S>(
     any
 }
 
-/// Runs group `gi` of the main rules, `set`: the recorded run written
-/// again when the turn replays one, else searched (and recorded when the
-/// turn records). True when the board changed.
+/// Runs group `gi` of `set`. For the main rules (`main`), the recorded
+/// run is written again when the turn replays one, else the group is
+/// searched (and recorded when the turn records). True when the board
+/// changed. (The one caller of `apply_group`, so that it stays inlined.)
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
 fn run_group(
     g: &Compiled,
     board: &mut Board,
     set: &RuleSet,
     gi: usize,
+    main: bool,
     group_id: usize,
     scratch: &mut Scratch,
     chooser: &mut dyn Chooser,
 ) -> bool {
-    let replayable = set.replayable.get(gi).copied().unwrap_or(false);
-    if let Some(k) = scratch.memo.replay_next(gi, replayable) {
-        return scratch.memo.replay(k, board, g.obj_words, g.mov_words);
+    if main {
+        let replayable = set.replayable.get(gi).copied().unwrap_or(false);
+        if let Some(k) = scratch.memo.replay_next(gi, replayable) {
+            return scratch.memo.replay(k, board, g.obj_words, g.mov_words);
+        }
     }
     let settles = set.settles.get(gi).copied().unwrap_or(false);
     let mark = TurnMemo::mark(board);
-    let changed = apply_group(
-        g,
-        board,
-        &set.groups[gi],
-        settles,
-        group_id,
-        scratch,
-        chooser,
-    );
+    let rules = &set.groups[gi];
+    let changed = apply_group(g, board, rules, settles, group_id, scratch, chooser);
+    if !main {
+        return changed;
+    }
     if scratch.memo.recording() {
         scratch.memo.record(gi, changed, mark, board, g.obj_words);
     } else {
@@ -228,13 +230,7 @@ pub fn apply_rules(
             // Only the main rules have rigid groups, so late groups pass an index
             // past the rigid table.
             let group_id = if banned.is_some() { gi } else { usize::MAX };
-            let settles = set.settles.get(gi).copied().unwrap_or(false);
-            let rules = &set.groups[gi];
-            propagated |= if main {
-                run_group(g, board, set, gi, group_id, scratch, chooser)
-            } else {
-                apply_group(g, board, rules, settles, group_id, scratch, chooser)
-            };
+            propagated |= run_group(g, board, set, gi, main, group_id, scratch, chooser);
         }
         match set.loop_point.get(gi).copied().flatten() {
             Some(back) if propagated => {

@@ -24,6 +24,13 @@
 use super::Board;
 use crate::compile::Command;
 
+/// Boards in a row whose records replayed nothing, after which boards
+/// record only now and then.
+const IDLE_BOARDS: u32 = 16;
+
+/// While records replay nothing, one board in this many records.
+const PROBE_EVERY: u32 = 32;
+
 /// What a turn does with the record.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum Mode {
@@ -58,6 +65,15 @@ pub struct TurnMemo {
     recorded: bool,
     /// True when the recording failed (its log was cut): no replay.
     spoiled: bool,
+    /// True when this board's first turn records (see `idle_boards`).
+    wanted: bool,
+    /// Runs replayed on this board.
+    replayed: u32,
+    /// Boards in a row whose record replayed no run: a game whose first
+    /// group reads the input (a push) never replays, and recording costs.
+    idle_boards: u32,
+    /// Boards seen, to record one in [`PROBE_EVERY`] while idle.
+    boards: u32,
     /// The next recorded run a replaying turn meets.
     cursor: usize,
     /// True once the replaying turn's objects may differ from the record's.
@@ -79,10 +95,23 @@ pub struct Mark {
 }
 
 impl TurnMemo {
-    /// Forgets the record: the board is a new prepared one.
+    /// Forgets the record: the board is a new prepared one. After
+    /// [`IDLE_BOARDS`] boards in a row whose records replayed nothing, one
+    /// board in [`PROBE_EVERY`] records, to find out whether replays pay
+    /// again.
     pub fn new_board(&mut self) {
+        if self.recorded {
+            self.idle_boards = if self.replayed == 0 {
+                self.idle_boards.saturating_add(1)
+            } else {
+                0
+            };
+        }
+        self.boards = self.boards.wrapping_add(1);
+        self.wanted = self.idle_boards < IDLE_BOARDS || self.boards % PROBE_EVERY == 0;
         self.recorded = false;
         self.spoiled = false;
+        self.replayed = 0;
         self.mode = Mode::Off;
     }
 
@@ -90,7 +119,7 @@ impl TurnMemo {
     /// that logs its writes (`usable`) records or replays, any other turn
     /// does neither.
     pub fn begin_turn(&mut self, first: bool, usable: bool) {
-        self.mode = match (first && usable, self.recorded, self.spoiled) {
+        self.mode = match (first && usable && self.wanted, self.recorded, self.spoiled) {
             (false, ..) | (true, _, true) => Mode::Off,
             (true, false, false) => {
                 self.runs.clear();
@@ -134,7 +163,10 @@ impl TurnMemo {
         let k = self.cursor;
         self.cursor += 1;
         match self.runs.get(k) {
-            Some(run) if run.group as usize == group => replayable.then_some(k),
+            Some(run) if run.group as usize == group => {
+                self.replayed += u32::from(replayable);
+                replayable.then_some(k)
+            }
             _ => {
                 self.diverged = true;
                 None
@@ -223,7 +255,7 @@ impl TurnMemo {
 
 #[cfg(test)]
 mod tests {
-    use super::{Mode, TurnMemo};
+    use super::{Mode, TurnMemo, IDLE_BOARDS, PROBE_EVERY};
     use crate::engine::Board;
 
     /// A turn records on a new board, the next first turns replay, other
@@ -251,6 +283,18 @@ mod tests {
             Mode::Off,
             "a recording cut by a fault is never replayed"
         );
+        // Boards whose records replay nothing stop recording but now and then.
+        let mut recorded = 0;
+        for _ in 0..(IDLE_BOARDS + 4 * PROBE_EVERY) {
+            m.new_board();
+            m.begin_turn(true, true);
+            recorded += usize::from(m.mode == Mode::Recording);
+            m.end_rules(false);
+        }
+        assert!(
+            (4..=IDLE_BOARDS as usize + 5).contains(&recorded),
+            "{recorded}"
+        );
     }
 
     /// Runs are replayed in order while the groups are those recorded and
@@ -268,6 +312,7 @@ mod tests {
         let mut board = Board::empty(&g, 3, 1);
         board.logging = true;
         let mut m = TurnMemo::default();
+        m.new_board();
         m.begin_turn(true, true);
         for (group, changed) in [(0, true), (1, false), (2, true), (3, false)] {
             let mark = TurnMemo::mark(&board);
