@@ -108,7 +108,7 @@ impl TurnMemo {
             };
         }
         self.boards = self.boards.wrapping_add(1);
-        self.wanted = self.idle_boards < IDLE_BOARDS || self.boards % PROBE_EVERY == 0;
+        self.wanted = self.idle_boards < IDLE_BOARDS || self.boards.is_multiple_of(PROBE_EVERY);
         self.recorded = false;
         self.spoiled = false;
         self.replayed = 0;
