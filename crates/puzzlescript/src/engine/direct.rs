@@ -218,6 +218,116 @@ pub fn run(
     true
 }
 
+/// What a lone player's move comes to when no rule can match it ([`walk`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Walk {
+    /// A rule may match (or the move is not a plain step of one layer):
+    /// the turn must run ([`run`]).
+    Turn,
+    /// No rule matches and the player's layer cannot go: nothing moves.
+    Blocked,
+    /// No rule matches and the player's layer goes one step: this move.
+    Moved(Shift),
+}
+
+/// The turn of input `dir` on a prepared board (no movement anywhere) whose
+/// only player stands on cell `player`, when no rule matches it: then the
+/// turn is the player's step alone, found here without writing the board
+/// (most turns of a block-pushing game push nothing). With one moving cell,
+/// a narrow rule can match only at the row its anchor places on that cell
+/// ([`write_rule`]'s lone case): each group's rules are tested there, with
+/// the prefilter of [`run`], against the board with the player's movement
+/// set (and taken off again). When none matches, no rule writes, and
+/// movement resolution moves the player's layer one step unless the board's
+/// edge or an object of that layer is in the way, as [`resolve`] does.
+/// [`Walk::Turn`] when a rule matches, `dir` is no direction, or the
+/// player's objects lie on several layers.
+pub fn walk(
+    g: &Compiled,
+    plan: &Plan,
+    board: &mut Board,
+    player: usize,
+    dir: u64,
+    objects: u64,
+) -> Walk {
+    let k = match dir {
+        1 => 0,
+        2 => 1,
+        4 => 2,
+        8 => 3,
+        _ => return Walk::Turn,
+    };
+    let here = board.objects.get(player).copied().unwrap_or(0);
+    let hit = here & plan.player_mask;
+    let Some(&shift) = plan.shift.get(hit.trailing_zeros() as usize) else {
+        return Walk::Turn;
+    };
+    let mask = plan
+        .layer_mask
+        .get(shift as usize / 5)
+        .copied()
+        .unwrap_or(0);
+    if hit == 0 || hit & !mask != 0 {
+        return Walk::Turn;
+    }
+    let Some(slot) = board.movements.get_mut(player) else {
+        return Walk::Turn;
+    };
+    let was = std::mem::replace(slot, dir << shift);
+    let matched = lone_rules_match(g, plan, board, player, (objects, dir << shift));
+    if let Some(slot) = board.movements.get_mut(player) {
+        *slot = was;
+    }
+    if matched {
+        return Walk::Turn;
+    }
+    let t = plan.next.get(player).map_or(u32::MAX, |n| n[k]);
+    match board.objects.get(t as usize) {
+        Some(&there) if there & mask == 0 => Walk::Moved(Shift {
+            from: player as u32,
+            to: t,
+            objects: here & mask,
+        }),
+        _ => Walk::Blocked,
+    }
+}
+
+/// True when some rule with replacements, passing the prefilter of `seen`,
+/// matches the row its anchor places on the lone moving cell `only`.
+fn lone_rules_match(
+    g: &Compiled,
+    plan: &Plan,
+    board: &Board,
+    only: usize,
+    (o, m): (u64, u64),
+) -> bool {
+    let (x, y) = board.xy(only);
+    for (group, lones) in g.rules.groups.iter().zip(&plan.lone) {
+        for (rule, lone) in group.iter().zip(lones) {
+            let Some(narrow) = &rule.narrow else {
+                continue;
+            };
+            if o & narrow.objects != narrow.objects
+                || m & narrow.movements != narrow.movements
+                || !rule.has_replacements
+            {
+                continue;
+            }
+            let (c, n) = match lone.vertical {
+                true => (y, board.height),
+                false => (x, board.width),
+            };
+            if c >= lone.back
+                && c + lone.ahead < n
+                && narrow_cells_match(board, &narrow.cells, only as isize - lone.offset, lone.step)
+            {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// Sets the input's movement `dir` on the player objects of the given
 /// cells (as `movement::move_players`); returns the movements set.
 #[inline]
@@ -512,10 +622,92 @@ fn move_layer(
 
 #[cfg(test)]
 mod tests {
-    use super::{lone_matches, Plan, FEW};
+    use super::{lone_matches, run, walk, Plan, Walk, FEW};
     use crate::engine::narrow_rule::anchored_matches;
     use crate::engine::row_starts::Starts;
-    use crate::engine::Board;
+    use crate::engine::{Board, Scratch};
+
+    /// On boards of walls, crates, targets and one player, for each input,
+    /// a walk found without the turn is the turn's outcome: a step is the
+    /// turn's only move and the board it leaves, a blocked player leaves
+    /// the board as it was. Pushes (the turn moves a crate) are never taken
+    /// for walks; every kind of outcome occurs.
+    #[test]
+    fn walks_are_the_turns_they_skip() {
+        let g = crate::compile(
+            "t",
+            "OBJECTS\nBackground\nblack\nTarget\nyellow\nWall\nbrown\nPlayer\nwhite\n\
+             Crate\norange\nLEGEND\n. = Background\n# = Wall\nP = Player\n* = Crate\n\
+             O = Target\nSOUNDS\nCOLLISIONLAYERS\nBackground\nTarget\nPlayer, Wall, Crate\n\
+             RULES\n[ > Player | Crate ] -> [ > Player | > Crate ]\n\
+             [ > Crate | Target ] -> [ > Crate | Target ]\nWINCONDITIONS\n\
+             All Target on Crate\nLEVELS\n.P*O#\n",
+        )
+        .expect("compiles");
+        let (w, h) = (6, 5);
+        let plan = Plan::new(&g, w, h).expect("the rules are narrow");
+        let id = |name: &str| 1u64 << g.names.objects[name].0;
+        let (player, crate_, wall, target) = (id("player"), id("crate"), id("wall"), id("target"));
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let mut seen = [0usize; 3];
+        let mut scratch = Scratch::default();
+        for round in 0..500 {
+            let mut board = Board::empty(&g, w, h);
+            for o in board.objects.iter_mut() {
+                let top = [0, 0, crate_, crate_, wall][next(5) as usize];
+                *o = top | if next(3) == 0 { target } else { 0 };
+            }
+            let p = next((w * h) as u64) as usize;
+            board.objects[p] = player | board.objects[p] & target;
+            let objects = board.objects.iter().fold(0, |a, o| a | o);
+            for dir in [1u64, 2, 4, 8] {
+                let before = board.objects.clone();
+                let found = walk(&g, &plan, &mut board, p, dir, objects);
+                assert_eq!(board.objects, before, "a walk writes no object");
+                assert!(board.movements.iter().all(|&m| m == 0), "nor movement");
+                let mut turned = board.clone();
+                let kept = run(
+                    &g,
+                    &plan,
+                    &mut turned,
+                    Some(dir),
+                    &[p],
+                    objects,
+                    &mut scratch,
+                );
+                assert!(kept, "no cancel in this game");
+                let context = format!("round {round}, dir {dir}, {found:?}");
+                match found {
+                    Walk::Turn => {
+                        // Only the push rule can match at a lone player.
+                        seen[0] += 1;
+                        let k = dir.trailing_zeros() as usize;
+                        let ahead = plan.next[p][k] as usize;
+                        assert!(before[ahead] & crate_ != 0, "{context}: a push runs");
+                    }
+                    Walk::Blocked => {
+                        seen[1] += 1;
+                        assert_eq!(turned.objects, before, "{context}");
+                    }
+                    Walk::Moved(step) => {
+                        seen[2] += 1;
+                        assert_eq!(scratch.shifts, [step], "{context}");
+                        let mut stepped = before.clone();
+                        stepped[step.from as usize] &= !step.objects;
+                        stepped[step.to as usize] |= step.objects;
+                        assert_eq!(turned.objects, stepped, "{context}");
+                    }
+                }
+            }
+        }
+        assert!(seen.iter().all(|&n| n > 100), "outcomes {seen:?}");
+    }
 
     /// On boards of players and crates with two to four moving players,
     /// the rows placed one by one give the matches of the sorted starts, in

@@ -574,6 +574,9 @@ impl Worker {
     ) {
         self.put_back();
         let g = &*game.game;
+        if self.walk(game, plan, state, action, input, out) {
+            return;
+        }
         let kept = direct::run(
             g,
             plan,
@@ -649,6 +652,58 @@ impl Worker {
 }
 
 impl Worker {
+    /// A direct turn of a lone player that no rule matches
+    /// ([`direct::walk`]), on a state of one word: its successor, if any,
+    /// is pushed (none when the player is blocked, as the turn leaves the
+    /// grid as it was). True when the turn is done; false when it must run
+    /// (a rule matches, the player's step adds or removes an object a win
+    /// condition names, or an unchanged grid would be a won successor).
+    fn walk(
+        &mut self,
+        game: &PuzzleScriptGame,
+        plan: &direct::Plan,
+        state: &[u8],
+        action: u16,
+        input: Option<u8>,
+        out: &mut Successors,
+    ) -> bool {
+        let (Some(input), &[player], true, true) =
+            (input, &self.players[..], game.word_state, game.walks)
+        else {
+            return false;
+        };
+        let dir = input_bits(input);
+        match direct::walk(
+            &game.game,
+            plan,
+            &mut self.board,
+            player,
+            dir,
+            self.objects_seen,
+        ) {
+            direct::Walk::Turn => false,
+            // Cancelled, or a grid unchanged: a transition only when the
+            // prepared state already wins.
+            direct::Walk::Blocked => !self.start_won,
+            direct::Walk::Moved(shift) => {
+                if shift.objects & game.win_plan.objects != 0 {
+                    return false;
+                }
+                let won = self.start_won;
+                let (word, ok) = game.layout.shift_state(self.state_word, won, &[shift]);
+                out.push_with(Move::solo(action), |bytes| {
+                    let end = bytes.len() + state.len();
+                    bytes.extend_from_slice(&word.to_le_bytes());
+                    bytes.truncate(end);
+                });
+                if !ok {
+                    game.overfull.fetch_add(1, Ordering::Relaxed);
+                }
+                true
+            }
+        }
+    }
+
     /// Puts the cells written since the prepared state back as they were.
     fn put_back(&mut self) {
         let so = self.so;
