@@ -234,6 +234,13 @@ impl PuzzleScriptGame {
         self.walks = on;
     }
 
+    /// True when a lone player's steps may be found without running the
+    /// turn (see [`PuzzleScriptGame::set_walks`]): direct turns on states
+    /// of one word.
+    pub fn walks(&self) -> bool {
+        self.walks && self.word_state && self.direct_turns()
+    }
+
     /// True when turns run as direct turns (see
     /// [`PuzzleScriptGame::set_direct_turns`]); off with the narrow rules.
     pub fn direct_turns(&self) -> bool {
