@@ -230,23 +230,69 @@ pub enum Walk {
     Moved(Shift),
 }
 
+/// What the walks from one prepared state share: its lone player's cell,
+/// and the layer that a step of the player moves ([`walk`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Walker {
+    /// The player's cell.
+    player: usize,
+    /// Its column and row.
+    xy: (usize, usize),
+    /// The objects on the player's cell.
+    here: u64,
+    /// The shift of the player's layer in a movement word.
+    shift: u32,
+    /// The objects of the player's layer.
+    mask: u64,
+}
+
+impl Walker {
+    /// The walker of the prepared `board` whose only player stands on cell
+    /// `player`; `None` when the player's objects lie on several layers
+    /// (their turns then run).
+    pub fn new(plan: &Plan, board: &Board, player: usize) -> Option<Walker> {
+        let here = board.objects.get(player).copied()?;
+        let hit = here & plan.player_mask;
+        let shift = *plan.shift.get(hit.trailing_zeros() as usize)?;
+        let mask = plan.layer_mask.get(shift as usize / 5).copied()?;
+        (hit != 0 && hit & !mask == 0).then_some(Walker {
+            player,
+            xy: board.xy(player),
+            here,
+            shift,
+            mask,
+        })
+    }
+
+    /// The player's cell.
+    pub fn player(&self) -> usize {
+        self.player
+    }
+
+    /// The objects a step of the player moves: its layer's on its cell.
+    pub fn objects(&self) -> u64 {
+        self.here & self.mask
+    }
+}
+
 /// The turn of input `dir` on a prepared board (no movement anywhere) whose
-/// only player stands on cell `player`, when no rule matches it: then the
-/// turn is the player's step alone, found here without writing the board
-/// (most turns of a block-pushing game push nothing). With one moving cell,
-/// a narrow rule can match only at the row its anchor places on that cell
+/// only player is `walker`'s, when no rule matches it: then the turn is the
+/// player's step alone, found here without writing the board (most turns of
+/// a block-pushing game push nothing). With one moving cell, a narrow rule
+/// can match only at the row its anchor places on that cell
 /// ([`write_rule`]'s lone case): each group's rules are tested there, with
-/// the prefilter of [`run`], against the board with the player's movement
-/// set (and taken off again). When none matches, no rule writes, and
-/// movement resolution moves the player's layer one step unless the board's
-/// edge or an object of that layer is in the way, as [`resolve`] does.
-/// [`Walk::Turn`] when a rule matches, `dir` is no direction, or the
-/// player's objects lie on several layers.
+/// the prefilter of [`run`] (`objects` ORed over the board), against the
+/// board with the player's movement set (and taken off again). When none
+/// matches, no rule writes, and movement resolution moves the player's
+/// layer one step unless the board's edge or an object of that layer is in
+/// the way, as [`resolve`] does. [`Walk::Turn`] when a rule matches or `dir`
+/// is no direction.
+#[inline]
 pub fn walk(
     g: &Compiled,
     plan: &Plan,
     board: &mut Board,
-    player: usize,
+    walker: &Walker,
     dir: u64,
     objects: u64,
 ) -> Walk {
@@ -257,24 +303,13 @@ pub fn walk(
         8 => 3,
         _ => return Walk::Turn,
     };
-    let here = board.objects.get(player).copied().unwrap_or(0);
-    let hit = here & plan.player_mask;
-    let Some(&shift) = plan.shift.get(hit.trailing_zeros() as usize) else {
-        return Walk::Turn;
-    };
-    let mask = plan
-        .layer_mask
-        .get(shift as usize / 5)
-        .copied()
-        .unwrap_or(0);
-    if hit == 0 || hit & !mask != 0 {
-        return Walk::Turn;
-    }
+    let player = walker.player;
+    let moving = dir << walker.shift;
     let Some(slot) = board.movements.get_mut(player) else {
         return Walk::Turn;
     };
-    let was = std::mem::replace(slot, dir << shift);
-    let matched = lone_rules_match(g, plan, board, player, (objects, dir << shift));
+    let was = std::mem::replace(slot, moving);
+    let matched = lone_rules_match(g, plan, board, walker, (objects, moving));
     if let Some(slot) = board.movements.get_mut(player) {
         *slot = was;
     }
@@ -283,25 +318,26 @@ pub fn walk(
     }
     let t = plan.next.get(player).map_or(u32::MAX, |n| n[k]);
     match board.objects.get(t as usize) {
-        Some(&there) if there & mask == 0 => Walk::Moved(Shift {
+        Some(&there) if there & walker.mask == 0 => Walk::Moved(Shift {
             from: player as u32,
             to: t,
-            objects: here & mask,
+            objects: walker.objects(),
         }),
         _ => Walk::Blocked,
     }
 }
 
-/// True when some rule with replacements, passing the prefilter of `seen`,
-/// matches the row its anchor places on the lone moving cell `only`.
+/// True when some rule with replacements, passing the prefilter of
+/// `(o, m)`, matches the row its anchor places on the walker's cell.
+#[inline]
 fn lone_rules_match(
     g: &Compiled,
     plan: &Plan,
     board: &Board,
-    only: usize,
+    walker: &Walker,
     (o, m): (u64, u64),
 ) -> bool {
-    let (x, y) = board.xy(only);
+    let (only, (x, y)) = (walker.player, walker.xy);
     for (group, lones) in g.rules.groups.iter().zip(&plan.lone) {
         for (rule, lone) in group.iter().zip(lones) {
             let Some(narrow) = &rule.narrow else {
@@ -622,7 +658,7 @@ fn move_layer(
 
 #[cfg(test)]
 mod tests {
-    use super::{lone_matches, run, walk, Plan, Walk, FEW};
+    use super::{lone_matches, run, walk, Plan, Walk, Walker, FEW};
     use crate::engine::narrow_rule::anchored_matches;
     use crate::engine::row_starts::Starts;
     use crate::engine::{Board, Scratch};
@@ -668,7 +704,8 @@ mod tests {
             let objects = board.objects.iter().fold(0, |a, o| a | o);
             for dir in [1u64, 2, 4, 8] {
                 let before = board.objects.clone();
-                let found = walk(&g, &plan, &mut board, p, dir, objects);
+                let walker = Walker::new(&plan, &board, p).expect("one layer");
+                let found = walk(&g, &plan, &mut board, &walker, dir, objects);
                 assert_eq!(board.objects, before, "a walk writes no object");
                 assert!(board.movements.iter().all(|&m| m == 0), "nor movement");
                 let mut turned = board.clone();

@@ -9,6 +9,7 @@ use model::{Move, Successors};
 
 use super::chance::{add, Enumerator};
 use super::packed;
+use super::positions::Entry;
 use super::{chance_move, PuzzleScriptGame};
 use crate::engine::movement::is_player;
 use crate::engine::turn::{input_bits, run};
@@ -69,6 +70,10 @@ pub struct Worker {
     /// The prepared state as one word, for a game whose states are one
     /// word of position lists (`PuzzleScriptGame::word_state`).
     state_word: u64,
+    /// The prepared state's lone player, when its turns may be walks
+    /// ([`direct::walk`]), and its position entry when a step rewrites
+    /// that entry alone ([`super::layout::Layout::step_state`]).
+    walker: Option<(direct::Walker, Option<Entry>)>,
 }
 
 thread_local! {
@@ -120,6 +125,7 @@ pub fn with_worker(game: &PuzzleScriptGame, f: impl FnOnce(&mut Worker)) {
                 players: Vec::new(),
                 objects_seen: 0,
                 state_word: 0,
+                walker: None,
             });
         }
         if let Some(w) = slot.as_mut() {
@@ -560,6 +566,15 @@ impl Worker {
             self.state_word = packed::load(state);
         }
         self.start_won = game.initial_wins && state == game.initial.as_slice();
+        self.walker = match self.players[..] {
+            [player] if game.walks && game.word_state => {
+                direct::Walker::new(plan, &self.board, player).map(|w| {
+                    let entry = game.layout.lone_entry(w.objects(), player, self.state_word);
+                    (w, entry)
+                })
+            }
+            _ => None,
+        };
     }
 
     /// [`Worker::expand`] for direct turns: one turn, no chain.
@@ -667,20 +682,12 @@ impl Worker {
         input: Option<u8>,
         out: &mut Successors,
     ) -> bool {
-        let (Some(input), &[player], true, true) =
-            (input, &self.players[..], game.word_state, game.walks)
-        else {
+        let (Some(input), Some((walker, entry))) = (input, self.walker) else {
             return false;
         };
         let dir = input_bits(input);
-        match direct::walk(
-            &game.game,
-            plan,
-            &mut self.board,
-            player,
-            dir,
-            self.objects_seen,
-        ) {
+        let (g, board) = (&*game.game, &mut self.board);
+        match direct::walk(g, plan, board, &walker, dir, self.objects_seen) {
             direct::Walk::Turn => false,
             // Cancelled, or a grid unchanged: a transition only when the
             // prepared state already wins.
@@ -689,8 +696,11 @@ impl Worker {
                 if shift.objects & game.win_plan.objects != 0 {
                     return false;
                 }
-                let won = self.start_won;
-                let (word, ok) = game.layout.shift_state(self.state_word, won, &[shift]);
+                let (won, layout) = (self.start_won, &game.layout);
+                let (word, ok) = match &entry {
+                    Some(e) => layout.step_state(e, self.state_word, won, shift.to as usize),
+                    None => layout.shift_state(self.state_word, won, &[shift]),
+                };
                 out.push_with(Move::solo(action), |bytes| {
                     let end = bytes.len() + state.len();
                     bytes.extend_from_slice(&word.to_le_bytes());
