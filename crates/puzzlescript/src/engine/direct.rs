@@ -70,6 +70,23 @@ pub struct Plan {
     /// off the board): a movement's target is one load, not a branch per
     /// direction or a table built on the stack.
     next: Vec<[u32; 4]>,
+    /// The tests of [`walk`]: every rule with replacements, in one flat
+    /// table (the rules themselves are large, their fields far apart).
+    walk_tests: Vec<WalkTest>,
+}
+
+/// What [`walk`] tests of one rule with replacements: its prefilter, the
+/// placement of its row around a lone moving cell, and the row's cells.
+#[derive(Clone, Debug)]
+struct WalkTest {
+    /// The objects the rule needs somewhere.
+    objects: u64,
+    /// The movements it needs somewhere.
+    movements: u64,
+    /// Where its row lies around the moving cell.
+    lone: Lone,
+    /// The row's cells.
+    cells: Box<[crate::compile::NarrowCell]>,
 }
 
 /// Where a narrow rule's row lies when its anchor is on a given cell, on a
@@ -160,6 +177,7 @@ impl Plan {
                 })
                 .collect(),
             next,
+            walk_tests: walk_tests(g, height),
         })
     }
 
@@ -169,6 +187,24 @@ impl Plan {
         let hit = o & self.player_mask;
         hit != 0 && (!self.aggregate || hit == self.player_mask)
     }
+}
+
+/// The tests of [`walk`] for the rules of `g` on a board of `height` rows:
+/// the narrow rules with replacements (the others write nothing), in order.
+fn walk_tests(g: &Compiled, height: usize) -> Vec<WalkTest> {
+    let rules = g.rules.groups.iter().flatten();
+    rules
+        .filter(|r| r.has_replacements)
+        .filter_map(|r| {
+            let plan = r.narrow.as_ref()?;
+            Some(WalkTest {
+                objects: plan.objects,
+                movements: plan.movements,
+                lone: Lone::new(r, plan, height),
+                cells: plan.cells.clone(),
+            })
+        })
+        .collect()
 }
 
 /// True when a replacement of `rule` draws a random object or direction.
@@ -280,7 +316,8 @@ impl Walker {
 /// player's step alone, found here without writing the board (most turns of
 /// a block-pushing game push nothing). With one moving cell, a narrow rule
 /// can match only at the row its anchor places on that cell
-/// ([`write_rule`]'s lone case): each group's rules are tested there, with
+/// ([`write_rule`]'s lone case): every rule with replacements (the plan's
+/// flat table of them; a rule without writes nothing) is tested there, with
 /// the prefilter of [`run`] (`objects` ORed over the board), against the
 /// board with the player's movement set (and taken off again). When none
 /// matches, no rule writes, and movement resolution moves the player's
@@ -288,14 +325,7 @@ impl Walker {
 /// the way, as [`resolve`] does. [`Walk::Turn`] when a rule matches or `dir`
 /// is no direction.
 #[inline]
-pub fn walk(
-    g: &Compiled,
-    plan: &Plan,
-    board: &mut Board,
-    walker: &Walker,
-    dir: u64,
-    objects: u64,
-) -> Walk {
+pub fn walk(plan: &Plan, board: &mut Board, walker: &Walker, dir: u64, objects: u64) -> Walk {
     let k = match dir {
         1 => 0,
         2 => 1,
@@ -309,7 +339,7 @@ pub fn walk(
         return Walk::Turn;
     };
     let was = std::mem::replace(slot, moving);
-    let matched = lone_rules_match(g, plan, board, walker, (objects, moving));
+    let matched = lone_rules_match(plan, board, walker, (objects, moving));
     if let Some(slot) = board.movements.get_mut(player) {
         *slot = was;
     }
@@ -330,38 +360,20 @@ pub fn walk(
 /// True when some rule with replacements, passing the prefilter of
 /// `(o, m)`, matches the row its anchor places on the walker's cell.
 #[inline]
-fn lone_rules_match(
-    g: &Compiled,
-    plan: &Plan,
-    board: &Board,
-    walker: &Walker,
-    (o, m): (u64, u64),
-) -> bool {
+fn lone_rules_match(plan: &Plan, board: &Board, walker: &Walker, (o, m): (u64, u64)) -> bool {
     let (only, (x, y)) = (walker.player, walker.xy);
-    for (group, lones) in g.rules.groups.iter().zip(&plan.lone) {
-        for (rule, lone) in group.iter().zip(lones) {
-            let Some(narrow) = &rule.narrow else {
-                continue;
-            };
-            if o & narrow.objects != narrow.objects
-                || m & narrow.movements != narrow.movements
-                || !rule.has_replacements
-            {
-                continue;
-            }
-            let (c, n) = match lone.vertical {
-                true => (y, board.height),
-                false => (x, board.width),
-            };
-            if c >= lone.back
-                && c + lone.ahead < n
-                && narrow_cells_match(board, &narrow.cells, only as isize - lone.offset, lone.step)
-            {
-                return true;
-            }
-        }
-    }
-    false
+    plan.walk_tests.iter().any(|t| {
+        let lone = &t.lone;
+        let (c, n) = match lone.vertical {
+            true => (y, board.height),
+            false => (x, board.width),
+        };
+        o & t.objects == t.objects
+            && m & t.movements == t.movements
+            && c >= lone.back
+            && c + lone.ahead < n
+            && narrow_cells_match(board, &t.cells, only as isize - lone.offset, lone.step)
+    })
 }
 
 /// Sets the input's movement `dir` on the player objects of the given
@@ -705,7 +717,7 @@ mod tests {
             for dir in [1u64, 2, 4, 8] {
                 let before = board.objects.clone();
                 let walker = Walker::new(&plan, &board, p).expect("one layer");
-                let found = walk(&g, &plan, &mut board, &walker, dir, objects);
+                let found = walk(&plan, &mut board, &walker, dir, objects);
                 assert_eq!(board.objects, before, "a walk writes no object");
                 assert!(board.movements.iter().all(|&m| m == 0), "nor movement");
                 let mut turned = board.clone();

@@ -686,8 +686,7 @@ impl Worker {
             return false;
         };
         let dir = input_bits(input);
-        let (g, board) = (&*game.game, &mut self.board);
-        match direct::walk(g, plan, board, &walker, dir, self.objects_seen) {
+        match direct::walk(plan, &mut self.board, &walker, dir, self.objects_seen) {
             direct::Walk::Turn => false,
             // Cancelled, or a grid unchanged: a transition only when the
             // prepared state already wins.
