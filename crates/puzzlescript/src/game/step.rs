@@ -523,12 +523,13 @@ impl Worker {
         let template = &game.layout.template;
         if self.start.len() == template.len() {
             self.put_back();
+            // The slices taken once: the loop then keeps their pointers in
+            // registers instead of reloading them through `self` each cell.
+            let (start, objects) = (&mut self.start[..], &mut self.board.objects[..]);
             for &i in &self.cells {
-                if let (Some(s), Some(o), Some(&t)) = (
-                    self.start.get_mut(i),
-                    self.board.objects.get_mut(i),
-                    template.get(i),
-                ) {
+                if let (Some(s), Some(o), Some(&t)) =
+                    (start.get_mut(i), objects.get_mut(i), template.get(i))
+                {
                     (*s, *o) = (t, t);
                 }
             }
