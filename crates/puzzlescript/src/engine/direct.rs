@@ -16,6 +16,11 @@
 //! the same order, so the board, the written cells and the fired record come
 //! out as the general path's (`tests/it/direct_turns.rs` compares the
 //! successors of both on the conformance games).
+//!
+//! Most turns of a block-pushing game move a lone player without pushing:
+//! [`walk`] tests the rules at the player's row first and, when none
+//! matches, answers the turn as the player's step or block without writing
+//! the board ([`run`] then does not run).
 
 use super::narrow_rule::{anchored_matches, write_matches};
 use super::row_starts::narrow_cells_match;
@@ -316,13 +321,13 @@ impl Walker {
 /// player's step alone, found here without writing the board (most turns of
 /// a block-pushing game push nothing). With one moving cell, a narrow rule
 /// can match only at the row its anchor places on that cell
-/// ([`write_rule`]'s lone case): every rule with replacements (the plan's
+/// (`write_rule`'s lone case): every rule with replacements (the plan's
 /// flat table of them; a rule without writes nothing) is tested there, with
 /// the prefilter of [`run`] (`objects` ORed over the board), against the
 /// board with the player's movement set (and taken off again). When none
 /// matches, no rule writes, and movement resolution moves the player's
 /// layer one step unless the board's edge or an object of that layer is in
-/// the way, as [`resolve`] does. [`Walk::Turn`] when a rule matches or `dir`
+/// the way, as `resolve` does. [`Walk::Turn`] when a rule matches or `dir`
 /// is no direction.
 #[inline]
 pub fn walk(plan: &Plan, board: &mut Board, walker: &Walker, dir: u64, objects: u64) -> Walk {
