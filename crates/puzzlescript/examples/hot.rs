@@ -2,7 +2,8 @@
 //! (for profiling the hot path alone).
 //!
 //! `cargo run --release -p puzzlescript --example hot -- GAME.txt [ROUNDS [LEVEL [STATES]]]`
-//! (`HOT_GENERAL=1` turns direct turns off, to compare them with the general turn)
+//! (`HOT_GENERAL=1` turns direct turns off, to compare them with the general turn;
+//! `HOT_NO_WALKS=1` turns off the lone player's walks found without the turn)
 use model::{Game, Successors};
 fn main() {
     let path = std::env::args().nth(1).unwrap_or_default();
@@ -19,6 +20,9 @@ fn main() {
             .unwrap();
     if std::env::var_os("HOT_GENERAL").is_some() {
         game.set_direct_turns(false);
+    }
+    if std::env::var_os("HOT_NO_WALKS").is_some() {
+        game.set_walks(false);
     }
     let mut seen = std::collections::HashSet::new();
     let mut queue = game.initial_states();
@@ -59,10 +63,10 @@ fn main() {
         t.elapsed(),
         ns / 1e9,
         ns / (rounds * queue.len()) as f64,
-        if game.direct_turns() {
-            ", direct turns"
-        } else {
-            ""
+        match (game.direct_turns(), game.walks()) {
+            (true, true) => ", direct turns, walks",
+            (true, false) => ", direct turns",
+            _ => "",
         }
     );
 }

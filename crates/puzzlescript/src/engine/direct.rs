@@ -16,6 +16,11 @@
 //! the same order, so the board, the written cells and the fired record come
 //! out as the general path's (`tests/it/direct_turns.rs` compares the
 //! successors of both on the conformance games).
+//!
+//! Most turns of a block-pushing game move a lone player without pushing:
+//! [`walk`] tests the rules at the player's row first and, when none
+//! matches, answers the turn as the player's step or block without writing
+//! the board ([`run`] then does not run).
 
 use super::narrow_rule::{anchored_matches, write_matches};
 use super::row_starts::narrow_cells_match;
@@ -71,6 +76,23 @@ pub struct Plan {
     /// off the board): a movement's target is one load, not a branch per
     /// direction or a table built on the stack.
     next: Vec<[u32; 4]>,
+    /// The tests of [`walk`]: every rule with replacements, in one flat
+    /// table (the rules themselves are large, their fields far apart).
+    walk_tests: Vec<WalkTest>,
+}
+
+/// What [`walk`] tests of one rule with replacements: its prefilter, the
+/// placement of its row around a lone moving cell, and the row's cells.
+#[derive(Clone, Debug)]
+struct WalkTest {
+    /// The objects the rule needs somewhere.
+    objects: u64,
+    /// The movements it needs somewhere.
+    movements: u64,
+    /// Where its row lies around the moving cell.
+    lone: Lone,
+    /// The row's cells.
+    cells: Box<[crate::compile::NarrowCell]>,
 }
 
 /// Where a narrow rule's row lies when its anchor is on a given cell, on a
@@ -171,6 +193,7 @@ impl Plan {
                 })
                 .collect(),
             next,
+            walk_tests: walk_tests(g, height),
         })
     }
 
@@ -180,6 +203,24 @@ impl Plan {
         let hit = o & self.player_mask;
         hit != 0 && (!self.aggregate || hit == self.player_mask)
     }
+}
+
+/// The tests of [`walk`] for the rules of `g` on a board of `height` rows:
+/// the narrow rules with replacements (the others write nothing), in order.
+fn walk_tests(g: &Compiled, height: usize) -> Vec<WalkTest> {
+    let rules = g.rules.groups.iter().flatten();
+    rules
+        .filter(|r| r.has_replacements)
+        .filter_map(|r| {
+            let plan = r.narrow.as_ref()?;
+            Some(WalkTest {
+                objects: plan.objects,
+                movements: plan.movements,
+                lone: Lone::new(r, plan, height),
+                cells: plan.cells.clone(),
+            })
+        })
+        .collect()
 }
 
 /// True when a replacement of `rule` draws a random object or direction.
@@ -227,6 +268,128 @@ pub fn run(
             .any(|&p| board.objects.get(p).is_some_and(|&o| o & mask == 0));
     }
     true
+}
+
+/// What a lone player's move comes to when no rule can match it ([`walk`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Walk {
+    /// A rule may match (or the move is not a plain step of one layer):
+    /// the turn must run ([`run`]).
+    Turn,
+    /// No rule matches and the player's layer cannot go: nothing moves.
+    Blocked,
+    /// No rule matches and the player's layer goes one step: this move.
+    Moved(Shift),
+}
+
+/// What the walks from one prepared state share: its lone player's cell,
+/// and the layer that a step of the player moves ([`walk`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Walker {
+    /// The player's cell.
+    player: usize,
+    /// Its column and row.
+    xy: (usize, usize),
+    /// The objects on the player's cell.
+    here: u64,
+    /// The shift of the player's layer in a movement word.
+    shift: u32,
+    /// The objects of the player's layer.
+    mask: u64,
+}
+
+impl Walker {
+    /// The walker of the prepared `board` whose only player stands on cell
+    /// `player`; `None` when the player's objects lie on several layers
+    /// (their turns then run).
+    pub fn new(plan: &Plan, board: &Board, player: usize) -> Option<Walker> {
+        let here = board.objects.get(player).copied()?;
+        let hit = here & plan.player_mask;
+        let shift = *plan.shift.get(hit.trailing_zeros() as usize)?;
+        let mask = plan.layer_mask.get(shift as usize / 5).copied()?;
+        (hit != 0 && hit & !mask == 0).then_some(Walker {
+            player,
+            xy: board.xy(player),
+            here,
+            shift,
+            mask,
+        })
+    }
+
+    /// The player's cell.
+    pub fn player(&self) -> usize {
+        self.player
+    }
+
+    /// The objects a step of the player moves: its layer's on its cell.
+    pub fn objects(&self) -> u64 {
+        self.here & self.mask
+    }
+}
+
+/// The turn of input `dir` on a prepared board (no movement anywhere) whose
+/// only player is `walker`'s, when no rule matches it: then the turn is the
+/// player's step alone, found here without writing the board (most turns of
+/// a block-pushing game push nothing). With one moving cell, a narrow rule
+/// can match only at the row its anchor places on that cell
+/// (`write_rule`'s lone case): every rule with replacements (the plan's
+/// flat table of them; a rule without writes nothing) is tested there, with
+/// the prefilter of [`run`] (`objects` ORed over the board), against the
+/// board with the player's movement set (and taken off again). When none
+/// matches, no rule writes, and movement resolution moves the player's
+/// layer one step unless the board's edge or an object of that layer is in
+/// the way, as `resolve` does. [`Walk::Turn`] when a rule matches or `dir`
+/// is no direction.
+#[inline]
+pub fn walk(plan: &Plan, board: &mut Board, walker: &Walker, dir: u64, objects: u64) -> Walk {
+    let k = match dir {
+        1 => 0,
+        2 => 1,
+        4 => 2,
+        8 => 3,
+        _ => return Walk::Turn,
+    };
+    let player = walker.player;
+    let moving = dir << walker.shift;
+    let Some(slot) = board.movements.get_mut(player) else {
+        return Walk::Turn;
+    };
+    let was = std::mem::replace(slot, moving);
+    let matched = lone_rules_match(plan, board, walker, (objects, moving));
+    if let Some(slot) = board.movements.get_mut(player) {
+        *slot = was;
+    }
+    if matched {
+        return Walk::Turn;
+    }
+    let t = plan.next.get(player).map_or(u32::MAX, |n| n[k]);
+    match board.objects.get(t as usize) {
+        Some(&there) if there & walker.mask == 0 => Walk::Moved(Shift {
+            from: player as u32,
+            to: t,
+            objects: walker.objects(),
+        }),
+        _ => Walk::Blocked,
+    }
+}
+
+/// True when some rule with replacements, passing the prefilter of
+/// `(o, m)`, matches the row its anchor places on the walker's cell.
+#[inline]
+fn lone_rules_match(plan: &Plan, board: &Board, walker: &Walker, (o, m): (u64, u64)) -> bool {
+    let (only, (x, y)) = (walker.player, walker.xy);
+    plan.walk_tests.iter().any(|t| {
+        let lone = &t.lone;
+        let (c, n) = match lone.vertical {
+            true => (y, board.height),
+            false => (x, board.width),
+        };
+        o & t.objects == t.objects
+            && m & t.movements == t.movements
+            && c >= lone.back
+            && c + lone.ahead < n
+            && narrow_cells_match(board, &t.cells, only as isize - lone.offset, lone.step)
+    })
 }
 
 /// Sets the input's movement `dir` on the player objects of the given
@@ -523,10 +686,93 @@ fn move_layer(
 
 #[cfg(test)]
 mod tests {
-    use super::{lone_matches, Plan, FEW};
+    use super::{lone_matches, run, walk, Plan, Walk, Walker, FEW};
     use crate::engine::narrow_rule::anchored_matches;
     use crate::engine::row_starts::Starts;
-    use crate::engine::Board;
+    use crate::engine::{Board, Scratch};
+
+    /// On boards of walls, crates, targets and one player, for each input,
+    /// a walk found without the turn is the turn's outcome: a step is the
+    /// turn's only move and the board it leaves, a blocked player leaves
+    /// the board as it was. Pushes (the turn moves a crate) are never taken
+    /// for walks; every kind of outcome occurs.
+    #[test]
+    fn walks_are_the_turns_they_skip() {
+        let g = crate::compile(
+            "t",
+            "OBJECTS\nBackground\nblack\nTarget\nyellow\nWall\nbrown\nPlayer\nwhite\n\
+             Crate\norange\nLEGEND\n. = Background\n# = Wall\nP = Player\n* = Crate\n\
+             O = Target\nSOUNDS\nCOLLISIONLAYERS\nBackground\nTarget\nPlayer, Wall, Crate\n\
+             RULES\n[ > Player | Crate ] -> [ > Player | > Crate ]\n\
+             [ > Crate | Target ] -> [ > Crate | Target ]\nWINCONDITIONS\n\
+             All Target on Crate\nLEVELS\n.P*O#\n",
+        )
+        .expect("compiles");
+        let (w, h) = (6, 5);
+        let plan = Plan::new(&g, w, h).expect("the rules are narrow");
+        let id = |name: &str| 1u64 << g.names.objects[name].0;
+        let (player, crate_, wall, target) = (id("player"), id("crate"), id("wall"), id("target"));
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let mut seen = [0usize; 3];
+        let mut scratch = Scratch::default();
+        for round in 0..500 {
+            let mut board = Board::empty(&g, w, h);
+            for o in board.objects.iter_mut() {
+                let top = [0, 0, crate_, crate_, wall][next(5) as usize];
+                *o = top | if next(3) == 0 { target } else { 0 };
+            }
+            let p = next((w * h) as u64) as usize;
+            board.objects[p] = player | board.objects[p] & target;
+            let objects = board.objects.iter().fold(0, |a, o| a | o);
+            for dir in [1u64, 2, 4, 8] {
+                let before = board.objects.clone();
+                let walker = Walker::new(&plan, &board, p).expect("one layer");
+                let found = walk(&plan, &mut board, &walker, dir, objects);
+                assert_eq!(board.objects, before, "a walk writes no object");
+                assert!(board.movements.iter().all(|&m| m == 0), "nor movement");
+                let mut turned = board.clone();
+                let kept = run(
+                    &g,
+                    &plan,
+                    &mut turned,
+                    Some(dir),
+                    &[p],
+                    objects,
+                    &mut scratch,
+                );
+                assert!(kept, "no cancel in this game");
+                let context = format!("round {round}, dir {dir}, {found:?}");
+                match found {
+                    Walk::Turn => {
+                        // Only the push rule can match at a lone player.
+                        seen[0] += 1;
+                        let k = dir.trailing_zeros() as usize;
+                        let ahead = plan.next[p][k] as usize;
+                        assert!(before[ahead] & crate_ != 0, "{context}: a push runs");
+                    }
+                    Walk::Blocked => {
+                        seen[1] += 1;
+                        assert_eq!(turned.objects, before, "{context}");
+                    }
+                    Walk::Moved(step) => {
+                        seen[2] += 1;
+                        assert_eq!(scratch.shifts, [step], "{context}");
+                        let mut stepped = before.clone();
+                        stepped[step.from as usize] &= !step.objects;
+                        stepped[step.to as usize] |= step.objects;
+                        assert_eq!(turned.objects, stepped, "{context}");
+                    }
+                }
+            }
+        }
+        assert!(seen.iter().all(|&n| n > 100), "outcomes {seen:?}");
+    }
 
     /// On boards of players and crates with two to four moving players,
     /// the rows placed one by one give the matches of the sorted starts, in

@@ -8,7 +8,7 @@
 //! could replace it would have made it changing), so it needs no field.
 
 use super::packed::{read_field, write_field};
-use super::positions::Positions;
+use super::positions::{Entry, Positions};
 use crate::bits;
 use crate::compile::{Compiled, Grid, PatternCell};
 use crate::engine::direct::Shift;
@@ -355,6 +355,22 @@ impl Layout {
     /// [`Layout::reencode_shifts`]). Only when [`Layout::word_state`].
     pub fn shift_state(&self, word: u64, won: bool, shifts: &[Shift]) -> (u64, bool) {
         let (fields, ok) = self.positions.shift_word(shifts, word >> 8);
+        (fields << 8 | u64::from(won), ok)
+    }
+
+    /// Where the entry of `objects`, standing on cell `from` in the state
+    /// `word`, lies when it is a list of one entry
+    /// ([`Positions::lone_entry`]): [`Layout::step_state`] then moves it.
+    /// Only when [`Layout::word_state`].
+    pub fn lone_entry(&self, objects: u64, from: usize, word: u64) -> Option<Entry> {
+        self.positions.lone_entry(objects, from, word >> 8)
+    }
+
+    /// [`Layout::shift_state`] for the one move of `entry`'s object to cell
+    /// `to` (the same word and flag, the entry rewritten alone).
+    #[inline]
+    pub fn step_state(&self, entry: &Entry, word: u64, won: bool, to: usize) -> (u64, bool) {
+        let (fields, ok) = self.positions.place_entry(entry, word >> 8, to);
         (fields << 8 | u64::from(won), ok)
     }
 

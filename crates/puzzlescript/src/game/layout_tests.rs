@@ -91,3 +91,70 @@ fn check_codec(layout: &Layout, grid: &crate::compile::Grid) {
         assert_eq!(back, objects);
     }
 }
+
+/// A step of room4's player, a list of one entry, rewrites that entry
+/// alone: from every cell the walk reaches, to every cell of the level
+/// (cells without a position included), [`Layout::step_state`] gives
+/// [`Layout::shift_state`]'s word and flag. A crate (a list of four) and a
+/// player not on the cell named have no lone entry.
+#[test]
+fn a_lone_entry_steps_as_the_lists_shift() {
+    use crate::engine::direct::Shift;
+    let text = include_str!("../../../../levels/puzzlescript/room4.ps.txt");
+    let g = crate::compile("room4", text).unwrap();
+    let Some(Level::Grid(grid)) = g.levels.iter().find(|l| matches!(l, Level::Grid(_))) else {
+        panic!("room4 has a level");
+    };
+    let layout = Layout::with_positions(&g, grid, &grid.cells);
+    assert!(layout.word_state());
+    let (player, crate_) = (
+        1u64 << g.names.objects["player"].0,
+        1u64 << g.names.objects["crate"].0,
+    );
+    let mut state = Vec::new();
+    assert!(layout.encode(&grid.cells, false, &mut state));
+    let mut word = super::packed::load(&state);
+    let find = |o: u64| grid.cells.iter().position(|&c| c & o != 0).unwrap();
+    let (mut at, box_at) = (find(player), find(crate_));
+    assert_eq!(layout.lone_entry(crate_, box_at, word), None);
+    assert_eq!(layout.lone_entry(player, at + 1, word), None);
+    let (mut compared, mut visited) = (0, std::collections::HashSet::new());
+    for round in 0..grid.cells.len() {
+        let entry = layout.lone_entry(player, at, word).expect("one player");
+        for to in 0..grid.cells.len() {
+            let shift = Shift {
+                from: at as u32,
+                to: to as u32,
+                objects: player,
+            };
+            for won in [false, true] {
+                let lists = layout.shift_state(word, won, &[shift]);
+                assert_eq!(
+                    layout.step_state(&entry, word, won, to),
+                    lists,
+                    "{round} {to}"
+                );
+                compared += usize::from(lists.1);
+            }
+        }
+        // On to the next cell with a player's position and no crate, in a
+        // sweep of the level.
+        let step = |to: usize| Shift {
+            from: at as u32,
+            to: to as u32,
+            objects: player,
+        };
+        let next = (1..grid.cells.len())
+            .map(|d| (at + d) % grid.cells.len())
+            .find(|&c| {
+                grid.cells[c] & crate_ == 0 && layout.shift_state(word, false, &[step(c)]).1
+            });
+        if let Some(next) = next {
+            word = layout.shift_state(word, false, &[step(next)]).0;
+            at = next;
+            visited.insert(at);
+        }
+    }
+    assert!(visited.len() > 40, "{} cells visited", visited.len());
+    assert!(compared > 1_000, "{compared} steps compared");
+}

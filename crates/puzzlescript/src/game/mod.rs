@@ -92,6 +92,10 @@ pub struct PuzzleScriptGame {
     /// True when, besides, a state is one word of position lists: a direct
     /// turn's successor is made in a register ([`Layout::shift_state`]).
     word_state: bool,
+    /// True when a direct turn of a lone player that no rule matches is
+    /// found without running it (`engine::direct::walk`); off only to check
+    /// that it changes nothing.
+    walks: bool,
 }
 
 /// The default of [`PuzzleScriptGame::set_max_outcomes`]: a turn replayed this
@@ -172,6 +176,7 @@ impl PuzzleScriptGame {
             direct,
             shift_lists: layout.shifts_apply(),
             word_state: layout.word_state(),
+            walks: true,
             layout,
         })
     }
@@ -233,6 +238,21 @@ impl PuzzleScriptGame {
         } else {
             None
         };
+    }
+
+    /// Turns off (or on again) the lone player's steps found without
+    /// running the turn (`engine::direct::walk`; on by default, and the
+    /// successors are the same either way, which the tests check by turning
+    /// them off).
+    pub fn set_walks(&mut self, on: bool) {
+        self.walks = on;
+    }
+
+    /// True when a lone player's steps may be found without running the
+    /// turn (see [`PuzzleScriptGame::set_walks`]): direct turns on states
+    /// of one word.
+    pub fn walks(&self) -> bool {
+        self.walks && self.word_state && self.direct_turns()
     }
 
     /// True when turns run as direct turns (see

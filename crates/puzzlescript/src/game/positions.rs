@@ -35,6 +35,18 @@ struct List {
     bits: u32,
 }
 
+/// Where a list of one entry lies in a narrow state's fields
+/// ([`Positions::lone_entry`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Bit offset of the entry in the fields.
+    offset: u32,
+    /// Bits of the entry.
+    bits: u32,
+    /// The layer of the listed object.
+    layer: usize,
+}
+
 /// The position lists of a level (empty when no layer is encoded so).
 #[derive(Clone, Debug, Default)]
 pub struct Positions {
@@ -352,6 +364,44 @@ impl Positions {
             }
         }
         (word, ok)
+    }
+
+    /// The entry of the objects `objects` at cell `from` in the fields
+    /// `word` of a narrow state, when they are one object whose list holds
+    /// one entry, and that entry is `from`'s index: a step of that object
+    /// then rewrites the entry alone ([`Positions::place_entry`]). `None`
+    /// otherwise ([`Positions::shift_word`] handles every case).
+    pub fn lone_entry(&self, objects: u64, from: usize, word: u64) -> Option<Entry> {
+        let listed = objects & self.word_mask;
+        if !self.narrow || listed == 0 || listed != objects || listed & (listed - 1) != 0 {
+            return None;
+        }
+        let list = self.list_of.get(listed.trailing_zeros() as usize)?;
+        let list = self.lists.get(*list)?;
+        let index = *self.index_at.get(from * self.layers + list.layer)?;
+        let entry = Entry {
+            offset: list.offset,
+            bits: list.bits,
+            layer: list.layer,
+        };
+        let here = packed::get(word, list.offset, list.bits);
+        (list.count == 1 && list.bits > 0 && index != u32::MAX && here == u64::from(index))
+            .then_some(entry)
+    }
+
+    /// The fields `word` with the entry `entry` moved to cell `to`, as
+    /// [`Positions::shift_word`] moves a list of one entry; false beside
+    /// them (unchanged) when `to` has no position in the entry's layer.
+    #[inline]
+    pub fn place_entry(&self, entry: &Entry, word: u64, to: usize) -> (u64, bool) {
+        match self.index_at.get(to * self.layers + entry.layer) {
+            Some(&index) if index != u32::MAX => {
+                let mut word = word;
+                packed::put(&mut word, entry.offset, entry.bits, index.into());
+                (word, true)
+            }
+            _ => (word, false),
+        }
     }
 
     /// [`Positions::reencode_cells`] on one word: the lists some written

@@ -9,6 +9,7 @@ use model::{Move, Successors};
 
 use super::chance::{add, Enumerator};
 use super::packed;
+use super::positions::Entry;
 use super::{chance_move, PuzzleScriptGame};
 use crate::engine::movement::is_player;
 use crate::engine::turn::{input_bits, run};
@@ -69,6 +70,10 @@ pub struct Worker {
     /// The prepared state as one word, for a game whose states are one
     /// word of position lists (`PuzzleScriptGame::word_state`).
     state_word: u64,
+    /// The prepared state's lone player, when its turns may be walks
+    /// ([`direct::walk`]), and its position entry when a step rewrites
+    /// that entry alone ([`super::layout::Layout::step_state`]).
+    walker: Option<(direct::Walker, Option<Entry>)>,
 }
 
 thread_local! {
@@ -120,6 +125,7 @@ pub fn with_worker(game: &PuzzleScriptGame, f: impl FnOnce(&mut Worker)) {
                 players: Vec::new(),
                 objects_seen: 0,
                 state_word: 0,
+                walker: None,
             });
         }
         if let Some(w) = slot.as_mut() {
@@ -529,12 +535,13 @@ impl Worker {
         let template = &game.layout.template;
         if self.start.len() == template.len() {
             self.put_back();
+            // The slices taken once: the loop then keeps their pointers in
+            // registers instead of reloading them through `self` each cell.
+            let (start, objects) = (&mut self.start[..], &mut self.board.objects[..]);
             for &i in &self.cells {
-                if let (Some(s), Some(o), Some(&t)) = (
-                    self.start.get_mut(i),
-                    self.board.objects.get_mut(i),
-                    template.get(i),
-                ) {
+                if let (Some(s), Some(o), Some(&t)) =
+                    (start.get_mut(i), objects.get_mut(i), template.get(i))
+                {
                     (*s, *o) = (t, t);
                 }
             }
@@ -572,6 +579,15 @@ impl Worker {
             self.state_word = packed::load(state);
         }
         self.start_won = game.initial_wins && state == game.initial.as_slice();
+        self.walker = match self.players[..] {
+            [player] if game.walks && game.word_state => {
+                direct::Walker::new(plan, &self.board, player).map(|w| {
+                    let entry = game.layout.lone_entry(w.objects(), player, self.state_word);
+                    (w, entry)
+                })
+            }
+            _ => None,
+        };
     }
 
     /// [`Worker::expand`] for direct turns: one turn, no chain.
@@ -586,6 +602,9 @@ impl Worker {
     ) {
         self.put_back();
         let g = &*game.game;
+        if self.walk(game, plan, state, action, input, out) {
+            return;
+        }
         let kept = direct::run(
             g,
             plan,
@@ -661,6 +680,52 @@ impl Worker {
 }
 
 impl Worker {
+    /// A direct turn of a lone player that no rule matches
+    /// ([`direct::walk`]), on a state of one word: its successor, if any,
+    /// is pushed (none when the player is blocked, as the turn leaves the
+    /// grid as it was). True when the turn is done; false when it must run
+    /// (a rule matches, the player's step adds or removes an object a win
+    /// condition names, or an unchanged grid would be a won successor).
+    fn walk(
+        &mut self,
+        game: &PuzzleScriptGame,
+        plan: &direct::Plan,
+        state: &[u8],
+        action: u16,
+        input: Option<u8>,
+        out: &mut Successors,
+    ) -> bool {
+        let (Some(input), Some((walker, entry))) = (input, self.walker) else {
+            return false;
+        };
+        let dir = input_bits(input);
+        match direct::walk(plan, &mut self.board, &walker, dir, self.objects_seen) {
+            direct::Walk::Turn => false,
+            // Cancelled, or a grid unchanged: a transition only when the
+            // prepared state already wins.
+            direct::Walk::Blocked => !self.start_won,
+            direct::Walk::Moved(shift) => {
+                if shift.objects & game.win_plan.objects != 0 {
+                    return false;
+                }
+                let (won, layout) = (self.start_won, &game.layout);
+                let (word, ok) = match &entry {
+                    Some(e) => layout.step_state(e, self.state_word, won, shift.to as usize),
+                    None => layout.shift_state(self.state_word, won, &[shift]),
+                };
+                out.push_with(Move::solo(action), |bytes| {
+                    let end = bytes.len() + state.len();
+                    bytes.extend_from_slice(&word.to_le_bytes());
+                    bytes.truncate(end);
+                });
+                if !ok {
+                    game.overfull.fetch_add(1, Ordering::Relaxed);
+                }
+                true
+            }
+        }
+    }
+
     /// Puts the cells written since the prepared state back as they were.
     fn put_back(&mut self) {
         let so = self.so;

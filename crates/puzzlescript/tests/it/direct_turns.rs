@@ -56,3 +56,25 @@ fn direct_turns_are_found_where_they_apply() {
         &compile("room4", &text).expect("room4 compiles")
     ));
 }
+
+/// A lone player's steps found without running the turn
+/// (`engine::direct::walk`) change no successor: every game of the shared
+/// conformance suite with direct turns gives the same successors with them
+/// and without, and so does room4.
+#[test]
+fn walks_change_no_successor() {
+    let off = |g: &mut PuzzleScriptGame| g.set_walks(false);
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../levels/puzzlescript/room4.ps.txt"
+    ))
+    .expect("room4 reads");
+    crate::no_match::assert_level_unchanged(&text, off, 300);
+    let Some((games, states)) = compare_suite(has_direct_turns, off) else {
+        return;
+    };
+    assert!(
+        games >= 20 && states >= 5_000,
+        "{games} games with direct turns, {states} states compared"
+    );
+}
