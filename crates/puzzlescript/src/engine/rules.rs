@@ -214,7 +214,7 @@ mod tests {
     use crate::engine::apply::{apply_at, still_matches};
     use crate::engine::matching::{
         anchored_row_matches, cell_matches, each_row_match_at, find_matches, find_matches_but,
-        row_matches, row_matches_covering,
+        row_matches, row_matches_covering, row_matches_covering_few,
     };
     use crate::engine::row_starts::{delta, narrow_cells_match, start_bounds};
     use crate::engine::rules::apply_rules;
@@ -1035,7 +1035,7 @@ mod tests {
         let mut rules = every_rule(&g);
         rules.retain(|r| r.ellipses.contains(&0));
         let mut next = xorshift(0x5851_f42d_4c95_7f2d);
-        let (mut tried, mut matched) = (0, 0);
+        let (mut tried, mut matched, mut few) = (0, 0, 0);
         let (mut all, mut near, mut starts, mut seen) = (
             Vec::new(),
             Vec::new(),
@@ -1062,14 +1062,20 @@ mod tests {
                     all.retain(covers);
                     row_matches_covering(&g, &board, rule, r, &cells, &mut near, &mut seen);
                     assert_eq!(near, all, "rule on line {}", rule.line);
+                    // With few starts, each tried on its own: the same.
+                    if cells.len() * rule.rows[r].len() <= 16 {
+                        row_matches_covering_few(&g, &board, rule, r, &cells, &mut near);
+                        assert_eq!(near, all, "few starts, rule on line {}", rule.line);
+                        few += 1;
+                    }
                     tried += 1;
                     matched += all.len();
                 }
             }
         }
         assert!(
-            tried > 2_000 && matched > 100,
-            "{tried} rows, {matched} matches"
+            tried > 2_000 && matched > 100 && few > 1_000,
+            "{tried} rows, {matched} matches, {few} with few starts"
         );
     }
 
