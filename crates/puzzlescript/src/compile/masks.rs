@@ -465,11 +465,13 @@ pub fn arrange(rules: Vec<Rule>, lates: &[bool], loops: &[(usize, bool)]) -> (Ru
             groups: normal,
             loop_point: np,
             settles: Vec::new(),
+            cell_runs: Vec::new(),
         },
         RuleSet {
             groups: late,
             loop_point: lp,
             settles: Vec::new(),
+            cell_runs: Vec::new(),
         },
     )
 }

@@ -6,6 +6,7 @@
 //! collected into vectors kept in [`Scratch`].
 
 mod apply;
+mod cell_runs;
 pub mod direct;
 pub mod matching;
 pub mod movement;

@@ -3,6 +3,7 @@
 //! matches of `matching.rs` and the writes of `apply.rs`.
 
 use super::apply::{apply_at, combinations, try_apply};
+use super::cell_runs::apply_cell_run;
 use super::matching::{anchored_row_matches, find_matches};
 use super::{Board, Chooser, RowMatch, Scratch};
 use crate::compile::{Compiled, Rule, RuleSet};
@@ -183,8 +184,30 @@ pub fn apply_rules(
     let mut propagated = false;
     let mut loops = 0;
     let mut gi = 0;
+    let mut one_by_one = 0;
     while gi < set.groups.len() && scratch.fault.is_none() {
         let is_banned = banned.is_some_and(|b| b.get(gi).copied().unwrap_or(false));
+        // A run of cell-local groups, each settling in one pass: one pass
+        // over the cells applies them all (`compile::cell_runs`), unless
+        // their records make the searches one by one cheaper (then they
+        // run as other groups, up to `one_by_one`). None ends a loop, so
+        // the next group follows.
+        let run = match gi >= one_by_one {
+            true => set.cell_runs.get(gi).map_or(0, |&n| n as usize),
+            false => 0,
+        };
+        let run_banned = |n: usize| {
+            banned.is_some_and(|b| (gi..gi + n).any(|k| b.get(k).copied().unwrap_or(false)))
+        };
+        if run > 0 && !run_banned(run) {
+            let groups = set.groups.get(gi..gi + run).unwrap_or(&[]);
+            if let Some(changed) = apply_cell_run(g, board, groups, scratch) {
+                propagated |= changed;
+                gi += run;
+                continue;
+            }
+            one_by_one = gi + run;
+        }
         if !is_banned {
             // Only the main rules have rigid groups, so late groups pass an index
             // past the rigid table.
