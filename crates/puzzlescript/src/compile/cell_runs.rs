@@ -34,7 +34,8 @@ pub const MIN_RUN_RULES: usize = 8;
 /// True when `rule` reads and writes one cell alone (see the module's
 /// documentation).
 pub fn cell_local(rule: &Rule) -> bool {
-    rule.single_cell().is_some()
+    rule.single_cell()
+        .is_some_and(|p| p.moves_present.iter().all(|&m| m == 0))
         && rule.has_replacements
         && rule.writes.plain
         && rule.commands.is_empty()
@@ -80,7 +81,7 @@ pub fn runs(set: &RuleSet, obj_words: usize) -> Vec<u32> {
                 groups += 1;
                 rules += size;
             }
-            if rules >= least {
+            if rules >= least && groups >= 2 {
                 groups
             } else {
                 0

@@ -34,7 +34,9 @@ const MARKED: &str = "title marked\nOBJECTS\nBackground\nblack\nWall\nblue\nTarg
     late [ Seed ] -> [ Leaf ]\n\
     late [ Player Target ] -> [ Player Target Spark ]\n\
     WINCONDITIONS\nLEVELS\n\
-    #########\n#S......#\n#.P.*.T.#\n#..*T...#\n#.....*T#\n#########\n";
+    ################\n#S.............#\n#.P.*.T........#\n#..*T..........#\n\
+    #.....*T.......#\n#..............#\n#..............#\n#..............#\n\
+    ################\n";
 
 #[test]
 fn a_marked_game_changes_no_successor_with_its_run() {
