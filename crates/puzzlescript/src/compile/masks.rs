@@ -493,12 +493,14 @@ pub fn arrange(rules: Vec<Rule>, lates: &[bool], loops: &[(usize, bool)]) -> (Ru
             loop_point: np,
             settles: Vec::new(),
             replayable: Vec::new(),
+            cell_runs: Vec::new(),
         },
         RuleSet {
             groups: late,
             loop_point: lp,
             settles: Vec::new(),
             replayable: Vec::new(),
+            cell_runs: Vec::new(),
         },
     )
 }

@@ -1,6 +1,7 @@
 //! The compiler: resolves names, expands and compiles rules, reads levels and
 //! win conditions into a [`Compiled`] game ready for the engine.
 
+pub mod cell_runs;
 mod expand;
 mod fault;
 pub mod inert;

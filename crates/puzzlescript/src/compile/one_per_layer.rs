@@ -125,6 +125,7 @@ pub fn index_writes(game: &mut Compiled) {
             }
             set.settles.push(settles);
         }
+        set.cell_runs = super::cell_runs::runs(set, game.obj_words);
     }
 }
 

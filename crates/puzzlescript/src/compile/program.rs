@@ -554,6 +554,10 @@ pub struct RuleSet {
     /// movements (`engine::turn_memo`). Empty (none) until the writes are
     /// computed.
     pub replayable: Vec<bool>,
+    /// Per group, the number of groups from it that the engine applies in
+    /// one pass over the cells ([`super::cell_runs::runs`], set with the
+    /// writes; zero where none starts). Empty (no run) until then.
+    pub cell_runs: Vec<u32>,
 }
 
 /// A rule line of the game as written, before expansion: what rule coverage

@@ -818,6 +818,15 @@ pub(super) fn matches_near_writes(
         row_matches(g, board, rule, r, out, &mut scratch.starts, None);
         return !out.is_empty();
     }
+    if rule.ellipses[r] == 0 && cells.len() * rule.rows[r].len() <= FEW_STARTS {
+        // Few cells written, a short row: the starts that cover them,
+        // tested one by one, cost less than marking their lines and the
+        // scan's setup (a flood's rules searched after each pass's few
+        // writes).
+        let out = &mut scratch.rows[r];
+        row_matches_covering_few(g, board, rule, r, cells, out);
+        return !out.is_empty();
+    }
     let horizontal = rule.direction > 2;
     let count = if horizontal {
         board.height
@@ -866,6 +875,66 @@ pub(super) fn matches_near_writes(
         );
     }
     !out.is_empty()
+}
+
+/// The most starts (written cells times the row's cells) for which
+/// [`matches_near_writes`] tests each start that covers a written cell on
+/// its own ([`row_matches_covering_few`]).
+const FEW_STARTS: usize = 16;
+
+/// [`row_matches_covering`] for at most [`FEW_STARTS`] starts (`cells`
+/// times the row's cells): the starts kept on the stack with their keys in
+/// scan order, sorted, and each tried once by the row's flat tests, without
+/// the scan's setup nor a bit per start of the board. The same matches in
+/// the same order (starts past the limit would be left out: callers keep
+/// to it).
+pub(super) fn row_matches_covering_few(
+    g: &Compiled,
+    board: &Board,
+    rule: &Rule,
+    r: usize,
+    cells: &[usize],
+    out: &mut Vec<RowMatch>,
+) {
+    out.clear();
+    let Some(whole) = rule.row_tests.get(r).and_then(|t| t.stretches.first()) else {
+        return;
+    };
+    let (w, h) = (board.width, board.height);
+    let len = rule.rows[r].len();
+    let (xmin, xmax, ymin, ymax) = start_bounds(rule.direction, len, w, h);
+    let horizontal = rule.direction > 2;
+    // Each start as its key in scan order (row by row for horizontal rules,
+    // column by column for vertical ones) and its cell.
+    let mut starts = [(0usize, 0usize); FEW_STARTS];
+    let mut n = 0;
+    for &i in cells {
+        let xy = board.xy(i);
+        for k in 0..len {
+            let (x, y) = place(rule.direction, k, xy);
+            if (xmin..xmax).contains(&x) && (ymin..ymax).contains(&y) {
+                let key = if horizontal { y * w + x } else { x * h + y };
+                if let Some(slot) = starts.get_mut(n) {
+                    *slot = (key, x * h + y);
+                    n += 1;
+                }
+            }
+        }
+    }
+    let starts = &mut starts[..n];
+    starts.sort_unstable();
+    let d = delta(rule.direction, h);
+    let sizes = (g.obj_words, g.mov_words);
+    let mut last = None;
+    for &(key, i) in starts.iter() {
+        if last == Some(key) {
+            continue;
+        }
+        last = Some(key);
+        if whole.matches(&board.objects, &board.movements, sizes, i, d) {
+            out.push([i, 0, 0]);
+        }
+    }
 }
 
 /// Collects the matches of row `r` of `rule` (a row without ellipsis) that

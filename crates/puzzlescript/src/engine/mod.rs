@@ -6,6 +6,7 @@
 //! collected into vectors kept in [`Scratch`].
 
 mod apply;
+mod cell_runs;
 pub mod direct;
 pub mod matching;
 pub mod movement;
@@ -419,6 +420,10 @@ pub struct Scratch {
     /// The moving cells that passed each anchor test, while the board
     /// stays as it was ([`matching::AnchorMemo`]).
     pub anchor_memo: matching::AnchorMemo,
+    /// True to take every run of cell-local groups in one pass over the
+    /// cells, whatever its cost ([`cell_runs`]): only tests set it, to
+    /// compare the pass with the groups one by one.
+    pub every_run: bool,
 }
 
 impl Scratch {

@@ -3,6 +3,7 @@
 //! matches of `matching.rs` and the writes of `apply.rs`.
 
 use super::apply::{apply_at, combinations, try_apply};
+use super::cell_runs::apply_cell_run;
 use super::matching::{anchored_row_matches, find_matches};
 use super::turn_memo::TurnMemo;
 use super::{Board, Chooser, RowMatch, Scratch};
@@ -224,8 +225,30 @@ pub fn apply_rules(
     // The main rules' group runs are recorded and replayed across the
     // inputs (`turn_memo`); the late ones run after the movements.
     let main = std::ptr::eq(set, &g.rules);
+    let mut one_by_one = 0;
     while gi < set.groups.len() && scratch.fault.is_none() {
         let is_banned = banned.is_some_and(|b| b.get(gi).copied().unwrap_or(false));
+        // A run of cell-local groups, each settling in one pass: one pass
+        // over the cells applies them all (`compile::cell_runs`), unless
+        // their records make the searches one by one cheaper (then they
+        // run as other groups, up to `one_by_one`). None ends a loop, so
+        // the next group follows.
+        let run = match gi >= one_by_one {
+            true => set.cell_runs.get(gi).map_or(0, |&n| n as usize),
+            false => 0,
+        };
+        let run_banned = |n: usize| {
+            banned.is_some_and(|b| (gi..gi + n).any(|k| b.get(k).copied().unwrap_or(false)))
+        };
+        if run > 0 && !run_banned(run) {
+            let groups = set.groups.get(gi..gi + run).unwrap_or(&[]);
+            if let Some(changed) = apply_cell_run(g, board, groups, scratch) {
+                propagated |= changed;
+                gi += run;
+                continue;
+            }
+            one_by_one = gi + run;
+        }
         if !is_banned {
             // Only the main rules have rigid groups, so late groups pass an index
             // past the rigid table.
@@ -253,7 +276,7 @@ mod tests {
     use crate::engine::apply::{apply_at, still_matches};
     use crate::engine::matching::{
         anchored_row_matches, cell_matches, each_row_match_at, find_matches, find_matches_but,
-        row_matches, row_matches_covering,
+        row_matches, row_matches_covering, row_matches_covering_few,
     };
     use crate::engine::row_starts::{delta, narrow_cells_match, start_bounds};
     use crate::engine::rules::apply_rules;
@@ -1089,7 +1112,7 @@ mod tests {
         let mut rules = every_rule(&g);
         rules.retain(|r| r.ellipses.contains(&0));
         let mut next = xorshift(0x5851_f42d_4c95_7f2d);
-        let (mut tried, mut matched) = (0, 0);
+        let (mut tried, mut matched, mut few) = (0, 0, 0);
         let (mut all, mut near, mut starts, mut seen) = (
             Vec::new(),
             Vec::new(),
@@ -1116,14 +1139,20 @@ mod tests {
                     all.retain(covers);
                     row_matches_covering(&g, &board, rule, r, &cells, &mut near, &mut seen);
                     assert_eq!(near, all, "rule on line {}", rule.line);
+                    // With few starts, each tried on its own: the same.
+                    if cells.len() * rule.rows[r].len() <= 16 {
+                        row_matches_covering_few(&g, &board, rule, r, &cells, &mut near);
+                        assert_eq!(near, all, "few starts, rule on line {}", rule.line);
+                        few += 1;
+                    }
                     tried += 1;
                     matched += all.len();
                 }
             }
         }
         assert!(
-            tried > 2_000 && matched > 100,
-            "{tried} rows, {matched} matches"
+            tried > 2_000 && matched > 100 && few > 1_000,
+            "{tried} rows, {matched} matches, {few} with few starts"
         );
     }
 

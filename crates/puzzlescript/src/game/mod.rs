@@ -212,10 +212,28 @@ impl PuzzleScriptGame {
         }
         for set in [&mut g.rules, &mut g.late_rules] {
             set.settles.fill(false);
+            set.cell_runs.fill(0);
             set.groups
                 .iter_mut()
                 .flatten()
                 .for_each(|rule| rule.settles = false);
+        }
+    }
+
+    /// Turns off (or on again) the runs of cell-local groups applied in one
+    /// pass over the cells (`compile::cell_runs`, `RuleSet::cell_runs`),
+    /// whose rules then search the board one by one (on by default; the
+    /// successors are the same either way, which the tests check by
+    /// turning them off). Settling off turns them off too: a run needs
+    /// groups that settle.
+    pub fn set_cell_runs(&mut self, on: bool) {
+        let g = Arc::make_mut(&mut self.game);
+        let words = g.obj_words;
+        for set in [&mut g.rules, &mut g.late_rules] {
+            set.cell_runs = match on {
+                true => crate::compile::cell_runs::runs(set, words),
+                false => vec![0; set.groups.len()],
+            };
         }
     }
 

@@ -1,6 +1,7 @@
 //! The puzzlescript crate's integration tests, one binary (each test binary links the
 //! whole dependency graph, so one binary instead of five saves `cargo test` links).
 
+mod cell_runs;
 mod conformance;
 mod direct_turns;
 mod game;
