@@ -17,6 +17,20 @@ fn successors(game: &PuzzleScriptGame, state: &[u8]) -> Vec<(model::Move, Vec<u8
     out.iter().map(|(m, next)| (m, next.to_vec())).collect()
 }
 
+/// Level `level` of `source` twice: with a speed-up on, and with it off
+/// (`off` turns it off).
+fn game_pair(
+    source: &str,
+    level: usize,
+    off: fn(&mut PuzzleScriptGame),
+) -> Option<(PuzzleScriptGame, PuzzleScriptGame)> {
+    let compiled = compile("case", source).ok()?;
+    let with = PuzzleScriptGame::new(compiled.clone(), level).ok()?;
+    let mut without = PuzzleScriptGame::new(compiled, level).ok()?;
+    off(&mut without);
+    Some((with, without))
+}
+
 /// Explores `level` of `source` breadth-first for at most `budget`,
 /// comparing each state's successors with a speed-up on and off (`off`
 /// turns it off); the number of states compared.
@@ -28,10 +42,7 @@ pub fn compare_level(
     stop: &Arc<AtomicBool>,
     off: fn(&mut PuzzleScriptGame),
 ) -> Option<usize> {
-    let compiled = compile("case", source).ok()?;
-    let with = PuzzleScriptGame::new(compiled.clone(), level).ok()?;
-    let mut without = PuzzleScriptGame::new(compiled, level).ok()?;
-    off(&mut without);
+    let (with, without) = game_pair(source, level, off)?;
     compare_games(&with, &without, source, level, budget, stop)
 }
 
@@ -244,10 +255,7 @@ pub fn compare_explorations(
     stop: &Arc<AtomicBool>,
     off: fn(&mut PuzzleScriptGame),
 ) -> Option<usize> {
-    let compiled = compile("case", source).ok()?;
-    let with = PuzzleScriptGame::new(compiled.clone(), level).ok()?;
-    let mut without = PuzzleScriptGame::new(compiled, level).ok()?;
-    off(&mut without);
+    let (with, without) = game_pair(source, level, off)?;
     with.interrupt_on(stop.clone());
     without.interrupt_on(stop.clone());
     let start = Instant::now();
