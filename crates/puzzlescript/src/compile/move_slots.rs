@@ -27,8 +27,8 @@ use super::Names;
 use crate::bits;
 
 /// The slot of each layer's movement field (see the module's documentation).
-/// A table of no layers ([`Default`]) is the identity: every layer its own
-/// slot.
+/// Names start with [`MoveSlots::identity`]; a table of no layers
+/// ([`Default`]) gives no layer a field.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MoveSlots {
     /// The slot of each layer, `None` for a layer that never moves.
@@ -108,21 +108,13 @@ impl MoveSlots {
     /// The slot of `layer`'s field; `None` when the layer never moves.
     #[inline]
     pub fn slot(&self, layer: usize) -> Option<usize> {
-        match self.of_layer.get(layer) {
-            Some(&slot) => slot,
-            None if self.of_layer.is_empty() => Some(layer),
-            None => None,
-        }
+        self.of_layer.get(layer).copied().flatten()
     }
 
     /// The layer whose field is in `slot`; `None` for the dead slot.
     #[inline]
     pub fn layer(&self, slot: usize) -> Option<usize> {
-        match self.layers.get(slot) {
-            Some(&layer) => Some(layer),
-            None if self.of_layer.is_empty() => Some(slot),
-            None => None,
-        }
+        self.layers.get(slot).copied()
     }
 
     /// The slots of the layers that can move, the dead one left out.
@@ -148,10 +140,6 @@ impl MoveSlots {
     /// `elsewhere` (`None`: left out).
     fn to_slots(&self, by_layer: &[u64], elsewhere: Option<usize>) -> Vec<u64> {
         let mut out = vec![0; self.words()];
-        if self.of_layer.is_empty() {
-            out.iter_mut().zip(by_layer).for_each(|(o, &b)| *o = b);
-            return out;
-        }
         for (layer, &slot) in self.of_layer.iter().enumerate() {
             let field = bits::mov_get(by_layer, layer);
             if let Some(slot) = slot.or(elsewhere).filter(|_| field != 0) {
@@ -235,9 +223,9 @@ mod tests {
     }
 
     #[test]
-    fn a_default_table_is_the_identity() {
-        let s = MoveSlots::default();
-        assert_eq!((s.slot(7), s.layer(7)), (Some(7), Some(7)));
-        assert_eq!(MoveSlots::identity(3).slot(2), Some(2));
+    fn the_identity_gives_every_layer_its_own_slot() {
+        let s = MoveSlots::identity(3);
+        assert_eq!((s.slot(2), s.layer(2), s.slot(3)), (Some(2), Some(2), None));
+        assert_eq!((s.count(), s.dead), (3, None));
     }
 }
