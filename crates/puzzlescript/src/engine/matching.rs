@@ -897,6 +897,10 @@ pub(super) fn row_matches_covering_few(
     out: &mut Vec<RowMatch>,
 ) {
     out.clear();
+    debug_assert!(
+        cells.len() * rule.rows[r].len() <= FEW_STARTS,
+        "more starts than the stack holds: some would be left out"
+    );
     let Some(whole) = rule.row_tests.get(r).and_then(|t| t.stretches.first()) else {
         return;
     };
